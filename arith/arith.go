@@ -1,0 +1,93 @@
+// Package arith defines the floating-point operation set that Falcon needs
+// (the reference implementation's "fpr" layer) as an interface, so that the
+// same Falcon code can run over interchangeable arithmetics: integer-emulated
+// binary64, hardware binary64, triple-word binary32, and a big-float oracle.
+//
+// A backend is a value of a type implementing Arith[F] for its own value type
+// F (uint64-based for emu64, float64 for native, three float32 limbs for
+// triword, *big.Float for the oracle). Backends are chosen by name at run
+// time through the registry in registry.go.
+//
+// # Why type parameters, and what they cost
+//
+// Falcon is written once, as generic code over [F any, A Arith[F]]. Go
+// compiles a method call on a type parameter into a call through a
+// dictionary that is never inlined: measured on an FFT butterfly pass this
+// costs about 5x for float64 kernels, about 1.5x for triword and 10-20% for
+// emu64 (DESIGN.md section 6; zero-size backends, value receivers and PGO do
+// not change it). We accept that cost on the generic path because one source
+// of Falcon that every backend runs is what makes the backends comparable:
+// a difference in output is then a difference in arithmetic, never in code.
+// Where speed matters, a generic entry point may switch on the concrete
+// backend type and call a hand-specialised kernel, and that kernel is tested
+// bit for bit against the generic code it replaces. Interface values
+// (dynamic dispatch through Arith[F] boxed in an interface) would cost the
+// same call overhead plus allocations for non-pointer F, so they were not
+// chosen.
+//
+// # Semantics every backend follows
+//
+// Operations are those of the reference (Falcon-impl-20211101, fpr.h):
+// Add, Sub, Mul, Sqr, Div, Inv, Sqrt and Of/Scaled are rounded by the
+// backend's own rule (round to nearest even at 53 bits for binary64
+// backends); Neg, Half and Double are exact; Rint rounds half to even, Floor
+// and Trunc round toward -inf and 0; ExpmP63 approximates 2^63*ccs*exp(-x)
+// for 0 <= x < ln 2 and 0 <= ccs <= 1, and differs per backend by design.
+// Library code never calls Div: every division is Inv followed by Mul.
+package arith
+
+import "math/big"
+
+// Arith is the complete Falcon floating-point operation set over values of
+// type F. Implementations must treat F values as immutable: an operation
+// never modifies its operands (this matters for pointer types such as
+// *big.Float).
+type Arith[F any] interface {
+	// Of converts an integer exactly when it fits the backend's precision,
+	// otherwise rounds it (fpr_of).
+	Of(i int64) F
+	// Scaled returns i*2^e, rounded once (fpr_scaled).
+	Scaled(i int64, e int) F
+	// FromFloat64 imports a binary64 value exactly (binary64 constants and
+	// test inputs). Backends with less than 53 bits round it.
+	FromFloat64(x float64) F
+	// Const returns one of the named constants of the reference. Binary64
+	// backends return the reference's own binary64 value; backends with more
+	// precision may compute it at their precision (see Constant).
+	Const(c Constant) F
+	// GM returns entry k (0 <= k < 2048) of the FFT twiddle table laid out
+	// as the reference's fpr_gm_tab: entries 2j and 2j+1 are the real and
+	// imaginary parts of the j-th root, see GMAngle.
+	GM(k int) F
+
+	Add(x, y F) F
+	Sub(x, y F) F
+	Neg(x F) F
+	Half(x F) F
+	Double(x F) F
+	Mul(x, y F) F
+	Sqr(x F) F
+	Inv(x F) F
+	Div(x, y F) F
+	Sqrt(x F) F
+
+	// Rint rounds to the nearest integer, ties to even (fpr_rint).
+	Rint(x F) int64
+	// Floor rounds toward minus infinity (fpr_floor).
+	Floor(x F) int64
+	// Trunc rounds toward zero (fpr_trunc).
+	Trunc(x F) int64
+	// Lt reports x < y (fpr_lt).
+	Lt(x, y F) bool
+
+	// ExpmP63 returns an approximation of 2^63*ccs*exp(-x) for
+	// 0 <= x < ln 2 and 0 <= ccs <= 1 (fpr_expm_p63). Each backend uses its
+	// own evaluation; the contract is at least 45 correct bits.
+	ExpmP63(x, ccs F) uint64
+
+	// Float64 returns x rounded to the nearest binary64 value.
+	Float64(x F) float64
+	// Big returns the exact value of x as a new big.Float (its precision is
+	// large enough to hold x without rounding).
+	Big(x F) *big.Float
+}

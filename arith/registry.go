@@ -1,0 +1,112 @@
+package arith
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Backend describes a registered arithmetic. Impl holds the backend as an
+// Arith[F] for the backend's own value type F; code that runs Falcon over a
+// backend recovers F with a type switch on Impl (see package falcon).
+type Backend struct {
+	Name        string // the name it is chosen by, e.g. "emu64" or "vprec:64"
+	Bits        int    // significand precision in bits (53 for binary64)
+	Description string
+	Impl        any
+}
+
+// Family is a parameterised group of backends chosen as "name:arg", such as
+// "oracle:512" or "vprec:24". New parses arg (empty when the name is used
+// alone, if the family allows that) and returns the backend.
+type Family struct {
+	Name        string // the prefix before ':'
+	Usage       string // how the name is written, e.g. "vprec:P (11 <= P <= 256)"
+	Description string
+	New         func(arg string) (Backend, error)
+}
+
+var (
+	regMu    sync.RWMutex
+	backends = map[string]Backend{}
+	families = map[string]Family{}
+)
+
+// Register makes a backend available by name. It panics on a duplicate
+// name: registration happens in init functions, where that is a bug.
+func Register(b Backend) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := backends[b.Name]; dup {
+		panic("arith: backend registered twice: " + b.Name)
+	}
+	backends[b.Name] = b
+}
+
+// RegisterFamily makes a parameterised backend family available.
+func RegisterFamily(f Family) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if _, dup := families[f.Name]; dup {
+		panic("arith: backend family registered twice: " + f.Name)
+	}
+	families[f.Name] = f
+}
+
+// Lookup returns the backend with the given name: a registered backend, or
+// "family:arg" for a registered family. The error lists what is available.
+func Lookup(name string) (Backend, error) {
+	regMu.RLock()
+	b, ok := backends[name]
+	fam, arg, hasArg := strings.Cut(name, ":")
+	f, fok := families[fam]
+	regMu.RUnlock()
+	if ok {
+		return b, nil
+	}
+	if fok && hasArg {
+		b, err := f.New(arg)
+		if err != nil {
+			return Backend{}, fmt.Errorf("backend %q: %w", name, err)
+		}
+		return b, nil
+	}
+	return Backend{}, fmt.Errorf("unknown backend %q (available: %s)", name, strings.Join(Names(), ", "))
+}
+
+// List returns the registered backends sorted by name.
+func List() []Backend {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]Backend, 0, len(backends))
+	for _, b := range backends {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Families returns the registered families sorted by name.
+func Families() []Family {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	out := make([]Family, 0, len(families))
+	for _, f := range families {
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names lists the accepted backend names: each backend, then each family's usage.
+func Names() []string {
+	var names []string
+	for _, b := range List() {
+		names = append(names, b.Name)
+	}
+	for _, f := range Families() {
+		names = append(names, f.Usage)
+	}
+	return names
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+func init() { subcommands = append(subcommands, newBackendsCmd) }
+
+// backendJSON is the stable --json form of one backend. Families
+// (parameterised backends) have "family": true and their usage as name.
+type backendJSON struct {
+	Name        string `json:"name"`
+	Bits        int    `json:"bits"`
+	Description string `json:"description"`
+	Family      bool   `json:"family,omitempty"`
+}
+
+func newBackendsCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "backends",
+		Short: "List the arithmetic backends, their precision and what they model",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var rows []backendJSON
+			for _, b := range arith.List() {
+				rows = append(rows, backendJSON{Name: b.Name, Bits: b.Bits, Description: b.Description})
+			}
+			for _, f := range arith.Families() {
+				b, err := f.New("")
+				bits := 0
+				if err == nil {
+					bits = b.Bits
+				}
+				rows = append(rows, backendJSON{Name: f.Usage, Bits: bits, Description: f.Description, Family: true})
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tBITS\tDESCRIPTION")
+			for _, r := range rows {
+				bits := fmt.Sprint(r.Bits)
+				if r.Family {
+					bits = "P"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
+			}
+			return tw.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, bits, description}")
+	return cmd
+}

@@ -1,0 +1,4 @@
+package falcon
+
+// signEngine is the signing half of an engine.
+type signEngine interface{}
