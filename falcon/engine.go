@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
 )
 
 // engine runs Falcon's floating-point algorithms over one backend. The
@@ -33,6 +34,8 @@ func newEngine(b arith.Backend) (engine, error) {
 	switch a := b.Impl.(type) {
 	case arith.Arith[float64]:
 		return &engineOf[float64, arith.Arith[float64]]{a: a, b: b}, nil
+	case arith.Arith[emu64.FPR]:
+		return &engineOf[emu64.FPR, arith.Arith[emu64.FPR]]{a: a, b: b}, nil
 	}
 	return nil, fmt.Errorf("falcon: backend %q has value type %T, which Falcon is not instantiated for", b.Name, b.Impl)
 }

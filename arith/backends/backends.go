@@ -3,5 +3,6 @@
 package backends
 
 import (
+	_ "github.com/fprlab/fprlab/arith/emu64"  // emu64
 	_ "github.com/fprlab/fprlab/arith/native" // native
 )
