@@ -1,0 +1,161 @@
+package falcon
+
+import "github.com/fprlab/fprlab/arith"
+
+// SamplerZ: the discrete Gaussian sampler at the leaves of ffSampling
+// (Falcon specification v1.2, Algorithms 12-14; Falcon-impl-20211101
+// sign.c, Zf(sampler)).
+//
+// A sample from D_{Z, mu, sigma} is obtained by rejection from a bimodal
+// distribution built on a fixed half-Gaussian of standard deviation
+// sigma_max = 1.8205 (the base sampler, exact to 72 bits). The acceptance
+// test is a Bernoulli trial of probability ccs*exp(-x), evaluated by the
+// backend's ExpmP63 and compared lazily, byte by byte, with random bytes.
+// The sampler's floating-point operations and its consumption of random
+// bytes are the reference's, so that with the same random bytes a
+// binary64 backend returns the same integers.
+
+// randSource is where the sampler's random values come from: the ChaCha20
+// generator (prng) when signing, a replay of known bytes in tests.
+type randSource interface {
+	// u64 returns the next 64-bit value (prng_get_u64).
+	u64() uint64
+	// u8 returns the next byte (prng_get_u8).
+	u8() uint32
+}
+
+// rcdt is the reverse cumulative distribution table of the base sampler:
+// entry k is 2^72 * P(z0 > k) for the half-Gaussian of standard deviation
+// sigma_max = 1.8205 over {0, ..., 18}, as three 24-bit limbs, most
+// significant first. The base sampler returns z0 = #{k : u < rcdt[k]} for
+// a uniform 72-bit u.
+var rcdt = [18][3]uint32{
+	{10745844, 3068844, 3741698},
+	{5559083, 1580863, 8248194},
+	{2260429, 13669192, 2736639},
+	{708981, 4421575, 10046180},
+	{169348, 7122675, 4136815},
+	{30538, 13063405, 7650655},
+	{4132, 14505003, 7826148},
+	{417, 16768101, 11363290},
+	{31, 8444042, 8086568},
+	{1, 12844466, 265321},
+	{0, 1232676, 13644283},
+	{0, 38047, 9111839},
+	{0, 870, 6138264},
+	{0, 14, 12545723},
+	{0, 0, 3104126},
+	{0, 0, 28824},
+	{0, 0, 198},
+	{0, 0, 1},
+}
+
+// gaussian0 is the base sampler (Zf(gaussian0_sampler)): it draws a 72-bit
+// value u (a u64 for the low 64 bits, then a byte for the high 8 bits)
+// and counts the table entries above it. The comparison runs over all
+// entries with borrow propagation on 24-bit limbs, so its timing does not
+// depend on u.
+func gaussian0(src randSource) int {
+	lo := src.u64()
+	hi := src.u8()
+	v0 := uint32(lo) & 0xFFFFFF
+	v1 := uint32(lo>>24) & 0xFFFFFF
+	v2 := uint32(lo>>48) | hi<<16
+	z := 0
+	for _, w := range rcdt {
+		// Borrow of (v2:v1:v0) - (w0:w1:w2): 1 exactly when u < w.
+		cc := (v0 - w[2]) >> 31
+		cc = (v1 - w[1] - cc) >> 31
+		cc = (v2 - w[0] - cc) >> 31
+		z += int(cc)
+	}
+	return z
+}
+
+// sampler is a SamplerZ instance for one signing attempt: the random
+// source and the degree's sigma_min, plus the constants it uses, fetched
+// from the backend once.
+type sampler[F any, A arith.Arith[F]] struct {
+	a             A
+	src           randSource
+	sigmaMin      F
+	inv2SqrSigma0 F // 1/(2 sigma_max^2)
+	invLog2       F // 1/ln 2
+	log2          F // ln 2
+}
+
+// newSampler returns a sampler for degree 2^logn reading from src.
+func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint) *sampler[F, A] {
+	return &sampler[F, A]{
+		a:             a,
+		src:           src,
+		sigmaMin:      a.Const(arith.SigmaMin(logn)),
+		inv2SqrSigma0: a.Const(arith.Inv2SqrSigma0),
+		invLog2:       a.Const(arith.InvLog2),
+		log2:          a.Const(arith.Log2),
+	}
+}
+
+// sample returns an integer drawn from the discrete Gaussian of centre mu
+// and standard deviation 1/isigma (Zf(sampler)). The reference takes the
+// inverse of sigma, which the ffLDL tree stores, to save divisions; sigma
+// must lie in [1, 2] (Falcon's leaves are within [sigma_min, 1.8205]).
+//
+// With mu = s + r, s = floor(mu), the candidate z is drawn around 0 or 1
+// (z0 from the base sampler, b a random bit, z = b + (2b-1) z0) and kept
+// with probability
+//
+//	ccs * exp(-x),  x = (z - r)^2 / (2 sigma^2) - z0^2 / (2 sigma_max^2)
+//
+// where the reference computes 1/(2 sigma^2) as dss = (isigma^2)/2 and
+// ccs = sigma_min/sigma as isigma * sigma_min.
+func (s *sampler[F, A]) sample(mu, isigma F) int64 {
+	a := s.a
+	c := int32(a.Floor(mu))
+	r := a.Sub(mu, a.Of(int64(c)))
+	dss := a.Half(a.Sqr(isigma))
+	ccs := a.Mul(isigma, s.sigmaMin)
+	for {
+		z0 := int32(gaussian0(s.src))
+		b := int32(s.src.u8() & 1)
+		z := b + (2*b-1)*z0
+		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
+		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
+		if s.berExp(x, ccs) {
+			return int64(c + z)
+		}
+	}
+}
+
+// berExp returns true with probability ccs*exp(-x), for x >= 0 (BerExp).
+//
+// x is reduced as x = t*ln2 + r with 0 <= r < ln2, so that
+// exp(-x) = 2^-t exp(-r); the backend's ExpmP63 gives 2^63 ccs exp(-r),
+// which is doubled (minus one, so that it fits in 64 bits) and shifted
+// right by t, capped at 63 (beyond that the probability is below 2^-64).
+// Random bytes are then compared with that 64-bit value from the most
+// significant byte down, and only as many are drawn as needed: the first
+// differing byte decides (accept if the random byte is smaller), and eight
+// equal bytes mean rejection.
+func (s *sampler[F, A]) berExp(x, ccs F) bool {
+	a := s.a
+	t := int32(a.Trunc(a.Mul(x, s.invLog2)))
+	r := a.Sub(x, a.Mul(a.Of(int64(t)), s.log2))
+
+	// Saturate t at 63 without a branch; as in the reference the
+	// comparison is unsigned, so a negative t (impossible for x >= 0)
+	// would saturate too.
+	sw := uint32(t)
+	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
+
+	z := ((a.ExpmP63(r, ccs) << 1) - 1) >> sw
+
+	var w uint32
+	for i := 56; ; i -= 8 {
+		w = s.src.u8() - uint32(z>>uint(i))&0xFF
+		if w != 0 || i == 0 {
+			break
+		}
+	}
+	return w>>31 != 0
+}
