@@ -1,0 +1,207 @@
+package falcon
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha3"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	_ "github.com/fprlab/fprlab/arith/backends"
+)
+
+// keygenVector is one key of testdata/keygen_external.json.gz: the reference
+// Falcon-impl-20211101 falcon_keygen_make run on the SHAKE256("external")
+// stream from byte Offset consumes Skip bytes and produces (F, G, f, g).
+// (Extracted from the shared sign_kat_padded vectors, README section 2.)
+type keygenVector struct {
+	LogN   uint   `json:"logn"`
+	Offset int64  `json:"offset"`
+	Skip   int64  `json:"skip"`
+	F      []int8 `json:"f"`
+	G      []int8 `json:"g"`
+	BigF   []int8 `json:"F"`
+	BigG   []int8 `json:"G"`
+}
+
+func loadKeygenVectors(t *testing.T) []keygenVector {
+	t.Helper()
+	raw, err := os.ReadFile("testdata/keygen_external.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []keygenVector
+	if err := json.NewDecoder(zr).Decode(&vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 120 {
+		t.Fatalf("got %d keygen vectors, want 120", len(vs))
+	}
+	return vs
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func testBackends(t *testing.T) []arith.Backend {
+	t.Helper()
+	var bs []arith.Backend
+	for _, name := range []string{"emu64", "native"} {
+		b, err := arith.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs = append(bs, b)
+	}
+	return bs
+}
+
+// TestKeygenExternalStream checks key generation for every degree 2..1024
+// against the reference: on one continuous SHAKE256("external") stream,
+// each key consumes exactly the reference's number of bytes and yields the
+// reference's (f, g, F, G). -short runs the first key of each degree.
+func TestKeygenExternalStream(t *testing.T) {
+	vs := loadKeygenVectors(t)
+	for _, b := range testBackends(t) {
+		t.Run(b.Name, func(t *testing.T) {
+			sh := sha3.NewSHAKE256()
+			sh.Write([]byte("external"))
+			var pos int64
+			checked := 0
+			for i, v := range vs {
+				if testing.Short() && i%12 != 0 {
+					continue
+				}
+				if v.Offset < pos {
+					t.Fatalf("vector %d: offset %d behind stream position %d", i, v.Offset, pos)
+				}
+				if _, err := io.CopyN(io.Discard, sh, v.Offset-pos); err != nil {
+					t.Fatal(err)
+				}
+				cr := &countingReader{r: sh}
+				sk, pk, err := Keygen(b, v.LogN, cr)
+				if err != nil {
+					t.Fatalf("vector %d (logn %d): %v", i, v.LogN, err)
+				}
+				pos = v.Offset + cr.n
+				if cr.n != v.Skip {
+					t.Errorf("vector %d (logn %d): consumed %d bytes, reference %d", i, v.LogN, cr.n, v.Skip)
+					continue
+				}
+				for _, c := range []struct {
+					name      string
+					got, want []int8
+				}{{"f", sk.SmallF, v.F}, {"g", sk.SmallG, v.G}, {"F", sk.BigF, v.BigF}, {"G", sk.BigG, v.BigG}} {
+					if !slices.Equal(c.got, c.want) {
+						t.Errorf("vector %d (logn %d): %s differs from the reference", i, v.LogN, c.name)
+					}
+				}
+				if pk.LogN != v.LogN || len(pk.H) != 1<<v.LogN {
+					t.Errorf("vector %d: bad public key shape", i)
+				}
+				checked++
+			}
+			t.Logf("%d keys match the reference", checked)
+		})
+	}
+}
+
+// TestKeygenReproducible checks that a fixed seed gives the same key twice
+// and on both binary64 backends, and that the key satisfies the NTRU
+// equation (checked independently of the solver with big-integer
+// polynomial arithmetic).
+func TestKeygenReproducible(t *testing.T) {
+	bs := testBackends(t)
+	for logn := uint(1); logn <= 10; logn++ {
+		if testing.Short() && logn > 8 {
+			break
+		}
+		var first *PrivateKey
+		for _, b := range append(bs, bs[0]) {
+			sh := sha3.NewSHAKE256()
+			fmt.Fprintf(sh, "fprlab keygen test %d", logn)
+			sk, pk, err := Keygen(b, logn, sh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if first == nil {
+				first = sk
+				checkNTRU(t, sk)
+				h, err := ComputePublic(sk.SmallF, sk.SmallG, logn)
+				if err != nil || !slices.Equal(h, pk.H) {
+					t.Errorf("logn %d: public key is not g/f", logn)
+				}
+				continue
+			}
+			for _, c := range [][2][]int8{{sk.SmallF, first.SmallF}, {sk.SmallG, first.SmallG}, {sk.BigF, first.BigF}, {sk.BigG, first.BigG}} {
+				if !slices.Equal(c[0], c[1]) {
+					t.Fatalf("logn %d backend %s: key differs between runs", logn, b.Name)
+				}
+			}
+		}
+	}
+}
+
+// checkNTRU verifies f*G - g*F = q in Z[X]/(X^n+1) with plain integer
+// schoolbook arithmetic.
+func checkNTRU(t *testing.T, sk *PrivateKey) {
+	t.Helper()
+	n := 1 << sk.LogN
+	r := make([]int64, n)
+	for i := range n {
+		for j := range n {
+			v := int64(sk.SmallF[i])*int64(sk.BigG[j]) - int64(sk.SmallG[i])*int64(sk.BigF[j])
+			if k := i + j; k < n {
+				r[k] += v
+			} else {
+				r[k-n] -= v
+			}
+		}
+	}
+	for k, v := range r {
+		want := int64(0)
+		if k == 0 {
+			want = Q
+		}
+		if v != want {
+			t.Fatalf("logn %d: f*G - g*F coefficient %d is %d, want %d", sk.LogN, k, v, want)
+		}
+	}
+}
+
+// TestKeygenErrors checks argument validation.
+func TestKeygenErrors(t *testing.T) {
+	b := testBackends(t)[0]
+	for _, logn := range []uint{0, 11} {
+		if _, _, err := Keygen(b, logn, sha3.NewSHAKE256()); err == nil {
+			t.Errorf("logn %d accepted", logn)
+		}
+	}
+	if _, _, err := Keygen(b, 9, nil); err == nil {
+		t.Error("nil rng accepted")
+	}
+	if _, _, err := Keygen(b, 9, bytes.NewReader(make([]byte, 100))); err == nil {
+		t.Error("short rng accepted")
+	}
+	if _, _, err := Keygen(arith.Backend{Name: "bogus", Impl: 3}, 9, sha3.NewSHAKE256()); err == nil {
+		t.Error("bogus backend accepted")
+	}
+}
