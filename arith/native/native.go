@@ -65,7 +65,7 @@ func (Arith) Rint(x float64) int64 {
 	rn &= m
 	rp &^= m
 	ub := uint32(uint64(tx) >> 52)
-	m = -int64(int32(((ub+1)&0xFFF)-2) >> 31)
+	m = -int64((((ub + 1) & 0xFFF) - 2) >> 31)
 	rp &= m
 	rn &= m
 	tx &^= m
