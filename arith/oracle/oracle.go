@@ -1,0 +1,243 @@
+// Package oracle is the big-float backend: Falcon's fpr operation set on
+// math/big.Float values, every operation correctly rounded (round to
+// nearest, ties to even) at a chosen precision P.
+//
+// It exists to be the ruler. At its default precision of 256 bits ("oracle")
+// its rounding errors are some 200 bits below those of any arithmetic worth
+// measuring, so the difference between another backend's result and the
+// oracle's is that backend's error. Package analysis measures operations this
+// way, and Falcon can run over the oracle to shadow a signature. "oracle:P"
+// chooses another precision, 64 <= P <= 4096.
+//
+// The same arithmetic with a small P is the "virtual precision" backend
+// "vprec:P", 11 <= P <= 256: every result is rounded to a P-bit significand,
+// as a hypothetical binary format with P bits would round it. It answers
+// sweeps such as "how many significand bits does Falcon signing need?".
+// vprec:53 rounds exactly as binary64 does and reproduces the native
+// backend bit for bit wherever binary64 stays in its normal range.
+//
+// # What it is not
+//
+// The exponent is unbounded (big.Float's exponent is a 32-bit integer):
+// there is no overflow, no underflow, no subnormal, so vprec:P models the
+// significand of a P-bit format, not its exponent range. Results obtained
+// with it must say so. big.Float has no NaN either: an operation whose IEEE
+// result would be NaN (0/0, Inf-Inf, 0*Inf, the square root of a negative
+// number, importing a NaN) returns +Inf instead of panicking. Falcon with a
+// valid key never produces one.
+//
+// It is slow: every operation allocates a new big.Float (values are
+// immutable, as package arith requires), a 256-bit multiplication costs
+// some hundreds of nanoseconds, and each ExpmP63 evaluates an exponential
+// at P+64 bits (about 0.2 ms). A Falcon-512 signature takes seconds, not
+// microseconds.
+//
+// # Choices
+//
+//   - Constants are arith.Exact(c, P); the FFT twiddle factors are
+//     arith.GMExact(k, P). Both are computed once per precision and shared
+//     (read only).
+//   - Sqrt is computed from an integer square root and is correctly
+//     rounded (big.Float.Sqrt is not guaranteed to be).
+//   - Rint (ties to even), Floor and Trunc are exact on the big value;
+//     results outside the int64 range saturate to math.MinInt64 or
+//     math.MaxInt64.
+//   - ExpmP63 of the oracle is the exact value floor(2^63*ccs*exp(-x)), the
+//     reference's truncation of the true function. ExpmP63 of vprec:P
+//     follows the binary64 structure at P bits: exp(-x) correctly rounded to
+//     P bits, times ccs rounded to P bits, times 2^63, truncated. See
+//     Arith.ExpmP63.
+package oracle
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// Precision limits of the two families.
+const (
+	DefaultPrec  = 256  // precision of the backend named "oracle"
+	MinPrec      = 64   // smallest P of "oracle:P"
+	MaxPrec      = 4096 // largest P of "oracle:P"
+	MinVPrec     = 11   // smallest P of "vprec:P" (binary16's significand)
+	MaxVPrec     = 256  // largest P of "vprec:P"
+	expGuardBits = 64   // extra bits of the first exponential evaluation
+)
+
+// Arith implements arith.Arith[*big.Float] at a fixed precision. The zero
+// value is not usable; obtain one from New or NewVirtual.
+type Arith struct {
+	prec    uint
+	virtual bool   // vprec semantics of ExpmP63
+	tab     *table // constants and twiddles at prec
+}
+
+var _ arith.Arith[*big.Float] = Arith{}
+
+// Prec returns the precision P in bits.
+func (a Arith) Prec() uint { return a.prec }
+
+// Virtual reports whether a is a vprec backend (as opposed to an oracle).
+func (a Arith) Virtual() bool { return a.virtual }
+
+// newFloat returns a fresh zero at the working precision.
+func (a Arith) newFloat() *big.Float { return new(big.Float).SetPrec(a.prec) }
+
+// inf is the stand-in for a NaN result (see the package documentation).
+func (a Arith) inf() *big.Float { return a.newFloat().SetInf(false) }
+
+// Of converts i, rounded to P bits (exact for P >= 64).
+func (a Arith) Of(i int64) *big.Float { return a.newFloat().SetInt64(i) }
+
+// Scaled returns i*2^e rounded once to P bits.
+func (a Arith) Scaled(i int64, e int) *big.Float {
+	m := new(big.Float).SetPrec(64).SetInt64(i) // exact
+	return a.newFloat().SetMantExp(m, e)
+}
+
+// FromFloat64 imports x, rounded to P bits (exact for P >= 53). A NaN
+// becomes +Inf; infinities are kept.
+func (a Arith) FromFloat64(x float64) *big.Float {
+	if math.IsNaN(x) {
+		return a.inf()
+	}
+	return a.newFloat().SetFloat64(x)
+}
+
+// Const returns arith.Exact(c, P), computed once per precision. Out-of-range
+// constants give +Inf (the interface cannot report an error).
+func (a Arith) Const(c arith.Constant) *big.Float {
+	if c < 0 || int(c) >= arith.NumConstants {
+		return a.inf()
+	}
+	return a.tab.constant(c)
+}
+
+// GM returns twiddle table entry k, arith.GMExact(k, P), computed once per
+// precision. An index outside 0..2047 gives +Inf.
+func (a Arith) GM(k int) *big.Float {
+	if k < 0 || k >= 2048 {
+		return a.inf()
+	}
+	return a.tab.twiddle(k)
+}
+
+// Add returns x+y rounded to P bits.
+func (a Arith) Add(x, y *big.Float) *big.Float {
+	if x.IsInf() && y.IsInf() && x.Signbit() != y.Signbit() {
+		return a.inf()
+	}
+	return a.newFloat().Add(x, y)
+}
+
+// Sub returns x-y rounded to P bits.
+func (a Arith) Sub(x, y *big.Float) *big.Float {
+	if x.IsInf() && y.IsInf() && x.Signbit() == y.Signbit() {
+		return a.inf()
+	}
+	return a.newFloat().Sub(x, y)
+}
+
+// Neg returns -x (exact when x has at most P bits, as every value of this
+// backend has).
+func (a Arith) Neg(x *big.Float) *big.Float { return a.newFloat().Neg(x) }
+
+// Half returns x/2 (exact: the exponent is unbounded).
+func (a Arith) Half(x *big.Float) *big.Float { return a.newFloat().SetMantExp(x, -1) }
+
+// Double returns 2x (exact: the exponent is unbounded).
+func (a Arith) Double(x *big.Float) *big.Float { return a.newFloat().SetMantExp(x, 1) }
+
+// Mul returns x*y rounded to P bits.
+func (a Arith) Mul(x, y *big.Float) *big.Float {
+	if (x.IsInf() && y.Sign() == 0) || (y.IsInf() && x.Sign() == 0) {
+		return a.inf()
+	}
+	return a.newFloat().Mul(x, y)
+}
+
+// Sqr returns x^2 rounded to P bits.
+func (a Arith) Sqr(x *big.Float) *big.Float { return a.newFloat().Mul(x, x) }
+
+// Inv returns 1/x rounded to P bits (1/±0 = ±Inf).
+func (a Arith) Inv(x *big.Float) *big.Float {
+	return a.newFloat().Quo(one, x)
+}
+
+// Div returns x/y rounded to P bits.
+func (a Arith) Div(x, y *big.Float) *big.Float {
+	if (x.Sign() == 0 && y.Sign() == 0) || (x.IsInf() && y.IsInf()) {
+		return a.inf()
+	}
+	return a.newFloat().Quo(x, y)
+}
+
+// Sqrt returns the square root of x correctly rounded to P bits
+// (sqrt(±0) = ±0; a negative x gives +Inf).
+func (a Arith) Sqrt(x *big.Float) *big.Float {
+	switch {
+	case x.Sign() < 0:
+		return a.inf()
+	case x.Sign() == 0 || x.IsInf():
+		return a.newFloat().Set(x)
+	}
+	return sqrtRounded(x, a.prec)
+}
+
+// Rint rounds x to the nearest integer, ties to even; see toInt for the
+// int64 range.
+func (a Arith) Rint(x *big.Float) int64 { return toInt(x, roundEven) }
+
+// Floor rounds x toward minus infinity.
+func (a Arith) Floor(x *big.Float) int64 { return toInt(x, roundFloor) }
+
+// Trunc rounds x toward zero.
+func (a Arith) Trunc(x *big.Float) int64 { return toInt(x, roundTrunc) }
+
+// Lt reports x < y (-0 and +0 compare equal).
+func (a Arith) Lt(x, y *big.Float) bool { return x.Cmp(y) < 0 }
+
+// Float64 returns x rounded to the nearest binary64 value (with binary64's
+// overflow to ±Inf and gradual underflow).
+func (a Arith) Float64(x *big.Float) float64 {
+	f, _ := x.Float64()
+	return f
+}
+
+// Big returns a copy of x, which is its exact value.
+func (a Arith) Big(x *big.Float) *big.Float { return new(big.Float).Copy(x) }
+
+// ExpmP63 approximates 2^63*ccs*exp(-x) for 0 <= x < ln 2, 0 <= ccs <= 1.
+//
+// The oracle returns the exact value floor(2^63*ccs*exp(-x)): the true
+// function truncated to an integer as the reference truncates its result.
+// It is computed with enough bits to decide the floor (expmExact).
+//
+// vprec:P evaluates the same structure as the reference's binary64 code
+// with P-bit rounding: e = exp(-x) correctly rounded to P bits, then
+// y = e*ccs rounded to P bits, then floor(y*2^63). With P = 53 this is the
+// ideal binary64 evaluation, whose error (at most 2 ulps of 2^63 before
+// truncation) is below that of the reference's polynomial.
+//
+// Results outside 0..2^64-1 saturate, and so do inputs far outside the
+// domain (|x| >= 2^12, ccs <= 0 or ccs >= 2^12), which are not evaluated.
+func (a Arith) ExpmP63(x, ccs *big.Float) uint64 {
+	if !inExpmDomain(x, ccs) {
+		return saturateUint64(x, ccs)
+	}
+	if !a.virtual {
+		return expmExact(x, ccs, a.prec)
+	}
+	e := ExpRounded(new(big.Float).Neg(x), a.prec)
+	y := a.newFloat().Mul(e, ccs)
+	y.SetMantExp(y, 63)
+	return floorUint64(y)
+}
+
+// Exp returns exp(x) correctly rounded to P bits (an extra of this backend,
+// not part of arith.Arith).
+func (a Arith) Exp(x *big.Float) *big.Float { return ExpRounded(x, a.prec) }
+
+var one = big.NewFloat(1)
