@@ -2,6 +2,7 @@ package falcon
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -36,6 +37,8 @@ func newEngine(b arith.Backend) (engine, error) {
 		return &engineOf[float64, arith.Arith[float64]]{a: a, b: b}, nil
 	case arith.Arith[emu64.FPR]:
 		return &engineOf[emu64.FPR, arith.Arith[emu64.FPR]]{a: a, b: b}, nil
+	case arith.Arith[*big.Float]:
+		return &engineOf[*big.Float, arith.Arith[*big.Float]]{a: a, b: b}, nil
 	}
 	return nil, fmt.Errorf("falcon: backend %q has value type %T, which Falcon is not instantiated for", b.Name, b.Impl)
 }
