@@ -1,0 +1,188 @@
+package triword
+
+import "math"
+
+// TW is a triple-word number: the unevaluated sum Hi + Mid + Lo of three
+// binary32 limbs, P-nonoverlapping in the sense of the paper's
+// Definition 5: |Mid| < ulp(Hi) and |Lo| < ulp(Mid), with zero limbs only
+// at the end. The conversions of this package produce the stronger
+// half-ulp separation (|Mid| <= ulp(Hi)/2, |Lo| <= ulp(Mid)/2); the
+// arithmetic guarantees the P-nonoverlapping form. The representation of
+// a value is not unique, so TW values are compared by value (Arith.Lt),
+// never limb by limb.
+type TW struct{ Hi, Mid, Lo float32 }
+
+// Constants of the Newton iterations, all exact binary32 values
+// (u = 2^-24).
+const (
+	onePlus2u  float32 = 1 + 0x1p-23 // successor of 1: the reciprocal's seed numerator
+	oneMinus2u float32 = 1 - 0x1p-23 // the virtual h0 of Algorithm 13
+	onePlus4u  float32 = 1 + 0x1p-22 // the square root's seed numerator
+)
+
+// neg negates limb by limb (exact).
+func neg(x TW) TW { return TW{-x.Hi, -x.Mid, -x.Lo} }
+
+// toTW is Algorithm 6 (ToTW): the triple word with the exact sum a+b+c
+// (2Sum, VecSum, VSEB(3)). Tests use it to normalise random limbs.
+func toTW(a, b, c float32) TW {
+	d0, d1 := twoSum(a, b)
+	e := [3]float32{d0, d1, c}
+	vecSum(e[:])
+	var r [3]float32
+	vseb(e[:], r[:])
+	return TW{r[0], r[1], r[2]}
+}
+
+// add is Algorithm 8 (TWSum): merge the six limbs by decreasing
+// magnitude, VecSum them, and keep the first three terms of VSEB. The
+// result is a triple word within 2u^3 + 4.2u^4 of the exact sum
+// (Theorem 6 and Theorem 3 with k = 3).
+func add(x, y TW) TW {
+	a := [3]float32{x.Hi, x.Mid, x.Lo}
+	b := [3]float32{y.Hi, y.Mid, y.Lo}
+	var z [6]float32
+	i, j := 0, 0
+	for k := range z {
+		// Merge as the formal proof does: take a's limb on ties.
+		if j == 3 || (i < 3 && abs32(b[j]) <= abs32(a[i])) {
+			z[k] = a[i]
+			i++
+		} else {
+			z[k] = b[j]
+			j++
+		}
+	}
+	vecSum(z[:])
+	var r [3]float32
+	vseb(z[:], r[:])
+	return TW{r[0], r[1], r[2]}
+}
+
+// mul33 is Algorithm 9 (3Prod^acc_{3,3}) when accurate is set and
+// Algorithm 10 (3Prod^fast_{3,3}) otherwise. Both share the partial
+// products down to z3; the fast variant rounds c+z3 once instead of
+// carrying its error through a fifth VecSum term. The FMAs of the paper
+// are fma32.
+func mul33(x, y TW, accurate bool) TW {
+	z00p, z00m := twoProd(x.Hi, y.Hi)
+	z01p, z01m := twoProd(x.Hi, y.Mid)
+	z10p, z10m := twoProd(x.Mid, y.Hi)
+	b := [3]float32{z00m, z01p, z10p}
+	vecSum(b[:])
+	c := fma32(x.Mid, y.Mid, b[2])
+	z31 := fma32(x.Hi, y.Lo, z10m)
+	z32 := fma32(x.Lo, y.Hi, z01m)
+	z3 := z31 + z32
+	var r [2]float32
+	if accurate {
+		e := [5]float32{z00p, b[0], b[1], c, z3}
+		vecSum(e[:])
+		vseb(e[1:], r[:])
+		return TW{e[0], r[0], r[1]}
+	}
+	s3 := c + z3
+	e := [4]float32{z00p, b[0], b[1], s3}
+	vecSum(e[:])
+	vseb(e[1:], r[:])
+	return TW{e[0], r[0], r[1]}
+}
+
+// mulDW is Algorithm 11 (3Prod^acc_{2,3}): the double word (x0, x1) times
+// the triple word y. It is Algorithm 9 with x2 = 0, so z32 = z01-.
+func mulDW(x0, x1 float32, y TW) TW {
+	z00p, z00m := twoProd(x0, y.Hi)
+	z01p, z01m := twoProd(x0, y.Mid)
+	z10p, z10m := twoProd(x1, y.Hi)
+	b := [3]float32{z00m, z01p, z10p}
+	vecSum(b[:])
+	c := fma32(x1, y.Mid, b[2])
+	z31 := fma32(x0, y.Lo, z10m)
+	z3 := z31 + z01m
+	e := [5]float32{z00p, b[0], b[1], c, z3}
+	vecSum(e[:])
+	var r [2]float32
+	vseb(e[1:], r[:])
+	return TW{e[0], r[0], r[1]}
+}
+
+// mulOne is Algorithm 20 (Algorithm 18 when x.Lo = 0): x times the triple
+// word (1, y1, y2), whose head is 1 by the callers' construction and is
+// not read. Both Fast2Sums are sorted first: that is the erratum found by
+// the formal proof (the published algorithms, and TWFalcon's code, call
+// Fast2Sum on arguments whose order is not guaranteed, which loses up to
+// about 41u^3 instead of the announced u^3).
+func mulOne(x TW, y1, y2 float32) TW {
+	z01p, z01m := twoProd(x.Hi, y1)
+	b0, b1 := fastTwoSumSorted(x.Mid, z01p)
+	z31 := fma32(x.Mid, y1, z01m)
+	z3 := fma32(x.Hi, y2, z31)
+	s3 := b1 + z3
+	s3 += x.Lo
+	e := [3]float32{x.Hi, b0, s3}
+	vecSum(e[:])
+	r1, r2 := fastTwoSumSorted(e[1], e[2])
+	return TW{e[0], r1, r2}
+}
+
+// reciSeed is the head of Algorithm 13: a double word b ~ 1/(x0+x1) from
+// one binary32 division and one Newton step on (x0, x1). The seed
+// a = RN((1+2u)/x0) is biased upward so that RN(a*x0) = 1+2u exactly,
+// which makes (1+2u, h11) an error-free split of a*x0.
+func reciSeed(x0, x1 float32) (b0, b1 float32) {
+	a := onePlus2u / x0
+	h11 := fma32(a, x0, -onePlus2u)
+	h1 := fma32(-a, x1, -h11)
+	b01, b11 := twoProd(a, oneMinus2u)
+	b12 := fma32(a, h1, b11)
+	return fastTwoSum(b01, b12)
+}
+
+// inv is Algorithm 13 (3Reci), accurate variant: b from reciSeed, then one
+// Newton step in triple words, y = b*(2 - b*x), with Algorithm 11 for
+// b*x (whose head is exactly 1, so 2 - b*x has head 1) and Algorithm 18
+// for the final product. Relative error <= 11.5u^3 + 1830u^4 (Theorem 9
+// as machine-checked; the paper's 1465u^4 does not hold).
+func inv(x TW) TW {
+	b0, b1 := reciSeed(x.Hi, x.Mid)
+	m := mulDW(b0, b1, x)
+	return mulOne(TW{b0, b1, 0}, -m.Mid, -m.Lo)
+}
+
+// div is Algorithm 14 (3Div), accurate variant: z/x = (b*z)*(2 - b*x)
+// with b from reciSeed, both double-word products by Algorithm 11 and the
+// last by Algorithm 20. Relative error <= 27u^3 + 2500u^4 (Theorem 10 as
+// machine-checked; the paper states 24u^3 + 1509u^4).
+func div(z, x TW) TW {
+	b0, b1 := reciSeed(x.Hi, x.Mid)
+	m := mulDW(b0, b1, x)
+	a := mulDW(b0, b1, z)
+	return mulOne(a, -m.Mid, -m.Lo)
+}
+
+// sqrt is Algorithm 15 (3SqRt), accurate variant. A double word
+// b ~ 1/sqrt(x0+x1) comes from a binary32 seed a = RN((1+4u)/RN(sqrt(x0)))
+// and one Newton step; then i1 = b*x ~ sqrt(x), and
+// y = i1*(3/2 - (b/2)*i1), where (b/2)*i1 has head exactly 1/2, so the
+// second factor has head 1 and Algorithm 20 applies. Relative error
+// <= 24u^3 + 10260u^4 (Theorem 11). The input must be positive; zero
+// returns zero.
+func sqrt(x TW) TW {
+	if x.Hi == 0 {
+		return TW{}
+	}
+	s := float32(math.Sqrt(float64(x.Hi))) // correctly rounded: 53 >= 2*24+2
+	a := onePlus4u / s
+	ah := float32(0.5 * a)
+	h01, h11 := twoProd(a, x.Hi)
+	h1 := fma32(a, x.Mid, h11)
+	h201, h211 := twoProd(ah, h01)
+	h20 := 1.5 - h201
+	h21 := -fma32(ah, h1, h211)
+	b01, b11 := twoProd(a, h20)
+	b12 := fma32(a, h21, b11)
+	b0, b1 := fastTwoSum(b01, b12)
+	i1 := mulDW(b0, b1, x)
+	m := mulDW(float32(0.5*b0), float32(0.5*b1), i1)
+	return mulOne(i1, -m.Mid, -m.Lo)
+}
