@@ -6,6 +6,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
 // engine runs Falcon's floating-point algorithms over one backend. The
@@ -39,6 +40,8 @@ func newEngine(b arith.Backend) (engine, error) {
 		return &engineOf[emu64.FPR, arith.Arith[emu64.FPR]]{a: a, b: b}, nil
 	case arith.Arith[*big.Float]:
 		return &engineOf[*big.Float, arith.Arith[*big.Float]]{a: a, b: b}, nil
+	case arith.Arith[triword.TW]:
+		return &engineOf[triword.TW, arith.Arith[triword.TW]]{a: a, b: b}, nil
 	}
 	return nil, fmt.Errorf("falcon: backend %q has value type %T, which Falcon is not instantiated for", b.Name, b.Impl)
 }

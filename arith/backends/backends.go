@@ -3,7 +3,8 @@
 package backends
 
 import (
-	_ "github.com/fprlab/fprlab/arith/emu64"  // emu64
-	_ "github.com/fprlab/fprlab/arith/native" // native
-	_ "github.com/fprlab/fprlab/arith/oracle" // oracle, oracle:P, vprec:P
+	_ "github.com/fprlab/fprlab/arith/emu64"   // emu64
+	_ "github.com/fprlab/fprlab/arith/native"  // native
+	_ "github.com/fprlab/fprlab/arith/oracle"  // oracle, oracle:P, vprec:P
+	_ "github.com/fprlab/fprlab/arith/triword" // triword, triword-acc
 )
