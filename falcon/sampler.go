@@ -82,7 +82,18 @@ type sampler[F any, A arith.Arith[F]] struct {
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
 	invLog2       F // 1/ln 2
 	log2          F // ln 2
+	// stuck is set when a call gave up after maxIter rejections; the
+	// signer then reports an error instead of a signature.
+	stuck bool
 }
+
+// maxIter bounds the rejection loop of one sample. Each iteration accepts
+// with probability about 0.58 for a sound backend, so 2^16 consecutive
+// rejections (probability below 2^-80000) only happen when the backend's
+// arithmetic is broken (for instance NaN leaves from too little precision),
+// and the bound turns an endless loop into an error. The reference has no
+// bound; no reachable run of a sound backend differs.
+const maxIter = 1 << 16
 
 // newSampler returns a sampler for degree 2^logn reading from src.
 func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint) *sampler[F, A] {
@@ -115,7 +126,7 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 	r := a.Sub(mu, a.Of(int64(c)))
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
-	for {
+	for range maxIter {
 		z0 := int32(gaussian0(s.src))
 		b := int32(s.src.u8() & 1)
 		z := b + (2*b-1)*z0
@@ -125,6 +136,8 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 			return int64(c + z)
 		}
 	}
+	s.stuck = true
+	return int64(c)
 }
 
 // berExp returns true with probability ccs*exp(-x), for x >= 0 (BerExp).

@@ -1,4 +1,533 @@
 package falcon
 
-// signEngine is the signing half of an engine.
-type signEngine interface{}
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// Signing (Falcon specification v1.2, Algorithm 10; Falcon-impl-20211101
+// sign.c and falcon.c).
+//
+// A signature of msg is a nonce r and the short polynomial s2 such that
+// s1 + s2 h = HashToPoint(r || msg) mod q with (s1, s2) short. With the
+// secret basis B = [[b00, b01], [b10, b11]] = [[g, -f], [G, -F]]
+// (det B = q), the signer maps the hashed point hm to the target
+//
+//	(t0, t1) = (hm, 0) B^-1 = (hm b11 / q, -hm b01 / q),
+//
+// samples an integer vector (z0, z1) close to it with ffSampling, and
+// returns the difference between (hm, 0) and the lattice point (z0, z1) B:
+//
+//	s1 = hm - round(z0 b00 + z1 b10),  s2 = -round(z0 b01 + z1 b11).
+//
+// An attempt whose squared norm exceeds the bound is discarded and the
+// next attempt reseeds the sampler.
+//
+// Two paths compute the same thing: the expanded-key path (ExpandedKey,
+// Zf(sign_tree)) keeps the basis and the ffLDL tree, the dynamic path
+// (Sign, Zf(sign_dyn)) rebuilds them for every attempt. Both follow the
+// reference's operation order on their own path.
+//
+// Randomness. Every signature reads, from the caller's rng: 40 bytes of
+// nonce, then 56 bytes per attempt to seed the sampler's ChaCha20
+// generator (prng.go). With rng the SHAKE256 stream of the reference's
+// falcon.h API tests, the signatures are the reference's byte for byte.
+//
+// Warning (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping Falcon",
+// Eurocrypt 2025): two signatures of the same hashed point produced by
+// arithmetics that differ in any floating-point detail leak the secret
+// key. Backends differ by design (ExpmP63 differs per backend), so a real
+// key must only ever sign with fresh random nonces, and a fixed rng must
+// never be replayed on two backends for a real key.
+
+// signEngine is the signing half of an engine: the generic code of this
+// file, instantiated for one backend.
+type signEngine interface {
+	// expandKey computes the expanded key (*expandedKey[F]) of a complete
+	// key (G present).
+	expandKey(sk *PrivateKey) any
+	// attemptTree and attemptDyn run one signing attempt with the sampler
+	// seeded from seed, on the expanded-key and on the dynamic path.
+	attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+	attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+}
+
+// SeedSize is the number of bytes a signing attempt reads from the
+// caller's random source to seed the sampler (Zf(prng_init)).
+const SeedSize = prngSeedSize
+
+// maxAttempts bounds the signing loop. The reference loops until an
+// attempt is short; with a sound backend the probability of reaching this
+// bound is far below 2^-1000 even at n = 2, so the bound only turns a
+// backend whose arithmetic cannot produce short vectors (too little
+// precision) into an error instead of an endless loop.
+const maxAttempts = 10000
+
+// Attempt is the outcome of one signing attempt with one sampler seed.
+type Attempt struct {
+	// S1 and S2 are the candidate signature vectors (s1 = hm - s2 h mod q),
+	// truncated to 16 bits as the reference stores them.
+	S1, S2 []int16
+	// SqNorm is ||(s1, s2)||^2, computed in 32 bits like the reference:
+	// at least 2^31 whenever the exact value is.
+	SqNorm uint32
+	// Short reports SqNorm <= Params.L2Bound: the attempt is a signature.
+	Short bool
+}
+
+// ErrSignAttempts is returned when no attempt produced a short vector
+// within the bound on attempts (a backend without enough precision).
+var ErrSignAttempts = errors.New("falcon: no short signature after the maximum number of attempts")
+
+// errSamplerStuck is returned when SamplerZ rejects far more often than
+// possible with a sound backend (see sampler.maxIter).
+var errSamplerStuck = errors.New("falcon: SamplerZ rejected every candidate (the backend's arithmetic is unusable for sampling)")
+
+// ExpandedKey is a private key prepared for signing over one backend: the
+// basis in FFT form and the normalised ffLDL tree (falcon_expand_privkey).
+// Signing with it skips the tree computation. It is safe for concurrent
+// use.
+type ExpandedKey struct {
+	logn uint
+	e    engine
+	key  any
+}
+
+// ExpandPrivateKey computes the expanded key of sk over backend b. G is
+// recomputed from f, g and F (as the reference does); if sk.BigG is set it
+// must equal the recomputed G.
+func ExpandPrivateKey(b arith.Backend, sk *PrivateKey) (*ExpandedKey, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, err
+	}
+	full, err := completeKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	return &ExpandedKey{logn: full.LogN, e: e, key: e.expandKey(full)}, nil
+}
+
+// LogN returns the degree exponent of the key.
+func (ek *ExpandedKey) LogN() uint { return ek.logn }
+
+// Backend returns the backend the key was expanded with.
+func (ek *ExpandedKey) Backend() arith.Backend { return ek.e.backend() }
+
+// Sign signs msg with the expanded key in the given format, reading the
+// nonce and the sampler seeds from rng (falcon_sign_tree). rng should be
+// crypto/rand.Reader; see the package warning before passing anything
+// else.
+func (ek *ExpandedKey) Sign(msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
+	return signMessage(ek.logn, msg, format, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		return ek.e.attemptTree(ek.key, hm, seed)
+	})
+}
+
+// SignHashed returns s2 for the hashed point hm, drawing a 56-byte sampler
+// seed from rng for each attempt until one is short (Zf(sign_tree)).
+func (ek *ExpandedKey) SignHashed(hm []uint16, rng io.Reader) ([]int16, error) {
+	if err := checkHashed(hm, ek.logn); err != nil {
+		return nil, err
+	}
+	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		return ek.e.attemptTree(ek.key, hm, seed)
+	})
+}
+
+// SignAttempt runs one attempt of the expanded-key path on the hashed
+// point hm with the sampler seeded from seed (SeedSize bytes). It is the
+// step that SignHashed repeats; tests and analyses use it to replay known
+// attempts.
+func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
+	s, err := checkAttemptInputs(hm, seed, ek.logn)
+	if err != nil {
+		return nil, err
+	}
+	return ek.e.attemptTree(ek.key, hm, s)
+}
+
+// Sign signs msg with sk over backend b in the given format, reading the
+// nonce and the sampler seeds from rng, on the dynamic path
+// (falcon_sign_dyn): 40 bytes of nonce, then 56 bytes per attempt. An
+// attempt is repeated when (s1, s2) is too long and, in the Padded format,
+// when the compressed s2 does not fit the padded size. rng should be
+// crypto/rand.Reader; see the package warning before passing anything
+// else.
+func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, err
+	}
+	full, err := completeKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	return signMessage(full.LogN, msg, format, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		return e.attemptDyn(full, hm, seed)
+	})
+}
+
+// SignHashedDyn returns s2 for the hashed point hm on the dynamic path,
+// drawing a 56-byte sampler seed from rng for each attempt until one is
+// short (Zf(sign_dyn)). The round-3 NIST API (nist.c crypto_sign) calls it
+// with rng = SHAKE256 of a 48-byte seed drawn after the nonce:
+//
+//	h := sha3.NewSHAKE256()
+//	h.Write(seed48)
+//	s2, err := falcon.SignHashedDyn(b, sk, hm, h)
+//
+// and encodes s2 itself (header 0x20+logn, no retry on the size).
+func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, err
+	}
+	full, err := completeKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, err
+	}
+	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		return e.attemptDyn(full, hm, seed)
+	})
+}
+
+// SignAttemptDyn runs one attempt of the dynamic path on the hashed point
+// hm with the sampler seeded from seed (SeedSize bytes).
+func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, err
+	}
+	full, err := completeKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	s, err := checkAttemptInputs(hm, seed, full.LogN)
+	if err != nil {
+		return nil, err
+	}
+	return e.attemptDyn(full, hm, s)
+}
+
+// completeKey validates sk and returns a copy with G recomputed from f, g
+// and F (Zf(complete_private)); a G already present must agree.
+func completeKey(sk *PrivateKey) (*PrivateKey, error) {
+	if err := sk.Check(); err != nil {
+		return nil, err
+	}
+	G, err := CompleteG(sk.SmallF, sk.SmallG, sk.BigF, sk.LogN)
+	if err != nil {
+		return nil, err
+	}
+	if sk.BigG != nil && !slices.Equal(sk.BigG, G) {
+		return nil, errors.New("falcon: private key G does not satisfy the NTRU equation with f, g, F")
+	}
+	return &PrivateKey{LogN: sk.LogN, SmallF: sk.SmallF, SmallG: sk.SmallG, BigF: sk.BigF, BigG: G}, nil
+}
+
+// checkHashed checks that hm is a point of Z_q[X]/(X^n+1) for degree 2^logn.
+func checkHashed(hm []uint16, logn uint) error {
+	n := 1 << logn
+	if len(hm) != n {
+		return fmt.Errorf("falcon: hashed point has %d coefficients, want n = %d", len(hm), n)
+	}
+	for i, v := range hm {
+		if v >= Q {
+			return fmt.Errorf("falcon: hashed point coefficient %d is %d, not below q = %d", i, v, Q)
+		}
+	}
+	return nil
+}
+
+func checkAttemptInputs(hm []uint16, seed []byte, logn uint) (*[SeedSize]byte, error) {
+	if err := checkHashed(hm, logn); err != nil {
+		return nil, err
+	}
+	if len(seed) != SeedSize {
+		return nil, fmt.Errorf("falcon: sampler seed is %d bytes, want %d", len(seed), SeedSize)
+	}
+	return (*[SeedSize]byte)(seed), nil
+}
+
+// attemptFunc runs one signing attempt on hm with one sampler seed.
+type attemptFunc func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
+
+// signLoop repeats attempts with fresh seeds from rng until one is short
+// and returns its s2 (the loop of Zf(sign_dyn) and Zf(sign_tree)).
+func signLoop(hm []uint16, rng io.Reader, attempt attemptFunc) ([]int16, error) {
+	if rng == nil {
+		return nil, errors.New("falcon: nil random source")
+	}
+	var seed [SeedSize]byte
+	for range maxAttempts {
+		if _, err := io.ReadFull(rng, seed[:]); err != nil {
+			return nil, fmt.Errorf("falcon: reading a sampler seed: %w", err)
+		}
+		at, err := attempt(hm, &seed)
+		if err != nil {
+			return nil, err
+		}
+		if at.Short {
+			return at.S2, nil
+		}
+	}
+	return nil, ErrSignAttempts
+}
+
+// signMessage is falcon_sign_start followed by the *_finish loop: draw the
+// nonce, hash the message, sign, encode; in the Padded format a signature
+// whose compressed s2 does not fit the padded size is drawn again (with
+// the same nonce and new seeds).
+func signMessage(logn uint, msg []byte, format SigFormat, rng io.Reader, attempt attemptFunc) ([]byte, error) {
+	switch format {
+	case Compressed, Padded, CT:
+	default:
+		return nil, fmt.Errorf("falcon: unknown signature format %d", int(format))
+	}
+	if rng == nil {
+		return nil, errors.New("falcon: nil random source")
+	}
+	nonce := make([]byte, NonceSize)
+	if _, err := io.ReadFull(rng, nonce); err != nil {
+		return nil, fmt.Errorf("falcon: reading the nonce: %w", err)
+	}
+	var hm []uint16
+	if format == CT {
+		// The constant-time format hashes in constant time, as the
+		// reference's falcon.h API does; the point is the same.
+		hm = hashToPointCT(nonce, msg, logn)
+	} else {
+		hm = HashToPoint(nonce, msg, logn)
+	}
+	for range maxAttempts {
+		s2, err := signLoop(hm, rng, attempt)
+		if err != nil {
+			return nil, err
+		}
+		sig, err := EncodeSignature(format, logn, nonce, s2)
+		if err == nil {
+			return sig, nil
+		}
+		if format == Padded && !fitsPadded(logn, nonce, s2) {
+			continue
+		}
+		return nil, err
+	}
+	return nil, ErrSignAttempts
+}
+
+// fitsPadded reports whether s2 has a compressed encoding that fits the
+// padded signature size (the reference retries whenever comp_encode into
+// the padded buffer fails, for length or for an out-of-range value).
+func fitsPadded(logn uint, nonce []byte, s2 []int16) bool {
+	c, err := EncodeSignature(Compressed, logn, nonce, s2)
+	return err == nil && len(c) <= mustParams(logn).SigPaddedSize
+}
+
+// expandKey implements signEngine.
+func (e *engineOf[F, A]) expandKey(sk *PrivateKey) any {
+	return expandPrivkey(e.a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
+}
+
+// attemptTree implements signEngine.
+func (e *engineOf[F, A]) attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+	ek := key.(*expandedKey[F])
+	var p prng
+	p.init(seed)
+	s := newSampler(e.a, &p, ek.logn)
+	at := doSignTree(e.a, s.sample, ek, hm)
+	if s.stuck {
+		return nil, errSamplerStuck
+	}
+	return at, nil
+}
+
+// attemptDyn implements signEngine.
+func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+	var p prng
+	p.init(seed)
+	s := newSampler(e.a, &p, sk.LogN)
+	at := doSignDyn(e.a, s.sample, sk, hm)
+	if s.stuck {
+		return nil, errSamplerStuck
+	}
+	return at, nil
+}
+
+// targetFFT sets t0 = FFT(hm) b11 / q and t1 = -FFT(hm) b01 / q, the
+// target (hm, 0) B^-1 in FFT form (B^-1 = [[-F, f], [-G, g]] / q). As in
+// the reference, 1/q is a constant multiplied in after the product; no
+// division happens.
+func targetFFT[F any, A arith.Arith[F]](a A, t0, t1, b01, b11 []F, hm []uint16, logn uint) {
+	for u := range 1 << logn {
+		t0[u] = a.Of(int64(hm[u]))
+	}
+	fft(a, t0, logn)
+	ni := a.Const(arith.InvQ)
+	copy(t1, t0)
+	polyMulFFT(a, t1, b01, logn)
+	polyMulconst(a, t1, a.Neg(ni), logn)
+	polyMulFFT(a, t0, b11, logn)
+	polyMulconst(a, t0, ni, logn)
+}
+
+// finishAttempt turns the sampled (z0, z1) (FFT form, in t0 and t1) into
+// (s1, s2): it computes the lattice point (z0, z1) B in the reference's
+// order, returns to coefficients, rounds, and measures the norm. tx and ty
+// are scratch.
+func finishAttempt[F any, A arith.Arith[F]](a A, b00, b01, b10, b11, t0, t1, tx, ty []F, hm []uint16, logn uint) *Attempt {
+	n := 1 << logn
+	copy(tx, t0)
+	copy(ty, t1)
+	polyMulFFT(a, tx, b00, logn)
+	polyMulFFT(a, ty, b10, logn)
+	polyAdd(a, tx, ty, logn)
+	copy(ty, t0)
+	polyMulFFT(a, ty, b01, logn)
+	copy(t0, tx)
+	polyMulFFT(a, t1, b11, logn)
+	polyAdd(a, t1, ty, logn)
+	ifft(a, t0, logn)
+	ifft(a, t1, logn)
+
+	at := &Attempt{S1: make([]int16, n), S2: make([]int16, n)}
+	// ||s1||^2 in 32 bits; once a partial sum has had its top bit set the
+	// total is forced to at least 2^31 (above every bound).
+	var sqn, ng uint32
+	for u := range n {
+		z := int32(hm[u]) - int32(a.Rint(t0[u]))
+		sqn += uint32(z) * uint32(z)
+		ng |= sqn
+		at.S1[u] = int16(z)
+	}
+	sqn |= -(ng >> 31)
+	for u := range n {
+		at.S2[u] = int16(-a.Rint(t1[u]))
+	}
+	// Then ||s2||^2 on top, with the same saturation (is_short_half).
+	ng = -(sqn >> 31)
+	for _, v := range at.S2 {
+		z := int32(v)
+		sqn += uint32(z) * uint32(z)
+		ng |= sqn
+	}
+	sqn |= -(ng >> 31)
+	at.SqNorm = sqn
+	at.Short = sqn <= mustParams(logn).L2Bound
+	return at
+}
+
+// doSignTree is one attempt on the expanded-key path (do_sign_tree).
+func doSignTree[F any, A arith.Arith[F]](a A, samp samplerFunc[F], ek *expandedKey[F], hm []uint16) *Attempt {
+	logn := ek.logn
+	n := 1 << logn
+	buf := make([]F, 6*n)
+	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
+
+	targetFFT(a, t0, t1, ek.b01, ek.b11, hm, logn)
+	ffSamplingTree(a, samp, tx, ty, ek.tree, t0, t1, logn, tmp)
+	copy(t0, tx)
+	copy(t1, ty)
+	return finishAttempt(a, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hm, logn)
+}
+
+// doSignDyn is one attempt on the dynamic path (do_sign_dyn): basis and
+// Gram matrix are computed, consumed by ffSamplingDyn, and the basis is
+// computed again for the final product.
+func doSignDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *PrivateKey, hm []uint16) *Attempt {
+	logn := sk.LogN
+	n := 1 << logn
+	buf := make([]F, 11*n)
+	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
+	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+
+	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
+	// target, -F stays in b11. The order of the products and sums is the
+	// reference's, which differs from expandPrivkey's in g01.
+	s01, tmp := poly(4), poly(5)
+	copy(s01, b01)
+	polyMulselfadjFFT(a, s01, logn) // b01 adj(b01)
+	copy(tmp, b00)
+	polyMuladjFFT(a, tmp, b10, logn) // b00 adj(b10)
+	polyMulselfadjFFT(a, b00, logn)
+	polyAdd(a, b00, s01, logn) // g00
+	copy(s01, b01)
+	polyMuladjFFT(a, b01, b11, logn)
+	polyAdd(a, b01, tmp, logn) // g01 = b01 adj(b11) + b00 adj(b10)
+	polyMulselfadjFFT(a, b10, logn)
+	copy(tmp, b11)
+	polyMulselfadjFFT(a, tmp, logn)
+	polyAdd(a, b10, tmp, logn) // g11
+	g00, g01, g11 := b00, b01, b10
+
+	t0, t1 := poly(5), poly(6)
+	targetFFT(a, t0, t1, s01, b11, hm, logn)
+	ffSamplingDyn(a, samp, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+
+	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	return finishAttempt(a, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hm, logn)
+}
+
+// ffSamplingDyn is Fast Fourier sampling with the ffLDL tree computed on
+// the fly (ffSampling_fft_dyntree): the target (t0, t1) is replaced with
+// the sample, and the Gram matrix [[g00, g01], [adj(g01), g11]] is
+// consumed. tmp needs 4n values.
+//
+// At each level the matrix is LDL-decomposed in place (g01 becomes l10,
+// g11 becomes d11), d00 and d11 are split into the two half-degree
+// quasi-cyclic Gram matrices of the subtrees, t1 is sampled with the
+// right one, t0 is corrected by (t1 - z1) l10 and sampled with the left
+// one. At the leaves the value is normalised (sqrt(x)/sigma) just before
+// sampling.
+func ffSamplingDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], t0, t1, g00, g01, g11 []F, origLogn, logn uint, tmp []F) {
+	if logn == 0 {
+		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+		t0[0] = a.Of(samp(t0[0], leaf))
+		t1[0] = a.Of(samp(t1[0], leaf))
+		return
+	}
+	n := 1 << logn
+	hn := n >> 1
+
+	polyLDLFFT(a, g00, g01, g11, logn)
+
+	// Split d00 (in g00) and d11 (in g11) in place through tmp, keep l10
+	// in tmp, and lay out the two half-size matrices:
+	//   left:  g00[:hn], g00[hn:], g01[:hn] (= g00[:hn])
+	//   right: g11[:hn], g11[hn:], g01[hn:] (= g11[:hn])
+	polySplitFFT(a, tmp[:hn], tmp[hn:], g00, logn)
+	copy(g00[:n], tmp[:n])
+	polySplitFFT(a, tmp[:hn], tmp[hn:], g11, logn)
+	copy(g11[:n], tmp[:n])
+	copy(tmp[:n], g01[:n])
+	copy(g01[:hn], g00[:hn])
+	copy(g01[hn:n], g11[:hn])
+
+	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	z1 := tmp[n:]
+	polySplitFFT(a, z1[:hn], z1[hn:], t1, logn)
+	ffSamplingDyn(a, samp, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
+
+	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
+	copy(z1[:n], t1[:n])
+	polySub(a, z1, tmp[2*n:], logn)
+	copy(t1[:n], tmp[2*n:3*n])
+	polyMulFFT(a, tmp, z1, logn)
+	polyAdd(a, t0, tmp, logn)
+
+	// Left subtree on split(tb0).
+	z0 := tmp
+	polySplitFFT(a, z0[:hn], z0[hn:], t0, logn)
+	ffSamplingDyn(a, samp, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	polyMergeFFT(a, t0, z0[:hn], z0[hn:], logn)
+}
