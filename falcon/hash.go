@@ -59,13 +59,21 @@ var hashOversample = [11]int{0, 65, 67, 71, 77, 86, 100, 122, 154, 205, 287}
 // masked swap.
 func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
 	n := mustParams(logn).N
-	over := hashOversample[logn]
-	m := n + over
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)
-	buf := make([]byte, 2*m)
+	buf := make([]byte, 2*(n+hashOversample[logn]))
 	h.Read(buf)
+	return ctSelectPoint(buf, n)
+}
+
+// ctSelectPoint is the data-independent selection of hashToPointCT: buf
+// holds m = len(buf)/2 big-endian 16-bit words, of which the first n below
+// 5q are reduced mod q and returned. If fewer than n words are below 5q the
+// tail of the result holds markers (0xFFFF); with the oversampling of
+// hashOversample that happens with probability below 2^-256.
+func ctSelectPoint(buf []byte, n int) []uint16 {
+	m := len(buf) / 2
 	x := make([]uint16, m)
 	for i := range x {
 		w := uint32(buf[2*i])<<8 | uint32(buf[2*i+1])
@@ -79,13 +87,13 @@ func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
 		r |= ctGE(w, hashRejectBound)
 		x[i] = uint16(r)
 	}
-	for p := 1; p <= over; p <<= 1 {
+	for p := 1; p <= m-n; p <<= 1 {
 		v := 0 // final position of the next accepted value
 		for u := 0; u < m; u++ {
 			sv := uint32(x[u])
 			j := u - v
 			// valid is all ones when x[u] is an accepted value.
-			valid := uint32(sv>>15) - 1
+			valid := sv>>15 - 1
 			v += int(valid & 1)
 			if u < p {
 				continue

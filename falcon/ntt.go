@@ -107,11 +107,14 @@ func mqNTT(a []uint16, logn uint) {
 		ht >>= 1
 		for i, j1 := 0, 0; i < m; i, j1 = i+1, j1+2*ht {
 			s := mqElem(mqGM[m+i])
-			for j := j1; j < j1+ht; j++ {
-				u := mqElem(a[j])
-				v := mqMul(mqElem(a[j+ht]), s)
-				a[j] = uint16(mqAdd(u, v))
-				a[j+ht] = uint16(mqSub(u, v))
+			lo := a[j1 : j1+ht]
+			hi := a[j1+ht : j1+2*ht]
+			hi = hi[:len(lo)]
+			for j := range lo {
+				u := mqElem(lo[j])
+				v := mqMul(mqElem(hi[j]), s)
+				lo[j] = uint16(mqAdd(u, v))
+				hi[j] = uint16(mqSub(u, v))
 			}
 		}
 	}
@@ -126,11 +129,14 @@ func mqINTT(a []uint16, logn uint) {
 		hm := m >> 1
 		for i, j1 := 0, 0; i < hm; i, j1 = i+1, j1+2*t {
 			s := mqElem(mqIGM[hm+i])
-			for j := j1; j < j1+t; j++ {
-				u := mqElem(a[j])
-				v := mqElem(a[j+t])
-				a[j] = uint16(mqAdd(u, v))
-				a[j+t] = uint16(mqMul(mqSub(u, v), s))
+			lo := a[j1 : j1+t]
+			hi := a[j1+t : j1+2*t]
+			hi = hi[:len(lo)]
+			for j := range lo {
+				u := mqElem(lo[j])
+				v := mqElem(hi[j])
+				lo[j] = uint16(mqAdd(u, v))
+				hi[j] = uint16(mqMul(mqSub(u, v), s))
 			}
 		}
 		t <<= 1
