@@ -2,8 +2,8 @@ package falcon
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/sha3"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -155,7 +155,7 @@ func TestCTSelectPointPatterns(t *testing.T) {
 			for i := range m {
 				var w int
 				if reject(i) && rejected < over {
-				rejected++
+					rejected++
 					w = hashRejectBound + rng.IntN(65536-hashRejectBound)
 				} else {
 					w = rng.IntN(hashRejectBound)

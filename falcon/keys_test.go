@@ -316,7 +316,7 @@ func TestPublicKeyDecodeStrict(t *testing.T) {
 		{"short", "4 bytes", valid[:4]},
 		{"long", "6 bytes", append(slices.Clone(valid), 0)},
 		{"512 short", "896 bytes", append([]byte{0x09}, make([]byte, p512.PublicKeySize-2)...)},
-		{"coefficient q", "not below q", []byte{0x01, 0xC0, 0x04, 0x00, 0x20}},    // 0x3001 = 12289
+		{"coefficient q", "not below q", []byte{0x01, 0xC0, 0x04, 0x00, 0x20}},     // 0x3001 = 12289
 		{"coefficient 16383", "not below q", []byte{0x01, 0xFF, 0xFC, 0x00, 0x20}}, // all ones
 		{"padding bits", "unused bits", []byte{0x01, 0x00, 0x04, 0x00, 0x21}},
 	} {
