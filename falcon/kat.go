@@ -1,0 +1,295 @@
+package falcon
+
+import (
+	"bufio"
+	"crypto/sha3"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon/internal/nistdrbg"
+)
+
+// The NIST known-answer-test flow of the round-3 submission.
+//
+// The NIST generator (PQCgenKAT_sign.c) seeds its AES-256 CTR_DRBG with
+// the bytes 0..47 and draws, for record i, a 48-byte seed and a message of
+// 33(i+1) bytes: these form the .req file. For the .rsp file it re-seeds
+// the DRBG with each record's seed and calls the submission's NIST API
+// (nist.c), which draws from that DRBG:
+//
+//	crypto_sign_keypair: 48 bytes -> SHAKE256 -> Zf(keygen)
+//	crypto_sign:         40-byte nonce; 48 bytes -> SHAKE256 -> Zf(sign_dyn)
+//
+// The signed message has the round-3 layout of EncodeSM. Everything here
+// is deterministic given the backend, so regenerating the files checks
+// key generation and signing end to end, bit for bit.
+
+// KATRecord is one record of a NIST KAT response file.
+type KATRecord struct {
+	Count      int
+	Seed, Msg  []byte
+	PK, SK, SM []byte
+}
+
+// katSeedSize is the length of a record seed and of each randomness
+// request of the NIST API (keygen seed and sampler seed).
+const katSeedSize = nistdrbg.SeedSize
+
+// KATName returns the algorithm name of the KAT file header for degree
+// 2^logn ("Falcon-512", "Falcon-1024"); only those two have NIST files.
+func KATName(logn uint) (string, error) {
+	switch logn {
+	case 9, 10:
+		return fmt.Sprintf("Falcon-%d", 1<<logn), nil
+	}
+	return "", fmt.Errorf("falcon: the NIST KAT is defined for Falcon-512 and Falcon-1024 (logn 9, 10), not logn %d", logn)
+}
+
+// KATRequests returns the first n records of the request file: count, seed
+// and message, drawn from the DRBG seeded with the bytes 0..47.
+func KATRequests(n int) []KATRecord {
+	var entropy [nistdrbg.SeedSize]byte
+	for i := range entropy {
+		entropy[i] = byte(i)
+	}
+	d := nistdrbg.New(&entropy)
+	recs := make([]KATRecord, n)
+	for i := range recs {
+		recs[i].Count = i
+		recs[i].Seed = make([]byte, katSeedSize)
+		d.Generate(recs[i].Seed)
+		recs[i].Msg = make([]byte, 33*(i+1))
+		d.Generate(recs[i].Msg)
+	}
+	return recs
+}
+
+// GenerateKATRecord computes the pk, sk and sm of a request record (its
+// Seed and Msg) for degree 2^logn with backend b, as crypto_sign_keypair
+// and crypto_sign do on the DRBG re-seeded with the record's seed.
+func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
+	if _, err := KATName(logn); err != nil {
+		return err
+	}
+	if len(r.Seed) != katSeedSize {
+		return fmt.Errorf("falcon: KAT record %d: seed is %d bytes, want %d", r.Count, len(r.Seed), katSeedSize)
+	}
+	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
+
+	// crypto_sign_keypair.
+	sk, pk, err := Keygen(b, logn, shakeOfDRBG(d))
+	if err != nil {
+		return err
+	}
+	r.PK = pk.Encode()
+	r.SK = sk.Encode()
+	if r.PK == nil || r.SK == nil {
+		return fmt.Errorf("falcon: KAT record %d: generated key does not encode", r.Count)
+	}
+
+	// crypto_sign: decode the private key (recomputing G), nonce, hash,
+	// sampler seed, sign, bundle.
+	dsk, err := DecodePrivateKey(r.SK)
+	if err != nil {
+		return err
+	}
+	nonce := make([]byte, NonceSize)
+	d.Generate(nonce)
+	hm := HashToPoint(nonce, r.Msg, logn)
+	s2, err := SignHashedDyn(b, dsk, hm, shakeOfDRBG(d))
+	if err != nil {
+		return err
+	}
+	r.SM, err = EncodeSM(logn, nonce, r.Msg, s2)
+	if err != nil {
+		return fmt.Errorf("falcon: KAT record %d: %w", r.Count, err)
+	}
+	return nil
+}
+
+// shakeOfDRBG returns SHAKE256 of the next 48 DRBG bytes, the random
+// stream nist.c gives to key generation and to signing.
+func shakeOfDRBG(d *nistdrbg.DRBG) *sha3.SHAKE {
+	seed := make([]byte, katSeedSize)
+	d.Generate(seed)
+	h := sha3.NewSHAKE256()
+	h.Write(seed)
+	return h
+}
+
+// WriteKAT writes a response file for degree 2^logn in the generator's
+// format: the header "# Falcon-512" and a blank line, then per record
+// count, seed, mlen, msg, pk, sk, smlen, sm and a blank line, byte strings
+// in uppercase hex.
+func WriteKAT(w io.Writer, logn uint, recs []KATRecord) error {
+	name, err := KATName(logn)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# %s\n\n", name)
+	for i := range recs {
+		r := &recs[i]
+		fmt.Fprintf(bw, "count = %d\n", r.Count)
+		writeHexField(bw, "seed", r.Seed)
+		fmt.Fprintf(bw, "mlen = %d\n", len(r.Msg))
+		writeHexField(bw, "msg", r.Msg)
+		writeHexField(bw, "pk", r.PK)
+		writeHexField(bw, "sk", r.SK)
+		fmt.Fprintf(bw, "smlen = %d\n", len(r.SM))
+		writeHexField(bw, "sm", r.SM)
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
+}
+
+// writeHexField writes "name = HEX"; the generator's fprintBstr writes
+// "00" for an empty string.
+func writeHexField(w *bufio.Writer, name string, b []byte) {
+	w.WriteString(name + " = ")
+	if len(b) == 0 {
+		w.WriteString("00")
+	} else {
+		w.WriteString(strings.ToUpper(hex.EncodeToString(b)))
+	}
+	w.WriteString("\n")
+}
+
+// ParseKAT parses a response file and returns its header name (e.g.
+// "Falcon-512") and records. Fields may be empty (a request file parses
+// too); unknown fields, malformed values and lengths (mlen, smlen) that
+// disagree with their byte strings are errors that name the record.
+func ParseKAT(data []byte) (string, []KATRecord, error) {
+	var (
+		name string
+		recs []KATRecord
+		cur  *KATRecord
+		lens []map[string]int // declared mlen/smlen per record
+	)
+	for lineNo, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimRight(line, "\r")
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			if name == "" && recs == nil {
+				name = strings.TrimSpace(line[1:])
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return "", nil, fmt.Errorf("KAT line %d: no '=' in %q", lineNo+1, short(line))
+		}
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if key == "count" {
+			c, err := strconv.Atoi(val)
+			if err != nil {
+				return "", nil, fmt.Errorf("KAT line %d: bad count %q", lineNo+1, short(val))
+			}
+			recs = append(recs, KATRecord{Count: c})
+			lens = append(lens, map[string]int{})
+			cur = &recs[len(recs)-1]
+			continue
+		}
+		if cur == nil {
+			return "", nil, fmt.Errorf("KAT line %d: field %q before the first count", lineNo+1, key)
+		}
+		switch key {
+		case "mlen", "smlen":
+			if val == "" {
+				continue
+			}
+			v, err := strconv.Atoi(val)
+			if err != nil || v < 0 {
+				return "", nil, fmt.Errorf("KAT line %d: bad %s %q", lineNo+1, key, short(val))
+			}
+			lens[len(lens)-1][key] = v
+		case "seed", "msg", "pk", "sk", "sm":
+			if val == "" {
+				continue
+			}
+			b, err := hex.DecodeString(val)
+			if err != nil {
+				return "", nil, fmt.Errorf("KAT line %d: %s is not hex: %v", lineNo+1, key, err)
+			}
+			switch key {
+			case "seed":
+				cur.Seed = b
+			case "msg":
+				cur.Msg = b
+			case "pk":
+				cur.PK = b
+			case "sk":
+				cur.SK = b
+			case "sm":
+				cur.SM = b
+			}
+		default:
+			return "", nil, fmt.Errorf("KAT line %d: unknown field %q", lineNo+1, short(key))
+		}
+	}
+	if len(recs) == 0 {
+		return "", nil, errors.New("KAT file has no records")
+	}
+	for i, r := range recs {
+		for key, b := range map[string][]byte{"mlen": r.Msg, "smlen": r.SM} {
+			if v, ok := lens[i][key]; ok && v != len(b) && !(v == 0 && b == nil) {
+				return "", nil, fmt.Errorf("KAT record %d: %s = %d but the value has %d bytes", r.Count, key, v, len(b))
+			}
+		}
+	}
+	return name, recs, nil
+}
+
+// short truncates s for error messages.
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+// KATMismatch locates the first difference between a generated and a
+// reference record.
+type KATMismatch struct {
+	Record int    // record count
+	Field  string // "seed", "msg", "pk", "sk" or "sm"
+	Offset int    // byte offset of the first differing byte (or of the end of the shorter value)
+}
+
+// CompareKATRecord returns nil if got and want agree in every field, else
+// the first difference in file order.
+func CompareKATRecord(got, want *KATRecord) *KATMismatch {
+	for _, f := range []struct {
+		name string
+		a, b []byte
+	}{{"seed", got.Seed, want.Seed}, {"msg", got.Msg, want.Msg}, {"pk", got.PK, want.PK}, {"sk", got.SK, want.SK}} {
+		if off := firstDiff(f.a, f.b); off >= 0 {
+			return &KATMismatch{Record: want.Count, Field: f.name, Offset: off}
+		}
+	}
+	if off := firstDiff(got.SM, want.SM); off >= 0 {
+		return &KATMismatch{Record: want.Count, Field: "sm", Offset: off}
+	}
+	return nil
+}
+
+// firstDiff returns the first index where a and b differ, or -1 if equal.
+func firstDiff(a, b []byte) int {
+	n := min(len(a), len(b))
+	for i := range n {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return n
+	}
+	return -1
+}
