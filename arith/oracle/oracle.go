@@ -29,8 +29,8 @@
 // It is slow: every operation allocates a new big.Float (values are
 // immutable, as package arith requires), a 256-bit multiplication costs
 // some hundreds of nanoseconds, and each ExpmP63 evaluates an exponential
-// at P+64 bits (about 0.2 ms). A Falcon-512 signature takes seconds, not
-// microseconds.
+// at P+64 bits (about 15 us at P = 256). A Falcon signature takes a
+// substantial fraction of a second, not microseconds.
 //
 // # Choices
 //

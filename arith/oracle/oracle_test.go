@@ -109,28 +109,44 @@ func TestExpMatchesTaylor(t *testing.T) {
 	}
 }
 
-// TestBigfloatExpErrorMargin checks the assumption expBracket rests on:
-// bigfloat.Exp at w bits is within 2^(expRelErrLog2-w) of exp(x). It
-// requires four more bits of slack than the code assumes.
-func TestBigfloatExpErrorMargin(t *testing.T) {
+// TestExpApproxErrorMargin checks the bound expBracket rests on: expApprox
+// at w bits is within 2^(expRelErrLog2-w) of exp(x), against the plain
+// Taylor series and against bigfloat.Exp (Newton's iteration on an AGM
+// logarithm), two independent evaluations. It asks for 8 bits of slack.
+func TestExpApproxErrorMargin(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n := 40
 	if testing.Short() {
 		n = 8
 	}
 	worst := math.Inf(-1)
-	for _, w := range []uint{117, 128, 320, 577} {
+	for _, w := range []uint{75, 128, 320, 577, 1100} {
 		for i := 0; i < n; i++ {
-			x := randFloat(rng, w, -rng.IntN(4), true)
-			got := bigfloat.Exp(new(big.Float).SetPrec(w).Set(x))
-			r := relErrLog2(got, taylorExp(x, w+128)) + float64(w)
+			x := randFloat(rng, w, 1-rng.IntN(5), true)
+			if i%8 == 7 {
+				x = randFloat(rng, w, 3+rng.IntN(6), true) // large arguments: more reduction
+			}
+			got := expApprox(x, w)
+			var want *big.Float
+			if x.MantExp(nil) <= 0 {
+				want = taylorExp(x, w+128)
+			} else {
+				want = bigfloat.Exp(new(big.Float).SetPrec(w + 128).Set(x))
+			}
+			r := relErrLog2(got, want) + float64(w)
 			worst = max(worst, r)
-			if r > expRelErrLog2-4 {
-				t.Fatalf("w=%d: bigfloat.Exp(%g) has relative error 2^(%.2f-w), margin assumes 2^(%d-w)", w, x, r, expRelErrLog2)
+			if r > expRelErrLog2-8 {
+				t.Fatalf("w=%d: expApprox(%g) has relative error 2^(%.2f-w), margin assumes 2^(%d-w)", w, x, r, expRelErrLog2)
+			}
+			if w <= 577 {
+				bf := bigfloat.Exp(new(big.Float).SetPrec(w).Set(x))
+				if r := relErrLog2(bf, want) + float64(w); r > 2 {
+					t.Fatalf("w=%d: bigfloat.Exp(%g) and the Taylor series differ by 2^(%.2f-w)", w, x, r)
+				}
 			}
 		}
 	}
-	t.Logf("worst bigfloat.Exp error: 2^(%.2f - w)", worst)
+	t.Logf("worst expApprox error: 2^(%.2f - w)", worst)
 }
 
 func TestExpmP63Exact(t *testing.T) {

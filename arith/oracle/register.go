@@ -91,8 +91,9 @@ type table struct {
 }
 
 var (
-	tablesMu sync.Mutex
-	tables   = map[uint]*table{}
+	bigfloatMu sync.Mutex // serialises calls into github.com/ALTree/bigfloat
+	tablesMu   sync.Mutex
+	tables     = map[uint]*table{}
 )
 
 func tableFor(prec uint) *table {
@@ -108,8 +109,8 @@ func tableFor(prec uint) *table {
 
 func (t *table) constant(c arith.Constant) *big.Float {
 	t.constOnce.Do(func() {
-		// arith.Ln2 reads (and, above 1024 bits, rewrites) bigfloat's
-		// cache of pi; see bigfloatMu.
+		// arith.Ln2 calls bigfloat.Log, which reads and, above 1024
+		// bits, rewrites a global cache of pi without locking.
 		bigfloatMu.Lock()
 		defer bigfloatMu.Unlock()
 		for i := range t.consts {

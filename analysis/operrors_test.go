@@ -1,0 +1,184 @@
+package analysis
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	_ "github.com/fprlab/fprlab/arith/backends"
+)
+
+func lookup(t *testing.T, name string) arith.Backend {
+	t.Helper()
+	b, err := arith.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func samples(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
+// TestNativeErrors checks the measured errors of hardware binary64 against
+// what IEEE-754 guarantees: correctly rounded operations are within half an
+// ulp, 2^-53 relative; integer conversions are exact; the reference's
+// expm_p63 polynomial is within 2^-45 of full scale (its contract).
+func TestNativeErrors(t *testing.T) {
+	b := lookup(t, "native")
+	res, err := MeasureOpErrors(b, arith.OpNames, OpErrorConfig{N: samples(100000, 5000), Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		switch r.Op {
+		case "rint", "floor", "trunc":
+			if !math.IsInf(r.MaxRelErrLog2, -1) {
+				t.Errorf("%s: max error 2^%.2f, want exact", r.Op, r.MaxRelErrLog2)
+			}
+		case "expm_p63":
+			if r.MaxRelErrLog2 > -45 || r.MaxRelErrLog2 < -64 {
+				t.Errorf("expm_p63: max error 2^%.2f, want within 2^-45 and not exact", r.MaxRelErrLog2)
+			}
+		default:
+			if r.MaxRelErrLog2 > -53 {
+				t.Errorf("%s: max error 2^%.2f > 2^-53", r.Op, r.MaxRelErrLog2)
+			}
+			// Random inputs hit the half-ulp bound closely for the rounded operations.
+			if r.Op != "of" && r.MaxRelErrLog2 < -54 {
+				t.Errorf("%s: max error 2^%.2f, implausibly small for binary64", r.Op, r.MaxRelErrLog2)
+			}
+			if r.MedianRelErrLog2 >= r.MaxRelErrLog2 && !math.IsInf(r.MaxRelErrLog2, -1) {
+				t.Errorf("%s: median 2^%.2f not below max 2^%.2f", r.Op, r.MedianRelErrLog2, r.MaxRelErrLog2)
+			}
+		}
+		if r.HasBound {
+			t.Errorf("%s: native has no proven bound, got 2^%.2f", r.Op, r.BoundLog2)
+		}
+		if r.Samples != samples(100000, 5000) || r.Backend != "native" {
+			t.Errorf("%s: samples %d, backend %q", r.Op, r.Samples, r.Backend)
+		}
+	}
+}
+
+// TestOracleErrorsAreZero checks the ruler against itself: oracle:256's
+// results are the reference's, and oracle:512's differ by less than 2^-250.
+func TestOracleErrorsAreZero(t *testing.T) {
+	n := samples(2000, 200)
+	for _, name := range []string{"oracle", "oracle:512"} {
+		res, err := MeasureOpErrors(lookup(t, name), arith.OpNames, OpErrorConfig{N: n, Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			limit := math.Inf(-1)
+			if name == "oracle:512" && r.Op != "expm_p63" {
+				limit = -250
+			}
+			if r.MaxRelErrLog2 > limit {
+				t.Errorf("%s %s: max error 2^%.2f", name, r.Op, r.MaxRelErrLog2)
+			}
+		}
+	}
+}
+
+// TestVPrecErrors checks the virtual precisions against the rounding bound
+// 2^-P of a P-bit significand (exact operations exact).
+func TestVPrecErrors(t *testing.T) {
+	n := samples(20000, 1000)
+	for _, p := range []int{11, 24, 53, 80} {
+		b := lookup(t, "vprec:"+itoa(p))
+		for _, op := range []string{"add", "mul", "div", "sqrt", "inv", "of", "rint"} {
+			r, err := MeasureOpError(b, op, OpErrorConfig{N: n, Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := -float64(p)
+			if op == "rint" {
+				bound = math.Inf(-1)
+			}
+			if r.MaxRelErrLog2 > bound {
+				t.Errorf("vprec:%d %s: max error 2^%.2f > 2^%v", p, op, r.MaxRelErrLog2, bound)
+			}
+			if op != "rint" && op != "of" && r.MaxRelErrLog2 < bound-1 {
+				t.Errorf("vprec:%d %s: max error 2^%.2f, implausibly far below 2^-%d", p, op, r.MaxRelErrLog2, p)
+			}
+		}
+	}
+}
+
+func itoa(i int) string {
+	s := ""
+	for ; i > 0; i /= 10 {
+		s = string(rune('0'+i%10)) + s
+	}
+	return s
+}
+
+// TestDeterministic checks that a seed fixes the statistics, whatever the
+// number of workers, and that another seed changes them.
+func TestDeterministic(t *testing.T) {
+	b := lookup(t, "native")
+	n := samples(30000, 10000) // several chunks
+	one, err := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 7, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, _ := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 7, Workers: 4})
+	other, _ := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 8, Workers: 4})
+	if one != four {
+		t.Errorf("1 worker %+v, 4 workers %+v", one, four)
+	}
+	if one == other {
+		t.Errorf("seeds 7 and 8 gave identical statistics %+v", one)
+	}
+}
+
+func TestBadArguments(t *testing.T) {
+	b := lookup(t, "native")
+	if _, err := MeasureOpError(b, "fma", OpErrorConfig{N: 10}); err == nil || !strings.Contains(err.Error(), "unknown operation") {
+		t.Errorf("op fma: error %v", err)
+	}
+	for _, n := range []int{0, -1, MaxSamples + 1} {
+		if _, err := MeasureOpError(b, "add", OpErrorConfig{N: n}); err == nil {
+			t.Errorf("N = %d accepted", n)
+		}
+	}
+	bad := arith.Backend{Name: "bogus", Impl: 42}
+	if _, err := MeasureOpError(bad, "add", OpErrorConfig{N: 10}); err == nil {
+		t.Error("backend with value type int accepted")
+	}
+}
+
+func TestProgress(t *testing.T) {
+	var last, calls int
+	_, err := MeasureOpError(lookup(t, "native"), "sqrt", OpErrorConfig{N: 5000, Seed: 1, Progress: func(op string, done, total int) {
+		if op != "sqrt" || total != 5000 || done < last {
+			t.Errorf("progress(%q, %d, %d) after %d", op, done, total, last)
+		}
+		last = done
+		calls++
+	}})
+	if err != nil || last != 5000 || calls == 0 {
+		t.Fatalf("err %v, last progress %d, calls %d", err, last, calls)
+	}
+}
+
+// TestBoundsReported checks WorstOverBound on a synthetic result.
+func TestWorstOverBound(t *testing.T) {
+	r := OpError{MaxRelErrLog2: -68, BoundLog2: -67, HasBound: true}
+	if w, ok := r.WorstOverBound(); !ok || w != 0.5 {
+		t.Errorf("WorstOverBound = %v, %v", w, ok)
+	}
+	if _, ok := (OpError{}).WorstOverBound(); ok {
+		t.Error("bound reported without one")
+	}
+	if (OpError{MaxRelErrLog2: -60}).Bits() != 60 {
+		t.Error("Bits")
+	}
+}
