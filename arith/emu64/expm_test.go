@@ -1,12 +1,17 @@
 package emu64_test
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/ALTree/bigfloat"
+
+	"github.com/fprlab/fprlab/arith"
 )
 
 // expNegFixed returns exp(-x) * 2^expFrac, truncated, for 0 <= x < 1, by
@@ -142,4 +147,72 @@ func TestExpmP63Accuracy(t *testing.T) {
 	}
 	t.Logf("emu64 and native ExpmP63 agree exactly on %d of %d inputs (%.2f%%)",
 		agree, len(ins), 100*float64(agree)/float64(len(ins)))
+}
+
+// Digests of the reference's own fpr_expm_p63 outputs (SHA-256 over the
+// 64-bit results, little-endian), for the first 2,000 and 100,000 inputs
+// of expmRefInputs. They were produced by compiling Falcon-impl-20211101's
+// fpr.c, rng.c and shake.c with a small driver, once with FALCON_FPEMU=1
+// and once with FALCON_FPNATIVE=1 (no AVX2, no FMA, gcc -O2
+// -ffp-contract=off), on x86-64. The first three outputs are listed too.
+var expmRef = []struct {
+	backend              string
+	first                [3]uint64
+	digest2k, digest100k string
+}{
+	{"emu64", [3]uint64{0x129f71a7013d1d69, 0x1e49efbfe47809c6, 0x2a47c252d52f4c84},
+		"06ee9f2a203c0ae8d92c9da0525daf3110ef0670947dd0adb094fc08aed0c019",
+		"3fd63c6c2c313daf9a887c5a2bd9a7bd279177eacf9f5be31871689e1c74a4f4"},
+	{"native", [3]uint64{0x129f71a7013d1d00, 0x1e49efbfe4780900, 0x2a47c252d52f4c00},
+		"49d3d3659d58bed74423f80f19fb47c58bd068c366841f980cf511e87e22389d",
+		"13462219ba739246e253b599e00c823e6c186806c77e92b2e8d63504220e3825"},
+}
+
+// expmRefInputs regenerates the driver's inputs: from the reference PRNG
+// seeded with SHAKE256("expm"), x = (u64 >> 1) * 2^-63 redrawn until
+// x < ln 2 (the reference's binary64 ln 2), then ccs = (u64 >> 11) * 2^-53.
+// Both conversions round to binary64 the same way in either build.
+func expmRefInputs(n int) (xs, ccss []float64) {
+	p := newRefPRNG([]byte("expm"))
+	ln2 := arith.Binary64(arith.Log2)
+	for range n {
+		x := math.Ldexp(float64(p.u64()>>1), -63)
+		for !(x < ln2) {
+			x = math.Ldexp(float64(p.u64()>>1), -63)
+		}
+		xs = append(xs, x)
+		ccss = append(ccss, math.Ldexp(float64(p.u64()>>11), -53))
+	}
+	return xs, ccss
+}
+
+// TestExpmP63Reference checks each backend's ExpmP63 bit for bit against
+// the reference build it restates.
+func TestExpmP63Reference(t *testing.T) {
+	n := 100_000
+	if testing.Short() {
+		n = 2_000
+	}
+	xs, ccss := expmRefInputs(n)
+	for _, ref := range expmRef {
+		f := func(x, ccs float64) uint64 { return emu.ExpmP63(ef(x), ef(ccs)) }
+		if ref.backend == "native" {
+			f = nat.ExpmP63
+		}
+		h := sha256.New()
+		for k := range xs {
+			got := f(xs[k], ccss[k])
+			if k < len(ref.first) && got != ref.first[k] {
+				t.Errorf("%s #%d: ExpmP63(%v, %v) = %#016x, reference %#016x", ref.backend, k, xs[k], ccss[k], got, ref.first[k])
+			}
+			h.Write(binary.LittleEndian.AppendUint64(nil, got))
+		}
+		want := ref.digest100k
+		if n == 2_000 {
+			want = ref.digest2k
+		}
+		if got := hex.EncodeToString(h.Sum(nil)); got != want {
+			t.Errorf("%s: digest of %d outputs %s, reference %s", ref.backend, n, got, want)
+		}
+	}
 }
