@@ -9,19 +9,18 @@ import (
 	_ "github.com/fprlab/fprlab/arith/backends"
 )
 
-// fpBackends are the backends every bit-exactness test runs on. A
-// backend that is not registered yet is skipped by runOnBackends.
+// fpBackends are the binary64 backends every bit-exactness test runs on.
 var fpBackends = []string{"native", "emu64"}
 
-// runOnBackends runs fn as a subtest for every backend in names that is
-// registered.
+// runOnBackends runs fn as a subtest for every backend in names; a
+// backend that is not registered is a failure.
 func runOnBackends(t *testing.T, names []string, fn func(t *testing.T, b arith.Backend)) {
 	t.Helper()
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			b, err := arith.Lookup(name)
 			if err != nil {
-				t.Skipf("backend %s not registered: %v", name, err)
+				t.Fatal(err)
 			}
 			fn(t, b)
 		})

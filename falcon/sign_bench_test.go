@@ -15,7 +15,7 @@ func benchSign(b *testing.B, logn uint) {
 	for _, name := range fpBackends {
 		be, err := arith.Lookup(name)
 		if err != nil {
-			continue
+			b.Fatal(err)
 		}
 		b.Run(name+"/dyn", func(b *testing.B) {
 			rng := seededRand(9)
