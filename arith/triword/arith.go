@@ -267,12 +267,17 @@ func (a Arith) Float64(x TW) float64 {
 	return f
 }
 
-// Big returns the exact value Hi + Mid + Lo.
+// Big returns the exact value Hi + Mid + Lo (a zero keeps the sign of
+// Hi).
 func (Arith) Big(x TW) *big.Float {
 	s := new(big.Float).SetPrec(bigPrec).SetFloat64(float64(x.Hi))
 	t := new(big.Float).SetPrec(bigPrec)
-	s.Add(s, t.SetFloat64(float64(x.Mid)))
-	s.Add(s, t.SetFloat64(float64(x.Lo)))
+	if x.Mid != 0 {
+		s.Add(s, t.SetFloat64(float64(x.Mid)))
+	}
+	if x.Lo != 0 {
+		s.Add(s, t.SetFloat64(float64(x.Lo)))
+	}
 	return s
 }
 
