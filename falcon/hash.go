@@ -14,10 +14,13 @@ const hashRejectBound = 5 * Q
 // SHAKE256(nonce || msg) hashes to. Its running time depends on how many
 // words are rejected, which reveals nothing to whoever knows the nonce and
 // message; hashToPointCT gives the same result in time independent of the
-// data. It panics if logn is outside 1..10 (a programming error: every
-// caller has validated logn already).
+// data. It returns nil if logn is outside 1..10.
 func HashToPoint(nonce, msg []byte, logn uint) []uint16 {
-	n := mustParams(logn).N
+	p, err := ParamsFor(logn)
+	if err != nil {
+		return nil
+	}
+	n := p.N
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)
@@ -58,7 +61,11 @@ var hashOversample = [11]int{0, 65, 67, 71, 77, 86, 100, 122, 154, 205, 287}
 // last pass the accepted values sit in order at the front. Every step is a
 // masked swap.
 func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
-	n := mustParams(logn).N
+	p, err := ParamsFor(logn)
+	if err != nil {
+		return nil
+	}
+	n := p.N
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)

@@ -62,6 +62,9 @@ func TestHashToPointRule(t *testing.T) {
 			t.Error("no rejected word in 1024 samples; the test does not cover rejection")
 		}
 	}
+	if HashToPoint(nonce, msg, 0) != nil || hashToPointCT(nonce, msg, 11) != nil {
+		t.Error("logn outside 1..10 accepted")
+	}
 }
 
 // TestHashToPointCTAgrees: the constant-time variant returns the same point
