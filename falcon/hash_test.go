@@ -2,7 +2,9 @@ package falcon
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/sha3"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -176,5 +178,34 @@ func TestCTSelectPointPatterns(t *testing.T) {
 				t.Fatalf("logn %d pattern %s: selection differs from the filter", logn, name)
 			}
 		}
+	}
+}
+
+// TestHashToPointDigest hashes 1,000 points (100 per degree) into one
+// SHA-256 digest. The expected digest comes from an independent Python
+// model (hashlib's SHAKE256, the same rejection rule): for logn = 1..10 and
+// i = 0..99, nonce = SHAKE256("nonce" || logn || i)[:40] and
+// msg = bytes 0..i-1; each coefficient enters the digest as 2 bytes,
+// big-endian.
+func TestHashToPointDigest(t *testing.T) {
+	acc := sha256.New()
+	for logn := uint(1); logn <= 10; logn++ {
+		for i := range 100 {
+			h := sha3.NewSHAKE256()
+			h.Write([]byte{'n', 'o', 'n', 'c', 'e', byte(logn), byte(i)})
+			nonce := make([]byte, NonceSize)
+			h.Read(nonce)
+			msg := make([]byte, i)
+			for j := range msg {
+				msg[j] = byte(j)
+			}
+			for _, v := range HashToPoint(nonce, msg, logn) {
+				acc.Write([]byte{byte(v >> 8), byte(v)})
+			}
+		}
+	}
+	const want = "eadb7eea03f01a4ed441b1429697115c9a29e8d8d063dd0a40f8fe4c88abe97e"
+	if got := hex.EncodeToString(acc.Sum(nil)); got != want {
+		t.Fatalf("digest %s, want %s", got, want)
 	}
 }
