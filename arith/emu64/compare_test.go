@@ -276,9 +276,11 @@ func ops() []op {
 		f1("inv", false, emu.Inv, nat.Inv),
 		f1("sqrt", true, emu.Sqrt, nat.Sqrt),
 		{name: "of", kind: kFloat,
-			emu:  func(o operands) uint64 { return fb(emu.Of(o.i)) },
-			nat:  func(o operands) uint64 { return nb(nat.Of(o.i)) },
-			gens: []generator{scaledGens(0, 0, "int64")},
+			emu: func(o operands) uint64 { return fb(emu.Of(o.i)) },
+			nat: func(o operands) uint64 { return nb(nat.Of(o.i)) },
+			gens: []generator{scaledGens(0, 0, "int64"), {"|i| < 2^31", func(r *rand.Rand) operands {
+				return operands{i: r.Int64N(1<<32) - 1<<31}
+			}}},
 			edges: func() []operands {
 				var out []operands
 				for _, i := range edgeInts() {

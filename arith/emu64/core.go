@@ -54,13 +54,14 @@ func scaled(i int64, sc int) FPR {
 	// Absolute value and sign without branches: -i = ^i + 1.
 	s := uint64(i) >> 63
 	m := uint64(i) ^ -s + s
-	// m is an integer, i.e. mantissa m*2^0; normalise it to [2^63, 2^64)
-	// and bring it down to [2^54, 2^55) with a sticky bit: nine bits.
+	// The value is m * 2^sc. Normalise m to [2^63, 2^64), then shift it
+	// down nine bits into [2^54, 2^55) with a sticky bit; starting the
+	// exponent at sc+9 pays for that final shift.
 	m, e := norm64(m, 9+sc)
 	m = stickyShr9(m)
-	// A zero input normalised to garbage; force mantissa and exponent to
-	// zero (nz is 1 unless i = 0; -2^63 counts as nonzero and converts
-	// exactly, since its magnitude 2^63 survives as an unsigned value).
+	// For i = 0 the exponent is meaningless: force a clean zero. (nz is 1
+	// unless i = 0; -2^63 counts as nonzero and converts exactly, since
+	// its magnitude 2^63 survives as an unsigned value.)
 	nz := uint64(i|-i) >> 63
 	m &= -nz
 	e &= -int(nz)

@@ -14,13 +14,15 @@
 // integer kernel, the FPR packing routine and the FPR_NORM64 normaliser --
 // is the datapath the hardware models in package accel count.
 //
-// Where the inputs are normal numbers and the results stay normal, every
-// operation returns the same bits as IEEE-754 binary64 with round to nearest
-// even, so emu64 and package native agree exactly (the tests check this on
-// millions of operands). The operations whose cores do not touch the FPU
-// (integer shifts, masks, carries) are written without data-dependent
-// branches, as the reference's are; the emulation is therefore constant
-// time to the extent the Go compiler and the CPU's multiplier allow.
+// Where the inputs are zeros or normal numbers and the results stay normal,
+// every operation returns the same bits as IEEE-754 binary64 with round to
+// nearest even (except for the signs of a few zeros, listed below), so
+// emu64 and package native agree exactly; the tests check this on millions
+// of operands, and reproduce the reference test suite's floating-point
+// digest. Like the reference, the operations have no data-dependent
+// branches (division and square root are bit-serial loops of fixed length),
+// so they run in constant time to the extent the Go compiler and the CPU's
+// multiplier allow.
 //
 // # What it is not
 //
@@ -36,8 +38,7 @@
 //     result's sign; FromFloat64 flushes subnormal inputs the same way. An
 //     operand that nevertheless has exponent field 0 and a nonzero mantissa
 //     is read as if it were a zero in some operations and not in others.
-//   - Sqrt ignores the sign of its operand: Sqrt(-x) = Sqrt(x), and
-//     Sqrt(-0) = +0.
+//   - Sqrt ignores the sign of its operand: Sqrt(-x) = Sqrt(x).
 //
 // # Edge cases that differ from IEEE-754
 //
@@ -50,9 +51,12 @@
 //     the two zeros are ordered.
 //   - Half(-0) = +0 and Half of the smallest normals produces exponent field
 //     0 (a subnormal bit pattern, not the IEEE result).
+//   - Div(+-0, y) = +0 whatever the sign of y (IEEE: -0 when the signs
+//     differ); Sqrt(-0) = +0 (IEEE: -0).
 //   - Rint, Floor and Trunc assume |x| < 2^63; Trunc(2^63), for example, is 0.
 //     ExpmP63 calls Trunc on ccs*2^63, so ExpmP63(x, 1) = 0: ccs must be
-//     strictly below 1 (in Falcon it always is).
+//     strictly below 1 (Falcon's ccs = sigma_min/sigma is, for every leaf
+//     sigma above sigma_min).
 //   - Of and Scaled accept -2^63 (the reference assumes they are not given
 //     it; the emulation happens to convert it exactly).
 //

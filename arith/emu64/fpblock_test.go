@@ -156,7 +156,7 @@ func emuLdexp(x emu64.FPR, e int) emu64.FPR {
 }
 
 func TestFPBlock(t *testing.T) {
-	// The block is a fixed procedure (about 16 million operations, well
+	// The block is a fixed procedure (about ten million operations, well
 	// under a second per backend), so it runs in -short mode too.
 	t.Run("emu64", func(t *testing.T) {
 		got := fpBlock[emu64.FPR](emu64.Arith{}, func(x emu64.FPR) uint64 { return uint64(x) }, emuLdexp)
