@@ -112,6 +112,17 @@ func ExpandPrivateKey(b arith.Backend, sk *PrivateKey) (*ExpandedKey, error) {
 	return &ExpandedKey{logn: full.LogN, e: e, key: e.expandKey(full)}, nil
 }
 
+// errNoExpandedKey is returned by the methods of an ExpandedKey that was
+// not made by ExpandPrivateKey.
+var errNoExpandedKey = errors.New("falcon: expanded key not initialised (use ExpandPrivateKey)")
+
+func (ek *ExpandedKey) check() error {
+	if ek == nil || ek.e == nil || ek.key == nil {
+		return errNoExpandedKey
+	}
+	return nil
+}
+
 // LogN returns the degree exponent of the key.
 func (ek *ExpandedKey) LogN() uint { return ek.logn }
 
@@ -123,6 +134,9 @@ func (ek *ExpandedKey) Backend() arith.Backend { return ek.e.backend() }
 // crypto/rand.Reader; see the package warning before passing anything
 // else.
 func (ek *ExpandedKey) Sign(msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
+	if err := ek.check(); err != nil {
+		return nil, err
+	}
 	return signMessage(ek.logn, msg, format, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		return ek.e.attemptTree(ek.key, hm, seed)
 	})
@@ -131,6 +145,9 @@ func (ek *ExpandedKey) Sign(msg []byte, format SigFormat, rng io.Reader) ([]byte
 // SignHashed returns s2 for the hashed point hm, drawing a 56-byte sampler
 // seed from rng for each attempt until one is short (Zf(sign_tree)).
 func (ek *ExpandedKey) SignHashed(hm []uint16, rng io.Reader) ([]int16, error) {
+	if err := ek.check(); err != nil {
+		return nil, err
+	}
 	if err := checkHashed(hm, ek.logn); err != nil {
 		return nil, err
 	}
@@ -144,6 +161,9 @@ func (ek *ExpandedKey) SignHashed(hm []uint16, rng io.Reader) ([]int16, error) {
 // step that SignHashed repeats; tests and analyses use it to replay known
 // attempts.
 func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
+	if err := ek.check(); err != nil {
+		return nil, err
+	}
 	s, err := checkAttemptInputs(hm, seed, ek.logn)
 	if err != nil {
 		return nil, err

@@ -269,6 +269,11 @@ func TestSignErrors(t *testing.T) {
 	check("hm size", err, "15 coefficients")
 	_, err = SignHashedDyn(b, sk, append(hm[:15:15], Q), rand.Reader)
 	check("hm value", err, "not below q")
+	var zero ExpandedKey
+	_, err = zero.Sign(nil, Compressed, rand.Reader)
+	check("zero expanded key", err, "ExpandPrivateKey")
+	_, err = (*ExpandedKey)(nil).SignHashed(hm, rand.Reader)
+	check("nil expanded key", err, "ExpandPrivateKey")
 	if _, err := Sign(b, &noG, []byte("m"), Compressed, rand.Reader); err != nil {
 		t.Errorf("key without G: %v", err)
 	}
