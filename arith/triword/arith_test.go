@@ -1,0 +1,103 @@
+package triword
+
+import (
+	"math"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// TestRegistered checks the two registered backends, their precision and
+// the bounds they report, which must be the machine-checked values of
+// DESIGN.md section 3 (u = 2^-24).
+func TestRegistered(t *testing.T) {
+	u := math.Ldexp(1, -24)
+	u3, u4 := u*u*u, u*u*u*u
+	common := map[string]float64{
+		"add": 2*u3 + 4.2*u4, "sub": 2*u3 + 4.2*u4,
+		"inv": 11.5*u3 + 1830*u4, "div": 27*u3 + 2500*u4, "sqrt": 24*u3 + 10260*u4,
+	}
+	for _, c := range []struct {
+		name     string
+		accurate bool
+		mul      float64
+	}{
+		{"triword", false, 44*u3 + 176*u4},
+		{"triword-acc", true, 28*u3 + 107*u4},
+	} {
+		b, err := arith.Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, ok := b.Impl.(Arith)
+		if !ok || a.Accurate != c.accurate {
+			t.Fatalf("%s: Impl = %#v", c.name, b.Impl)
+		}
+		if _, ok := b.Impl.(arith.Arith[TW]); !ok {
+			t.Fatalf("%s does not implement arith.Arith[TW]", c.name)
+		}
+		if b.Bits != 72 || b.Description == "" {
+			t.Errorf("%s: Bits %d, Description %q", c.name, b.Bits, b.Description)
+		}
+		eb, ok := b.Impl.(arith.ErrorBounds)
+		if !ok {
+			t.Fatalf("%s does not implement arith.ErrorBounds", c.name)
+		}
+		for _, op := range arith.OpNames {
+			want, has := common[op]
+			if op == "mul" || op == "sqr" {
+				want, has = c.mul, true
+			}
+			got, ok := eb.RelErrBound(op)
+			if ok != has || got != want {
+				t.Errorf("%s: RelErrBound(%q) = %g, %v; want %g, %v", c.name, op, got, ok, want, has)
+			}
+		}
+	}
+}
+
+// TestSpecialValues checks zeros and exact cases that random operands
+// rarely produce.
+func TestSpecialValues(t *testing.T) {
+	for _, a := range []Arith{{}, {Accurate: true}} {
+		zero, one, two, four := TW{}, a.Of(1), a.Of(2), a.Of(4)
+		x := a.FromFloat64(math.Pi)
+		eq := func(what string, got, want TW) {
+			t.Helper()
+			if bigTW(got).Cmp(bigTW(want)) != 0 {
+				t.Errorf("Accurate=%v: %s = %v, want %v", a.Accurate, what, got, want)
+			}
+		}
+		eq("0+0", a.Add(zero, zero), zero)
+		eq("x-x", a.Sub(x, x), zero)
+		eq("0*x", a.Mul(zero, x), zero)
+		eq("x*1", a.Mul(x, one), x)
+		eq("x*2", a.Mul(x, two), a.Double(x))
+		eq("0/x", a.Div(zero, x), zero)
+		eq("sqrt 0", a.Sqrt(zero), zero)
+		// The Newton iterations need not be exact on exact cases; they
+		// must be within their bounds.
+		near := func(what, op string, rel float64) {
+			t.Helper()
+			if b, _ := a.RelErrBound(op); rel > b {
+				t.Errorf("Accurate=%v: %s: rel. error %g > %g", a.Accurate, what, rel, b)
+			}
+		}
+		rel, _ := relErrInv(one, zero, a.Inv(one))
+		near("1/1", "inv", rel)
+		rel, _ = relErrInv(two, zero, a.Inv(two))
+		near("1/2", "inv", rel)
+		rel, _ = relErrDiv(x, one, a.Div(x, one))
+		near("x/1", "div", rel)
+		rel, _ = relErrSqrt(four, zero, a.Sqrt(four))
+		near("sqrt 4", "sqrt", rel)
+		rel, _ = relErrSqrt(one, zero, a.Sqrt(one))
+		near("sqrt 1", "sqrt", rel)
+		if a.Lt(x, x) || !a.Lt(zero, x) || a.Lt(x, zero) {
+			t.Errorf("Lt on 0 and pi is wrong")
+		}
+		if got := a.ExpmP63(zero, a.FromFloat64(0.5)); got != 1<<62 {
+			t.Errorf("ExpmP63(0, 1/2) = %#x, want 2^62", got)
+		}
+	}
+}
