@@ -130,9 +130,8 @@ func (ek *ExpandedKey) LogN() uint { return ek.logn }
 func (ek *ExpandedKey) Backend() arith.Backend { return ek.e.backend() }
 
 // Sign signs msg with the expanded key in the given format, reading the
-// nonce and the sampler seeds from rng (falcon_sign_tree). rng should be
-// crypto/rand.Reader; see the package warning before passing anything
-// else.
+// nonce and the sampler seeds from rng (falcon_sign_tree), as Sign does.
+// For a real key rng must be crypto/rand.Reader (see Sign).
 func (ek *ExpandedKey) Sign(msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
 	if err := ek.check(); err != nil {
 		return nil, err
@@ -175,9 +174,13 @@ func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
 // nonce and the sampler seeds from rng, on the dynamic path
 // (falcon_sign_dyn): 40 bytes of nonce, then 56 bytes per attempt. An
 // attempt is repeated when (s1, s2) is too long and, in the Padded format,
-// when the compressed s2 does not fit the padded size. rng should be
-// crypto/rand.Reader; see the package warning before passing anything
-// else.
+// when the compressed s2 does not fit the padded size.
+//
+// For a real key rng must be crypto/rand.Reader. A reproducible rng is for
+// research and tests only: signing the same (key, nonce, message) on two
+// backends, which differ in floating-point details by design, can reveal
+// the secret key (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping
+// Falcon", Eurocrypt 2025).
 func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
 	e, err := newEngine(b)
 	if err != nil {
