@@ -296,7 +296,7 @@ func expBig(x *big.Float, prec uint) *big.Float {
 // bits; the measured worst is logged.
 func TestExpmP63(t *testing.T) {
 	r := rand.New(rand.NewPCG(35, 36))
-	n := 100_000
+	n := 50_000
 	if testing.Short() {
 		n = 3_000
 	}
