@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha3"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -24,12 +25,22 @@ Signing the same (key, nonce, message) with two different backends can leak the 
 (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping Falcon", Eurocrypt 2025).
 Seeded signatures are for research and tests only: never use --seed with a real key.`
 
+// signJSON is the stable --json summary of a signing run.
+type signJSON struct {
+	Out     string `json:"out"`
+	Bytes   int    `json:"bytes"`
+	Format  string `json:"format"`
+	Degree  int    `json:"degree"`
+	Backend string `json:"backend"`
+	Seeded  bool   `json:"seeded"`
+}
+
 func newSignCmd() *cobra.Command {
 	var (
 		skPath, msgPath, outPath string
 		formatName, backendName  string
 		seedHex                  string
-		asHex                    bool
+		asHex, asJSON            bool
 	)
 	cmd := &cobra.Command{
 		Use:   "sign --sk FILE --msg FILE --out FILE",
@@ -45,7 +56,8 @@ signature reproducible; it is for research and tests only (see the warning
 it prints).
 
 With --hex the key, message and signature files hold hex text instead of
-raw bytes.`,
+raw bytes. With --json the summary is printed as a JSON object
+{"out", "bytes", "format", "degree", "backend", "seeded"}.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if outPath == "" {
@@ -73,7 +85,8 @@ raw bytes.`,
 			}
 
 			var rng io.Reader = rand.Reader
-			if cmd.Flags().Changed("seed") {
+			seeded := cmd.Flags().Changed("seed")
+			if seeded {
 				seed, err := hex.DecodeString(strings.TrimSpace(seedHex))
 				if err != nil || len(seed) == 0 {
 					return fmt.Errorf("--seed must be a non-empty hex string, got %q", seedHex)
@@ -91,6 +104,12 @@ raw bytes.`,
 			if err := writeOutput(outPath, sig, asHex); err != nil {
 				return err
 			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(signJSON{Out: outPath, Bytes: len(sig), Format: format.String(),
+					Degree: 1 << sk.LogN, Backend: b.Name, Seeded: seeded})
+			}
 			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d-byte %s signature (Falcon-%d, backend %s) to %s\n",
 				len(sig), format, 1<<sk.LogN, b.Name, outPath)
 			return nil
@@ -104,5 +123,6 @@ raw bytes.`,
 	f.StringVar(&backendName, "backend", "native", "arithmetic backend (see 'fprlab backends')")
 	f.StringVar(&seedHex, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
 	f.BoolVar(&asHex, "hex", false, "key, message and signature files are hex text")
+	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return cmd
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/hex"
+	"encoding/json"
 	mrand "math/rand/v2"
 	"os"
 	"path/filepath"
@@ -186,30 +187,54 @@ func TestSignCLIErrors(t *testing.T) {
 	}
 }
 
-// TestSignThenVerifyCLI signs and verifies through the command line.
+// TestSignThenVerifyCLI signs and verifies through the command line, in
+// every format, with raw and hex files.
 func TestSignThenVerifyCLI(t *testing.T) {
-	if !hasCommand("verify") {
-		t.Skip("the verify command is not part of this build yet")
-	}
 	f := newSignFixture(t)
-	out := filepath.Join(f.dir, "cli.sig")
-	if code, _, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", f.msgPath, "--out", out, "--format", "padded"); code != 0 {
-		t.Fatalf("sign: exit %d, stderr %q", code, stderr)
-	}
-	if code, stdout, stderr := runCLI(t, "verify", "--pk", f.pkPath, "--msg", f.msgPath, "--sig", out); code != 0 {
-		t.Fatalf("verify: exit %d, stdout %q, stderr %q", code, stdout, stderr)
-	}
 	other := f.write(t, "other.txt", []byte("another message"))
-	if code, _, _ := runCLI(t, "verify", "--pk", f.pkPath, "--msg", other, "--sig", out); code != exitFalse {
-		t.Fatalf("verify of another message: exit %d, want %d", code, exitFalse)
+	for _, format := range []string{"compressed", "padded", "ct"} {
+		out := filepath.Join(f.dir, format+".sig")
+		if code, _, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", f.msgPath, "--out", out, "--format", format); code != 0 {
+			t.Fatalf("sign %s: exit %d, stderr %q", format, code, stderr)
+		}
+		if code, stdout, stderr := runCLI(t, "verify", "--pk", f.pkPath, "--msg", f.msgPath, "--sig", out); code != 0 || stdout != "valid\n" {
+			t.Fatalf("verify %s: exit %d, stdout %q, stderr %q", format, code, stdout, stderr)
+		}
+		if code, _, _ := runCLI(t, "verify", "--pk", f.pkPath, "--msg", other, "--sig", out); code != exitFalse {
+			t.Fatalf("verify %s of another message: exit %d, want %d", format, code, exitFalse)
+		}
+	}
+
+	pkHex := f.write(t, "key.pk.hex", []byte(hex.EncodeToString(f.pk.Encode())))
+	skHex := f.write(t, "key.sk.hex", []byte(hex.EncodeToString(f.sk.Encode())))
+	msgHex := f.write(t, "msg.hex", []byte(hex.EncodeToString(f.msg)))
+	out := filepath.Join(f.dir, "hex.sig")
+	if code, _, stderr := runCLI(t, "sign", "--hex", "--sk", skHex, "--msg", msgHex, "--out", out, "--backend", "emu64"); code != 0 {
+		t.Fatalf("sign --hex: exit %d, stderr %q", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "verify", "--hex", "--pk", pkHex, "--msg", msgHex, "--sig", out); code != 0 {
+		t.Fatalf("verify --hex: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
 
-func hasCommand(name string) bool {
-	for _, c := range newRootCmd().Commands() {
-		if c.Name() == name {
-			return true
-		}
+// TestSignCLIJSON checks the --json summary.
+func TestSignCLIJSON(t *testing.T) {
+	f := newSignFixture(t)
+	out := filepath.Join(f.dir, "j.sig")
+	code, stdout, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", f.msgPath, "--out", out,
+		"--format", "padded", "--backend", "emu64", "--seed", "01", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	return false
+	var got signJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatalf("decoding %q: %v", stdout, err)
+	}
+	want := signJSON{Out: out, Bytes: falcon.Falcon512.SigPaddedSize, Format: "padded", Degree: 512, Backend: "emu64", Seeded: true}
+	if got != want {
+		t.Fatalf("summary %+v, want %+v", got, want)
+	}
+	if len(readFile(t, out)) != want.Bytes {
+		t.Fatal("summary size differs from the file")
+	}
 }
