@@ -77,8 +77,9 @@ func ldexp32(v float32, e int) float32 {
 // FromFloat64 imports a binary64 value exactly by splitting its 53-bit
 // significand into 24 + 24 + 5 bits: the head is x rounded to binary32,
 // the middle limb the rounded remainder, the last limb the rest. It is
-// exact for 2^-126*2^53 <= |x| < 2^128 and for zero; smaller values lose
-// low bits to gradual underflow, larger ones overflow.
+// exact when |x| < 2^128 and the lowest bit of x weighs at least 2^-149
+// (for instance |x| >= 2^-97); below, bits under 2^-149 are lost to
+// gradual underflow, and from 2^128 on the head overflows.
 func (Arith) FromFloat64(x float64) TW {
 	hi := float32(x)
 	r := x - float64(hi) // exact: x and hi are within half an ulp of binary32

@@ -52,7 +52,10 @@
 //
 // Where TWFalcon's C code shortcuts the published algorithms (Fast2Sum in
 // place of 2Sum inside the products' VecSum and inside VSEB), this package
-// follows the algorithms as proved.
+// follows the algorithms as proved. TWFalcon also uses the fast variants
+// of the reciprocal, division and square root, and halves and doubles
+// through a product; here those are the accurate variants and exact
+// limb-wise operations.
 //
 // # No fused multiply-add
 //
