@@ -37,7 +37,12 @@ type keygenEngine interface {
 // with the floating-point backend b. rng is the keygen random stream,
 // consumed as the reference consumes its SHAKE256 context; for the
 // reference's keys, pass a SHAKE256 instance that has absorbed the seed.
-// The only errors are a bad logn or backend and a failing rng.
+//
+// Errors: a bad logn or backend, a failing rng, a backend whose exponent
+// range is too small for NTRUSolve (ErrKeygenRange: binary32-based
+// arithmetics), or a backend under which thousands of consecutive
+// candidates fail the floating-point checks (the reference would loop
+// forever).
 func Keygen(b arith.Backend, logn uint, rng io.Reader) (*PrivateKey, *PublicKey, error) {
 	if _, err := ParamsFor(logn); err != nil {
 		return nil, nil, err
@@ -196,13 +201,55 @@ func (e *engineOf[F, A]) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, o
 	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
 }
 
+// keygenExpRange is the binary exponent range NTRUSolve's floating-point
+// values reach: the Babai reduction converts the top 10 31-bit words of
+// big integers, accumulating weights up to 2^(31*11) = 2^341, and scales
+// results by powers of two as small as 2^-256.
+const keygenExpRange = 341
+
+// ErrKeygenRange reports a backend whose exponent range is too small for
+// key generation (binary32-based arithmetics): the reference's NTRUSolve
+// relies on binary64's range, so such a backend could only fail forever.
+var ErrKeygenRange = errors.New("falcon: the backend's exponent range does not reach 2^±341, which the reference's NTRUSolve needs")
+
+// maxKeygenFailures bounds the number of consecutive (f, g) candidates that
+// pass the integer norm check but fail a floating-point dependent stage
+// (the Gram-Schmidt bound or NTRUSolve). Over binary64 the longest runs
+// measured are about 25 (Falcon-8 fails NTRUSolve on ~85% of candidates);
+// 4096 consecutive failures only happen with a backend that cannot work.
+// (A variable so that tests can exercise the limit quickly.)
+var maxKeygenFailures = 4096
+
+// checkRange reports whether the backend represents 2^341 and 2^-341: it
+// builds 2^341 as polyBigToFp does and multiplies it by 2^-341, which must
+// give 1 (an overflow gives infinity or NaN, an underflow 0).
+func (e *engineOf[F, A]) checkRange() error {
+	a := e.a
+	x := a.Const(arith.One)
+	for range keygenExpRange / 31 {
+		x = a.Mul(x, a.Const(arith.PTwo31))
+	}
+	z := a.Mul(x, a.Scaled(1, -keygenExpRange))
+	if !a.Lt(a.Const(arith.OneHalf), z) || !a.Lt(z, a.Const(arith.Two)) {
+		return fmt.Errorf("%w (backend %s)", ErrKeygenRange, e.b.Name)
+	}
+	return nil
+}
+
 func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey, error) {
 	p, err := ParamsFor(logn)
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := e.checkRange(); err != nil {
+		return nil, nil, err
+	}
 	rng := &keygenRNG{r: r}
+	failures := 0
 	for {
+		if failures >= maxKeygenFailures {
+			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
+		}
 		f := polySmallMkgauss(rng, logn)
 		g := polySmallMkgauss(rng, logn)
 		if rng.err != nil {
@@ -221,6 +268,7 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 			continue
 		}
 		if !e.gsNormOK(f, g, logn) {
+			failures++
 			continue
 		}
 
@@ -232,6 +280,7 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 
 		bigF, bigG, ok := e.solveNTRU(logn, f, g)
 		if !ok {
+			failures++
 			continue
 		}
 		sk := &PrivateKey{LogN: logn, SmallF: f, SmallG: g, BigF: bigF, BigG: bigG}

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"crypto/sha3"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
@@ -203,5 +205,50 @@ func TestKeygenErrors(t *testing.T) {
 	}
 	if _, _, err := Keygen(arith.Backend{Name: "bogus", Impl: 3}, 9, sha3.NewSHAKE256()); err == nil {
 		t.Error("bogus backend accepted")
+	}
+}
+
+// TestKeygenOtherBackends runs key generation over the non-binary64
+// backends: the oracle (256-bit big floats) must produce a valid key, and
+// the triple-word backend must be refused quickly for its exponent range.
+func TestKeygenOtherBackends(t *testing.T) {
+	b, err := arith.Lookup("oracle")
+	if err != nil {
+		t.Skip("no oracle backend:", err)
+	}
+	sh := sha3.NewSHAKE256()
+	sh.Write([]byte("oracle keygen"))
+	sk, _, err := Keygen(b, 4, sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkNTRU(t, sk)
+
+	if tw, err := arith.Lookup("triword"); err == nil {
+		if _, _, err := Keygen(tw, 9, sha3.NewSHAKE256()); !errors.Is(err, ErrKeygenRange) {
+			t.Errorf("triword keygen: got %v, want ErrKeygenRange", err)
+		}
+	}
+}
+
+// brokenRint is native arithmetic whose rounding returns 2^40: every Babai
+// reduction then fails, as with an unusable backend.
+type brokenRint struct{ arith.Arith[float64] }
+
+func (brokenRint) Rint(float64) int64 { return 1 << 40 }
+
+// TestKeygenFailureLimit checks that keygen gives up, with an error, when
+// every candidate fails NTRUSolve.
+func TestKeygenFailureLimit(t *testing.T) {
+	native, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { maxKeygenFailures = n }(maxKeygenFailures)
+	maxKeygenFailures = 20
+	b := arith.Backend{Name: "broken", Bits: 53, Impl: brokenRint{native.Impl.(arith.Arith[float64])}}
+	_, _, err = Keygen(b, 6, sha3.NewSHAKE256())
+	if err == nil || !strings.Contains(err.Error(), "consecutive candidates") {
+		t.Fatalf("got %v", err)
 	}
 }
