@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon/katref"
+)
+
+// publishedPrefix returns the published Falcon-512 response file cut after
+// its first n records.
+func publishedPrefix(t *testing.T, n int) []byte {
+	t.Helper()
+	data, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(data, []byte("count = "+strconv.Itoa(n)+"\n"))
+	if i < 0 {
+		t.Fatalf("record %d not found", n)
+	}
+	return data[:i]
+}
+
+// TestKatJSONContract decodes the --json output as scripts do: exactly the
+// documented keys, and values that agree with the published file.
+func TestKatJSONContract(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "gen.rsp")
+	code, stdout, stderr := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "2", "--json", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stderr, "2/2 records") {
+		t.Errorf("no progress on stderr: %q", stderr)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatalf("decoding %q: %v", stdout, err)
+	}
+	var keys []string
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	want := []string{"backend", "first_mismatch", "match_pk", "match_sk", "match_sm", "params", "records", "sha256"}
+	if !slices.Equal(keys, want) {
+		t.Fatalf("keys %v, want %v", keys, want)
+	}
+	if raw["first_mismatch"] != nil {
+		t.Errorf("first_mismatch = %v, want null", raw["first_mismatch"])
+	}
+	for k, v := range map[string]float64{"params": 512, "records": 2, "match_pk": 2, "match_sk": 2, "match_sm": 2} {
+		if raw[k] != v {
+			t.Errorf("%s = %v, want %v", k, raw[k], v)
+		}
+	}
+	prefix := publishedPrefix(t, 2)
+	sum := sha256.Sum256(prefix)
+	if raw["sha256"] != hex.EncodeToString(sum[:]) || raw["backend"] != "native" {
+		t.Errorf("sha256 %v backend %v, want %x native", raw["sha256"], raw["backend"], sum)
+	}
+	gen, err := os.ReadFile(out)
+	if err != nil || !bytes.Equal(gen, prefix) {
+		t.Errorf("--out file is not the published prefix (err %v)", err)
+	}
+}
+
+// TestKatMismatch checks that a corrupted reference is reported at the
+// corrupted byte, with exit status 1.
+func TestKatMismatch(t *testing.T) {
+	data, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Corrupt byte 100 of record 0's sm (its hex starts after "sm = ").
+	i := bytes.Index(data, []byte("\nsm = ")) + len("\nsm = ") + 2*100
+	bad := slices.Clone(data)
+	if bad[i] == '0' {
+		bad[i] = '1'
+	} else {
+		bad[i] = '0'
+	}
+	ref := filepath.Join(t.TempDir(), "bad.rsp")
+	if err := os.WriteFile(ref, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "1", "--ref", ref, "--json")
+	if code != exitFalse {
+		t.Fatalf("exit %d, want %d", code, exitFalse)
+	}
+	var res katJSON
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatal(err)
+	}
+	m := res.FirstMismatch
+	if m == nil || m.Record != 0 || m.Field != "sm" || m.Offset != 100 || res.MatchPK != 1 || res.MatchSM != 0 {
+		t.Fatalf("got %+v, mismatch %+v", res, m)
+	}
+}
+
+// TestKatAllBackends runs one record over every registered backend: the
+// output is an array with one entry per backend, and the binary64
+// backends match.
+func TestKatAllBackends(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "kat", "--params", "512", "--backend", "all", "--records", "1", "--json")
+	var rs []katJSON
+	if err := json.Unmarshal([]byte(stdout), &rs); err != nil {
+		t.Fatalf("exit %d, stderr %q: decoding %q: %v", code, stderr, stdout, err)
+	}
+	all := true
+	seen := map[string]bool{}
+	for _, r := range rs {
+		seen[r.Backend] = true
+		if r.FirstMismatch != nil {
+			all = false
+		}
+		if r.Error != "" && (r.FirstMismatch == nil || r.FirstMismatch.Field != "pk") {
+			t.Errorf("%s failed (%s) without a mismatch", r.Backend, r.Error)
+		}
+		if (r.Backend == "emu64" || r.Backend == "native") && r.MatchSM != 1 {
+			t.Errorf("%s does not match the reference: %+v", r.Backend, r)
+		}
+	}
+	for _, b := range arith.List() {
+		if !seen[b.Name] {
+			t.Errorf("backend %s missing from %v", b.Name, seen)
+		}
+	}
+	if (code == 0) != all {
+		t.Errorf("exit %d with all-match %v", code, all)
+	}
+}
+
+// TestKatHuman checks the table output and usage errors.
+func TestKatHuman(t *testing.T) {
+	code, stdout, _ := runCLI(t, "kat", "--params", "1024", "--backend", "emu64", "--records", "1")
+	if code != 0 || !strings.Contains(stdout, "Falcon-1024") || !strings.Contains(stdout, "emu64") {
+		t.Fatalf("exit %d, output:\n%s", code, stdout)
+	}
+	for _, args := range [][]string{
+		{"kat", "--params", "256"},
+		{"kat", "--params", "512", "--records", "0"},
+		{"kat", "--params", "512", "--records", "101"},
+		{"kat", "--params", "512", "--backend", "all", "--out", "x"},
+		{"kat", "--params", "512", "--ref", "/nonexistent/file"},
+	} {
+		if code, _, errs := runCLI(t, args...); code != exitUsage || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}

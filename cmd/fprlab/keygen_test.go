@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/falcon"
+)
+
+func TestKeygenSeedReproducible(t *testing.T) {
+	dir := t.TempDir()
+	var pks [][]byte
+	for i, backend := range []string{"emu64", "native", "emu64"} {
+		pk := filepath.Join(dir, "pk"+backend+string(rune('0'+i)))
+		sk := filepath.Join(dir, "sk"+backend+string(rune('0'+i)))
+		code, out, errs := runCLI(t, "keygen", "--params", "512", "--backend", backend,
+			"--seed", "00112233445566778899", "--pk", pk, "--sk", sk, "--json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var res keygenJSON
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("decoding %q: %v", out, err)
+		}
+		if res.Params != 512 || res.Backend != backend || res.PKBytes != 897 || res.SKBytes != 1281 {
+			t.Errorf("unexpected summary %+v", res)
+		}
+		pkb, err := os.ReadFile(pk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		skb, err := os.ReadFile(sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pub, err := falcon.DecodePublicKey(pkb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		priv, err := falcon.DecodePrivateKey(skb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		derived, err := priv.Public()
+		if err != nil || !bytes.Equal(derived.Encode(), pub.Encode()) {
+			t.Fatalf("public key file is not the private key's public key")
+		}
+		pks = append(pks, pkb)
+	}
+	if !bytes.Equal(pks[0], pks[1]) || !bytes.Equal(pks[0], pks[2]) {
+		t.Error("the same seed gave different keys")
+	}
+}
+
+func TestKeygenHexAndRandom(t *testing.T) {
+	dir := t.TempDir()
+	pk, sk := filepath.Join(dir, "pk.hex"), filepath.Join(dir, "sk.hex")
+	code, out, errs := runCLI(t, "keygen", "--params", "16", "--pk", pk, "--sk", sk, "--hex")
+	if code != 0 || !strings.Contains(out, "Falcon-16") {
+		t.Fatalf("exit %d, out %q, stderr %q", code, out, errs)
+	}
+	text, err := os.ReadFile(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := hex.DecodeString(strings.TrimSpace(string(text)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := falcon.DecodePublicKey(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKeygenErrors(t *testing.T) {
+	dir := t.TempDir()
+	pk, sk := filepath.Join(dir, "pk"), filepath.Join(dir, "sk")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"keygen", "--params", "500", "--pk", pk, "--sk", sk}, "--params"},
+		{[]string{"keygen", "--pk", pk, "--sk", sk}, "--params"},
+		{[]string{"keygen", "--params", "512", "--sk", sk}, "--pk"},
+		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--seed", "xyz"}, "hex"},
+		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--backend", "nope"}, "unknown backend"},
+	} {
+		code, _, errs := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+	if _, err := os.Stat(pk); err == nil {
+		t.Error("a failed run left a key file")
+	}
+}
