@@ -17,16 +17,21 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
-// Falcon's exponent range: the binary exponents of the values signing and
-// key generation add and multiply lie within it (DESIGN.md section 4
-// measures -105..34 for the inputs of additions and products; the 2^63
-// scaling of the sampler reaches 2^63, and the range keeps a margin below).
+// The default exponent range of the inputs, Falcon's: the binary exponents
+// of the values signing and key generation add and multiply lie within it
+// (DESIGN.md section 4 measures -105..34 for the inputs of additions and
+// products; the range keeps a margin on both sides).
 const (
 	MinExp = -110
 	MaxExp = 80
 )
+
+// ExpLimit bounds the exponent range a configuration may choose: it keeps
+// binary64 inputs and results normal.
+const ExpLimit = 500
 
 // MaxSamples bounds OpErrorConfig.N: the relative errors of all samples
 // are kept (4 bytes each) to compute the exact median.
@@ -39,6 +44,11 @@ type OpErrorConfig struct {
 	// Seed selects the inputs; the same seed gives the same inputs to
 	// every backend, and the same statistics whatever Workers is.
 	Seed uint64
+	// MinExp and MaxExp set the binary exponent range of operands and
+	// results of the floating-point operations; zero values select the
+	// defaults MinExp and MaxExp. They must satisfy
+	// -ExpLimit <= MinExp <= -4 and 4 <= MaxExp <= ExpLimit.
+	MinExp, MaxExp int
 	// Workers is the number of goroutines (0: GOMAXPROCS). The backend
 	// must be safe for concurrent use, as every registered backend is
 	// (they are stateless).
@@ -75,6 +85,16 @@ type OpError struct {
 	// the operation (arith.ErrorBounds), when HasBound.
 	BoundLog2 float64
 	HasBound  bool
+	// Worst holds the inputs of the first sample with the largest error
+	// (X only for unary operations, I for of; X is x and Y is ccs for
+	// expm_p63), as binary64 values before import.
+	Worst Inputs
+}
+
+// Inputs are the operands of one sample.
+type Inputs struct {
+	X, Y float64
+	I    int64
 }
 
 // Bits is the number of correct bits in the worst case, -MaxRelErrLog2
@@ -142,7 +162,7 @@ func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]OpErro
 // them on import, and the error is then measured on the rounded inputs
 // (the oracle computes on the backend's own values, Big(FromFloat64(x))).
 // The inputs are random significands with exponents drawn so that operands
-// and exact results lie in 2^MinExp..2^MaxExp:
+// and exact results lie in 2^MinExp..2^MaxExp (or the configured range):
 //   - add, sub: any exponents, the second operand within 60 binades of the
 //     first (a quarter within 2, where sums cancel), random signs;
 //   - mul, div: exponents drawn so that the result is in range too; sqr and
@@ -158,14 +178,25 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	if cfg.N < 1 || cfg.N > MaxSamples {
 		return OpError{}, fmt.Errorf("number of samples %d out of range 1..%d", cfg.N, MaxSamples)
 	}
+	if cfg.MinExp == 0 {
+		cfg.MinExp = MinExp
+	}
+	if cfg.MaxExp == 0 {
+		cfg.MaxExp = MaxExp
+	}
+	if cfg.MinExp < -ExpLimit || cfg.MinExp > -4 || cfg.MaxExp < 4 || cfg.MaxExp > ExpLimit {
+		return OpError{}, fmt.Errorf("exponent range %d..%d: need -%d <= min <= -4 and 4 <= max <= %d", cfg.MinExp, cfg.MaxExp, ExpLimit, ExpLimit)
+	}
 	var errs []float32
-	var worst float64
+	var worst sampleResult
 	switch a := b.Impl.(type) {
 	case arith.Arith[float64]:
 		errs, worst = run(a, k, cfg)
 	case arith.Arith[emu64.FPR]:
 		errs, worst = run(a, k, cfg)
 	case arith.Arith[*big.Float]:
+		errs, worst = run(a, k, cfg)
+	case arith.Arith[triword.TW]:
 		errs, worst = run(a, k, cfg)
 	default:
 		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
@@ -175,8 +206,9 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		Backend:          b.Name,
 		Op:               op,
 		Samples:          cfg.N,
-		MaxRelErrLog2:    worst,
+		MaxRelErrLog2:    worst.errLog2,
 		MedianRelErrLog2: float64(errs[(len(errs)-1)/2]),
+		Worst:            worst.in,
 	}
 	if eb, ok := b.Impl.(arith.ErrorBounds); ok {
 		if bound, ok := eb.RelErrBound(op); ok && bound > 0 {
@@ -191,9 +223,16 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 // not depend on how chunks are spread over workers.
 const chunkSize = 4096
 
+// sampleResult is the error of one sample and its inputs.
+type sampleResult struct {
+	errLog2 float64
+	in      Inputs
+}
+
 // run measures op k over cfg.N samples on backend a and returns the log2
-// errors of all samples (unsorted) and the largest one at full precision.
-func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, float64) {
+// errors of all samples (unsorted) and the first sample with the largest
+// error, at full precision.
+func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, sampleResult) {
 	ref, err := oracle.New(oracle.DefaultPrec)
 	if err != nil {
 		panic(err) // DefaultPrec is in range
@@ -201,7 +240,8 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 	n := cfg.N
 	chunks := (n + chunkSize - 1) / chunkSize
 	errs := make([]float32, n)
-	worst := make([]float64, chunks)
+	worst := make([]sampleResult, chunks)
+	d := drawer{emin: cfg.MinExp, emax: cfg.MaxExp}
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -219,12 +259,15 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 					return
 				}
 				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)<<40|uint64(c)))
-				w := math.Inf(-1)
+				w := sampleResult{errLog2: math.Inf(-1)}
 				end := min(n, (c+1)*chunkSize)
 				for i := c * chunkSize; i < end; i++ {
-					e := sample(a, ref, k, rng)
+					in := d.draw(rng, k)
+					e := eval(a, ref, k, in)
 					errs[i] = float32(e)
-					w = max(w, e)
+					if e > w.errLog2 || i == c*chunkSize {
+						w = sampleResult{e, in}
+					}
 				}
 				worst[c] = w
 				done.Add(int64(end - c*chunkSize))
@@ -248,18 +291,23 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 		cfg.Progress(arith.OpNames[k], n, n)
 	}
 	wg.Wait()
-	return errs, slices.Max(worst)
+	w := worst[0]
+	for _, r := range worst[1:] {
+		if r.errLog2 > w.errLog2 {
+			w = r
+		}
+	}
+	return errs, w
 }
 
-// sample draws the inputs of one sample of op k, runs the backend and the
-// oracle, and returns log2 of the error as OpError defines it.
-func sample[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, rng *rand.Rand) float64 {
+// eval runs op k on the inputs with the backend and the oracle and returns
+// log2 of the error as OpError defines it.
+func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs) float64 {
 	switch k {
 	case opOf:
-		i := randInt64(rng)
-		return floatErr(a, a.Of(i), new(big.Float).SetInt64(i))
+		return floatErr(a, a.Of(in.I), new(big.Float).SetInt64(in.I))
 	case opRint, opFloor, opTrunc:
-		x := a.FromFloat64(randIntRange(rng))
+		x := a.FromFloat64(in.X)
 		bx := a.Big(x)
 		switch k {
 		case opRint:
@@ -269,18 +317,16 @@ func sample[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, rng *rand.
 		}
 		return intErr(a.Trunc(x), ref.Trunc(bx))
 	case opExpm:
-		x := a.FromFloat64(rng.Float64() * math.Ln2)
-		ccs := a.FromFloat64(rng.Float64())
+		x, ccs := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 		got := a.ExpmP63(x, ccs)
 		want := ref.ExpmP63(a.Big(x), a.Big(ccs))
-		d := float64(got) - float64(want) // |d| < 2^64: the float64 rounding is harmless
 		if got == want {
 			return math.Inf(-1)
 		}
+		d := float64(got) - float64(want) // |d| < 2^64: the float64 rounding is harmless
 		return math.Log2(math.Abs(d)) - 63
 	}
-	xf, yf := drawPair(rng, k)
-	x, y := a.FromFloat64(xf), a.FromFloat64(yf)
+	x, y := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 	bx, by := a.Big(x), a.Big(y)
 	switch k {
 	case opAdd:
@@ -364,42 +410,52 @@ func randF(rng *rand.Rand, e int) float64 {
 // randExp returns a uniform exponent in [lo, hi].
 func randExp(rng *rand.Rand, lo, hi int) int { return lo + rng.IntN(hi-lo+1) }
 
-// drawPair draws the operands of a floating-point operation (y unused by
-// the unary ones) so that operands and exact result stay in range. The
-// significand of a product lies in [1, 4) and of a quotient in (1/2, 2),
-// hence the one-binade margins.
-func drawPair(rng *rand.Rand, k opKind) (x, y float64) {
+// drawer draws the inputs of samples within an exponent range.
+type drawer struct{ emin, emax int }
+
+// draw returns the inputs of one sample of op k. The floating-point
+// operands and exact results stay within 2^emin..2^emax; the significand
+// of a product lies in [1, 4) and of a quotient in (1/2, 2), hence the
+// one-binade margins.
+func (d drawer) draw(rng *rand.Rand, k opKind) Inputs {
 	switch k {
 	case opAdd, opSub:
-		ex := randExp(rng, MinExp, MaxExp-1)
-		d := 60
+		ex := randExp(rng, d.emin, d.emax-1)
+		w := 60
 		if rng.IntN(4) == 0 {
-			d = 2
+			w = 2
 		}
-		ey := min(MaxExp-1, max(MinExp, ex+randExp(rng, -d, d)))
-		return randF(rng, ex), randF(rng, ey)
+		ey := min(d.emax-1, max(d.emin, ex+randExp(rng, -w, w)))
+		return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 	case opMul:
 		for {
-			ex, er := randExp(rng, MinExp, MaxExp), randExp(rng, MinExp, MaxExp-1)
-			if ey := er - ex; ey >= MinExp && ey <= MaxExp {
-				return randF(rng, ex), randF(rng, ey)
+			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin, d.emax-1)
+			if ey := er - ex; ey >= d.emin && ey <= d.emax {
+				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
 	case opDiv:
 		for {
-			ex, er := randExp(rng, MinExp, MaxExp), randExp(rng, MinExp+1, MaxExp)
-			if ey := ex - er; ey >= MinExp && ey <= MaxExp {
-				return randF(rng, ex), randF(rng, ey)
+			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin+1, d.emax)
+			if ey := ex - er; ey >= d.emin && ey <= d.emax {
+				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
 	case opSqr:
-		return randF(rng, randExp(rng, (MinExp+1)/2, (MaxExp-1)/2)), 0
+		return Inputs{X: randF(rng, randExp(rng, (d.emin+1)/2, (d.emax-1)/2))}
 	case opInv:
-		return randF(rng, randExp(rng, max(MinExp, -MaxExp), min(MaxExp, -MinExp-1))), 0
+		return Inputs{X: randF(rng, randExp(rng, max(d.emin, -d.emax), min(d.emax, -d.emin-1)))}
 	case opSqrt:
-		return math.Abs(randF(rng, randExp(rng, MinExp, MaxExp))), 0
+		return Inputs{X: math.Abs(randF(rng, randExp(rng, d.emin, d.emax)))}
+	case opOf:
+		return Inputs{I: randInt64(rng)}
+	case opRint, opFloor, opTrunc:
+		return Inputs{X: randIntRange(rng)}
+	case opExpm:
+		x := rng.Float64() * math.Ln2
+		return Inputs{X: x, Y: rng.Float64()}
 	}
-	panic("analysis: drawPair of a non-floating operation")
+	panic("analysis: unhandled operation")
 }
 
 // randInt64 returns an int64 with 0..63 significant bits (uniform bit

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -180,5 +181,64 @@ func TestWorstOverBound(t *testing.T) {
 	}
 	if (OpError{MaxRelErrLog2: -60}).Bits() != 60 {
 		t.Error("Bits")
+	}
+}
+
+// TestWorstInputsReproduce recomputes the worst error of native division
+// from the reported inputs with exact rational arithmetic, independently
+// of the oracle.
+func TestWorstInputsReproduce(t *testing.T) {
+	r, err := MeasureOpError(lookup(t, "native"), "div", OpErrorConfig{N: samples(20000, 2000), Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, y := r.Worst.X, r.Worst.Y
+	exact := new(big.Rat).Quo(new(big.Rat).SetFloat64(x), new(big.Rat).SetFloat64(y))
+	diff := new(big.Rat).Sub(new(big.Rat).SetFloat64(x/y), exact)
+	rel, _ := new(big.Rat).Abs(diff.Quo(diff, exact)).Float64()
+	if got := math.Log2(rel); math.Abs(got-r.MaxRelErrLog2) > 1e-9 {
+		t.Errorf("worst inputs (%v, %v) give error 2^%v, reported 2^%v", x, y, got, r.MaxRelErrLog2)
+	}
+}
+
+// TestExponentRange checks that a configured range is honoured (the worst
+// operands lie in it) and that bad ranges are refused.
+func TestExponentRange(t *testing.T) {
+	b := lookup(t, "native")
+	for _, op := range []string{"add", "mul", "div", "inv", "sqr", "sqrt"} {
+		r, err := MeasureOpError(b, op, OpErrorConfig{N: 3000, Seed: 6, MinExp: -8, MaxExp: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []float64{r.Worst.X, r.Worst.Y} {
+			if v != 0 && (math.Abs(v) < 0x1p-8 || math.Abs(v) >= 0x1p9) {
+				t.Errorf("%s: worst operand %v outside 2^-8..2^8", op, v)
+			}
+		}
+	}
+	for _, rg := range [][2]int{{-3, 80}, {-110, 3}, {-600, 80}, {-110, 501}, {10, 80}} {
+		if _, err := MeasureOpError(b, "mul", OpErrorConfig{N: 10, MinExp: rg[0], MaxExp: rg[1]}); err == nil {
+			t.Errorf("range %v accepted", rg)
+		}
+	}
+}
+
+// TestTriwordWithinBounds checks the proven bounds of the triple-word
+// operations where binary32's limbs stay normal (operands and results
+// within 2^-40..2^40); below, limbs underflow and the bounds, proven for an
+// unbounded exponent range, do not apply.
+func TestTriwordWithinBounds(t *testing.T) {
+	for _, name := range []string{"triword", "triword-acc"} {
+		b := lookup(t, name)
+		for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
+			r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(20000, 1000), Seed: 9, MinExp: -40, MaxExp: 40})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, ok := r.WorstOverBound()
+			if !ok || w > 1 {
+				t.Errorf("%s %s: worst 2^%.2f, bound 2^%.2f (ratio %v, bound known %v)", name, op, r.MaxRelErrLog2, r.BoundLog2, w, ok)
+			}
+		}
 	}
 }

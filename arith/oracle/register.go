@@ -45,7 +45,7 @@ func newBackend(arg string, virtual bool) (arith.Backend, error) {
 	}
 	p, err := strconv.Atoi(arg)
 	if err != nil || p < lo || p > hi {
-		return arith.Backend{}, fmt.Errorf("precision %q is not an integer P with %d <= P <= %d", arg, lo, hi)
+		return arith.Backend{}, fmt.Errorf("precision %q: need an integer P with %d <= P <= %d", arg, lo, hi)
 	}
 	var a Arith
 	var desc string

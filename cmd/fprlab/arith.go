@@ -1,0 +1,282 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/oracle"
+)
+
+func init() { subcommands = append(subcommands, newArithCmd) }
+
+func newArithCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "arith",
+		Short: "Measure arithmetic backends operation by operation against the oracle",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return fmt.Errorf("unknown command %q for \"fprlab arith\" (available: errors)", args[0])
+			}
+			return cmd.Help()
+		},
+	}
+	cmd.AddCommand(newArithErrorsCmd())
+	return cmd
+}
+
+// opErrorJSON is the stable --json form of one operation's statistics (an
+// array of them is printed). Log2 values are null when the error is zero
+// (every sample exact for max_rel_err_log2, at least half of them for the
+// median); bits is then null too (unbounded). bound_log2 and
+// worst_over_bound are null for operations without a proven bound.
+type opErrorJSON struct {
+	Backend          string         `json:"backend"`
+	Op               string         `json:"op"`
+	Samples          int            `json:"samples"`
+	MaxRelErrLog2    *float64       `json:"max_rel_err_log2"`
+	MedianRelErrLog2 *float64       `json:"median_rel_err_log2"`
+	Bits             *float64       `json:"bits"`
+	BoundLog2        *float64       `json:"bound_log2"`
+	WorstOverBound   *float64       `json:"worst_over_bound"`
+	WorstInputs      worstInputJSON `json:"worst_inputs"`
+	Note             string         `json:"note,omitempty"`
+}
+
+// worstInputJSON holds the binary64 inputs of the worst sample: x and y
+// (x and ccs for expm_p63; y is 0 for unary operations) and i for "of".
+type worstInputJSON struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	I int64   `json:"i"`
+}
+
+// finite returns &v, or nil for an infinite v (JSON has no infinities).
+func finite(v float64) *float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil
+	}
+	return &v
+}
+
+func toJSON(r analysis.OpError, note string) opErrorJSON {
+	j := opErrorJSON{
+		Backend:          r.Backend,
+		Op:               r.Op,
+		Samples:          r.Samples,
+		MaxRelErrLog2:    finite(r.MaxRelErrLog2),
+		MedianRelErrLog2: finite(r.MedianRelErrLog2),
+		Bits:             finite(r.Bits()),
+		WorstInputs:      worstInputJSON{r.Worst.X, r.Worst.Y, r.Worst.I},
+		Note:             note,
+	}
+	if w, ok := r.WorstOverBound(); ok {
+		j.BoundLog2 = finite(r.BoundLog2)
+		j.WorstOverBound = finite(w)
+	}
+	return j
+}
+
+// unboundedNote is printed with every vprec result.
+func unboundedNote(b arith.Backend) string {
+	if a, ok := b.Impl.(oracle.Arith); ok && a.Virtual() {
+		return fmt.Sprintf("%s models a %d-bit significand only: its exponent range is unbounded (no overflow, underflow or subnormals)", b.Name, b.Bits)
+	}
+	return ""
+}
+
+// progressThreshold is the number of samples per operation from which
+// progress is reported on stderr.
+const progressThreshold = 100_000
+
+func newArithErrorsCmd() *cobra.Command {
+	var (
+		backendName, ops string
+		n                int
+		seed             uint64
+		emin, emax       int
+		asJSON           bool
+	)
+	cmd := &cobra.Command{
+		Use:   "errors",
+		Short: "Measure the relative error of each operation of a backend against the 256-bit oracle",
+		Long: `errors draws random inputs for each operation (add, sub, mul, sqr, inv, div,
+sqrt, of, rint, floor, trunc, expm_p63), runs the backend and the oracle
+(256-bit big floats) on them and reports the largest and the median relative
+error as log2, the correct bits in the worst case, and, for backends with a
+proven bound (triword), the bound and the ratio worst/bound.
+
+Floating-point operands and exact results have binary exponents in
+--emin..--emax (Falcon's range -110..80 by default), with random significands
+and signs; sqrt takes positive operands, of takes int64 values of 0..63 bits,
+rint/floor/trunc values below 2^62 in magnitude (one in eight an exact tie),
+expm_p63 takes x in [0, ln 2) and ccs in [0, 1). The inputs are binary64
+values imported with FromFloat64, the same for every backend for a given
+--seed; a backend with fewer than 53 bits rounds them, and its errors are
+measured on the rounded inputs.
+
+Errors are |got - exact| / |exact|, except: integer results relative to
+max(1, |exact|); expm_p63 relative to its full scale 2^63; an exact zero
+result counts as error 1 if the backend's result is not zero. In --json
+output, log2 errors of zero (exact) are null.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if backendName == "" {
+				return fmt.Errorf("missing --backend NAME (available: %s)", strings.Join(arith.Names(), ", "))
+			}
+			b, err := lookupBackend(backendName)
+			if err != nil {
+				return err
+			}
+			opList, err := parseOps(ops)
+			if err != nil {
+				return err
+			}
+			if n < 1 || n > analysis.MaxSamples {
+				return fmt.Errorf("--n %d out of range 1..%d", n, analysis.MaxSamples)
+			}
+			cfg := analysis.OpErrorConfig{N: n, Seed: seed, MinExp: emin, MaxExp: emax}
+			stderr := cmd.ErrOrStderr()
+			if n >= progressThreshold {
+				cfg.Progress = progressPrinter(stderr)
+			}
+			var results []analysis.OpError
+			for _, op := range opList {
+				start := time.Now()
+				r, err := analysis.MeasureOpError(b, op, cfg)
+				if err != nil {
+					return err
+				}
+				if cfg.Progress != nil {
+					fmt.Fprintf(stderr, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, n, time.Since(start).Seconds())
+				}
+				results = append(results, r)
+			}
+			note := unboundedNote(b)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				rows := make([]opErrorJSON, len(results))
+				for i, r := range results {
+					rows[i] = toJSON(r, note)
+				}
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				return enc.Encode(rows)
+			}
+			return printErrorTable(out, b, cfg, results, note)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&backendName, "backend", "", "backend to measure (see `fprlab backends`)")
+	f.StringVar(&ops, "op", "all", "operation, comma-separated operations, or all: "+strings.Join(arith.OpNames, ", "))
+	f.IntVar(&n, "n", 100_000, "samples per operation")
+	f.Uint64Var(&seed, "seed", 1, "seed of the input generator")
+	f.IntVar(&emin, "emin", analysis.MinExp, "smallest binary exponent of operands and results (-500..-4)")
+	f.IntVar(&emax, "emax", analysis.MaxExp, "largest binary exponent of operands and results (4..500)")
+	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per operation")
+	return cmd
+}
+
+// parseOps resolves --op: "all", one name, or a comma-separated list.
+func parseOps(s string) ([]string, error) {
+	if s == "all" {
+		return arith.OpNames, nil
+	}
+	var out []string
+	for _, name := range strings.Split(s, ",") {
+		name = strings.TrimSpace(name)
+		known := false
+		for _, op := range arith.OpNames {
+			known = known || op == name
+		}
+		if !known {
+			return nil, fmt.Errorf("unknown --op %q (known: all, %s)", name, strings.Join(arith.OpNames, ", "))
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
+
+// progressPrinter reports progress on w at most every two seconds.
+func progressPrinter(w io.Writer) func(op string, done, total int) {
+	var last time.Time
+	return func(op string, done, total int) {
+		if done == total || time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "arith errors: %s %d/%d (%.0f%%)\n", op, done, total, 100*float64(done)/float64(total))
+	}
+}
+
+// printErrorTable prints the human-readable table.
+func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, results []analysis.OpError, note string) error {
+	emin, emax := cfg.MinExp, cfg.MaxExp
+	if emin == 0 {
+		emin = analysis.MinExp
+	}
+	if emax == 0 {
+		emax = analysis.MaxExp
+	}
+	fmt.Fprintf(w, "backend %s (%d bits), %d samples per operation, seed %d, exponents 2^%d..2^%d\n",
+		b.Name, b.Bits, cfg.N, cfg.Seed, emin, emax)
+	fmt.Fprintln(w, "errors relative to the 256-bit oracle, as log2 (expm_p63: relative to 2^63)")
+	fmt.Fprintln(w)
+	const row = "%-9s  %8s  %8s  %6s  %8s  %11s\n"
+	fmt.Fprintf(w, row, "OP", "MAX", "MEDIAN", "BITS", "BOUND", "WORST/BOUND")
+	for _, r := range results {
+		bound, ratio := "-", "-"
+		if q, ok := r.WorstOverBound(); ok {
+			bound, ratio = fmt.Sprintf("%.2f", r.BoundLog2), fmt.Sprintf("%.3f", q)
+			if q >= 1000 {
+				ratio = fmt.Sprintf("%.3g", q)
+			}
+		}
+		bits := "exact"
+		if !math.IsInf(r.MaxRelErrLog2, -1) {
+			bits = fmt.Sprintf("%.2f", r.Bits())
+		}
+		fmt.Fprintf(w, row, r.Op, log2Cell(r.MaxRelErrLog2), log2Cell(r.MedianRelErrLog2), bits, bound, ratio)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "worst cases (binary64 inputs):")
+	for _, r := range results {
+		if math.IsInf(r.MaxRelErrLog2, -1) {
+			continue
+		}
+		fmt.Fprintf(w, "  %-9s %s\n", r.Op, worstString(r))
+	}
+	if note != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "note:", note)
+	}
+	return nil
+}
+
+func log2Cell(v float64) string {
+	if math.IsInf(v, -1) {
+		return "exact"
+	}
+	return fmt.Sprintf("%.2f", v)
+}
+
+func worstString(r analysis.OpError) string {
+	x, y := r.Worst.X, r.Worst.Y
+	switch r.Op {
+	case "of":
+		return fmt.Sprintf("i = %d", r.Worst.I)
+	case "add", "sub", "mul", "div":
+		return fmt.Sprintf("x = %v, y = %v", x, y)
+	case "expm_p63":
+		return fmt.Sprintf("x = %v, ccs = %v", x, y)
+	}
+	return fmt.Sprintf("x = %v", x)
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// TestArithErrorsJSON decodes the JSON contract of `arith errors`: an
+// array with one object per operation, in arith.OpNames order, with the
+// documented keys, nulls for exact operations and no bound for native.
+func TestArithErrorsJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "native", "--n", "2000", "--seed", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("decoding: %v\n%s", err, out)
+	}
+	if len(rows) != len(arith.OpNames) {
+		t.Fatalf("%d rows, want %d", len(rows), len(arith.OpNames))
+	}
+	keys := []string{"backend", "op", "samples", "max_rel_err_log2", "median_rel_err_log2", "bits", "bound_log2", "worst_over_bound"}
+	for i, row := range rows {
+		for _, k := range keys {
+			if _, ok := row[k]; !ok {
+				t.Errorf("row %d lacks %q: %v", i, k, row)
+			}
+		}
+		op := row["op"]
+		if op != arith.OpNames[i] || row["backend"] != "native" || row["samples"] != 2000.0 {
+			t.Errorf("row %d: op %v, backend %v, samples %v", i, op, row["backend"], row["samples"])
+		}
+		if row["bound_log2"] != nil || row["worst_over_bound"] != nil {
+			t.Errorf("%v: native reports a bound", op)
+		}
+		maxErr, _ := row["max_rel_err_log2"].(float64)
+		bits, _ := row["bits"].(float64)
+		switch op {
+		case "rint", "floor", "trunc":
+			if row["max_rel_err_log2"] != nil || row["median_rel_err_log2"] != nil || row["bits"] != nil {
+				t.Errorf("%v: exact operation reported as %v", op, row)
+			}
+		case "add", "sub", "mul", "div", "sqrt":
+			if maxErr > -53 || maxErr < -54 || bits != -maxErr {
+				t.Errorf("%v: max %v, bits %v", op, maxErr, bits)
+			}
+		}
+	}
+	// The statistics depend only on the seed.
+	_, again, _ := runCLI(t, "arith", "errors", "--backend", "native", "--n", "2000", "--seed", "3", "--json")
+	if again != out {
+		t.Error("same seed, different output")
+	}
+}
+
+// TestArithErrorsBound checks bound_log2 and worst_over_bound for a backend
+// with proven bounds, in a range where binary32 limbs do not underflow.
+func TestArithErrorsBound(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "triword", "--op", "mul,add", "--n", "500",
+		"--emin", "-30", "--emax", "30", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []opErrorJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Op != "mul" || rows[1].Op != "add" {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if r.BoundLog2 == nil || r.WorstOverBound == nil || r.MaxRelErrLog2 == nil {
+			t.Fatalf("%s: missing bound or error: %+v", r.Op, r)
+		}
+		if *r.WorstOverBound <= 0 || *r.WorstOverBound > 1 || *r.BoundLog2 > -66 {
+			t.Errorf("%s: bound 2^%v, worst/bound %v", r.Op, *r.BoundLog2, *r.WorstOverBound)
+		}
+	}
+}
+
+func TestArithErrorsTable(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "vprec:24", "--n", "300")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range append([]string{"OP", "MAX", "MEDIAN", "BITS", "exponent range is unbounded"}, arith.OpNames...) {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if errs != "" {
+		t.Errorf("progress printed for a small run: %q", errs)
+	}
+}
+
+func TestArithErrorsBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"arith", "errors"}, "missing --backend"},
+		{[]string{"arith", "errors", "--backend", "nope"}, "unknown backend"},
+		{[]string{"arith", "errors", "--backend", "vprec:300"}, "11 <= P <= 256"},
+		{[]string{"arith", "errors", "--backend", "native", "--op", "fma"}, "unknown --op"},
+		{[]string{"arith", "errors", "--backend", "native", "--op", "add,"}, "unknown --op"},
+		{[]string{"arith", "errors", "--backend", "native", "--n", "0"}, "--n 0"},
+		{[]string{"arith", "errors", "--backend", "native", "--n", "x"}, "invalid argument"},
+		{[]string{"arith", "errors", "--backend", "native", "--emin", "5"}, "exponent range"},
+		{[]string{"arith", "bogus"}, "unknown command"},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want exit 2 and %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+func TestArithErrorsProgress(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "native", "--op", "trunc", "--n", "100000", "--json")
+	if code != 0 || !strings.Contains(errs, "trunc done: 100000 samples") || !strings.HasPrefix(out, "[") {
+		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+}
