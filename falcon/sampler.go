@@ -121,6 +121,11 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint) *sample
 // where the reference computes 1/(2 sigma^2) as dss = (isigma^2)/2 and
 // ccs = sigma_min/sigma as isigma * sigma_min.
 func (s *sampler[F, A]) sample(mu, isigma F) int64 {
+	if s.stuck {
+		// The attempt is void already; do not spend another maxIter
+		// iterations on each remaining leaf.
+		return 0
+	}
 	a := s.a
 	c := int32(a.Floor(mu))
 	r := a.Sub(mu, a.Of(int64(c)))

@@ -60,12 +60,14 @@ type signEngine interface {
 // caller's random source to seed the sampler (Zf(prng_init)).
 const SeedSize = prngSeedSize
 
-// maxAttempts bounds the signing loop. The reference loops until an
-// attempt is short; with a sound backend the probability of reaching this
-// bound is far below 2^-1000 even at n = 2, so the bound only turns a
-// backend whose arithmetic cannot produce short vectors (too little
-// precision) into an error instead of an endless loop.
-const maxAttempts = 10000
+// maxAttempts bounds the number of attempts of one signature (both retry
+// loops together). The reference loops until an attempt succeeds; an
+// attempt fails with probability at most about 0.4 (n = 4 and 8; 0 in
+// practice from n = 64 on), so a sound backend reaches the bound with
+// probability below 2^-300. The bound only turns a backend whose
+// arithmetic cannot produce short vectors into an error instead of an
+// endless loop (an attempt on a big-float backend takes about 0.1 s).
+const maxAttempts = 256
 
 // Attempt is the outcome of one signing attempt with one sampler seed.
 type Attempt struct {
@@ -150,9 +152,10 @@ func (ek *ExpandedKey) SignHashed(hm []uint16, rng io.Reader) ([]int16, error) {
 	if err := checkHashed(hm, ek.logn); err != nil {
 		return nil, err
 	}
+	budget := maxAttempts
 	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		return ek.e.attemptTree(ek.key, hm, seed)
-	})
+	}, &budget)
 }
 
 // SignAttempt runs one attempt of the expanded-key path on the hashed
@@ -217,9 +220,10 @@ func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) 
 	if err := checkHashed(hm, full.LogN); err != nil {
 		return nil, err
 	}
+	budget := maxAttempts
 	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		return e.attemptDyn(full, hm, seed)
-	})
+	}, &budget)
 }
 
 // SignAttemptDyn runs one attempt of the dynamic path on the hashed point
@@ -284,13 +288,14 @@ func checkAttemptInputs(hm []uint16, seed []byte, logn uint) (*[SeedSize]byte, e
 type attemptFunc func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 
 // signLoop repeats attempts with fresh seeds from rng until one is short
-// and returns its s2 (the loop of Zf(sign_dyn) and Zf(sign_tree)).
-func signLoop(hm []uint16, rng io.Reader, attempt attemptFunc) ([]int16, error) {
+// and returns its s2 (the loop of Zf(sign_dyn) and Zf(sign_tree)). Each
+// attempt takes one from *budget; an empty budget is ErrSignAttempts.
+func signLoop(hm []uint16, rng io.Reader, attempt attemptFunc, budget *int) ([]int16, error) {
 	if rng == nil {
 		return nil, errors.New("falcon: nil random source")
 	}
 	var seed [SeedSize]byte
-	for range maxAttempts {
+	for ; *budget > 0; *budget-- {
 		if _, err := io.ReadFull(rng, seed[:]); err != nil {
 			return nil, fmt.Errorf("falcon: reading a sampler seed: %w", err)
 		}
@@ -330,8 +335,9 @@ func signMessage(logn uint, msg []byte, format SigFormat, rng io.Reader, attempt
 	} else {
 		hm = HashToPoint(nonce, msg, logn)
 	}
-	for range maxAttempts {
-		s2, err := signLoop(hm, rng, attempt)
+	budget := maxAttempts
+	for {
+		s2, err := signLoop(hm, rng, attempt, &budget)
 		if err != nil {
 			return nil, err
 		}
@@ -340,11 +346,11 @@ func signMessage(logn uint, msg []byte, format SigFormat, rng io.Reader, attempt
 			return sig, nil
 		}
 		if format == Padded && !fitsPadded(logn, nonce, s2) {
+			budget--
 			continue
 		}
 		return nil, err
 	}
-	return nil, ErrSignAttempts
 }
 
 // fitsPadded reports whether s2 has a compressed encoding that fits the

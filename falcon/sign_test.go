@@ -209,12 +209,18 @@ func TestSignHashedNIST(t *testing.T) {
 	}
 }
 
-// brokenExp is native arithmetic whose ExpmP63 always returns 1 (an
+// sigBrokenExp is native arithmetic whose ExpmP63 always returns 1 (an
 // acceptance probability of 2^-63): the sampler then practically never
 // accepts, as with a backend whose arithmetic has collapsed.
-type brokenExp struct{ native.Arith }
+type sigBrokenExp struct{ native.Arith }
 
-func (brokenExp) ExpmP63(x, ccs float64) uint64 { return 1 }
+func (sigBrokenExp) ExpmP63(x, ccs float64) uint64 { return 1 }
+
+// sigBrokenRint is native arithmetic whose Rint is far off, so that no
+// attempt is ever short.
+type sigBrokenRint struct{ native.Arith }
+
+func (sigBrokenRint) Rint(x float64) int64 { return 1 << 12 }
 
 // TestSignErrors checks that bad inputs and unusable backends give errors
 // naming the problem, never a panic or an endless loop.
@@ -278,9 +284,16 @@ func TestSignErrors(t *testing.T) {
 		t.Errorf("key without G: %v", err)
 	}
 
-	broken := arith.Backend{Name: "broken-exp", Bits: 53, Impl: arith.Arith[float64](brokenExp{})}
+	broken := arith.Backend{Name: "broken-exp", Bits: 53, Impl: arith.Arith[float64](sigBrokenExp{})}
 	_, err = Sign(broken, sk, []byte("m"), Compressed, rand.Reader)
 	if !errors.Is(err, errSamplerStuck) {
 		t.Errorf("broken ExpmP63: error %v, want %v", err, errSamplerStuck)
+	}
+	long := arith.Backend{Name: "broken-rint", Bits: 53, Impl: arith.Arith[float64](sigBrokenRint{})}
+	for _, format := range []SigFormat{Compressed, Padded} {
+		_, err = Sign(long, sk, []byte("m"), format, seededRand(4))
+		if !errors.Is(err, ErrSignAttempts) {
+			t.Errorf("broken Rint, %v: error %v, want %v", format, err, ErrSignAttempts)
+		}
 	}
 }
