@@ -260,7 +260,8 @@ func polyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, log
 	}
 }
 
-// polySplitFFT splits f (degree n, FFT representation) into f0 and f1
+// polySplitFFT (splitfft, Falcon specification v1.2, Algorithm 1) splits
+// f (degree n, FFT representation) into f0 and f1
 // (degree n/2 each) with f(X) = f0(X^2) + X f1(X^2), working directly on
 // the FFT values: for each pair of roots (w, -w),
 //
@@ -289,7 +290,7 @@ func polySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
 	}
 }
 
-// polyMergeFFT is the inverse of polySplitFFT: f = f0(X^2) + X f1(X^2),
+// polyMergeFFT (mergefft, Algorithm 2) is the inverse of polySplitFFT: f = f0(X^2) + X f1(X^2),
 // i.e. f(w) = f0(w^2) + w f1(w^2) and f(-w) = f0(w^2) - w f1(w^2).
 func polyMergeFFT[F any, A arith.Arith[F]](a A, f, f0, f1 []F, logn uint) {
 	n := 1 << logn

@@ -3,8 +3,8 @@ package falcon
 import "github.com/fprlab/fprlab/arith"
 
 // SamplerZ: the discrete Gaussian sampler at the leaves of ffSampling
-// (Falcon specification v1.2, Algorithms 12-14; Falcon-impl-20211101
-// sign.c, Zf(sampler)).
+// (Falcon specification v1.2, Algorithms 12-15: BaseSampler, ApproxExp,
+// BerExp, SamplerZ; Falcon-impl-20211101 sign.c, Zf(sampler)).
 //
 // A sample from D_{Z, mu, sigma} is obtained by rejection from a bimodal
 // distribution built on a fixed half-Gaussian of standard deviation
@@ -50,9 +50,9 @@ var rcdt = [18][3]uint32{
 	{0, 0, 1},
 }
 
-// gaussian0 is the base sampler (Zf(gaussian0_sampler)): it draws a 72-bit
-// value u (a u64 for the low 64 bits, then a byte for the high 8 bits)
-// and counts the table entries above it. The comparison runs over all
+// gaussian0 is the base sampler (BaseSampler; Zf(gaussian0_sampler)): it
+// draws a 72-bit value u (a u64 for the low 64 bits, then a byte for the
+// high 8 bits) and counts the table entries above it. The comparison runs over all
 // entries with borrow propagation on 24-bit limbs, so its timing does not
 // depend on u.
 func gaussian0(src randSource) int {

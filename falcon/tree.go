@@ -31,7 +31,7 @@ type expandedKey[F any] struct {
 	tree               []F
 }
 
-// smallToFFT returns the FFT of a polynomial with small integer
+// smallToFFT sets dst to the FFT of the polynomial x with small integer
 // coefficients (smallints_to_fpr, then FFT).
 func smallToFFT[F any, A arith.Arith[F]](a A, dst []F, x []int8, logn uint) {
 	for u := range 1 << logn {
