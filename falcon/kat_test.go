@@ -71,3 +71,82 @@ func TestKATFull(t *testing.T) {
 		}
 	}
 }
+
+// TestKATRequests checks the request records against the published file:
+// seeds and messages of all 100 records.
+func TestKATRequests(t *testing.T) {
+	data, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, err := ParseKAT(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := KATRequests(len(want))
+	for i := range got {
+		if got[i].Count != i || !bytes.Equal(got[i].Seed, want[i].Seed) || !bytes.Equal(got[i].Msg, want[i].Msg) {
+			t.Fatalf("request %d differs from the published record", i)
+		}
+	}
+}
+
+// TestKATParseWrite checks that writing parsed records reproduces the
+// published file, and that malformed files are refused with the line.
+func TestKATParseWrite(t *testing.T) {
+	data, err := katref.Response(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, recs, err := ParseKAT(data)
+	if err != nil || name != "Falcon-1024" || len(recs) != 100 {
+		t.Fatalf("parse: %q, %d records, %v", name, len(recs), err)
+	}
+	var buf bytes.Buffer
+	if err := WriteKAT(&buf, 10, recs); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(buf.Bytes(), data) {
+		t.Fatal("written file differs from the parsed one")
+	}
+	if err := WriteKAT(&buf, 8, recs); err == nil {
+		t.Error("WriteKAT accepted logn 8")
+	}
+	for _, bad := range []string{
+		"",
+		"seed = 00\n",
+		"count = x\n",
+		"count = 0\nfoo = 12\n",
+		"count = 0\nmsg = 0G\n",
+		"count = 0\nno equals sign\n",
+		"count = 0\nmlen = 2\nmsg = 00\n",
+		"count = 0\nsmlen = -1\n",
+	} {
+		if _, _, err := ParseKAT([]byte(bad)); err == nil {
+			t.Errorf("ParseKAT(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestCompareKATRecord checks the first-difference report.
+func TestCompareKATRecord(t *testing.T) {
+	a := KATRecord{Count: 3, Seed: []byte{1}, Msg: []byte{2}, PK: []byte{1, 2, 3}, SK: []byte{4}, SM: []byte{5, 6}}
+	b := a
+	if m := CompareKATRecord(&a, &b); m != nil {
+		t.Fatalf("equal records: %+v", m)
+	}
+	b.SM = []byte{5, 7}
+	if m := CompareKATRecord(&a, &b); m == nil || *m != (KATMismatch{3, "sm", 1}) {
+		t.Errorf("got %+v", m)
+	}
+	b.PK = []byte{1, 2}
+	if m := CompareKATRecord(&a, &b); m == nil || *m != (KATMismatch{3, "pk", 2}) {
+		t.Errorf("got %+v", m)
+	}
+	if err := GenerateKATRecord(testBackends(t)[0], 8, &a); err == nil {
+		t.Error("GenerateKATRecord accepted logn 8")
+	}
+	if err := GenerateKATRecord(testBackends(t)[0], 9, &a); err == nil {
+		t.Error("GenerateKATRecord accepted a 1-byte seed")
+	}
+}

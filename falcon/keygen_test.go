@@ -8,10 +8,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"math/big"
 	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ALTree/bigfloat"
 
 	"github.com/fprlab/fprlab/arith"
 	_ "github.com/fprlab/fprlab/arith/backends"
@@ -231,11 +235,11 @@ func TestKeygenOtherBackends(t *testing.T) {
 	}
 }
 
-// brokenRint is native arithmetic whose rounding returns 2^40: every Babai
+// failingRint is native arithmetic whose rounding returns 2^40: every Babai
 // reduction then fails, as with an unusable backend.
-type brokenRint struct{ arith.Arith[float64] }
+type failingRint struct{ arith.Arith[float64] }
 
-func (brokenRint) Rint(float64) int64 { return 1 << 40 }
+func (failingRint) Rint(float64) int64 { return 1 << 40 }
 
 // TestKeygenFailureLimit checks that keygen gives up, with an error, when
 // every candidate fails NTRUSolve.
@@ -246,9 +250,82 @@ func TestKeygenFailureLimit(t *testing.T) {
 	}
 	defer func(n int) { maxKeygenFailures = n }(maxKeygenFailures)
 	maxKeygenFailures = 20
-	b := arith.Backend{Name: "broken", Bits: 53, Impl: brokenRint{native.Impl.(arith.Arith[float64])}}
+	b := arith.Backend{Name: "broken", Bits: 53, Impl: failingRint{native.Impl.(arith.Arith[float64])}}
 	_, _, err = Keygen(b, 6, sha3.NewSHAKE256())
 	if err == nil || !strings.Contains(err.Error(), "consecutive candidates") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestGaussTable recomputes the keygen Gaussian table from its definition
+// (discrete Gaussian with sigma = 1.17*sqrt(q/2048), probabilities scaled by
+// 2^63, entry 0 = P(x = 0), entry k = P(|x| > k | x != 0)) at 200 bits and
+// checks that every entry is the nearest integer.
+func TestGaussTable(t *testing.T) {
+	const prec = 200
+	nf := func(x float64) *big.Float { return new(big.Float).SetPrec(prec).SetFloat64(x) }
+	// 2 sigma^2 = 1.17^2 * 12289 / 1024.
+	twoSigma2 := new(big.Float).SetPrec(prec).Quo(nf(117*117), nf(100*100))
+	twoSigma2.Mul(twoSigma2, nf(12289))
+	twoSigma2.Quo(twoSigma2, nf(1024))
+	w := make([]*big.Float, 64)
+	for x := range w {
+		e := new(big.Float).SetPrec(prec).Quo(nf(float64(-x*x)), twoSigma2)
+		w[x] = bigfloat.Exp(e)
+	}
+	tail := func(from int) *big.Float {
+		s := nf(0)
+		for x := from; x < len(w); x++ {
+			s.Add(s, w[x])
+		}
+		return s.Mul(s, nf(2))
+	}
+	nonzero := tail(1)
+	total := new(big.Float).SetPrec(prec).Add(w[0], nonzero)
+	scale := new(big.Float).SetPrec(prec).SetMantExp(nf(1), 63)
+	for k, entry := range gauss1024 {
+		var want *big.Float
+		if k == 0 {
+			want = new(big.Float).SetPrec(prec).Quo(w[0], total)
+		} else {
+			want = new(big.Float).SetPrec(prec).Quo(tail(k+1), nonzero)
+		}
+		want.Mul(want, scale)
+		diff := new(big.Float).SetPrec(prec).Sub(want, new(big.Float).SetUint64(entry))
+		if d, _ := diff.Float64(); math.Abs(d) > 0.5 {
+			t.Errorf("entry %d = %d, exact %s", k, entry, want.Text('f', 3))
+		}
+	}
+}
+
+// TestKeygenSignVerify generates a key for every degree 2..1024 on each
+// binary64 backend, signs with it in the three formats and verifies; a
+// signature under another message must not verify. -short stops at 256.
+func TestKeygenSignVerify(t *testing.T) {
+	for _, b := range testBackends(t) {
+		for logn := uint(1); logn <= 10; logn++ {
+			if testing.Short() && logn > 8 {
+				break
+			}
+			sh := sha3.NewSHAKE256()
+			fmt.Fprintf(sh, "round trip %s %d", b.Name, logn)
+			sk, pk, err := Keygen(b, logn, sh)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, format := range []SigFormat{Compressed, Padded, CT} {
+				msg := []byte(fmt.Sprintf("message %d %v", logn, format))
+				sig, err := Sign(b, sk, msg, format, sh)
+				if err != nil {
+					t.Fatalf("%s logn %d %v: sign: %v", b.Name, logn, format, err)
+				}
+				if err := Verify(pk, msg, sig); err != nil {
+					t.Errorf("%s logn %d %v: verify: %v", b.Name, logn, format, err)
+				}
+				if Verify(pk, append(msg, '!'), sig) == nil {
+					t.Errorf("%s logn %d %v: signature verifies for another message", b.Name, logn, format)
+				}
+			}
+		}
 	}
 }
