@@ -329,3 +329,27 @@ func TestKeygenSignVerify(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKeygen measures key generation (SHAKE256-seeded, a new seed per
+// iteration) for Falcon-512 and Falcon-1024 on each binary64 backend.
+func BenchmarkKeygen(b *testing.B) {
+	for _, name := range []string{"native", "emu64"} {
+		be, err := arith.Lookup(name)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, logn := range []uint{9, 10} {
+			b.Run(fmt.Sprintf("%s/%d", name, 1<<logn), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					sh := sha3.NewSHAKE256()
+					fmt.Fprintf(sh, "bench %d", i)
+					i++
+					if _, _, err := Keygen(be, logn, sh); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
