@@ -403,31 +403,8 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
 	num := make([]uint32, n)
 	den := make([]uint32, n)
-	for i, x := range [2][]int8{s.f, s.g} {
-		X := F
-		if i == 1 {
-			X = G
-		}
-		xn := polyModp(x, p)
-		xa := make([]uint32, n)
-		xa[0] = xn[0]
-		for u := 1; u < n; u++ {
-			xa[n-u] = modpSet(-int32(x[u]), p)
-		}
-		modpNTT2(xn, gm, logn, p, p0i)
-		modpNTT2(xa, gm, logn, p, p0i)
-		for u := range n {
-			w := modpMontymul(xa[u], r2, p, p0i)
-			nu := modpMontymul(w, X[u], p, p0i)
-			de := modpMontymul(w, xn[u], p, p0i)
-			if i == 0 {
-				num[u], den[u] = nu, de
-			} else {
-				num[u] = modpAdd(num[u], nu, p)
-				den[u] = modpAdd(den[u], de, p)
-			}
-		}
-	}
+	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2)
+	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2)
 	modpINTT2(num, igm, logn, p, p0i)
 	modpINTT2(den, igm, logn, p, p0i)
 	numS := make([]int32, n)
@@ -461,6 +438,26 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		G[u] = uint32(modpNorm(G[u], p))
 	}
 	return F, G, true
+}
+
+// addMulAdj adds X*adj(x) to num and x*adj(x) to den (NTT form mod p; X is
+// in NTT form, x a small polynomial). adj(x) = x(1/X) has coefficients
+// x[0], -x[n-1], ..., -x[1].
+func addMulAdj(num, den, X []uint32, x []int8, gm []uint32, logn uint, p, p0i, r2 uint32) {
+	n := 1 << logn
+	xn := polyModp(x, p)
+	xa := make([]uint32, n)
+	xa[0] = xn[0]
+	for u := 1; u < n; u++ {
+		xa[n-u] = modpSet(-int32(x[u]), p)
+	}
+	modpNTT2(xn, gm, logn, p, p0i)
+	modpNTT2(xa, gm, logn, p, p0i)
+	for u := range n {
+		w := modpMontymul(xa[u], r2, p, p0i)
+		num[u] = modpAdd(num[u], modpMontymul(w, X[u], p, p0i), p)
+		den[u] = modpAdd(den[u], modpMontymul(w, xn[u], p, p0i), p)
+	}
 }
 
 // polyModp returns the small polynomial x reduced modulo p.
