@@ -132,6 +132,9 @@ func runOp(c opCase, n int, seed uint64, emin int) *opStats {
 			r := rand.New(rand.NewPCG(seed, uint64(w)))
 			for i := w; i < n; i += workers {
 				x, y := c.gen(r, emin)
+				if checkTW(x) != nil || checkTW(y) != nil {
+					panic(fmt.Sprintf("generator made an invalid operand: %v, %v", x, y))
+				}
 				res := c.run(c.a, x, y)
 				st.n++
 				if err := checkTW(res); err != nil {
