@@ -75,12 +75,30 @@ type OpErrorConfig struct {
 //
 // Log2 fields are -Inf when the error is zero (every sample exact for the
 // maximum, at least half of them for the median).
+//
+// A backend with proven bounds (arith.ErrorBounds) has them only where its
+// format does not underflow: for add, sub, mul, sqr, inv, div and sqrt, a
+// sample whose operands or exact result lie below 2^BoundMinExp is counted
+// in BelowRange and kept out of Samples, MaxRelErrLog2, MedianRelErrLog2
+// and the comparison with the bound; the largest relative and absolute
+// errors of those samples are reported in BelowRangeMaxRelErrLog2 and
+// BelowRangeMaxAbsErrLog2. Backends without bounds have every sample in
+// range.
 type OpError struct {
-	Backend          string
-	Op               string
-	Samples          int
+	Backend string
+	Op      string
+	// Drawn is the number of samples drawn; Samples of them were in range.
+	Drawn, Samples   int
 	MaxRelErrLog2    float64 // log2 of the largest error
 	MedianRelErrLog2 float64 // log2 of the lower median error
+	// RangeMinExp is the backend's BoundMinExp when HasRange.
+	RangeMinExp int
+	HasRange    bool
+	// BelowRange counts the samples below 2^RangeMinExp; the two log2
+	// fields are -Inf when there are none or all were exact.
+	BelowRange              int
+	BelowRangeMaxRelErrLog2 float64
+	BelowRangeMaxAbsErrLog2 float64
 	// BoundLog2 is log2 of the backend's proven relative error bound for
 	// the operation (arith.ErrorBounds), when HasBound.
 	BoundLog2 float64
@@ -187,35 +205,52 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	if cfg.MinExp < -ExpLimit || cfg.MinExp > -4 || cfg.MaxExp < 4 || cfg.MaxExp > ExpLimit {
 		return OpError{}, fmt.Errorf("exponent range %d..%d: need -%d <= min <= -4 and 4 <= max <= %d", cfg.MinExp, cfg.MaxExp, ExpLimit, ExpLimit)
 	}
-	var errs []float32
-	var worst sampleResult
-	switch a := b.Impl.(type) {
-	case arith.Arith[float64]:
-		errs, worst = run(a, k, cfg)
-	case arith.Arith[emu64.FPR]:
-		errs, worst = run(a, k, cfg)
-	case arith.Arith[*big.Float]:
-		errs, worst = run(a, k, cfg)
-	case arith.Arith[triword.TW]:
-		errs, worst = run(a, k, cfg)
-	default:
-		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
-	}
-	slices.Sort(errs)
-	res := OpError{
-		Backend:          b.Name,
-		Op:               op,
-		Samples:          cfg.N,
-		MaxRelErrLog2:    worst.errLog2,
-		MedianRelErrLog2: float64(errs[(len(errs)-1)/2]),
-		Worst:            worst.in,
-	}
+	// Without a bound-validity range every sample counts (minExp below any
+	// exponent the drawer produces).
+	minExp := math.MinInt32
+	res := OpError{Backend: b.Name, Op: op, Drawn: cfg.N}
 	if eb, ok := b.Impl.(arith.ErrorBounds); ok {
 		if bound, ok := eb.RelErrBound(op); ok && bound > 0 {
 			res.BoundLog2, res.HasBound = math.Log2(bound), true
 		}
+		minExp = eb.BoundMinExp()
+		res.RangeMinExp, res.HasRange = minExp, true
 	}
+	var st runStats
+	switch a := b.Impl.(type) {
+	case arith.Arith[float64]:
+		st = run(a, k, cfg, minExp)
+	case arith.Arith[emu64.FPR]:
+		st = run(a, k, cfg, minExp)
+	case arith.Arith[*big.Float]:
+		st = run(a, k, cfg, minExp)
+	case arith.Arith[triword.TW]:
+		st = run(a, k, cfg, minExp)
+	default:
+		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
+	}
+	res.Samples = len(st.errs)
+	res.MaxRelErrLog2 = st.worst.errLog2
+	res.Worst = st.worst.in
+	res.MedianRelErrLog2 = math.Inf(-1)
+	if len(st.errs) > 0 {
+		slices.Sort(st.errs)
+		res.MedianRelErrLog2 = float64(st.errs[(len(st.errs)-1)/2])
+	}
+	res.BelowRange = st.below
+	res.BelowRangeMaxRelErrLog2 = st.belowRel
+	res.BelowRangeMaxAbsErrLog2 = st.belowAbs
 	return res, nil
+}
+
+// runStats is what run measured: the log2 errors of the in-range samples
+// (unsorted), the first in-range sample with the largest error, and the
+// count and largest errors of the samples below range.
+type runStats struct {
+	errs               []float32
+	worst              sampleResult
+	below              int
+	belowRel, belowAbs float64
 }
 
 // chunkSize is the number of samples drawn from one random stream. Chunk c
@@ -229,10 +264,18 @@ type sampleResult struct {
 	in      Inputs
 }
 
-// run measures op k over cfg.N samples on backend a and returns the log2
-// errors of all samples (unsorted) and the first sample with the largest
-// error, at full precision.
-func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, sampleResult) {
+// chunkResult gathers one chunk's in-range worst sample and its
+// below-range statistics.
+type chunkResult struct {
+	worst              sampleResult
+	found              bool
+	below              int
+	belowRel, belowAbs float64
+}
+
+// run measures op k over cfg.N samples on backend a; samples whose operands
+// or exact result lie below 2^minExp are set apart (see OpError).
+func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) runStats {
 	ref, err := oracle.New(oracle.DefaultPrec)
 	if err != nil {
 		panic(err) // DefaultPrec is in range
@@ -240,7 +283,8 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 	n := cfg.N
 	chunks := (n + chunkSize - 1) / chunkSize
 	errs := make([]float32, n)
-	worst := make([]sampleResult, chunks)
+	inRange := make([]bool, n)
+	results := make([]chunkResult, chunks)
 	d := drawer{emin: cfg.MinExp, emax: cfg.MaxExp}
 	workers := cfg.Workers
 	if workers <= 0 {
@@ -259,17 +303,23 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 					return
 				}
 				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)<<40|uint64(c)))
-				w := sampleResult{errLog2: math.Inf(-1)}
+				cr := chunkResult{worst: sampleResult{errLog2: math.Inf(-1)}, belowRel: math.Inf(-1), belowAbs: math.Inf(-1)}
 				end := min(n, (c+1)*chunkSize)
 				for i := c * chunkSize; i < end; i++ {
 					in := d.draw(rng, k)
-					e := eval(a, ref, k, in)
-					errs[i] = float32(e)
-					if e > w.errLog2 || i == c*chunkSize {
-						w = sampleResult{e, in}
+					e := eval(a, ref, k, in, minExp)
+					if !e.inRange {
+						cr.below++
+						cr.belowRel = max(cr.belowRel, e.rel)
+						cr.belowAbs = max(cr.belowAbs, e.abs)
+						continue
+					}
+					errs[i], inRange[i] = float32(e.rel), true
+					if e.rel > cr.worst.errLog2 || !cr.found {
+						cr.worst, cr.found = sampleResult{e.rel, in}, true
 					}
 				}
-				worst[c] = w
+				results[c] = cr
 				done.Add(int64(end - c*chunkSize))
 			}
 		}()
@@ -291,86 +341,114 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig) ([]float32, 
 		cfg.Progress(arith.OpNames[k], n, n)
 	}
 	wg.Wait()
-	w := worst[0]
-	for _, r := range worst[1:] {
-		if r.errLog2 > w.errLog2 {
-			w = r
+	st := runStats{worst: sampleResult{errLog2: math.Inf(-1)}, belowRel: math.Inf(-1), belowAbs: math.Inf(-1)}
+	found := false
+	for _, r := range results {
+		if r.found && (!found || r.worst.errLog2 > st.worst.errLog2) {
+			st.worst, found = r.worst, true
+		}
+		st.below += r.below
+		st.belowRel = max(st.belowRel, r.belowRel)
+		st.belowAbs = max(st.belowAbs, r.belowAbs)
+	}
+	st.errs = errs[:0]
+	for i, ok := range inRange {
+		if ok {
+			st.errs = append(st.errs, errs[i])
 		}
 	}
-	return errs, w
+	return st
 }
 
+// sampleErr is the error of one sample: log2 of the relative error as
+// OpError defines it, log2 of the absolute error (floating-point results;
+// equal to rel otherwise), and whether the sample is in range.
+type sampleErr struct {
+	rel, abs float64
+	inRange  bool
+}
+
+// exact is a sampleErr for operations measured without a range.
+func exact(rel float64) sampleErr { return sampleErr{rel, rel, true} }
+
 // eval runs op k on the inputs with the backend and the oracle and returns
-// log2 of the error as OpError defines it.
-func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs) float64 {
+// the sample's error. The floating-point operations (not of, whose inputs
+// are integers) are in range when every nonzero operand and the exact
+// result have magnitude at least 2^minExp.
+func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs, minExp int) sampleErr {
 	switch k {
 	case opOf:
-		return floatErr(a, a.Of(in.I), new(big.Float).SetInt64(in.I))
+		return exact(floatErr(a, a.Of(in.I), new(big.Float).SetInt64(in.I), minExp, nil).rel)
 	case opRint, opFloor, opTrunc:
 		x := a.FromFloat64(in.X)
 		bx := a.Big(x)
 		switch k {
 		case opRint:
-			return intErr(a.Rint(x), ref.Rint(bx))
+			return exact(intErr(a.Rint(x), ref.Rint(bx)))
 		case opFloor:
-			return intErr(a.Floor(x), ref.Floor(bx))
+			return exact(intErr(a.Floor(x), ref.Floor(bx)))
 		}
-		return intErr(a.Trunc(x), ref.Trunc(bx))
+		return exact(intErr(a.Trunc(x), ref.Trunc(bx)))
 	case opExpm:
 		x, ccs := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 		got := a.ExpmP63(x, ccs)
 		want := ref.ExpmP63(a.Big(x), a.Big(ccs))
 		if got == want {
-			return math.Inf(-1)
+			return exact(math.Inf(-1))
 		}
 		d := float64(got) - float64(want) // |d| < 2^64: the float64 rounding is harmless
-		return math.Log2(math.Abs(d)) - 63
+		return exact(math.Log2(math.Abs(d)) - 63)
 	}
 	x, y := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 	bx, by := a.Big(x), a.Big(y)
 	switch k {
 	case opAdd:
-		return floatErr(a, a.Add(x, y), ref.Add(bx, by))
+		return floatErr(a, a.Add(x, y), ref.Add(bx, by), minExp, []*big.Float{bx, by})
 	case opSub:
-		return floatErr(a, a.Sub(x, y), ref.Sub(bx, by))
+		return floatErr(a, a.Sub(x, y), ref.Sub(bx, by), minExp, []*big.Float{bx, by})
 	case opMul:
-		return floatErr(a, a.Mul(x, y), ref.Mul(bx, by))
+		return floatErr(a, a.Mul(x, y), ref.Mul(bx, by), minExp, []*big.Float{bx, by})
 	case opSqr:
-		return floatErr(a, a.Sqr(x), ref.Sqr(bx))
+		return floatErr(a, a.Sqr(x), ref.Sqr(bx), minExp, []*big.Float{bx})
 	case opInv:
-		return floatErr(a, a.Inv(x), ref.Inv(bx))
+		return floatErr(a, a.Inv(x), ref.Inv(bx), minExp, []*big.Float{bx})
 	case opDiv:
-		return floatErr(a, a.Div(x, y), ref.Div(bx, by))
+		return floatErr(a, a.Div(x, y), ref.Div(bx, by), minExp, []*big.Float{bx, by})
 	case opSqrt:
-		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx))
+		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx), minExp, []*big.Float{bx})
 	}
 	panic("analysis: unhandled operation")
 }
 
-// floatErr returns log2 of the relative error of the backend value got
-// against the oracle value want.
-func floatErr[F any, A arith.Arith[F]](a A, got F, want *big.Float) float64 {
+// floatErr returns the error of the backend value got against the oracle
+// value want; the sample is in range when want and every nonzero operand
+// have magnitude at least 2^minExp.
+func floatErr[F any, A arith.Arith[F]](a A, got F, want *big.Float, minExp int, operands []*big.Float) sampleErr {
+	inRange := true
+	for _, v := range append(operands, want) {
+		if v.Sign() != 0 && !v.IsInf() && v.MantExp(nil)-1 < minExp {
+			inRange = false
+		}
+	}
 	if math.IsNaN(a.Float64(got)) {
-		return nonFiniteLog2
+		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
 	}
 	g := a.Big(got)
 	if g.IsInf() || want.IsInf() {
 		if g.IsInf() && want.IsInf() && g.Signbit() == want.Signbit() {
-			return math.Inf(-1)
+			return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
 		}
-		return nonFiniteLog2
-	}
-	if want.Sign() == 0 {
-		if g.Sign() == 0 {
-			return math.Inf(-1)
-		}
-		return 0
+		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
 	}
 	d := new(big.Float).SetPrec(64).Sub(g, want)
 	if d.Sign() == 0 {
-		return math.Inf(-1)
+		return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
 	}
-	return log2Abs(d.Quo(d, want))
+	abs := log2Abs(d)
+	if want.Sign() == 0 {
+		return sampleErr{0, abs, inRange}
+	}
+	return sampleErr{log2Abs(d.Quo(d, want)), abs, inRange}
 }
 
 // intErr returns log2 of |got - want| / max(1, |want|).

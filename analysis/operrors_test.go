@@ -242,3 +242,50 @@ func TestTriwordWithinBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTriwordFalconRange measures triword over Falcon's default exponent
+// range: the samples where no limb underflows (operands and exact result
+// at least 2^-78) stay within the proven bounds, mul keeps at least 66
+// bits, and the samples below that are counted apart -- their relative
+// error exceeds the bound (binary32 underflow), which the test asserts
+// too, so that the separation is shown to be needed rather than assumed.
+func TestTriwordFalconRange(t *testing.T) {
+	b := lookup(t, "triword")
+	for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
+		r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(40000, 4000), Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.HasRange || r.RangeMinExp != -78 {
+			t.Fatalf("%s: range %v %d, want -78", op, r.HasRange, r.RangeMinExp)
+		}
+		if r.Samples+r.BelowRange != r.Drawn || r.BelowRange == 0 || r.Samples == 0 {
+			t.Errorf("%s: %d in range + %d below != %d drawn", op, r.Samples, r.BelowRange, r.Drawn)
+		}
+		if w, ok := r.WorstOverBound(); !ok || w > 1 {
+			t.Errorf("%s: in-range worst 2^%.2f over bound 2^%.2f", op, r.MaxRelErrLog2, r.BoundLog2)
+		}
+		if op == "mul" {
+			if r.Bits() < 66 {
+				t.Errorf("mul: %.2f bits in range, want >= 66", r.Bits())
+			}
+			if r.BelowRangeMaxRelErrLog2 <= r.BoundLog2 {
+				t.Errorf("mul below 2^-78: worst 2^%.2f within the bound; the underflow effect vanished", r.BelowRangeMaxRelErrLog2)
+			}
+		}
+		t.Logf("%-4s in range %6d: max 2^%.2f (bound 2^%.2f); below 2^-78 %6d: max rel 2^%.2f, max abs 2^%.2f",
+			op, r.Samples, r.MaxRelErrLog2, r.BoundLog2, r.BelowRange, r.BelowRangeMaxRelErrLog2, r.BelowRangeMaxAbsErrLog2)
+	}
+}
+
+// TestNoRangeForBinary64 checks that backends without proven bounds keep
+// every sample.
+func TestNoRangeForBinary64(t *testing.T) {
+	r, err := MeasureOpError(lookup(t, "native"), "mul", OpErrorConfig{N: 3000, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.HasRange || r.BelowRange != 0 || r.Samples != r.Drawn || r.Drawn != 3000 {
+		t.Errorf("native: range %v, below %d, samples %d of %d", r.HasRange, r.BelowRange, r.Samples, r.Drawn)
+	}
+}

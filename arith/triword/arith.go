@@ -291,6 +291,12 @@ func (Arith) Big(x TW) *big.Float {
 // u is the unit roundoff of binary32.
 const u = 0x1p-24
 
+// BoundMinExp is -78: a triple word of magnitude at least 2^-78 has its
+// lowest limb (about 2^-48 times the value) at or above 2^-126, binary32's
+// smallest normal number, so no limb underflows and the bounds of
+// RelErrBound apply.
+func (Arith) BoundMinExp() int { return -126 + 48 }
+
 // RelErrBound returns the machine-checked relative error bounds
 // (Fabiano, Muller and Picot, IEEE TC 2019, as verified by Thery and
 // Rideau): add/sub 2u^3+4.2u^4 (Theorem 6), mul and sqr 44u^3+176u^4

@@ -38,17 +38,29 @@ func newArithCmd() *cobra.Command {
 // (every sample exact for max_rel_err_log2, at least half of them for the
 // median); bits is then null too (unbounded). bound_log2 and
 // worst_over_bound are null for operations without a proven bound.
+//
+// For backends whose bounds hold only above some magnitude (triword:
+// 2^-78, where its lowest limb would leave binary32's normal range),
+// "samples" and the error fields count only the samples whose operands and
+// exact result lie above 2^range_min_exp; "drawn" is the number drawn and
+// "below_range" those set apart, with their largest relative and absolute
+// errors. range_min_exp is null, and below_range 0, for other backends.
 type opErrorJSON struct {
-	Backend          string         `json:"backend"`
-	Op               string         `json:"op"`
-	Samples          int            `json:"samples"`
-	MaxRelErrLog2    *float64       `json:"max_rel_err_log2"`
-	MedianRelErrLog2 *float64       `json:"median_rel_err_log2"`
-	Bits             *float64       `json:"bits"`
-	BoundLog2        *float64       `json:"bound_log2"`
-	WorstOverBound   *float64       `json:"worst_over_bound"`
-	WorstInputs      worstInputJSON `json:"worst_inputs"`
-	Note             string         `json:"note,omitempty"`
+	Backend                 string         `json:"backend"`
+	Op                      string         `json:"op"`
+	Samples                 int            `json:"samples"`
+	Drawn                   int            `json:"drawn"`
+	RangeMinExp             *int           `json:"range_min_exp"`
+	BelowRange              int            `json:"below_range"`
+	BelowRangeMaxRelErrLog2 *float64       `json:"below_range_max_rel_err_log2"`
+	BelowRangeMaxAbsErrLog2 *float64       `json:"below_range_max_abs_err_log2"`
+	MaxRelErrLog2           *float64       `json:"max_rel_err_log2"`
+	MedianRelErrLog2        *float64       `json:"median_rel_err_log2"`
+	Bits                    *float64       `json:"bits"`
+	BoundLog2               *float64       `json:"bound_log2"`
+	WorstOverBound          *float64       `json:"worst_over_bound"`
+	WorstInputs             worstInputJSON `json:"worst_inputs"`
+	Note                    string         `json:"note,omitempty"`
 }
 
 // worstInputJSON holds the binary64 inputs of the worst sample: x and y
@@ -72,11 +84,19 @@ func toJSON(r analysis.OpError, note string) opErrorJSON {
 		Backend:          r.Backend,
 		Op:               r.Op,
 		Samples:          r.Samples,
+		Drawn:            r.Drawn,
+		BelowRange:       r.BelowRange,
 		MaxRelErrLog2:    finite(r.MaxRelErrLog2),
 		MedianRelErrLog2: finite(r.MedianRelErrLog2),
 		Bits:             finite(r.Bits()),
 		WorstInputs:      worstInputJSON{r.Worst.X, r.Worst.Y, r.Worst.I},
 		Note:             note,
+	}
+	if r.HasRange {
+		e := r.RangeMinExp
+		j.RangeMinExp = &e
+		j.BelowRangeMaxRelErrLog2 = finite(r.BelowRangeMaxRelErrLog2)
+		j.BelowRangeMaxAbsErrLog2 = finite(r.BelowRangeMaxAbsErrLog2)
 	}
 	if w, ok := r.WorstOverBound(); ok {
 		j.BoundLog2 = finite(r.BoundLog2)
@@ -253,6 +273,20 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 			continue
 		}
 		fmt.Fprintf(w, "  %-9s %s\n", r.Op, worstString(r))
+	}
+	if len(results) > 0 && results[0].HasRange {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%s's proven bounds assume no underflow: samples with an operand or exact result below 2^%d\n",
+			b.Name, results[0].RangeMinExp)
+		fmt.Fprintln(w, "are left out of the table above and summarised here (errors as log2):")
+		const brow = "  %-9s  %13s  %8s  %8s\n"
+		fmt.Fprintf(w, brow, "OP", "BELOW RANGE", "MAX REL", "MAX ABS")
+		for _, r := range results {
+			if r.BelowRange > 0 {
+				fmt.Fprintf(w, brow, r.Op, fmt.Sprintf("%d/%d", r.BelowRange, r.Drawn),
+					log2Cell(r.BelowRangeMaxRelErrLog2), log2Cell(r.BelowRangeMaxAbsErrLog2))
+			}
+		}
 	}
 	if note != "" {
 		fmt.Fprintln(w)

@@ -82,6 +82,32 @@ func TestArithErrorsBound(t *testing.T) {
 	}
 }
 
+// TestArithErrorsTriwordDefaultRange is the acceptance check of the
+// triword backend: over Falcon's default range every operation with a
+// bound stays within it where the format does not underflow, mul keeps at
+// least 66 bits, and the samples below 2^-78 are reported apart.
+func TestArithErrorsTriwordDefaultRange(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "triword", "--n", "5000", "--seed", "11", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []opErrorJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.RangeMinExp == nil || *r.RangeMinExp != -78 || r.Drawn != 5000 || r.Samples+r.BelowRange != r.Drawn {
+			t.Errorf("%s: range %v, samples %d + below %d, drawn %d", r.Op, r.RangeMinExp, r.Samples, r.BelowRange, r.Drawn)
+		}
+		if r.WorstOverBound != nil && *r.WorstOverBound > 1 {
+			t.Errorf("%s: worst/bound %v", r.Op, *r.WorstOverBound)
+		}
+		if r.Op == "mul" && (r.Bits == nil || *r.Bits < 66) {
+			t.Errorf("mul: bits %v, want >= 66", r.Bits)
+		}
+	}
+}
+
 func TestArithErrorsTable(t *testing.T) {
 	code, out, errs := runCLI(t, "arith", "errors", "--backend", "vprec:24", "--n", "300")
 	if code != 0 {
