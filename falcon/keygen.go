@@ -31,6 +31,9 @@ type keygenEngine interface {
 	// solveNTRU runs NTRUSolve alone on (f, g) of degree 2^logn; ok is false
 	// when the reference would reject the candidate.
 	solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool)
+	// checkRange reports whether the backend's exponent range suffices
+	// for NTRUSolve (nil) or not (ErrKeygenRange).
+	checkRange() error
 }
 
 // Keygen generates a Falcon key pair of degree 2^logn (1 <= logn <= 10)
@@ -55,6 +58,17 @@ func Keygen(b arith.Backend, logn uint, rng io.Reader) (*PrivateKey, *PublicKey,
 		return nil, nil, err
 	}
 	return e.keygen(logn, rng)
+}
+
+// KeygenSupported reports whether backend b can run key generation: nil,
+// or an error wrapping ErrKeygenRange for a backend whose exponent range
+// is too small for NTRUSolve.
+func KeygenSupported(b arith.Backend) error {
+	e, err := newEngine(b)
+	if err != nil {
+		return err
+	}
+	return e.checkRange()
 }
 
 // gauss1024 is the reference's discrete Gaussian table for f and g, for

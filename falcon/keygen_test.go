@@ -67,17 +67,21 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// mustBackend looks a registered backend up by name.
+func mustBackend(t testing.TB, name string) arith.Backend {
+	t.Helper()
+	b, err := arith.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// testBackends returns the two binary64 backends, which must agree with
+// the reference bit for bit.
 func testBackends(t *testing.T) []arith.Backend {
 	t.Helper()
-	var bs []arith.Backend
-	for _, name := range []string{"emu64", "native"} {
-		b, err := arith.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bs = append(bs, b)
-	}
-	return bs
+	return []arith.Backend{mustBackend(t, "emu64"), mustBackend(t, "native")}
 }
 
 // TestKeygenExternalStream checks key generation for every degree 2..1024
