@@ -124,6 +124,7 @@ func newArithErrorsCmd() *cobra.Command {
 		seed             uint64
 		emin, emax       int
 		asJSON           bool
+		checkpointPath   string
 	)
 	cmd := &cobra.Command{
 		Use:   "errors",
@@ -146,7 +147,11 @@ measured on the rounded inputs.
 Errors are |got - exact| / |exact|, except: integer results relative to
 max(1, |exact|); expm_p63 relative to its full scale 2^63; an exact zero
 result counts as error 1 if the backend's result is not zero. In --json
-output, log2 errors of zero (exact) are null.`,
+output, log2 errors of zero (exact) are null.
+
+Long runs: with --checkpoint FILE every finished operation is saved to FILE
+(atomically); run the same command again after an interruption and the
+finished operations are taken from FILE instead of being measured again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if backendName == "" {
@@ -168,8 +173,24 @@ output, log2 errors of zero (exact) are null.`,
 			if n >= progressThreshold {
 				cfg.Progress = progressPrinter(stderr)
 			}
+			var ckpt *errorsCheckpoint
+			if checkpointPath != "" {
+				ckpt, err = loadCheckpoint(checkpointPath, &errorsCheckpoint{Backend: b.Name, N: n, Seed: seed, MinExp: emin, MaxExp: emax})
+				if err != nil {
+					return err
+				}
+				if len(ckpt.Done) > 0 {
+					fmt.Fprintf(stderr, "arith errors: resuming from %s: %d operations already measured\n", checkpointPath, len(ckpt.Done))
+				}
+			}
 			var results []analysis.OpError
 			for _, op := range opList {
+				if ckpt != nil {
+					if r, ok := ckpt.find(op); ok {
+						results = append(results, r)
+						continue
+					}
+				}
 				start := time.Now()
 				r, err := analysis.MeasureOpError(b, op, cfg)
 				if err != nil {
@@ -179,6 +200,12 @@ output, log2 errors of zero (exact) are null.`,
 					fmt.Fprintf(stderr, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, n, time.Since(start).Seconds())
 				}
 				results = append(results, r)
+				if ckpt != nil {
+					ckpt.Done = append(ckpt.Done, r)
+					if err := ckpt.save(checkpointPath); err != nil {
+						return err
+					}
+				}
 			}
 			note := unboundedNote(b)
 			out := cmd.OutOrStdout()
@@ -202,6 +229,7 @@ output, log2 errors of zero (exact) are null.`,
 	f.IntVar(&emin, "emin", analysis.MinExp, "smallest binary exponent of operands and results (-500..-4)")
 	f.IntVar(&emax, "emax", analysis.MaxExp, "largest binary exponent of operands and results (4..500)")
 	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per operation")
+	f.StringVar(&checkpointPath, "checkpoint", "", "save finished operations to FILE and resume from it")
 	return cmd
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -150,5 +152,49 @@ func TestArithErrorsProgress(t *testing.T) {
 	code, out, errs := runCLI(t, "arith", "errors", "--backend", "native", "--op", "trunc", "--n", "100000", "--json")
 	if code != 0 || !strings.Contains(errs, "trunc done: 100000 samples") || !strings.HasPrefix(out, "[") {
 		t.Fatalf("exit %d, stderr %q, stdout %q", code, errs, out)
+	}
+}
+
+// TestArithErrorsCheckpoint interrupts nothing but resumes: a run over two
+// operations leaves a checkpoint; a second run with the same parameters
+// and a third operation reuses the two (same numbers, said on stderr) and
+// measures only the third; a run with other parameters refuses the file,
+// and a corrupt file is named in the error.
+func TestArithErrorsCheckpoint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ckpt")
+	args := []string{"arith", "errors", "--backend", "native", "--n", "3000", "--seed", "4", "--json", "--checkpoint", path}
+	code, first, errs := runCLI(t, append(args, "--op", "mul,add")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, second, errs := runCLI(t, append(args, "--op", "mul,add,sqrt")...)
+	if code != 0 || !strings.Contains(errs, "2 operations already measured") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var a, b []opErrorJSON
+	if err := json.Unmarshal([]byte(first), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(second), &b); err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 3 || b[2].Op != "sqrt" || *a[0].MaxRelErrLog2 != *b[0].MaxRelErrLog2 || a[1].Samples != b[1].Samples {
+		t.Fatalf("resumed results differ: %+v vs %+v", a, b)
+	}
+	// The same parameters without a checkpoint give the same numbers.
+	_, fresh, _ := runCLI(t, "arith", "errors", "--backend", "native", "--n", "3000", "--seed", "4", "--json", "--op", "mul,add,sqrt")
+	if fresh != second {
+		t.Errorf("resumed output differs from a fresh run")
+	}
+	code, _, errs = runCLI(t, "arith", "errors", "--backend", "native", "--n", "3001", "--seed", "4", "--checkpoint", path)
+	if code != exitUsage || !strings.Contains(errs, "belongs to another run") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if err := os.WriteFile(path, []byte("not a checkpoint"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, append(args, "--op", "mul")...)
+	if code != exitUsage || !strings.Contains(errs, "is not an `arith errors` checkpoint") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
