@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,27 +38,51 @@ func readInput(what, path string, asHex bool) ([]byte, error) {
 // leaves a half-written file. With asHex the file holds lowercase hex and a
 // newline.
 func writeOutput(path string, data []byte, asHex bool) error {
-	if asHex {
-		data = []byte(hex.EncodeToString(data) + "\n")
+	return writeOutputs(asHex, outputFile{path, data})
+}
+
+// outputFile is one file of a writeOutputs call.
+type outputFile struct {
+	path string
+	data []byte
+}
+
+// writeOutputs writes several files as one step: every file goes to a
+// temporary file first, and only when all of them are written are they
+// renamed into place, so a failure (a bad directory, a full disk) leaves
+// none of them -- a key pair is never half written.
+func writeOutputs(asHex bool, files ...outputFile) error {
+	tmps := make([]string, 0, len(files))
+	cleanup := func() {
+		for _, t := range tmps {
+			os.Remove(t)
+		}
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	for _, f := range files {
+		data := f.data
+		if asHex {
+			data = []byte(hex.EncodeToString(data) + "\n")
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp*")
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
+		tmps = append(tmps, tmp.Name())
+		_, werr := tmp.Write(data)
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr); err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
 	}
-	name := tmp.Name()
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", path, err)
+	for i, f := range files {
+		if err := os.Rename(tmps[i], f.path); err != nil {
+			// Files already renamed stay: their content is complete.
+			tmps = tmps[i:]
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.path, err)
+		}
 	}
 	return nil
 }

@@ -96,10 +96,7 @@ the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.`,
 			if pkb == nil || skb == nil {
 				return fmt.Errorf("generated key does not encode")
 			}
-			if err := writeOutput(skPath, skb, asHex); err != nil {
-				return err
-			}
-			if err := writeOutput(pkPath, pkb, asHex); err != nil {
+			if err := writeOutputs(asHex, outputFile{skPath, skb}, outputFile{pkPath, pkb}); err != nil {
 				return err
 			}
 			sum := sha256.Sum256(pkb)

@@ -89,13 +89,20 @@ func TestKeygenErrors(t *testing.T) {
 		{[]string{"keygen", "--params", "512", "--sk", sk}, "--pk"},
 		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--seed", "xyz"}, "hex"},
 		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--backend", "nope"}, "unknown backend"},
+		// The public key cannot be written: the private key must not be either.
+		{[]string{"keygen", "--params", "16", "--pk", filepath.Join(dir, "missing", "pk"), "--sk", sk, "--seed", "01"}, "missing"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}
-	if _, err := os.Stat(pk); err == nil {
-		t.Error("a failed run left a key file")
+	for _, f := range []string{pk, sk} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("a failed run left %s", f)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
