@@ -169,15 +169,6 @@ func polyMulconst[F any, A arith.Arith[F]](a A, x []F, c F, logn uint) {
 	}
 }
 
-// polyDivFFT sets x = x / y (FFT representation), as an inversion and
-// products (cdiv).
-func polyDivFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
-	hn := 1 << logn >> 1
-	for u := range hn {
-		x[u], x[u+hn] = cdiv(a, x[u], x[u+hn], y[u], y[u+hn])
-	}
-}
-
 // polyInvnorm2FFT sets d = 1/(x*adj(x) + y*adj(y)) (FFT representation).
 // The value is real at every root, so only the real parts d[0:n/2] are
 // written; the imaginary half of d is left untouched and callers treat
