@@ -175,7 +175,8 @@ finished operations are taken from FILE instead of being measured again.`,
 			}
 			var ckpt *errorsCheckpoint
 			if checkpointPath != "" {
-				ckpt, err = loadCheckpoint(checkpointPath, &errorsCheckpoint{Backend: b.Name, N: n, Seed: seed, MinExp: emin, MaxExp: emax})
+				want := errorsCheckpoint{Backend: b.Name, N: n, Seed: seed, MinExp: emin, MaxExp: emax}
+				ckpt, err = loadCheckpoint(checkpointPath, "an `arith errors`", want, func(c *errorsCheckpoint) error { return c.sameRun(&want) })
 				if err != nil {
 					return err
 				}
@@ -202,7 +203,7 @@ finished operations are taken from FILE instead of being measured again.`,
 				results = append(results, r)
 				if ckpt != nil {
 					ckpt.Done = append(ckpt.Done, r)
-					if err := ckpt.save(checkpointPath); err != nil {
+					if err := saveCheckpoint(checkpointPath, ckpt); err != nil {
 						return err
 					}
 				}

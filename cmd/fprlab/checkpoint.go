@@ -9,13 +9,49 @@ import (
 	"os"
 
 	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/falcon"
 )
 
-// errorsCheckpoint is the resumable state of `arith errors --checkpoint`:
-// the run's parameters and the operations finished so far. It is written
-// atomically after every operation, so an interrupted run loses at most
-// the operation in progress. Gob keeps the infinite log2 values (exact
-// results) that JSON cannot hold.
+// Long runs (`arith errors`, `kat`) take --checkpoint FILE: their finished
+// work is saved to FILE atomically as it completes, and the same command
+// run again after an interruption takes it from FILE instead of computing
+// it again. Gob is used because it keeps the infinite log2 values (exact
+// results) that JSON cannot hold; the file is an internal state file, not
+// an output format.
+
+// loadCheckpoint reads the checkpoint of kind at path into a copy of fresh.
+// A missing file starts from fresh; a file that does not decode, or that
+// same rejects (another run's parameters), is an error naming the file,
+// which is never overwritten silently.
+func loadCheckpoint[T any](path, kind string, fresh T, same func(*T) error) (*T, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &fresh, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading checkpoint: %w", err)
+	}
+	var st T
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("checkpoint %s is not %s checkpoint: %v", path, kind, err)
+	}
+	if err := same(&st); err != nil {
+		return nil, fmt.Errorf("checkpoint %s belongs to another run (%v); remove it or choose another file", path, err)
+	}
+	return &st, nil
+}
+
+// saveCheckpoint writes st to path atomically.
+func saveCheckpoint[T any](path string, st *T) error {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+		return err
+	}
+	return writeOutput(path, buf.Bytes(), false)
+}
+
+// errorsCheckpoint is the state of `arith errors`: the run's parameters
+// and the operations finished so far.
 type errorsCheckpoint struct {
 	Backend        string
 	N              int
@@ -24,9 +60,12 @@ type errorsCheckpoint struct {
 	Done           []analysis.OpError
 }
 
-// sameRun reports whether c was made by a run with the same parameters.
-func (c *errorsCheckpoint) sameRun(o *errorsCheckpoint) bool {
-	return c.Backend == o.Backend && c.N == o.N && c.Seed == o.Seed && c.MinExp == o.MinExp && c.MaxExp == o.MaxExp
+// sameRun checks that c was made by a run with the parameters of o.
+func (c *errorsCheckpoint) sameRun(o *errorsCheckpoint) error {
+	if c.Backend == o.Backend && c.N == o.N && c.Seed == o.Seed && c.MinExp == o.MinExp && c.MaxExp == o.MaxExp {
+		return nil
+	}
+	return fmt.Errorf("backend %s, n %d, seed %d, exponents %d..%d", c.Backend, c.N, c.Seed, c.MinExp, c.MaxExp)
 }
 
 // find returns the finished result of op, if any.
@@ -39,35 +78,13 @@ func (c *errorsCheckpoint) find(op string) (analysis.OpError, bool) {
 	return analysis.OpError{}, false
 }
 
-// loadCheckpoint reads the checkpoint at path for the run described by
-// want. A missing file starts a new run; a file from a run with other
-// parameters, or one that does not decode, is an error naming the file
-// (it is never overwritten silently).
-func loadCheckpoint(path string, want *errorsCheckpoint) (*errorsCheckpoint, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		c := *want
-		return &c, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading checkpoint: %w", err)
-	}
-	var c errorsCheckpoint
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil {
-		return nil, fmt.Errorf("checkpoint %s is not an `arith errors` checkpoint: %v", path, err)
-	}
-	if !c.sameRun(want) {
-		return nil, fmt.Errorf("checkpoint %s belongs to another run (backend %s, n %d, seed %d, exponents %d..%d); remove it or choose another file",
-			path, c.Backend, c.N, c.Seed, c.MinExp, c.MaxExp)
-	}
-	return &c, nil
+// katCheckpoint is the state of `kat`: the records generated so far for
+// each (signing backend, key backend) pair. A record depends only on its
+// index, the degree and the backends, so the state serves any --records.
+type katCheckpoint struct {
+	Params int
+	Done   map[string][]falcon.KATRecord
 }
 
-// save writes the checkpoint atomically.
-func (c *errorsCheckpoint) save(path string) error {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(c); err != nil {
-		return err
-	}
-	return writeOutput(path, buf.Bytes(), false)
-}
+// katKey names a (signing backend, key backend) pair in a katCheckpoint.
+func katKey(sign, keys string) string { return sign + " keys:" + keys }

@@ -188,3 +188,26 @@ func TestKatHuman(t *testing.T) {
 		}
 	}
 }
+
+// TestKatCheckpoint resumes a run: the records of a first run are taken
+// from the checkpoint by a longer second run, whose output equals a fresh
+// run's; a checkpoint of the other degree is refused.
+func TestKatCheckpoint(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kat.ckpt")
+	code, _, stderr := runCLI(t, "kat", "--params", "512", "--backend", "emu64", "--records", "2", "--checkpoint", path, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	code, resumed, stderr := runCLI(t, "kat", "--params", "512", "--backend", "emu64", "--records", "3", "--checkpoint", path, "--json")
+	if code != 0 || !strings.Contains(stderr, "2 records taken from the checkpoint") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	_, fresh, _ := runCLI(t, "kat", "--params", "512", "--backend", "emu64", "--records", "3", "--json")
+	if resumed != fresh {
+		t.Errorf("resumed run differs from a fresh one:\n%s\n%s", resumed, fresh)
+	}
+	code, _, stderr = runCLI(t, "kat", "--params", "1024", "--backend", "emu64", "--records", "1", "--checkpoint", path)
+	if code != exitUsage || !strings.Contains(stderr, "belongs to another run") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
