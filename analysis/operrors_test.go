@@ -289,3 +289,20 @@ func TestNoRangeForBinary64(t *testing.T) {
 		t.Errorf("native: range %v, below %d, samples %d of %d", r.HasRange, r.BelowRange, r.Samples, r.Drawn)
 	}
 }
+
+// TestTriwordBeyondBinary32 measures triword over a range that leaves
+// binary32's (values up to 2^200, which the configuration allows): the
+// overflowing samples must be reported as non-finite results (error
+// 2^1024), not panic inside the backend's conversion to big.Float.
+func TestTriwordBeyondBinary32(t *testing.T) {
+	b := lookup(t, "triword")
+	for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
+		r, err := MeasureOpError(b, op, OpErrorConfig{N: 2000, Seed: 3, MinExp: -200, MaxExp: 200})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxRelErrLog2 != nonFiniteLog2 {
+			t.Errorf("%s: worst 2^%v over 2^-200..2^200, want the non-finite error 2^%d", op, r.MaxRelErrLog2, nonFiniteLog2)
+		}
+	}
+}

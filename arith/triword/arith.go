@@ -85,9 +85,14 @@ func ldexp32(v float32, e int) float32 {
 // the middle limb the rounded remainder, the last limb the rest. It is
 // exact when |x| < 2^128 and the lowest bit of x weighs at least 2^-149
 // (for instance |x| >= 2^-97); below, bits under 2^-149 are lost to
-// gradual underflow, and from 2^128 on the head overflows.
+// gradual underflow, and a value that rounds beyond binary32's range
+// becomes the infinity of its sign (zero lower limbs, so the sign
+// survives; splitting it would leave -Inf and NaN below the head).
 func (Arith) FromFloat64(x float64) TW {
 	hi := float32(x)
+	if math.IsInf(float64(hi), 0) {
+		return TW{hi, 0, 0}
+	}
 	r := x - float64(hi) // exact: x and hi are within half an ulp of binary32
 	mid := float32(r)
 	lo := float32(r - float64(mid))
@@ -268,15 +273,42 @@ func (a Arith) ExpmP63(x, ccs TW) uint64 {
 const bigPrec = 320
 
 // Float64 returns the exact value of x rounded to the nearest binary64
-// (ties to even, subnormal results included).
+// (ties to even, subnormal results included). A triple word that has
+// left binary32's range (see nonFinite) gives ±Inf or NaN.
 func (a Arith) Float64(x TW) float64 {
+	if f, ok := nonFinite(x); ok {
+		return f
+	}
 	f, _ := a.Big(x).Float64()
 	return f
 }
 
+// nonFinite reports whether x has a non-finite limb, and then its value:
+// the head when it is an infinity (an overflowed operation leaves an
+// infinite head over lower limbs that are NaN or infinite, Inf - Inf),
+// NaN otherwise.
+func nonFinite(x TW) (float64, bool) {
+	h, m, l := float64(x.Hi), float64(x.Mid), float64(x.Lo)
+	switch {
+	case !math.IsNaN(h-h) && !math.IsNaN(m-m) && !math.IsNaN(l-l):
+		return 0, false // all finite
+	case math.IsInf(h, 0):
+		return h, true
+	}
+	return math.NaN(), true
+}
+
 // Big returns the exact value Hi + Mid + Lo (a zero keeps the sign of
-// Hi).
+// Hi). A non-finite triple word gives ±Inf for an infinite head and, as
+// the oracle does for a NaN, +Inf otherwise: big.Float has no NaN, and
+// Big never panics.
 func (Arith) Big(x TW) *big.Float {
+	if f, ok := nonFinite(x); ok {
+		if math.IsNaN(f) {
+			f = math.Inf(1)
+		}
+		return new(big.Float).SetPrec(bigPrec).SetFloat64(f)
+	}
 	s := new(big.Float).SetPrec(bigPrec).SetFloat64(float64(x.Hi))
 	t := new(big.Float).SetPrec(bigPrec)
 	if x.Mid != 0 {

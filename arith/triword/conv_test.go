@@ -335,3 +335,49 @@ func TestExpmP63(t *testing.T) {
 		t.Logf("Accurate=%v: %d inputs, worst rel. error %.3g = 2^%.2f (contract 2^-45)", a.Accurate, n, worst, math.Log2(worst))
 	}
 }
+
+// TestNonFinite checks that values beyond binary32's range neither panic
+// nor lose their sign: an overflowing import is the infinity of its sign
+// (before the fix it was {Inf, -Inf, NaN}, and Big panicked on it), an
+// overflowed operation reads as non-finite (its limbs are NaN, or an
+// infinite head over NaN), and a NaN is NaN to Float64 and +Inf to Big,
+// as in the oracle.
+func TestNonFinite(t *testing.T) {
+	inf, ninf, nan := math.Inf(1), math.Inf(-1), math.NaN()
+	for _, a := range []Arith{{}, {Accurate: true}} {
+		big2 := a.FromFloat64(0x1p100)
+		nbig2 := a.FromFloat64(-0x1p100)
+		cases := []struct {
+			what string
+			x    TW
+			want float64 // Float64; NaN also accepts an infinity (overflow)
+		}{
+			{"FromFloat64(2^150)", a.FromFloat64(0x1p150), inf},
+			{"FromFloat64(-2^150)", a.FromFloat64(-0x1p150), ninf},
+			{"FromFloat64(-Inf)", a.FromFloat64(ninf), ninf},
+			{"-(2^150)+1", a.Add(a.FromFloat64(-0x1p150), a.Of(1)), nan},
+			{"2^100*2^100", a.Mul(big2, big2), nan},
+			{"-2^100*2^100", a.Mul(nbig2, big2), nan},
+			{"sqr(-2^100)", a.Sqr(nbig2), nan},
+			{"1/2^-150", a.Inv(a.FromFloat64(0x1p-140)), nan},
+			{"inf head", TW{float32(ninf), float32(nan), float32(inf)}, ninf},
+			{"NaN", TW{float32(nan), 0, 0}, nan},
+			{"finite head, NaN limb", TW{1, float32(nan), 0}, nan},
+		}
+		for _, c := range cases {
+			got := a.Float64(c.x)
+			ok := got == c.want || math.IsNaN(c.want) && (math.IsNaN(got) || math.IsInf(got, 0))
+			if !ok {
+				t.Errorf("Accurate=%v: Float64(%s = %v) = %v, want %v", a.Accurate, c.what, c.x, got, c.want)
+			}
+			b := a.Big(c.x) // must not panic
+			want := got
+			if math.IsNaN(want) {
+				want = inf
+			}
+			if !b.IsInf() || b.Signbit() != math.Signbit(want) {
+				t.Errorf("Accurate=%v: Big(%s = %v) = %v, want %v", a.Accurate, c.what, c.x, b, want)
+			}
+		}
+	}
+}
