@@ -9,9 +9,16 @@ import (
 	"github.com/ALTree/bigfloat"
 )
 
-// Ln2 returns ln 2 at prec bits.
+// bigfloatMu serialises calls into github.com/ALTree/bigfloat: its Log
+// reads a package-level cache of pi and, above 1024 bits, rewrites it
+// without locking.
+var bigfloatMu sync.Mutex
+
+// Ln2 returns ln 2 at prec bits. It is safe for concurrent use.
 func Ln2(prec uint) *big.Float {
 	two := new(big.Float).SetPrec(prec).SetInt64(2)
+	bigfloatMu.Lock()
+	defer bigfloatMu.Unlock()
 	return bigfloat.Log(two)
 }
 
