@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -47,6 +49,20 @@ func degreeLogn(s string) (uint, error) {
 	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
 }
 
+// samePath reports whether a and b name the same file: equal once made
+// absolute and cleaned, or, for existing files, the same file through a
+// link.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ba {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
+
 func newKeygenCmd() *cobra.Command {
 	var (
 		params, backend, seedHex, pkPath, skPath string
@@ -69,6 +85,11 @@ the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.`,
 			}
 			if pkPath == "" || skPath == "" {
 				return fmt.Errorf("both --pk FILE and --sk FILE are required")
+			}
+			if samePath(pkPath, skPath) {
+				// The second rename would replace the first file: the
+				// private key would be lost without a word.
+				return fmt.Errorf("--pk %s and --sk %s name the same file", pkPath, skPath)
 			}
 			b, err := lookupBackend(backend)
 			if err != nil {

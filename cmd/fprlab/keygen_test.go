@@ -106,3 +106,19 @@ func TestKeygenErrors(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestKeygenRefusesSamePath: with --pk and --sk naming one file, the
+// second rename would replace the first and the private key would be lost.
+func TestKeygenRefusesSamePath(t *testing.T) {
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	for _, sk := range []string{key, filepath.Join(dir, ".", "key")} {
+		code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", key, "--sk", sk)
+		if code != exitUsage || !strings.Contains(errs, "same file") {
+			t.Errorf("--pk %s --sk %s: exit %d, stderr %q", key, sk, code, errs)
+		}
+		if _, err := os.Stat(key); err == nil {
+			t.Errorf("--pk %s --sk %s: a file was written", key, sk)
+		}
+	}
+}
