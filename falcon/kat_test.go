@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,5 +172,29 @@ func TestCompareKATRecord(t *testing.T) {
 	}
 	if err := GenerateKATRecord(testBackends(t)[0], 9, &a); err == nil {
 		t.Error("GenerateKATRecord accepted a 1-byte seed")
+	}
+}
+
+// TestKATEmptyMessage: the generator writes an empty string as "00" with
+// its length 0; WriteKAT does the same, and ParseKAT must read it back as
+// empty rather than reject the record.
+func TestKATEmptyMessage(t *testing.T) {
+	recs := []KATRecord{{Count: 0, Seed: []byte{1, 2}, PK: []byte{3}, SK: []byte{4}}}
+	var buf bytes.Buffer
+	if err := WriteKAT(&buf, 9, recs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "mlen = 0\nmsg = 00\n") {
+		t.Fatalf("empty message not written as the generator does:\n%s", buf.String())
+	}
+	_, got, err := ParseKAT(buf.Bytes())
+	if err != nil {
+		t.Fatalf("ParseKAT of WriteKAT output: %v", err)
+	}
+	if len(got) != 1 || len(got[0].Msg) != 0 || len(got[0].SM) != 0 || !bytes.Equal(got[0].PK, []byte{3}) {
+		t.Fatalf("parsed %+v", got)
+	}
+	if _, _, err := ParseKAT([]byte("count = 0\nmlen = 0\nmsg = 0000\n")); err == nil {
+		t.Error("mlen = 0 with a 2-byte msg accepted")
 	}
 }
