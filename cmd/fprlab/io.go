@@ -76,6 +76,15 @@ func writeOutputs(asHex bool, files ...outputFile) error {
 			return fmt.Errorf("writing %s: %w", f.path, err)
 		}
 	}
+	// A directory in the way is the common reason a rename fails; find it
+	// before the first rename, so no file of the set replaces its old
+	// version while another cannot be written.
+	for _, f := range files {
+		if fi, err := os.Stat(f.path); err == nil && fi.IsDir() {
+			cleanup()
+			return fmt.Errorf("writing %s: is a directory", f.path)
+		}
+	}
 	for i, f := range files {
 		if err := os.Rename(tmps[i], f.path); err != nil {
 			// Files already renamed stay: their content is complete.

@@ -122,3 +122,28 @@ func TestKeygenRefusesSamePath(t *testing.T) {
 		}
 	}
 }
+
+// TestKeygenDirectoryTargetKeepsOldKeys: when the public key cannot be put
+// in place (its path is a directory), the private key file already there
+// must stay as it was, not be replaced by a key whose public half is lost.
+func TestKeygenDirectoryTargetKeepsOldKeys(t *testing.T) {
+	dir := t.TempDir()
+	pkDir, sk := filepath.Join(dir, "pkdir"), filepath.Join(dir, "sk")
+	if err := os.Mkdir(pkDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := []byte("previous private key")
+	if err := os.WriteFile(sk, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", pkDir, "--sk", sk)
+	if code != exitUsage || !strings.Contains(errs, pkDir) {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if got, _ := os.ReadFile(sk); !bytes.Equal(got, old) {
+		t.Errorf("failed run replaced %s", sk)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
