@@ -101,6 +101,11 @@ the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.`,
 				if err != nil {
 					return fmt.Errorf("--seed is not valid hex: %v", err)
 				}
+				if len(seed) == 0 {
+					// An empty value (an unset shell variable) would
+					// give one fixed, publicly computable key.
+					return fmt.Errorf("--seed is empty; give at least one byte of hex, or omit --seed for a random key")
+				}
 			} else {
 				seed = make([]byte, 48)
 				if _, err := rand.Read(seed); err != nil {

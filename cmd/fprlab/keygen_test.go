@@ -88,6 +88,8 @@ func TestKeygenErrors(t *testing.T) {
 		{[]string{"keygen", "--pk", pk, "--sk", sk}, "--params"},
 		{[]string{"keygen", "--params", "512", "--sk", sk}, "--pk"},
 		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--seed", "xyz"}, "hex"},
+		{[]string{"keygen", "--params", "16", "--pk", pk, "--sk", sk, "--seed", ""}, "--seed is empty"},
+		{[]string{"keygen", "--params", "16", "--pk", pk, "--sk", sk, "--seed", " "}, "--seed is empty"},
 		{[]string{"keygen", "--params", "512", "--pk", pk, "--sk", sk, "--backend", "nope"}, "unknown backend"},
 		// The public key cannot be written: the private key must not be either.
 		{[]string{"keygen", "--params", "16", "--pk", filepath.Join(dir, "missing", "pk"), "--sk", sk, "--seed", "01"}, "missing"},
