@@ -78,7 +78,8 @@ type OpErrorConfig struct {
 //
 // A backend with proven bounds (arith.ErrorBounds) has them only where its
 // format does not underflow: for add, sub, mul, sqr, inv, div and sqrt, a
-// sample whose operands or exact result lie below 2^BoundMinExp is counted
+// sample whose operands (as drawn, or as the backend holds them after
+// import) or exact result lie below 2^BoundMinExp is counted
 // in BelowRange and kept out of Samples, MaxRelErrLog2, MedianRelErrLog2
 // and the comparison with the bound; the largest relative and absolute
 // errors of those samples are reported in BelowRangeMaxRelErrLog2 and
@@ -374,7 +375,9 @@ func exact(rel float64) sampleErr { return sampleErr{rel, rel, true} }
 // eval runs op k on the inputs with the backend and the oracle and returns
 // the sample's error. The floating-point operations (not of, whose inputs
 // are integers) are in range when every nonzero operand and the exact
-// result have magnitude at least 2^minExp.
+// result have magnitude at least 2^minExp. The drawn binary64 operands are
+// checked too: an operand that underflowed to zero on import is below the
+// range, not an exact zero (its exact result, say 0/0, is meaningless).
 func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs, minExp int) sampleErr {
 	switch k {
 	case opOf:
@@ -401,21 +404,23 @@ func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs, m
 	}
 	x, y := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 	bx, by := a.Big(x), a.Big(y)
+	// Unary operations draw Y = 0, which the range check skips.
+	dx, dy := new(big.Float).SetFloat64(in.X), new(big.Float).SetFloat64(in.Y)
 	switch k {
 	case opAdd:
-		return floatErr(a, a.Add(x, y), ref.Add(bx, by), minExp, []*big.Float{bx, by})
+		return floatErr(a, a.Add(x, y), ref.Add(bx, by), minExp, []*big.Float{bx, by, dx, dy})
 	case opSub:
-		return floatErr(a, a.Sub(x, y), ref.Sub(bx, by), minExp, []*big.Float{bx, by})
+		return floatErr(a, a.Sub(x, y), ref.Sub(bx, by), minExp, []*big.Float{bx, by, dx, dy})
 	case opMul:
-		return floatErr(a, a.Mul(x, y), ref.Mul(bx, by), minExp, []*big.Float{bx, by})
+		return floatErr(a, a.Mul(x, y), ref.Mul(bx, by), minExp, []*big.Float{bx, by, dx, dy})
 	case opSqr:
-		return floatErr(a, a.Sqr(x), ref.Sqr(bx), minExp, []*big.Float{bx})
+		return floatErr(a, a.Sqr(x), ref.Sqr(bx), minExp, []*big.Float{bx, dx})
 	case opInv:
-		return floatErr(a, a.Inv(x), ref.Inv(bx), minExp, []*big.Float{bx})
+		return floatErr(a, a.Inv(x), ref.Inv(bx), minExp, []*big.Float{bx, dx})
 	case opDiv:
-		return floatErr(a, a.Div(x, y), ref.Div(bx, by), minExp, []*big.Float{bx, by})
+		return floatErr(a, a.Div(x, y), ref.Div(bx, by), minExp, []*big.Float{bx, by, dx, dy})
 	case opSqrt:
-		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx), minExp, []*big.Float{bx})
+		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx), minExp, []*big.Float{bx, dx})
 	}
 	panic("analysis: unhandled operation")
 }

@@ -306,3 +306,26 @@ func TestTriwordBeyondBinary32(t *testing.T) {
 		}
 	}
 }
+
+// TestOperandsFlushedOnImportAreBelowRange draws triword operands down to
+// 2^-200, far below binary32's subnormals: those import as zero, and the
+// sample (0/0, say) must be counted below range like any other operand
+// under 2^-78, not measured in range as an exact zero. In range, every
+// operation then stays within its proven bound.
+func TestOperandsFlushedOnImportAreBelowRange(t *testing.T) {
+	b := lookup(t, "triword")
+	for _, op := range []string{"add", "sub", "mul", "sqr", "div", "sqrt"} {
+		r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(20000, 4000), Seed: 1, MinExp: -200, MaxExp: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := r.WorstOverBound(); !ok || w > 1 {
+			t.Errorf("%s: in-range worst 2^%v over bound 2^%.2f (inputs %+v)", op, r.MaxRelErrLog2, r.BoundLog2, r.Worst)
+		}
+		for _, v := range []float64{r.Worst.X, r.Worst.Y} {
+			if v != 0 && math.Abs(v) < 0x1p-78 {
+				t.Errorf("%s: worst in-range sample has operand %v below 2^-78", op, v)
+			}
+		}
+	}
+}
