@@ -16,7 +16,7 @@ func init() { subcommands = append(subcommands, newBackendsCmd) }
 // (parameterised backends) have "family": true and their usage as name.
 type backendJSON struct {
 	Name        string `json:"name"`
-	Bits        int    `json:"bits"`
+	Bits        *int   `json:"bits"` // null for a family: its precision is its parameter
 	Description string `json:"description"`
 	Family      bool   `json:"family,omitempty"`
 }
@@ -30,15 +30,11 @@ func newBackendsCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var rows []backendJSON
 			for _, b := range arith.List() {
-				rows = append(rows, backendJSON{Name: b.Name, Bits: b.Bits, Description: b.Description})
+				bits := b.Bits
+				rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
 			}
 			for _, f := range arith.Families() {
-				b, err := f.New("")
-				bits := 0
-				if err == nil {
-					bits = b.Bits
-				}
-				rows = append(rows, backendJSON{Name: f.Usage, Bits: bits, Description: f.Description, Family: true})
+				rows = append(rows, backendJSON{Name: f.Usage, Description: f.Description, Family: true})
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -49,15 +45,15 @@ func newBackendsCmd() *cobra.Command {
 			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tBITS\tDESCRIPTION")
 			for _, r := range rows {
-				bits := fmt.Sprint(r.Bits)
-				if r.Family {
-					bits = "P"
+				bits := "P"
+				if r.Bits != nil {
+					bits = fmt.Sprint(*r.Bits)
 				}
 				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
 			}
 			return tw.Flush()
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, bits, description}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, bits, description} (bits null and family true for name:P families)")
 	return cmd
 }

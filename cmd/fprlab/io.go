@@ -38,13 +38,15 @@ func readInput(what, path string, asHex bool) ([]byte, error) {
 // leaves a half-written file. With asHex the file holds lowercase hex and a
 // newline.
 func writeOutput(path string, data []byte, asHex bool) error {
-	return writeOutputs(asHex, outputFile{path, data})
+	return writeOutputs(asHex, outputFile{path: path, data: data})
 }
 
-// outputFile is one file of a writeOutputs call.
+// outputFile is one file of a writeOutputs call. A secret file (a private
+// key) is readable by its owner only (mode 0600); others get 0644.
 type outputFile struct {
-	path string
-	data []byte
+	path   string
+	data   []byte
+	secret bool
 }
 
 // writeOutputs writes several files as one step: every file goes to a
@@ -69,9 +71,14 @@ func writeOutputs(asHex bool, files ...outputFile) error {
 			return fmt.Errorf("writing %s: %w", f.path, err)
 		}
 		tmps = append(tmps, tmp.Name())
+		mode := os.FileMode(0o644)
+		if f.secret {
+			mode = 0o600
+		}
+		merr := tmp.Chmod(mode)
 		_, werr := tmp.Write(data)
 		cerr := tmp.Close()
-		if err := errors.Join(werr, cerr); err != nil {
+		if err := errors.Join(merr, werr, cerr); err != nil {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.path, err)
 		}
@@ -99,4 +106,18 @@ func writeOutputs(asHex bool, files ...outputFile) error {
 // lookupBackend resolves a --backend value; the error lists the choices.
 func lookupBackend(name string) (arith.Backend, error) {
 	return arith.Lookup(name)
+}
+
+// samePath reports whether a and b name the same file: equal once made
+// absolute and cleaned, or, for existing files, the same file through a
+// link.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	ba, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == ba {
+		return true
+	}
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }

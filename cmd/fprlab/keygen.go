@@ -7,8 +7,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -47,20 +45,6 @@ func degreeLogn(s string) (uint, error) {
 		}
 	}
 	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
-}
-
-// samePath reports whether a and b name the same file: equal once made
-// absolute and cleaned, or, for existing files, the same file through a
-// link.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	ba, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == ba {
-		return true
-	}
-	ai, err1 := os.Stat(a)
-	bi, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
 }
 
 func newKeygenCmd() *cobra.Command {
@@ -122,7 +106,7 @@ the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.`,
 			if pkb == nil || skb == nil {
 				return fmt.Errorf("generated key does not encode")
 			}
-			if err := writeOutputs(asHex, outputFile{skPath, skb}, outputFile{pkPath, pkb}); err != nil {
+			if err := writeOutputs(asHex, outputFile{path: skPath, data: skb, secret: true}, outputFile{path: pkPath, data: pkb}); err != nil {
 				return err
 			}
 			sum := sha256.Sum256(pkb)

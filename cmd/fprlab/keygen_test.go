@@ -149,3 +149,25 @@ func TestKeygenDirectoryTargetKeepsOldKeys(t *testing.T) {
 		t.Errorf("temporary files left: %v", left)
 	}
 }
+
+// TestKeygenFileModes checks that the private key is readable by its owner
+// only and the public key by everyone.
+func TestKeygenFileModes(t *testing.T) {
+	dir := t.TempDir()
+	pk, sk := filepath.Join(dir, "pk"), filepath.Join(dir, "sk")
+	if code, _, errs := runCLI(t, "keygen", "--params", "16", "--pk", pk, "--sk", sk, "--seed", "02"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, c := range []struct {
+		path string
+		mode os.FileMode
+	}{{sk, 0o600}, {pk, 0o644}} {
+		fi, err := os.Stat(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != c.mode {
+			t.Errorf("%s: mode %v, want %v", c.path, fi.Mode().Perm(), c.mode)
+		}
+	}
+}

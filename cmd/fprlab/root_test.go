@@ -29,14 +29,19 @@ func TestBackendsJSON(t *testing.T) {
 	for _, r := range rows {
 		seen[r.Name] = r
 	}
-	for _, want := range []string{"native"} {
+	for want, bits := range map[string]int{"native": 53, "emu64": 53, "triword": 72, "triword-acc": 72, "oracle": 256} {
 		r, ok := seen[want]
 		if !ok {
 			t.Errorf("backend %q not listed in %s", want, out)
 			continue
 		}
-		if r.Bits != 53 || r.Description == "" {
-			t.Errorf("backend %q: bits %d, description %q", want, r.Bits, r.Description)
+		if r.Bits == nil || *r.Bits != bits || r.Description == "" || r.Family {
+			t.Errorf("backend %q: bits %v, description %q, family %v", want, r.Bits, r.Description, r.Family)
+		}
+	}
+	for _, fam := range []string{"oracle:P", "vprec:P (11 <= P <= 256)"} {
+		if r, ok := seen[fam]; !ok || !r.Family || r.Bits != nil {
+			t.Errorf("family %q: %+v (listed %v)", fam, r, ok)
 		}
 	}
 }

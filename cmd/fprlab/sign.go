@@ -63,6 +63,11 @@ raw bytes. With --json the summary is printed as a JSON object
 			if outPath == "" {
 				return fmt.Errorf("missing --out FILE")
 			}
+			for _, in := range []struct{ flag, path string }{{"sk", skPath}, {"msg", msgPath}} {
+				if in.path != "" && samePath(outPath, in.path) {
+					return fmt.Errorf("--out %s is the --%s file: the signature would replace it", outPath, in.flag)
+				}
+			}
 			format, err := falcon.ParseSigFormat(formatName)
 			if err != nil {
 				return fmt.Errorf("--format: %w", err)

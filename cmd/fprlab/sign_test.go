@@ -175,6 +175,8 @@ func TestSignCLIErrors(t *testing.T) {
 		{"hex sk", []string{"--sk", f.skPath, "--msg", f.msgPath, "--out", out, "--hex"}, "not valid hex"},
 		{"out dir", []string{"--sk", f.skPath, "--msg", f.msgPath, "--out", filepath.Join(f.dir, "no", "such", "x.sig")}, "x.sig"},
 		{"args", []string{"extra", "--sk", f.skPath, "--msg", f.msgPath, "--out", out}, "unknown command"},
+		{"out is sk", []string{"--sk", f.skPath, "--msg", f.msgPath, "--out", f.skPath}, "would replace it"},
+		{"out is msg", []string{"--sk", f.skPath, "--msg", f.msgPath, "--out", f.msgPath}, "would replace it"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, append([]string{"sign"}, c.args...)...)
@@ -185,6 +187,18 @@ func TestSignCLIErrors(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("failed runs left %s behind", out)
 	}
+	if sk, err := falcon.DecodePrivateKey(mustRead(t, f.skPath)); err != nil || sk == nil {
+		t.Errorf("the private key file was damaged: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }
 
 // TestSignThenVerifyCLI signs and verifies through the command line, in
