@@ -3,6 +3,7 @@ package falcon
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // PublicKey is h = g/f mod (q, X^n + 1), n = 2^LogN, coefficients in 0..q-1.
@@ -181,7 +182,7 @@ func DecodePrivateKey(b []byte) (*PrivateKey, error) {
 	}
 	sk.BigG, err = CompleteG(sk.SmallF, sk.SmallG, sk.BigF, logn)
 	if err != nil {
-		return nil, &FormatError{What: what, Reason: err.Error()}
+		return nil, &FormatError{What: what, Reason: strings.TrimPrefix(err.Error(), "falcon: ")}
 	}
 	return sk, nil
 }
