@@ -81,8 +81,10 @@ type Arith[F any] interface {
 	Lt(x, y F) bool
 
 	// ExpmP63 returns an approximation of 2^63*ccs*exp(-x) for
-	// 0 <= x < ln 2 and 0 <= ccs <= 1 (fpr_expm_p63). Each backend uses its
-	// own evaluation; the contract is at least 45 correct bits.
+	// 0 <= x < ln 2 and 0 <= ccs < 1 (fpr_expm_p63). Each backend uses its
+	// own evaluation; the contract is at least 45 correct bits. At ccs = 1
+	// (a leaf whose sigma equals sigma_min exactly) backends differ: the
+	// reference's emulated build, and so emu64, truncates 2^63 to 0.
 	ExpmP63(x, ccs F) uint64
 
 	// Float64 returns x rounded to the nearest binary64 value.

@@ -59,7 +59,8 @@ func newBackend(arg string, virtual bool) (arith.Backend, error) {
 	if err != nil {
 		return arith.Backend{}, err
 	}
-	return arith.Backend{Name: family + ":" + arg, Bits: p, Description: desc, Impl: a}, nil
+	// The name is rebuilt from P, so "vprec:053" and "vprec:53" are one backend.
+	return arith.Backend{Name: family + ":" + strconv.Itoa(p), Bits: p, Description: desc, Impl: a}, nil
 }
 
 // New returns the oracle at precision prec, MinPrec <= prec <= MaxPrec.
