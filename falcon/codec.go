@@ -292,12 +292,9 @@ func (s *Signature) Encode() ([]byte, error) {
 	return EncodeSignature(s.Format, s.LogN, s.Nonce, s.S2)
 }
 
-// EncodeSignature encodes (nonce, s2) for degree 2^logn in format f, as
-// falcon_sign_dyn_finish lays it out. It fails if the nonce is not
-// NonceSize bytes, s2 does not have n coefficients, a coefficient is out of
-// the format's range, or (Padded) the compressed s2 does not fit the padded
-// size; a signer then draws a new signature.
-func EncodeSignature(f SigFormat, logn uint, nonce []byte, s2 []int16) ([]byte, error) {
+// checkNonceS2 returns the parameters of degree 2^logn after checking
+// that nonce and s2 have the sizes a signature of that degree holds.
+func checkNonceS2(logn uint, nonce []byte, s2 []int16) (*Params, error) {
 	p, err := ParamsFor(logn)
 	if err != nil {
 		return nil, err
@@ -307,6 +304,19 @@ func EncodeSignature(f SigFormat, logn uint, nonce []byte, s2 []int16) ([]byte, 
 	}
 	if len(s2) != p.N {
 		return nil, fmt.Errorf("falcon: s2 has %d coefficients, want n = %d", len(s2), p.N)
+	}
+	return p, nil
+}
+
+// EncodeSignature encodes (nonce, s2) for degree 2^logn in format f, as
+// falcon_sign_dyn_finish lays it out. It fails if the nonce is not
+// NonceSize bytes, s2 does not have n coefficients, a coefficient is out of
+// the format's range, or (Padded) the compressed s2 does not fit the padded
+// size; a signer then draws a new signature.
+func EncodeSignature(f SigFormat, logn uint, nonce []byte, s2 []int16) ([]byte, error) {
+	p, err := checkNonceS2(logn, nonce, s2)
+	if err != nil {
+		return nil, err
 	}
 	var header byte
 	var body []byte

@@ -20,11 +20,16 @@ func HashToPoint(nonce, msg []byte, logn uint) []uint16 {
 	if err != nil {
 		return nil
 	}
-	n := p.N
+	return hashToPointFrom(absorbNonceMsg(nonce, msg), p.N)
+}
+
+// absorbNonceMsg returns SHAKE256 with nonce || msg absorbed, the state
+// both hash-to-point variants squeeze.
+func absorbNonceMsg(nonce, msg []byte) *sha3.SHAKE {
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)
-	return hashToPointFrom(h, n)
+	return h
 }
 
 // hashToPointFrom squeezes n coefficients from an absorbed SHAKE256.
@@ -65,13 +70,9 @@ func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
 	if err != nil {
 		return nil
 	}
-	n := p.N
-	h := sha3.NewSHAKE256()
-	h.Write(nonce)
-	h.Write(msg)
-	buf := make([]byte, 2*(n+hashOversample[logn]))
-	h.Read(buf)
-	return ctSelectPoint(buf, n)
+	buf := make([]byte, 2*(p.N+hashOversample[logn]))
+	absorbNonceMsg(nonce, msg).Read(buf)
+	return ctSelectPoint(buf, p.N)
 }
 
 // ctSelectPoint is the data-independent selection of hashToPointCT: buf

@@ -35,15 +35,9 @@ func nistMaxCompressed(p *Params) int {
 // or does not compress, or the compressed s2 exceeds what crypto_sign's
 // buffer holds (the reference then fails to sign; it has no retry loop).
 func EncodeSM(logn uint, nonce, msg []byte, s2 []int16) ([]byte, error) {
-	p, err := ParamsFor(logn)
+	p, err := checkNonceS2(logn, nonce, s2)
 	if err != nil {
 		return nil, err
-	}
-	if len(nonce) != NonceSize {
-		return nil, fmt.Errorf("falcon: nonce is %d bytes, want %d", len(nonce), NonceSize)
-	}
-	if len(s2) != p.N {
-		return nil, fmt.Errorf("falcon: s2 has %d coefficients, want n = %d", len(s2), p.N)
 	}
 	comp, err := compEncode(s2)
 	if err != nil {
