@@ -1,0 +1,207 @@
+package accel
+
+import (
+	"math/big"
+	"sync/atomic"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// op indexes the methods of arith.Arith in the counter array.
+type op int
+
+const (
+	opOf op = iota
+	opScaled
+	opFromFloat64
+	opConst
+	opGM
+	opAdd
+	opSub
+	opNeg
+	opHalf
+	opDouble
+	opMul
+	opSqr
+	opInv
+	opDiv
+	opSqrt
+	opRint
+	opFloor
+	opTrunc
+	opLt
+	opExpmP63
+	opFloat64
+	opBig
+	numOps
+)
+
+// Counting is an arith.Arith[F] that forwards every call to the backend it
+// wraps and counts the calls per method. It changes no result: a
+// Counting[F] in an arith.Backend computes exactly what the wrapped backend
+// computes.
+//
+// A Counting is safe for concurrent use: the counters are atomic, and calls
+// from several goroutines are all counted (the wrapped backend must itself
+// be safe for concurrent use for that to be meaningful, as every registered
+// backend is). Use it through its pointer; the zero value is not usable.
+type Counting[F any] struct {
+	inner arith.Arith[F]
+	n     [numOps]atomic.Uint64
+}
+
+var _ arith.Arith[uint64] = (*Counting[uint64])(nil)
+
+// NewCounting returns a counting wrapper around a, with all counters zero.
+func NewCounting[F any](a arith.Arith[F]) *Counting[F] {
+	return &Counting[F]{inner: a}
+}
+
+// Backend returns b with its implementation replaced by c, named
+// "<b.Name>+count", for passing to Falcon's functions that take a backend.
+// b's Impl should be the arithmetic c wraps; Backend does not check it.
+func (c *Counting[F]) Backend(b arith.Backend) arith.Backend {
+	b.Name += "+count"
+	b.Impl = c
+	return b
+}
+
+// Calls returns the current number of calls per method. Under concurrent
+// use each counter is read atomically, but not all of them at one instant.
+func (c *Counting[F]) Calls() Calls {
+	v := func(o op) uint64 { return c.n[o].Load() }
+	return Calls{
+		Of: v(opOf), Scaled: v(opScaled), FromFloat64: v(opFromFloat64), Const: v(opConst), GM: v(opGM),
+		Add: v(opAdd), Sub: v(opSub), Neg: v(opNeg), Half: v(opHalf), Double: v(opDouble),
+		Mul: v(opMul), Sqr: v(opSqr), Inv: v(opInv), Div: v(opDiv), Sqrt: v(opSqrt),
+		Rint: v(opRint), Floor: v(opFloor), Trunc: v(opTrunc), Lt: v(opLt), ExpmP63: v(opExpmP63),
+		Float64: v(opFloat64), Big: v(opBig),
+	}
+}
+
+// Counts returns the reference's counters for the calls so far, under the
+// FPEMU model: c.Calls().FPEMU().
+func (c *Counting[F]) Counts() Counts { return c.Calls().FPEMU() }
+
+// Reset sets every counter to zero.
+func (c *Counting[F]) Reset() {
+	for i := range c.n {
+		c.n[i].Store(0)
+	}
+}
+
+func (c *Counting[F]) inc(o op) { c.n[o].Add(1) }
+
+func (c *Counting[F]) Of(i int64) F             { c.inc(opOf); return c.inner.Of(i) }
+func (c *Counting[F]) Scaled(i int64, e int) F  { c.inc(opScaled); return c.inner.Scaled(i, e) }
+func (c *Counting[F]) FromFloat64(x float64) F  { c.inc(opFromFloat64); return c.inner.FromFloat64(x) }
+func (c *Counting[F]) Const(k arith.Constant) F { c.inc(opConst); return c.inner.Const(k) }
+func (c *Counting[F]) GM(k int) F               { c.inc(opGM); return c.inner.GM(k) }
+func (c *Counting[F]) Add(x, y F) F             { c.inc(opAdd); return c.inner.Add(x, y) }
+func (c *Counting[F]) Sub(x, y F) F             { c.inc(opSub); return c.inner.Sub(x, y) }
+func (c *Counting[F]) Neg(x F) F                { c.inc(opNeg); return c.inner.Neg(x) }
+func (c *Counting[F]) Half(x F) F               { c.inc(opHalf); return c.inner.Half(x) }
+func (c *Counting[F]) Double(x F) F             { c.inc(opDouble); return c.inner.Double(x) }
+func (c *Counting[F]) Mul(x, y F) F             { c.inc(opMul); return c.inner.Mul(x, y) }
+func (c *Counting[F]) Sqr(x F) F                { c.inc(opSqr); return c.inner.Sqr(x) }
+func (c *Counting[F]) Inv(x F) F                { c.inc(opInv); return c.inner.Inv(x) }
+func (c *Counting[F]) Div(x, y F) F             { c.inc(opDiv); return c.inner.Div(x, y) }
+func (c *Counting[F]) Sqrt(x F) F               { c.inc(opSqrt); return c.inner.Sqrt(x) }
+func (c *Counting[F]) Rint(x F) int64           { c.inc(opRint); return c.inner.Rint(x) }
+func (c *Counting[F]) Floor(x F) int64          { c.inc(opFloor); return c.inner.Floor(x) }
+func (c *Counting[F]) Trunc(x F) int64          { c.inc(opTrunc); return c.inner.Trunc(x) }
+func (c *Counting[F]) Lt(x, y F) bool           { c.inc(opLt); return c.inner.Lt(x, y) }
+func (c *Counting[F]) ExpmP63(x, ccs F) uint64  { c.inc(opExpmP63); return c.inner.ExpmP63(x, ccs) }
+func (c *Counting[F]) Float64(x F) float64      { c.inc(opFloat64); return c.inner.Float64(x) }
+func (c *Counting[F]) Big(x F) *big.Float       { c.inc(opBig); return c.inner.Big(x) }
+
+// Calls is the number of calls of each arith.Arith method.
+type Calls struct {
+	Of, Scaled, FromFloat64, Const, GM uint64
+	Add, Sub, Neg, Half, Double        uint64
+	Mul, Sqr, Inv, Div, Sqrt           uint64
+	Rint, Floor, Trunc, Lt, ExpmP63    uint64
+	Float64, Big                       uint64
+}
+
+// FPEMU returns the reference's counters for these calls as the
+// instrumented FALCON_FPEMU build counts them (see the package
+// documentation): each counter counts executions of the named reference
+// routine, including those made from inside other fpr routines.
+func (k Calls) FPEMU() Counts {
+	c := Counts{
+		Of:      k.Of,
+		Scaled:  k.Of + k.Scaled,
+		Sub:     k.Sub,
+		Add:     k.Add + k.Sub,
+		Sqr:     k.Sqr,
+		Mul:     k.Mul + k.Sqr + 2*k.ExpmP63,
+		Inv:     k.Inv,
+		Div:     k.Div + k.Inv,
+		Sqrt:    k.Sqrt,
+		ExpmP63: k.ExpmP63,
+		Rint:    k.Rint,
+		Floor:   k.Floor,
+		Trunc:   k.Trunc + 2*k.ExpmP63,
+		Half:    k.Half,
+		Double:  k.Double,
+		Neg:     k.Neg,
+		Lt:      k.Lt,
+	}
+	c.FPR = c.Scaled + c.Add + c.Mul + c.Div + c.Sqrt
+	c.FPRNorm64 = c.Scaled + c.Add
+	return c
+}
+
+// Counts are the floating-point counters of the reference's instrumented
+// FPEMU build, with its names (the JSON field names). FPR counts the
+// packing routine FPR(s, e, m), FPRNorm64 the normaliser FPR_NORM64; each
+// other counter counts executions of the fpr routine of that name, with the
+// inclusions listed in the package documentation.
+type Counts struct {
+	FPR       uint64 `json:"FPR"`
+	FPRNorm64 uint64 `json:"FPR_NORM64"`
+	Scaled    uint64 `json:"scaled"`
+	Add       uint64 `json:"add"`
+	Sub       uint64 `json:"sub"`
+	Mul       uint64 `json:"mul"`
+	Sqr       uint64 `json:"sqr"`
+	Div       uint64 `json:"div"`
+	Inv       uint64 `json:"inv"`
+	Sqrt      uint64 `json:"sqrt"`
+	ExpmP63   uint64 `json:"expm_p63"`
+	Rint      uint64 `json:"rint"`
+	Floor     uint64 `json:"floor"`
+	Trunc     uint64 `json:"trunc"`
+	Half      uint64 `json:"half"`
+	Double    uint64 `json:"double"`
+	Neg       uint64 `json:"neg"`
+	Lt        uint64 `json:"lt"`
+	Of        uint64 `json:"of"`
+}
+
+// CounterNames lists the counters of Counts in field order, which is the
+// order of the reference's counts file; Counts.Values follows it.
+var CounterNames = []string{
+	"FPR", "FPR_NORM64", "scaled", "add", "sub", "mul", "sqr", "div", "inv", "sqrt",
+	"expm_p63", "rint", "floor", "trunc", "half", "double", "neg", "lt", "of",
+}
+
+// Values returns the counters in the order of CounterNames.
+func (c Counts) Values() []uint64 {
+	return []uint64{
+		c.FPR, c.FPRNorm64, c.Scaled, c.Add, c.Sub, c.Mul, c.Sqr, c.Div, c.Inv, c.Sqrt,
+		c.ExpmP63, c.Rint, c.Floor, c.Trunc, c.Half, c.Double, c.Neg, c.Lt, c.Of,
+	}
+}
+
+// Plus returns the counter-wise sum of c and d (for totals over phases).
+func (c Counts) Plus(d Counts) Counts {
+	return Counts{
+		FPR: c.FPR + d.FPR, FPRNorm64: c.FPRNorm64 + d.FPRNorm64, Scaled: c.Scaled + d.Scaled,
+		Add: c.Add + d.Add, Sub: c.Sub + d.Sub, Mul: c.Mul + d.Mul, Sqr: c.Sqr + d.Sqr,
+		Div: c.Div + d.Div, Inv: c.Inv + d.Inv, Sqrt: c.Sqrt + d.Sqrt, ExpmP63: c.ExpmP63 + d.ExpmP63,
+		Rint: c.Rint + d.Rint, Floor: c.Floor + d.Floor, Trunc: c.Trunc + d.Trunc, Half: c.Half + d.Half,
+		Double: c.Double + d.Double, Neg: c.Neg + d.Neg, Lt: c.Lt + d.Lt, Of: c.Of + d.Of,
+	}
+}

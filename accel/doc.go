@@ -1,0 +1,64 @@
+// Package accel models hardware datapaths for Falcon's floating-point
+// ("fpr") layer: what a unit that accelerates the reference's emulated
+// binary64 arithmetic would execute, and how often.
+//
+// Its first piece is operation counting. [Counting] wraps any
+// arith.Arith[F] and counts every call per operation; wrapped in an
+// arith.Backend it runs through Falcon unchanged (Falcon's engine selects
+// the generic code by the backend's value type, and a Counting[F]
+// implements arith.Arith[F] for the same F), so the results are bit for bit
+// those of the wrapped backend and only the counters are added.
+//
+// # What is counted, and why in the FPEMU structure
+//
+// The wrapper records raw calls of the Arith methods ([Calls]). [Calls.FPEMU]
+// turns them into the counters of the reference's instrumented build
+// ([Counts]; the names of opcounts_record0.json): the counts an
+// instrumented Falcon-impl-20211101 compiled with FALCON_FPEMU reports. That
+// build is the one hardware fpr units (HORCRUX, Peregrino) reproduce in
+// logic: every rounded operation ends in the same packing routine FPR(s, e,
+// m), and the two additive ones also pass through the normaliser
+// FPR_NORM64. Counting them tells a designer how often each datapath block
+// fires. The model, call by call:
+//
+//	Of        one scaled (fpr_of is fpr_scaled(i, 0))
+//	Sub       one add with y's sign flipped (no neg)
+//	Sqr       one mul
+//	Inv       one div (1/x)
+//	ExpmP63   one expm_p63, plus two mul and two trunc inside it
+//	          (x*2^63 and ccs*2^63, truncated to fixed point)
+//	Neg, Half, Double, Rint, Floor, Trunc, Lt
+//	          sign/exponent or integer work, no FPR packing
+//
+//	FPR        = scaled + add + mul + div + sqrt
+//	FPR_NORM64 = scaled + add
+//
+// so add includes sub, mul includes sqr and the products inside expm_p63,
+// div includes inv, scaled includes of, and trunc includes the two
+// truncations inside expm_p63. The reference's integer Montgomery products
+// (modp_montymul in key generation, mq_montymul modulo q) are not fpr
+// operations, never go through Arith, and are not counted here.
+//
+// Const and GM are counted in [Calls] but contribute to no reference
+// counter: the reference reads its constants and twiddle factors
+// (fpr_gm_tab) from tables, which costs no fpr operation. FromFloat64,
+// Float64 and Big are conversions outside the reference's datapath and are
+// likewise counted only in Calls: Falcon's signing never calls them, and
+// key generation calls FromFloat64 and Float64 twice each, in a check that
+// the backend's exponent range reaches 2^±341 (a guard the reference does
+// not have, kept free of arithmetic operations so that the counts stay
+// comparable).
+//
+// The counters describe the FPEMU code structure, not the arithmetic of the
+// wrapped backend: a Counting over the native backend records the same
+// calls, but in a native reference build expm_p63 is computed in double
+// arithmetic with no fpr_mul or fpr_trunc calls, and each other operation
+// is a single hardware instruction with no packing or normalising step, so
+// FPR and FPR_NORM64 have no hardware meaning there.
+//
+// The counts reproduce the reference's instrumented counts for NIST KAT
+// record 0 of Falcon-512 and Falcon-1024 (this package's tests compare
+// every floating-point counter per phase); for Falcon-512 key generation,
+// signing and verification together: FPR 731,119 and FPR_NORM64 388,031,
+// the figures of HORCRUX's Table II.
+package accel
