@@ -6,8 +6,14 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
 )
+
+// The native instance of the generic code, written by a generator so that
+// the generic code stays the only source (see internal/monogen).
+//
+//go:generate go run ./internal/monogen
 
 // engine runs Falcon's floating-point algorithms over one backend. The
 // generic code is instantiated once per backend value type by newEngine;
@@ -31,9 +37,13 @@ func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
 
 // newEngine recovers the backend's value type with a type switch on its
 // Impl and instantiates the generic Falcon code for it. Each backend value
-// type has one case.
+// type has one case. The native backend itself gets the generated copy of
+// the generic code (zz_native_gen.go), whose arithmetic calls inline; any
+// other Arith[float64] (a wrapper) runs the generic code.
 func newEngine(b arith.Backend) (engine, error) {
 	switch a := b.Impl.(type) {
+	case native.Arith:
+		return &engineOfNative{a: a, b: b}, nil
 	case arith.Arith[float64]:
 		return &engineOf[float64, arith.Arith[float64]]{a: a, b: b}, nil
 	case arith.Arith[emu64.FPR]:
