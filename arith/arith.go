@@ -18,9 +18,12 @@
 // not change it). We accept that cost on the generic path because one source
 // of Falcon that every backend runs is what makes the backends comparable:
 // a difference in output is then a difference in arithmetic, never in code.
-// Where speed matters, a generic entry point may switch on the concrete
-// backend type and call a hand-specialised kernel, and that kernel is tested
-// bit for bit against the generic code it replaces. Interface values
+// Where speed matters, the generic code is instantiated by a generator
+// rather than by hand: package falcon runs the native backend on a copy of
+// its generic code with F = float64 and A = native.Arith (whose calls
+// inline), written by falcon/internal/monogen, chosen by the engine's type
+// switch for native.Arith only, and tested bit for bit against the generic
+// code over the same arithmetic. Interface values
 // (dynamic dispatch through Arith[F] boxed in an interface) would cost the
 // same call overhead plus allocations for non-pointer F, so they were not
 // chosen.
