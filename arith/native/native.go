@@ -39,7 +39,7 @@ func (Arith) GM(k int) float64               { return arith.GMBinary64(k) }
 func (Arith) Add(x, y float64) float64       { return x + y }
 func (Arith) Sub(x, y float64) float64       { return x - y }
 func (Arith) Neg(x float64) float64          { return -x }
-func (Arith) Half(x float64) float64         { return x * 0.5 }
+func (Arith) Half(x float64) float64         { return float64(x * 0.5) } // explicit rounding: never fused once inlined
 func (Arith) Double(x float64) float64       { return x + x }
 func (Arith) Mul(x, y float64) float64       { return float64(x * y) }
 func (Arith) Sqr(x float64) float64          { return float64(x * x) }
