@@ -35,7 +35,7 @@
 // backend's own rule (round to nearest even at 53 bits for binary64
 // backends); Neg, Half and Double are exact; Rint rounds half to even, Floor
 // and Trunc round toward -inf and 0; ExpmP63 approximates 2^63*ccs*exp(-x)
-// for 0 <= x < ln 2 and 0 <= ccs <= 1, and differs per backend by design.
+// for 0 <= x < ln 2 and 0 <= ccs < 1, and differs per backend by design.
 // Library code never calls Div: every division is Inv followed by Mul.
 package arith
 
