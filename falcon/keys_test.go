@@ -2,40 +2,18 @@ package falcon
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// vrfyLoadJSON decodes testdata/name (gunzipped when it ends in .gz) into v.
-func vrfyLoadJSON(t testing.TB, name string, v any) {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.HasSuffix(name, ".gz") {
-		zr, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		var buf bytes.Buffer
-		if _, err := buf.ReadFrom(zr); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		raw = buf.Bytes()
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-}
+// testFalconVectorsFile holds the data tables of the reference's
+// test_falcon.c (NTRU keys, verify vectors, SHAKE256 and PRNG vectors, the
+// base sampler's distribution).
+const testFalconVectorsFile = "test_falcon_vectors.json.gz"
 
 func vrfyHex(t testing.TB, s string) []byte {
 	t.Helper()
@@ -93,7 +71,7 @@ type testFalconVectors struct {
 
 func loadTestFalconVectors(t testing.TB) *testFalconVectors {
 	var v testFalconVectors
-	vrfyLoadJSON(t, "test_falcon_vectors.json", &v)
+	readJSON(t, testFalconVectorsFile, &v)
 	if len(v.NTRUKeys) != 3 || len(v.KATSig) != 3 || len(v.SHAKE256) != 3 {
 		t.Fatalf("test_falcon_vectors.json: %d keys, %d sig sets, %d shake vectors", len(v.NTRUKeys), len(v.KATSig), len(v.SHAKE256))
 	}
@@ -151,38 +129,12 @@ func TestNTRUKeyVectors(t *testing.T) {
 	}
 }
 
-// paddedVectors is testdata/padded_sigs.json.gz: the 120 falcon.py signing
-// vectors (12 for each n = 2..1024) with their keys and PADDED signatures of
-// "data1", reduced to the fields these tests use.
-type paddedVectors struct {
-	Vectors []struct {
-		Index   int    `json:"index"`
-		LogN    uint   `json:"logn"`
-		F       []int  `json:"f"`
-		G       []int  `json:"g"`
-		BigF    []int  `json:"F"`
-		BigG    []int  `json:"G"`
-		Message string `json:"message_hex"`
-		S2      []int  `json:"s2"`
-		Sig     string `json:"sig"`
-	} `json:"vectors"`
-}
-
-func loadPaddedVectors(t testing.TB) *paddedVectors {
-	var v paddedVectors
-	vrfyLoadJSON(t, "padded_sigs.json.gz", &v)
-	if len(v.Vectors) != 120 {
-		t.Fatalf("padded_sigs.json.gz: %d vectors, want 120", len(v.Vectors))
-	}
-	return &v
-}
-
 // TestPaddedVectorKeys checks, on 120 keys of every degree 2..1024, that
 // CompleteG(f, g, F) gives the vector's G and that the private key
 // round-trips through its encoding with the recomputed G.
 func TestPaddedVectorKeys(t *testing.T) {
-	for _, x := range loadPaddedVectors(t).Vectors {
-		f, g, F, G := vrfyI8(x.F), vrfyI8(x.G), vrfyI8(x.BigF), vrfyI8(x.BigG)
+	for _, x := range loadSignKAT(t) {
+		f, g, F, G := x.F, x.G, x.BigF, x.BigG
 		got, err := CompleteG(f, g, F, x.LogN)
 		if err != nil || !slices.Equal(got, G) {
 			t.Fatalf("vector %d (logn %d): CompleteG: err %v", x.Index, x.LogN, err)

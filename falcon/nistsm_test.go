@@ -26,7 +26,7 @@ type katSM struct {
 // byte, and gives the KAT public key.
 func TestKATSignedMessages(t *testing.T) {
 	var v katSM
-	vrfyLoadJSON(t, "kat_sm.json.gz", &v)
+	readJSON(t, "kat_sm.json.gz", &v)
 	count := 0
 	for _, name := range []string{"9", "10"} {
 		recs := v.Records[name]
@@ -76,7 +76,7 @@ func TestKATSignedMessages(t *testing.T) {
 // TestOpenSMRejects covers OpenSM's error classes on a KAT record.
 func TestOpenSMRejects(t *testing.T) {
 	var v katSM
-	vrfyLoadJSON(t, "kat_sm.json.gz", &v)
+	readJSON(t, "kat_sm.json.gz", &v)
 	r := v.Records["9"][0]
 	pk, err := DecodePublicKey(vrfyHex(t, r.PK))
 	if err != nil {

@@ -1,10 +1,8 @@
 package falcon
 
 import (
-	"encoding/json"
 	"math/big"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"testing"
 )
@@ -321,13 +319,9 @@ type ntruKey struct {
 }
 
 // loadNTRUKeys reads the fixed keys (n = 16, 512, 1024) from
-// testdata/test_falcon_vectors.json.
+// the reference's test vectors (testFalconVectorsFile).
 func loadNTRUKeys(t *testing.T) []ntruKey {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/test_falcon_vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var v struct {
 		Keys map[string]struct {
 			LogN uint   `json:"logn"`
@@ -337,9 +331,7 @@ func loadNTRUKeys(t *testing.T) []ntruKey {
 			BigG []int8 `json:"G"`
 		} `json:"ntru_keys"`
 	}
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatal(err)
-	}
+	readJSON(t, testFalconVectorsFile, &v)
 	var keys []ntruKey
 	for _, name := range []string{"16", "512", "1024"} {
 		k, ok := v.Keys[name]

@@ -12,13 +12,16 @@ import (
 // SHAKE256("rng"), 128 successive u64 reads (which cross two refills and
 // skip the buffer's tail each time), then 1,024 u8 reads.
 func TestPRNGKAT(t *testing.T) {
-	var v struct {
-		Input string   `json:"shake256_input_ascii"`
-		Seed  string   `json:"prng_seed_hex"`
-		U64   []string `json:"kat_rng_1_u64"`
-		U8    string   `json:"kat_rng_2_u8_hex"`
+	var all struct {
+		PRNG struct {
+			Input string   `json:"shake256_input_ascii"`
+			Seed  string   `json:"prng_seed_hex"`
+			U64   []string `json:"kat_rng_1_u64"`
+			U8    string   `json:"kat_rng_2_u8_hex"`
+		} `json:"prng"`
 	}
-	readJSON(t, "prng_kat.json", &v)
+	readJSON(t, testFalconVectorsFile, &all)
+	v := all.PRNG
 	if len(v.U64) != 128 {
 		t.Fatalf("%d u64 values, want 128", len(v.U64))
 	}

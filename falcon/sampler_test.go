@@ -164,11 +164,14 @@ func TestSamplerZKAT(t *testing.T) {
 // base sampler at both ends of every output's range, as the reference's
 // test_gaussian0_sampler does.
 func TestGaussian0Table(t *testing.T) {
-	var d struct {
-		Dist []string `json:"dist_decimal"`
-		RCDT []string `json:"rcdt_derived_decimal"`
+	var all struct {
+		D struct {
+			Dist []string `json:"dist_decimal"`
+			RCDT []string `json:"rcdt_derived_decimal"`
+		} `json:"gaussian0_dist"`
 	}
-	readJSON(t, "gaussian0_dist.json", &d)
+	readJSON(t, testFalconVectorsFile, &all)
+	d := all.D
 	if len(d.RCDT) != len(rcdt) || len(d.Dist) != len(rcdt)+1 {
 		t.Fatalf("table sizes %d/%d", len(d.RCDT), len(d.Dist))
 	}
