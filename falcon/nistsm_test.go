@@ -3,50 +3,56 @@ package falcon
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/falcon/katref"
 )
 
-// katSM is testdata/kat_sm.json.gz: records count = 0..4 of the round-3
-// NIST KAT files falcon512-KAT.rsp and falcon1024-KAT.rsp (msg, pk, sk, sm).
-type katSM struct {
-	Records map[string][]struct {
-		Count string `json:"count"`
-		Msg   string `json:"msg"`
-		PK    string `json:"pk"`
-		SK    string `json:"sk"`
-		SM    string `json:"sm"`
-	} `json:"records"`
+// publishedKAT returns the records of the published round-3 KAT file for
+// degree 2^logn (embedded in package katref).
+func publishedKAT(t testing.TB, logn uint) []KATRecord {
+	t.Helper()
+	data, err := katref.Response(logn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := ParseKAT(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
 
-// TestKATSignedMessages checks the NIST layout on KAT records: OpenSM
+// TestKATSignedMessages checks the NIST layout on the published KAT records
+// (all 200; the first 5 of each file under -short): OpenSM
 // recovers the message; the (nonce, s2) inside sm re-encode to sm with
 // EncodeSM; the KAT private key decodes (G recomputed), re-encodes byte for
 // byte, and gives the KAT public key.
 func TestKATSignedMessages(t *testing.T) {
-	var v katSM
-	readJSON(t, "kat_sm.json.gz", &v)
 	count := 0
-	for _, name := range []string{"9", "10"} {
-		recs := v.Records[name]
-		if len(recs) != 5 {
-			t.Fatalf("logn %s: %d records", name, len(recs))
+	for _, logn := range []uint{9, 10} {
+		recs := publishedKAT(t, logn)
+		if testing.Short() {
+			recs = recs[:5]
 		}
+		name := fmt.Sprint(logn)
 		for _, r := range recs {
-			pkb, skb, sm, msg := vrfyHex(t, r.PK), vrfyHex(t, r.SK), vrfyHex(t, r.SM), vrfyHex(t, r.Msg)
+			pkb, skb, sm, msg := r.PK, r.SK, r.SM, r.Msg
 			pk, err := DecodePublicKey(pkb)
 			if err != nil {
-				t.Fatalf("logn %s count %s: %v", name, r.Count, err)
+				t.Fatalf("logn %s count %d: %v", name, r.Count, err)
 			}
 			got, err := OpenSM(pk, sm)
 			if err != nil || !bytes.Equal(got, msg) {
-				t.Fatalf("logn %s count %s: OpenSM: %v", name, r.Count, err)
+				t.Fatalf("logn %s count %d: OpenSM: %v", name, r.Count, err)
 			}
 			// Take sm apart by the documented layout and rebuild it.
 			sigLen := int(sm[0])<<8 | int(sm[1])
 			if sigLen+2+NonceSize+len(msg) != len(sm) || sm[len(sm)-sigLen] != 0x20+byte(pk.LogN) {
-				t.Fatalf("logn %s count %s: layout: siglen %d, smlen %d", name, r.Count, sigLen, len(sm))
+				t.Fatalf("logn %s count %d: layout: siglen %d, smlen %d", name, r.Count, sigLen, len(sm))
 			}
 			s2, _, err := compDecode("test", sm[len(sm)-sigLen+1:], 1<<pk.LogN)
 			if err != nil {
@@ -54,18 +60,18 @@ func TestKATSignedMessages(t *testing.T) {
 			}
 			re, err := EncodeSM(pk.LogN, sm[2:2+NonceSize], msg, s2)
 			if err != nil || !bytes.Equal(re, sm) {
-				t.Fatalf("logn %s count %s: EncodeSM differs: %v", name, r.Count, err)
+				t.Fatalf("logn %s count %d: EncodeSM differs: %v", name, r.Count, err)
 			}
 			sk, err := DecodePrivateKey(skb)
 			if err != nil {
-				t.Fatalf("logn %s count %s: %v", name, r.Count, err)
+				t.Fatalf("logn %s count %d: %v", name, r.Count, err)
 			}
 			if !bytes.Equal(sk.Encode(), skb) {
-				t.Fatalf("logn %s count %s: private key re-encoding differs", name, r.Count)
+				t.Fatalf("logn %s count %d: private key re-encoding differs", name, r.Count)
 			}
 			pub, err := sk.Public()
 			if err != nil || !bytes.Equal(pub.Encode(), pkb) {
-				t.Fatalf("logn %s count %s: public key from sk differs: %v", name, r.Count, err)
+				t.Fatalf("logn %s count %d: public key from sk differs: %v", name, r.Count, err)
 			}
 			count++
 		}
@@ -75,14 +81,12 @@ func TestKATSignedMessages(t *testing.T) {
 
 // TestOpenSMRejects covers OpenSM's error classes on a KAT record.
 func TestOpenSMRejects(t *testing.T) {
-	var v katSM
-	readJSON(t, "kat_sm.json.gz", &v)
-	r := v.Records["9"][0]
-	pk, err := DecodePublicKey(vrfyHex(t, r.PK))
+	r := publishedKAT(t, 9)[0]
+	pk, err := DecodePublicKey(r.PK)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sm := vrfyHex(t, r.SM)
+	sm := r.SM
 	sigLen := int(sm[0])<<8 | int(sm[1])
 	mod := func(f func(b []byte) []byte) []byte { return f(slices.Clone(sm)) }
 	for _, c := range []struct {
