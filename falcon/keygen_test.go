@@ -2,15 +2,12 @@ package falcon
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha3"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"math/big"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -21,36 +18,23 @@ import (
 	_ "github.com/fprlab/fprlab/arith/backends"
 )
 
-// keygenVector is one key of testdata/keygen_external.json.gz: the reference
-// Falcon-impl-20211101 falcon_keygen_make run on the SHAKE256("external")
-// stream from byte Offset consumes Skip bytes and produces (F, G, f, g).
-// (Extracted from the shared sign_kat_padded vectors, README section 2.)
+// keygenVector is one key of the padded signing vectors (README section 2
+// of the shared vectors): the reference Falcon-impl-20211101
+// falcon_keygen_make run on the SHAKE256("external") stream from byte
+// Offset consumes Skip bytes and produces (f, g, F, G).
 type keygenVector struct {
-	LogN   uint   `json:"logn"`
-	Offset int64  `json:"offset"`
-	Skip   int64  `json:"skip"`
-	F      []int8 `json:"f"`
-	G      []int8 `json:"g"`
-	BigF   []int8 `json:"F"`
-	BigG   []int8 `json:"G"`
+	LogN       uint
+	Offset     int64
+	Skip       int64
+	F, G       []int8
+	BigF, BigG []int8
 }
 
 func loadKeygenVectors(t *testing.T) []keygenVector {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/keygen_external.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var vs []keygenVector
-	if err := json.NewDecoder(zr).Decode(&vs); err != nil {
-		t.Fatal(err)
-	}
-	if len(vs) != 120 {
-		t.Fatalf("got %d keygen vectors, want 120", len(vs))
+	for _, v := range loadSignKAT(t) {
+		vs = append(vs, keygenVector{v.LogN, v.StreamOffset, v.SkipBytes, v.F, v.G, v.BigF, v.BigG})
 	}
 	return vs
 }

@@ -27,6 +27,10 @@ type signKATVector struct {
 	S2        []int16  `json:"s2"`
 	Sig       string   `json:"sig"`
 	SigLen    int      `json:"sig_len"`
+	// Where the key's generation starts in the SHAKE256("external")
+	// stream and how many bytes it consumes.
+	StreamOffset int64 `json:"stream_offset_before_skip"`
+	SkipBytes    int64 `json:"skip_bytes"`
 }
 
 // signKATDigest is SHA-256 over the 120 expected signatures concatenated
