@@ -89,12 +89,9 @@ Exit status: 0 if every generated record equals the reference, 1 if any
 differs, 2 on errors. Progress goes to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			logn, err := degreeLogn(params)
+			logn, err := katDegreeLogn(params)
 			if err != nil {
 				return err
-			}
-			if _, err := falcon.KATName(logn); err != nil {
-				return fmt.Errorf("--params %s: the NIST KAT exists for 512 and 1024 only", params)
 			}
 			var backends []arith.Backend
 			if backend == "all" {
@@ -202,6 +199,19 @@ differs, 2 on errors. Progress goes to stderr.`,
 	f.StringVar(&keygenBackend, "keygen-backend", "", "backend for key generation (default: --backend, or emu64 for backends that cannot generate keys)")
 	f.BoolVar(&asJSON, "json", false, "print {backend, params, records, match_pk, match_sk, match_sm, sha256, first_mismatch} (an array with --backend all)")
 	return cmd
+}
+
+// katDegreeLogn parses --params for the commands that replay the NIST KAT
+// files, which exist for Falcon-512 and Falcon-1024 only.
+func katDegreeLogn(params string) (uint, error) {
+	logn, err := degreeLogn(params)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := falcon.KATName(logn); err != nil {
+		return 0, fmt.Errorf("--params %s: the NIST KAT exists for 512 and 1024 only", params)
+	}
+	return logn, nil
 }
 
 // fallbackKeygenBackend generates the keys for backends that cannot.

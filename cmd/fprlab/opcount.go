@@ -55,12 +55,9 @@ the counts are those of the reference's computation. For Falcon-512 record 0
 the totals are FPR 731,119 and FPR_NORM64 388,031 (HORCRUX, Table II).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			logn, err := degreeLogn(params)
+			logn, err := katDegreeLogn(params)
 			if err != nil {
 				return err
-			}
-			if _, err := falcon.KATName(logn); err != nil {
-				return fmt.Errorf("--params %s: the NIST KAT exists for 512 and 1024 only", params)
 			}
 			f, err := katref.Lookup(logn)
 			if err != nil {
