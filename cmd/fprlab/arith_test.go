@@ -194,7 +194,7 @@ func TestArithErrorsCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = runCLI(t, append(args, "--op", "mul")...)
-	if code != exitUsage || !strings.Contains(errs, "is not an `arith errors` checkpoint") {
+	if code != exitUsage || !strings.Contains(errs, "is not an fprlab checkpoint file") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
