@@ -45,6 +45,11 @@ func newArithCmd(s *streams) *cobra.Command {
 // exact result lie above 2^range_min_exp; "drawn" is the number drawn and
 // "below_range" those set apart, with their largest relative and absolute
 // errors. range_min_exp is null, and below_range 0, for other backends.
+//
+// "above_range" counts the samples that overflowed the backend's format
+// (an operand or the exact result beyond its largest value: triword above
+// 2^128); they are left out of "samples" and the error fields for every
+// backend, so samples + below_range + above_range = drawn.
 type opErrorJSON struct {
 	Backend                 string         `json:"backend"`
 	Op                      string         `json:"op"`
@@ -54,6 +59,7 @@ type opErrorJSON struct {
 	BelowRange              int            `json:"below_range"`
 	BelowRangeMaxRelErrLog2 *float64       `json:"below_range_max_rel_err_log2"`
 	BelowRangeMaxAbsErrLog2 *float64       `json:"below_range_max_abs_err_log2"`
+	AboveRange              int            `json:"above_range"`
 	MaxRelErrLog2           *float64       `json:"max_rel_err_log2"`
 	MedianRelErrLog2        *float64       `json:"median_rel_err_log2"`
 	Bits                    *float64       `json:"bits"`
@@ -86,6 +92,7 @@ func toJSON(r analysis.OpError, note string) opErrorJSON {
 		Samples:          r.Samples,
 		Drawn:            r.Drawn,
 		BelowRange:       r.BelowRange,
+		AboveRange:       r.AboveRange,
 		MaxRelErrLog2:    finite(r.MaxRelErrLog2),
 		MedianRelErrLog2: finite(r.MedianRelErrLog2),
 		Bits:             finite(r.Bits()),
@@ -359,11 +366,29 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 			}
 		}
 	}
+	printAboveRange(w, b, results)
 	if note != "" {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "note:", note)
 	}
 	return nil
+}
+
+// printAboveRange lists the operations with samples that overflowed the
+// backend's format, which the table leaves out.
+func printAboveRange(w io.Writer, b arith.Backend, results []analysis.OpError) {
+	first := true
+	for _, r := range results {
+		if r.AboveRange == 0 {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "samples beyond %s's largest value (overflow of the format), left out of the table above:\n", b.Name)
+			first = false
+		}
+		fmt.Fprintf(w, "  %-9s  %d/%d\n", r.Op, r.AboveRange, r.Drawn)
+	}
 }
 
 func log2Cell(v float64) string {

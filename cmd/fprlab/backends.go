@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -46,7 +47,13 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 		rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
 	}
 	for _, f := range arith.Families() {
-		rows = append(rows, backendJSON{Name: f.Usage, Description: f.Description, Family: true})
+		// Every family is named NAME:P; a range written in the usage
+		// ("vprec:P (11 <= P <= 256)") goes to the description.
+		name, desc := f.Name+":P", f.Description
+		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
+			desc += "; " + extra
+		}
+		rows = append(rows, backendJSON{Name: name, Description: desc, Family: true})
 	}
 	if opts.JSON {
 		return printJSON(s.Out, rows)

@@ -29,6 +29,7 @@ type opErrorRecord struct {
 	BelowRange              int              `json:"below_range"`
 	BelowRangeMaxRelErrLog2 checkpoint.Float `json:"below_range_max_rel_err_log2"`
 	BelowRangeMaxAbsErrLog2 checkpoint.Float `json:"below_range_max_abs_err_log2"`
+	AboveRange              int              `json:"above_range"`
 	BoundLog2               checkpoint.Float `json:"bound_log2"`
 	HasBound                bool             `json:"has_bound"`
 	WorstX                  checkpoint.Float `json:"worst_x"`
@@ -40,7 +41,7 @@ func recordOf(r analysis.OpError) opErrorRecord {
 	return opErrorRecord{
 		Backend: r.Backend, Op: r.Op, Drawn: r.Drawn, Samples: r.Samples,
 		MaxRelErrLog2: checkpoint.Float(r.MaxRelErrLog2), MedianRelErrLog2: checkpoint.Float(r.MedianRelErrLog2),
-		RangeMinExp: r.RangeMinExp, HasRange: r.HasRange, BelowRange: r.BelowRange,
+		RangeMinExp: r.RangeMinExp, HasRange: r.HasRange, BelowRange: r.BelowRange, AboveRange: r.AboveRange,
 		BelowRangeMaxRelErrLog2: checkpoint.Float(r.BelowRangeMaxRelErrLog2),
 		BelowRangeMaxAbsErrLog2: checkpoint.Float(r.BelowRangeMaxAbsErrLog2),
 		BoundLog2:               checkpoint.Float(r.BoundLog2), HasBound: r.HasBound,
@@ -52,7 +53,7 @@ func (c opErrorRecord) opError() analysis.OpError {
 	return analysis.OpError{
 		Backend: c.Backend, Op: c.Op, Drawn: c.Drawn, Samples: c.Samples,
 		MaxRelErrLog2: float64(c.MaxRelErrLog2), MedianRelErrLog2: float64(c.MedianRelErrLog2),
-		RangeMinExp: c.RangeMinExp, HasRange: c.HasRange, BelowRange: c.BelowRange,
+		RangeMinExp: c.RangeMinExp, HasRange: c.HasRange, BelowRange: c.BelowRange, AboveRange: c.AboveRange,
 		BelowRangeMaxRelErrLog2: float64(c.BelowRangeMaxRelErrLog2),
 		BelowRangeMaxAbsErrLog2: float64(c.BelowRangeMaxAbsErrLog2),
 		BoundLog2:               float64(c.BoundLog2), HasBound: c.HasBound,

@@ -132,7 +132,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		[]safefile.Arg{{Flag: "out", Path: opts.Out}, {Flag: "checkpoint", Path: opts.Checkpoint}}); err != nil {
 		return err
 	}
-	if opts.Out == safefile.Stdio && opts.JSON {
+	if safefile.IsStdout(opts.Out) && opts.JSON {
 		return errors.New("--out - and --json would both write to standard output; give --out a file")
 	}
 	var backends []arith.Backend
@@ -199,7 +199,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 // printKATResults prints the results as JSON or as a table.
 func printKATResults(s *streams, opts *katOptions, logn uint, ref *katReference, runs []*katRun) error {
 	if !opts.JSON {
-		if opts.Out == safefile.Stdio {
+		if opts.Out != "" && safefile.IsStdout(opts.Out) {
 			// The response file is the output; the summary goes with
 			// the progress.
 			return printKAT(s.Err, logn, ref, runs)
@@ -302,14 +302,16 @@ func katIdentity(logn uint) checkpoint.Identity {
 // katDegreeLogn parses --params for the commands that replay the NIST KAT
 // files, which exist for Falcon-512 and Falcon-1024 only.
 func katDegreeLogn(params string) (uint, error) {
+	if params == "" {
+		return 0, errors.New("missing --params: 512 or 1024 (the degrees of the NIST KAT files)")
+	}
 	logn, err := degreeLogn(params)
-	if err != nil {
-		return 0, err
+	if err == nil {
+		if _, err = falcon.KATName(logn); err == nil {
+			return logn, nil
+		}
 	}
-	if _, err := falcon.KATName(logn); err != nil {
-		return 0, fmt.Errorf("--params %s: the NIST KAT exists for 512 and 1024 only", params)
-	}
-	return logn, nil
+	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the NIST KAT exists for these degrees only)", params)
 }
 
 // fallbackKeygenBackend generates the keys for backends that cannot.

@@ -105,7 +105,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "pk", Path: opts.PK}, {Flag: "sk", Path: opts.SK}}); err != nil {
 		return err
 	}
-	if opts.JSON && (opts.PK == safefile.Stdio || opts.SK == safefile.Stdio) {
+	if opts.JSON && (safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK)) {
 		return fmt.Errorf("--json and a key written to - would both use standard output")
 	}
 	b, err := lookupBackend(opts.Backend)
@@ -143,7 +143,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 			PKBytes: len(pkb), SKBytes: len(skb), PKSHA256: hex.EncodeToString(sum[:]),
 		})
 	}
-	if opts.PK == safefile.Stdio || opts.SK == safefile.Stdio {
+	if safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK) {
 		return nil // the key is the output
 	}
 	_, err = fmt.Fprintf(s.Out, "Falcon-%d key pair (backend %s): public key %s (%d bytes, SHA-256 %x), private key %s (%d bytes)\n",

@@ -40,7 +40,7 @@ func TestBackendsJSON(t *testing.T) {
 			t.Errorf("backend %q: bits %v, description %q, family %v", want, r.Bits, r.Description, r.Family)
 		}
 	}
-	for _, fam := range []string{"oracle:P", "vprec:P (11 <= P <= 256)"} {
+	for _, fam := range []string{"oracle:P", "vprec:P"} {
 		if r, ok := seen[fam]; !ok || !r.Family || r.Bits != nil {
 			t.Errorf("family %q: %+v (listed %v)", fam, r, ok)
 		}
@@ -65,5 +65,26 @@ func TestVersion(t *testing.T) {
 	code, out, _ := runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "fprlab ") {
 		t.Fatalf("exit %d, output %q", code, out)
+	}
+}
+
+// TestKatDegreeMessages checks that kat and opcount, which accept 512 and
+// 1024 only, suggest only those.
+func TestKatDegreeMessages(t *testing.T) {
+	for _, args := range [][]string{{"kat"}, {"opcount"}, {"kat", "--params", "256"}, {"opcount", "--params", "x"}} {
+		code, _, errs := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "512 or 1024") || strings.Contains(errs, "power of two") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestCompletion checks that cobra's completion command is available.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, errs := runCLI(t, "completion", sh)
+		if code != 0 || !strings.Contains(out, "fprlab") {
+			t.Errorf("%s: exit %d, stderr %q, %d bytes", sh, code, errs, len(out))
+		}
 	}
 }

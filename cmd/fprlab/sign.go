@@ -88,7 +88,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if opts.Out == "" {
 		return fmt.Errorf("missing --out FILE")
 	}
-	if opts.Out == safefile.Stdio && opts.JSON {
+	if safefile.IsStdout(opts.Out) && opts.JSON {
 		return fmt.Errorf("--out - and --json would both write to standard output; give --out a file")
 	}
 	if err := safefile.Distinct([]safefile.Arg{{Flag: "sk", Path: opts.SK}, {Flag: "msg", Path: opts.Msg}},
@@ -141,7 +141,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: format.String(),
 			Degree: 1 << sk.LogN, Backend: b.Name, Seeded: opts.SeedSet})
 	}
-	if opts.Out == safefile.Stdio {
+	if safefile.IsStdout(opts.Out) {
 		return nil // the signature is the output
 	}
 	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (Falcon-%d, backend %s) to %s\n",

@@ -111,7 +111,7 @@ func WriteFiles(stdout io.Writer, files ...File) error {
 		switch {
 		case f.Path == "":
 			return errors.New("writing: empty file name")
-		case f.Path == Stdio || isStdout(f.Path):
+		case IsStdout(f.Path):
 			p.stdout = true
 		default:
 			target, direct, err := resolveTarget(f.Path)
@@ -233,11 +233,14 @@ func writeInto(path string, data []byte) error {
 	return errors.Join(werr, f.Close())
 }
 
-// isStdout reports whether path names the file standard output is open on
-// (/dev/stdout, /proc/self/fd/1, or the file stdout was redirected to):
-// writing there goes through stdout, so nothing replaces the file under
-// the shell's redirection.
-func isStdout(path string) bool {
+// IsStdout reports whether WriteFiles sends path to standard output: "-",
+// or the file standard output is open on (/dev/stdout, /proc/self/fd/1,
+// or the file stdout was redirected to), so that nothing replaces the file
+// under the shell's redirection. Commands print no summary then.
+func IsStdout(path string) bool {
+	if path == Stdio {
+		return true
+	}
 	so, err := os.Stdout.Stat()
 	if err != nil {
 		return false
