@@ -196,3 +196,22 @@ func mustHex(t *testing.T, s string) []byte {
 	}
 	return b
 }
+
+// TestStdioStreams reads a message from standard input and writes a KAT
+// response file to standard output (its summary then goes to stderr).
+func TestStdioStreams(t *testing.T) {
+	f := newSignFixture(t)
+	out := filepath.Join(f.dir, "sig")
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"sign", "--sk", f.skPath, "--msg", "-", "--out", out}, bytes.NewReader(f.msg), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("sign --msg -: exit %d: %s", code, stderr.String())
+	}
+	if err := falcon.Verify(f.pk, f.msg, readFile(t, out)); err != nil {
+		t.Errorf("signature of the message read from stdin: %v", err)
+	}
+	code, rsp, errs := runCLI(t, "kat", "--params", "512", "--records", "2", "--out", "-")
+	if code != 0 || rsp != string(publishedPrefix(t, 2)) || !strings.Contains(errs, "BACKEND") {
+		t.Errorf("kat --out -: exit %d, stderr %q, stdout %d bytes", code, errs, len(rsp))
+	}
+}
