@@ -103,9 +103,9 @@ type OpError struct {
 	BelowRangeMaxRelErrLog2 float64
 	BelowRangeMaxAbsErrLog2 float64
 	// AboveRange counts the floating-point samples that overflowed the
-	// backend's format: an operand imported as an infinity, or an
-	// infinite result where the exact one is finite (triword above
-	// binary32's 2^128). They measure the format's range, not its
+	// backend's format: an operand imported as an infinity, or a NaN or
+	// infinite result whose exact value the format cannot hold (triword
+	// above binary32's 2^128). They measure the format's range, not its
 	// precision, so they are left out of Samples and the error fields.
 	AboveRange int
 	// BoundLog2 is log2 of the backend's proven relative error bound for
