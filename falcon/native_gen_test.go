@@ -13,6 +13,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // The native backend runs the generated, non-generic copy of the Falcon
@@ -247,9 +248,9 @@ func TestNativeGenSampler(t *testing.T) {
 	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
 		st := engineFor(t, b).(samplerTester)
 		rng := mrand.New(mrand.NewPCG(3, 4))
-		var seed [prngSeedSize]byte
-		var p prng
-		p.init(&seed)
+		var seed [samplerprng.SeedSize]byte
+		var p samplerprng.PRNG
+		p.Init(&seed)
 		for i := range count {
 			logn := uint(9 + i%2)
 			mu := (rng.Float64() - 0.5) * 4096

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // Signing (Falcon specification v1.2, Algorithm 10; Falcon-impl-20211101
@@ -34,7 +35,7 @@ import (
 //
 // Randomness. Every signature reads, from the caller's rng: 40 bytes of
 // nonce, then 56 bytes per attempt to seed the sampler's ChaCha20
-// generator (prng.go). With rng the SHAKE256 stream of the reference's
+// generator (internal/samplerprng). With rng the SHAKE256 stream of the reference's
 // falcon.h API tests, the signatures are the reference's byte for byte.
 //
 // Warning (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping Falcon",
@@ -52,13 +53,13 @@ type signEngine interface {
 	expandKey(sk *PrivateKey) any
 	// attemptTree and attemptDyn run one signing attempt with the sampler
 	// seeded from seed, on the expanded-key and on the dynamic path.
-	attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
-	attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+	attemptTree(key any, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
+	attemptDyn(sk *PrivateKey, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 }
 
 // SeedSize is the number of bytes a signing attempt reads from the
 // caller's random source to seed the sampler (Zf(prng_init)).
-const SeedSize = prngSeedSize
+const SeedSize = samplerprng.SeedSize
 
 // maxAttempts bounds the number of attempts of one signature (both retry
 // loops together). The reference loops until an attempt succeeds; an
@@ -367,10 +368,10 @@ func (e *engineOf[F, A]) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree implements signEngine.
-func (e *engineOf[F, A]) attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOf[F, A]) attemptTree(key any, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKey[F])
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSampler(e.a, &p, ek.logn)
 	at := doSignTree(e.a, s.sample, ek, hm)
 	if s.stuck {
@@ -380,9 +381,9 @@ func (e *engineOf[F, A]) attemptTree(key any, hm []uint16, seed *[prngSeedSize]b
 }
 
 // attemptDyn implements signEngine.
-func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSampler(e.a, &p, sk.LogN)
 	at := doSignDyn(e.a, s.sample, sk, hm)
 	if s.stuck {

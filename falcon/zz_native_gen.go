@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
@@ -910,7 +911,7 @@ func (s *samplerNative) sample(mu, isigma float64) int64 {
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for range maxIter {
 		z0 := int32(gaussian0(s.src))
-		b := int32(s.src.u8() & 1)
+		b := int32(s.src.U8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -938,7 +939,7 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 
 	var w uint32
 	for i := 56; ; i -= 8 {
-		w = s.src.u8() - uint32(z>>uint(i))&0xFF
+		w = s.src.U8() - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
 			break
 		}
@@ -952,10 +953,10 @@ func (e *engineOfNative) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the native copy of engineOf.attemptTree (sign.go).
-func (e *engineOfNative) attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfNative) attemptTree(key any, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyNative)
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, ek.logn)
 	at := doSignTreeNative(e.a, s.sample, ek, hm)
 	if s.stuck {
@@ -965,9 +966,9 @@ func (e *engineOfNative) attemptTree(key any, hm []uint16, seed *[prngSeedSize]b
 }
 
 // attemptDyn is the native copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfNative) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOfNative) attemptDyn(sk *PrivateKey, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, sk.LogN)
 	at := doSignDynNative(e.a, s.sample, sk, hm)
 	if s.stuck {
