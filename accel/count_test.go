@@ -7,6 +7,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -330,11 +331,31 @@ func TestCountingConcurrent(t *testing.T) {
 	}
 }
 
+// TestCountKATRecordErrors: bad degrees and record numbers are errors, and
+// a huge record number is refused before anything is allocated for it.
 func TestCountKATRecordErrors(t *testing.T) {
 	if _, err := CountKATRecord(8, 0); err == nil {
 		t.Error("Falcon-256: no error")
 	}
-	if _, err := CountKATRecord(9, -1); err == nil {
-		t.Error("record -1: no error")
+	for _, count := range []int{-1, falcon.MaxKATRequests, 1 << 40, math.MaxInt} {
+		if _, err := CountKATRecord(9, count); err == nil || !strings.Contains(err.Error(), "numbered") {
+			t.Errorf("record %d: error %v, want one naming the valid record numbers", count, err)
+		}
+	}
+}
+
+// TestNilReceivers: the read-only methods have safe zero values on nil.
+func TestNilReceivers(t *testing.T) {
+	var c *Counting[float64]
+	c.Reset()
+	if k := c.Calls(); k != (Calls{}) {
+		t.Errorf("nil Counting: Calls %+v", k)
+	}
+	if k := c.Counts(); k != (Counts{}) {
+		t.Errorf("nil Counting: Counts %+v", k)
+	}
+	var k *KATCounts
+	if tot := k.Total(); tot != (Counts{}) {
+		t.Errorf("nil KATCounts: Total %+v", tot)
 	}
 }

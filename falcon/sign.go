@@ -126,11 +126,23 @@ func (ek *ExpandedKey) check() error {
 	return nil
 }
 
-// LogN returns the degree exponent of the key.
-func (ek *ExpandedKey) LogN() uint { return ek.logn }
+// LogN returns the degree exponent of the key, or 0 for a nil or zero
+// ExpandedKey (one not made by ExpandPrivateKey; no Falcon key has logn 0).
+func (ek *ExpandedKey) LogN() uint {
+	if ek.check() != nil {
+		return 0
+	}
+	return ek.logn
+}
 
-// Backend returns the backend the key was expanded with.
-func (ek *ExpandedKey) Backend() arith.Backend { return ek.e.backend() }
+// Backend returns the backend the key was expanded with, or the zero
+// arith.Backend (empty Name, nil Impl) for a nil or zero ExpandedKey.
+func (ek *ExpandedKey) Backend() arith.Backend {
+	if ek.check() != nil {
+		return arith.Backend{}
+	}
+	return ek.e.backend()
+}
 
 // Sign signs msg with the expanded key in the given format, reading the
 // nonce and the sampler seeds from rng (falcon_sign_tree), as Sign does.
