@@ -85,6 +85,7 @@ func loadErrorsCheckpoint(o *arithErrorsOptions, s *streams) (*errorsCheckpoint,
 	if o.Checkpoint == "" {
 		return nil, nil
 	}
+	s.stopOnInterrupt()
 	ckpt := &errorsCheckpoint{}
 	if _, err := checkpoint.Load(o.Checkpoint, errorsIdentity(o), ckpt); err != nil {
 		return nil, err

@@ -210,6 +210,9 @@ func TestStdioStreams(t *testing.T) {
 	if err := falcon.Verify(f.pk, f.msg, readFile(t, out)); err != nil {
 		t.Errorf("signature of the message read from stdin: %v", err)
 	}
+	if code, _, errs := runCLI(t, "sign", "--sk", "-", "--msg", "-", "--out", out); code != exitUsage || !strings.Contains(errs, "both read standard input") {
+		t.Errorf("sign --sk - --msg -: exit %d, stderr %q", code, errs)
+	}
 	code, rsp, errs := runCLI(t, "kat", "--params", "512", "--records", "2", "--out", "-")
 	if code != 0 || rsp != string(publishedPrefix(t, 2)) || !strings.Contains(errs, "BACKEND") {
 		t.Errorf("kat --out -: exit %d, stderr %q, stdout %d bytes", code, errs, len(rsp))

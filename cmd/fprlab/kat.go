@@ -160,6 +160,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	}
 	var ckpt *katCheckpoint
 	if opts.Checkpoint != "" {
+		s.stopOnInterrupt()
 		ckpt = &katCheckpoint{Done: map[string][]falcon.KATRecord{}}
 		if _, err := checkpoint.Load(opts.Checkpoint, katIdentity(logn), ckpt); err != nil {
 			return err
