@@ -77,7 +77,7 @@ func errorsIdentity(o *arithErrorsOptions) checkpoint.Identity {
 	return checkpoint.Identity{Command: "arith errors", Flags: map[string]string{
 		"n": strconv.Itoa(o.N), "seed": strconv.FormatUint(o.Seed, 10),
 		"emin": strconv.Itoa(o.Emin), "emax": strconv.Itoa(o.Emax),
-	}, Version: programVersion()}
+	}, Version: releaseVersion()}
 }
 
 // loadErrorsCheckpoint reads --checkpoint, if given (nil without one).
