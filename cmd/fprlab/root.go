@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync/atomic"
 
@@ -145,24 +146,32 @@ func (s *streams) run(ctx context.Context, args []string) int {
 	root.SetErr(stderr)
 	root.SetIn(s.In)
 	err := root.ExecuteContext(ctx)
-	code := exitOK
+	if out.err != nil {
+		// A result lost on its way out is the failure to report,
+		// whether or not the command noticed it.
+		werr := out.err
+		var pe *fs.PathError
+		if errors.As(werr, &pe) {
+			werr = pe.Err
+		}
+		fmt.Fprintln(stderr, "fprlab: writing standard output:", werr)
+		if err != nil && !errors.Is(err, out.err) {
+			fmt.Fprintln(stderr, "fprlab:", err)
+		}
+		return exitUsage
+	}
 	var ee *exitError
 	switch {
 	case err == nil:
+		return exitOK
 	case errors.As(err, &ee):
 		if ee.err != nil && ee.err.Error() != "" {
 			fmt.Fprintln(stderr, "fprlab:", ee.err)
 		}
-		code = ee.code
-	default:
-		fmt.Fprintln(stderr, "fprlab:", err)
-		code = exitUsage
+		return ee.code
 	}
-	if out.err != nil && code != exitUsage {
-		fmt.Fprintln(stderr, "fprlab: writing standard output:", out.err)
-		code = exitUsage
-	}
-	return code
+	fmt.Fprintln(stderr, "fprlab:", err)
+	return exitUsage
 }
 
 // isTerminal reports whether w is a character device (a terminal).
