@@ -247,9 +247,12 @@ func TestArithErrorsOverflowCountedApart(t *testing.T) {
 			t.Errorf("%s: max %v bits %v bound %v", r.Op, r.MaxRelErrLog2, r.Bits, r.BoundLog2)
 		}
 	}
-	_, table, _ := runCLI(t, "arith", "errors", "--backend", "triword", "--op", "mul", "--n", "2000",
-		"--seed", "3", "--emin", "-60", "--emax", "200")
-	if !strings.Contains(table, "overflow of the format") || strings.Contains(table, "1024") {
+	// Over -200..200, div also divides by operands flushed to zero on
+	// import (below range): their NaN results are shown as such, not as
+	// the number 1024.
+	_, table, _ := runCLI(t, "arith", "errors", "--backend", "triword", "--op", "mul,div", "--n", "2000",
+		"--seed", "3", "--emin", "-200", "--emax", "200")
+	if !strings.Contains(table, "overflow of the format") || strings.Contains(table, "1024") || !strings.Contains(table, "NaN/Inf") {
 		t.Errorf("table:\n%s", table)
 	}
 }
