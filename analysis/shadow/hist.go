@@ -93,14 +93,31 @@ func (h *Hist) Quantile(q float64) float64 {
 		return math.NaN()
 	}
 	rank := int64(math.Ceil(q * float64(n)))
-	rank = max(rank, 1)
-	if rank <= h.Zeros {
+	return h.rank(max(rank, 1))
+}
+
+// Median returns the median of the log2 values: for an even count the mean
+// of the two middle values (the usual convention, which the reference
+// measurement uses), each read as in Quantile.
+func (h *Hist) Median() float64 {
+	n := h.Count()
+	if n == 0 || n%2 == 1 {
+		return h.Quantile(0.5)
+	}
+	lo := h.rank(n / 2)
+	hi := h.rank(n/2 + 1)
+	return (lo + hi) / 2
+}
+
+// rank returns the value of rank r (1-based), as Quantile reads it.
+func (h *Hist) rank(r int64) float64 {
+	if r <= h.Zeros {
 		return math.Inf(-1)
 	}
 	seen := h.Zeros
 	for _, b := range h.sortedBins() {
 		seen += h.Bins[b]
-		if seen >= rank {
+		if seen >= r {
 			v := (float64(b) + 0.5) / binsPerBit
 			return math.Min(math.Max(v, h.Min), h.Max)
 		}

@@ -59,7 +59,7 @@ func QOf(h *Hist) Q {
 	if h.Zeros > 0 {
 		q.Min = nil
 	}
-	q.Q01, q.Q10, q.Median = finite(h.Quantile(0.01)), finite(h.Quantile(0.10)), finite(h.Quantile(0.5))
+	q.Q01, q.Q10, q.Median = finite(h.Quantile(0.01)), finite(h.Quantile(0.10)), finite(h.Median())
 	q.Q90, q.Q99, q.Max = finite(h.Quantile(0.90)), finite(h.Quantile(0.99)), finite(h.Max)
 	coarse := map[int]int64{}
 	for b, c := range h.Bins {
@@ -317,7 +317,7 @@ func stageRows(m map[stageKey2]*Hist, order []stageKey2) []StageSummary {
 		h := m[k]
 		rows = append(rows, StageSummary{
 			Stage: k.stage, Level: k.level, Values: h.Count(),
-			MaxRelLog2: finite(h.Max), MedianRelLog2: finite(h.Quantile(0.5)), Q99RelLog2: finite(h.Quantile(0.99)),
+			MaxRelLog2: finite(h.Max), MedianRelLog2: finite(h.Median()), Q99RelLog2: finite(h.Quantile(0.99)),
 			ExactValues: h.Zeros,
 		})
 	}

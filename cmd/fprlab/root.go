@@ -33,6 +33,7 @@ const (
 func commands(s *streams) []*cobra.Command {
 	return []*cobra.Command{
 		newKatCmd(s),
+		newCompareCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
