@@ -138,8 +138,11 @@ func (e OpError) WorstOverBound() (float64, bool) {
 	return math.Exp2(e.MaxRelErrLog2 - e.BoundLog2), true
 }
 
-// nonFiniteLog2 is the error (log2) charged to a NaN or infinite result.
-const nonFiniteLog2 = 1024
+// NonFiniteLog2 is the error (log2) charged to a NaN or infinite result
+// for a value the format can hold (an arithmetic failure, not an overflow,
+// which AboveRange counts): larger than any finite relative error, so it
+// is always the maximum. Reports show it as a failure, not as a number.
+const NonFiniteLog2 = 1024
 
 // parseOp returns the measured operation named name and its position in
 // arith.MeasuredOps, which seeds its input stream (so a run's inputs do not
@@ -449,14 +452,14 @@ func floatErr[F any, A arith.Arith[F]](a A, got F, want *big.Float, minExp int, 
 		return sampleErr{overflow: true}
 	}
 	if math.IsNaN(a.Float64(got)) {
-		return sampleErr{rel: nonFiniteLog2, abs: nonFiniteLog2, inRange: inRange}
+		return sampleErr{rel: NonFiniteLog2, abs: NonFiniteLog2, inRange: inRange}
 	}
 	g := a.Big(got)
 	if g.IsInf() || want.IsInf() {
 		if g.IsInf() && want.IsInf() && g.Signbit() == want.Signbit() {
 			return sampleErr{rel: math.Inf(-1), abs: math.Inf(-1), inRange: inRange}
 		}
-		return sampleErr{rel: nonFiniteLog2, abs: nonFiniteLog2, inRange: inRange}
+		return sampleErr{rel: NonFiniteLog2, abs: NonFiniteLog2, inRange: inRange}
 	}
 	d := new(big.Float).SetPrec(64).Sub(g, want)
 	if d.Sign() == 0 {

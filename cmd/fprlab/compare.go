@@ -168,7 +168,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	}
 	var camp *shadow.Campaign
 	if opts.Out != "" {
-		id := compareIdentity{Command: "compare", Version: programVersion(), Params: 1 << cfg.LogN,
+		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
 			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
@@ -180,6 +180,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 			return err
 		}
 		defer camp.Close()
+		s.stopOnInterrupt()
 	}
 	var sums []*shadow.Summary
 	for _, b := range bs {
