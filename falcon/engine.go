@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
@@ -52,6 +53,8 @@ func newEngine(b arith.Backend) (engine, error) {
 		return &engineOf[*big.Float, arith.Arith[*big.Float]]{a: a, b: b}, nil
 	case arith.Arith[triword.TW]:
 		return &engineOf[triword.TW, arith.Arith[triword.TW]]{a: a, b: b}, nil
+	case arith.Arith[ddouble.DD]:
+		return &engineOf[ddouble.DD, arith.Arith[ddouble.DD]]{a: a, b: b}, nil
 	}
 	return nil, fmt.Errorf("falcon: backend %q has value type %T, which Falcon is not instantiated for", b.Name, b.Impl)
 }
