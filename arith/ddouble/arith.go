@@ -138,9 +138,10 @@ func (Arith) Sqrt(x DD) DD   { return sqrt(x) }
 
 // Float64 returns Hi + Lo rounded to nearest: one binary64 addition, which
 // rounds the exact sum correctly (Hi itself for a normalised pair). An
-// infinite Hi is returned as it is (its Lo may be NaN).
+// infinite Hi is returned as it is (its Lo may be NaN), and so is Hi when
+// Lo = 0 (keeping the sign of a zero).
 func (Arith) Float64(x DD) float64 {
-	if math.IsInf(x.Hi, 0) {
+	if x.Lo == 0 || math.IsInf(x.Hi, 0) {
 		return x.Hi
 	}
 	return x.Hi + x.Lo

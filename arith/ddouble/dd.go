@@ -39,6 +39,9 @@ func addFP(x DD, y float64) DD {
 // errors of both the high and the low parts. It is the one addition of this
 // package; the cheaper "sloppy" addition has no relative bound when the
 // operands have opposite signs.
+//
+// A zero sum of two zeros takes the sign IEEE-754 gives x.Hi + y.Hi (-0
+// only for -0 + -0); the algorithm itself would return +0.
 func add(x, y DD) DD {
 	sh, sl := twoSum(x.Hi, y.Hi)
 	th, tl := twoSum(x.Lo, y.Lo)
@@ -46,6 +49,9 @@ func add(x, y DD) DD {
 	vh, vl := fastTwoSum(sh, c)
 	w := tl + vl
 	zh, zl := fastTwoSum(vh, w)
+	if zh == 0 && sh == 0 {
+		zh = sh
+	}
 	return DD{zh, zl}
 }
 
@@ -66,9 +72,15 @@ func mulFP(x DD, y float64) DD {
 
 // mul is DWTimesDW3 (JMP Algorithm 12), the product with fused
 // multiply-adds: x * y with relative error at most 5u^2.
-// The product of the two low parts only enters through the FMAs.
+// The product of the two low parts only enters through the FMAs. A zero
+// product of the high parts (a zero operand, barring underflow) is
+// returned as it is, keeping IEEE-754's sign, which the algorithm's last
+// addition would lose.
 func mul(x, y DD) DD {
 	ch, cl1 := twoProd(x.Hi, y.Hi)
+	if ch == 0 {
+		return DD{ch, 0}
+	}
 	tl0 := float64(x.Lo * y.Lo)
 	tl1 := math.FMA(x.Hi, y.Lo, tl0)
 	cl2 := math.FMA(x.Lo, y.Hi, tl1)
@@ -82,8 +94,14 @@ func mul(x, y DD) DD {
 // corrected once: r = y*th (Algorithm 7), the remainder x - r is formed
 // with xh - rh exact (Sterbenz: rh is within a few ulps of xh), and its
 // quotient by yh is the low part.
+//
+// A zero quotient of the high parts (x = 0) is returned with its IEEE-754
+// sign.
 func div(x, y DD) DD {
 	th := x.Hi / y.Hi
+	if th == 0 {
+		return DD{th, 0}
+	}
 	r := mulFP(y, th)
 	ph := x.Hi - r.Hi
 	dl := x.Lo - r.Lo
