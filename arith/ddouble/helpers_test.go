@@ -76,5 +76,5 @@ func relErr(got, exact *big.Float) float64 {
 	return math.Abs(f)
 }
 
-// log2u2 expresses a relative error in units of u^2 = 2^-106.
+// inU2 expresses a relative error in units of u^2 = 2^-106.
 func inU2(e float64) float64 { return e / (u * u) }
