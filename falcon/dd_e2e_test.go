@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"testing"
 	"time"
 
-	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon/katref"
 )
 
 // Falcon end to end over "dd", the double-word binary64 backend (106-bit
@@ -129,10 +130,7 @@ func BenchmarkSign512DoubleWordVsOracle(b *testing.B) {
 	sk := katKeys(b)[9]
 	msg := []byte("benchmark message")
 	for _, name := range []string{"dd", "oracle"} {
-		be, err := arith.Lookup(name)
-		if err != nil {
-			b.Fatal(err)
-		}
+		be := mustBackend(b, name)
 		b.Run(name, func(b *testing.B) {
 			rng := seededRand(9)
 			for b.Loop() {
@@ -142,4 +140,54 @@ func BenchmarkSign512DoubleWordVsOracle(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestDoubleWordKAT512 regenerates the Falcon-512 NIST KAT over dd (keys
+// and signatures) and compares every record with the published file;
+// where a record differs, it must equal the record the 256-bit oracle
+// generates from the same seed. Observed and pinned: all records but
+// record 50 equal the published ones, and record 50 equals the oracle's
+// (NTRUSolve over binary64 rejects a candidate that 106 and 256 bits
+// accept, so the seed gives another key). -short checks records 0, 1
+// and 50.
+func TestDoubleWordKAT512(t *testing.T) {
+	ddb, orb := mustBackend(t, "dd"), mustBackend(t, "oracle")
+	data, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, published, err := ParseKAT(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := KATRequests(len(published))
+	todo := []int{0, 1, 50}
+	if !testing.Short() {
+		todo = nil
+		for i := range reqs {
+			todo = append(todo, i)
+		}
+	}
+	var differ []int
+	for _, i := range todo {
+		got := reqs[i]
+		if err := GenerateKATRecord(ddb, 9, &got); err != nil {
+			t.Fatalf("record %d: %v", i, err)
+		}
+		if CompareKATRecord(&got, &published[i]) == nil {
+			continue
+		}
+		differ = append(differ, i)
+		want := reqs[i]
+		if err := GenerateKATRecord(orb, 9, &want); err != nil {
+			t.Fatalf("record %d over the oracle: %v", i, err)
+		}
+		if m := CompareKATRecord(&got, &want); m != nil {
+			t.Errorf("record %d differs from the published one and from the oracle's (%s byte %d)", i, m.Field, m.Offset)
+		}
+	}
+	if !slices.Equal(differ, []int{50}) {
+		t.Errorf("records differing from the published file: %v, want [50]", differ)
+	}
+	t.Logf("%d records: %d equal the published file, records %v equal the oracle's instead", len(todo), len(todo)-len(differ), differ)
 }
