@@ -76,12 +76,22 @@ var (
 	gmTab     [2048]DD
 )
 
-// fromBig rounds v to the nearest binary64 Hi and the remainder v - Hi,
-// which is exact at tablePrec+64 bits, to the nearest binary64 Lo. The
-// result is within ulp(Lo)/2 of v, about 2^-107 relative.
-func fromBig(v *big.Float) DD {
+// fromBig is FromBig, for the tables.
+func fromBig(v *big.Float) DD { return Arith{}.FromBig(v) }
+
+// FromBig returns v rounded to a double word: Hi = v rounded to nearest
+// binary64, Lo = the remainder v - Hi (computed exactly) rounded to
+// nearest, so that a double word comes back unchanged and any other value
+// is within 2^-105 of itself (while Lo stays normal). With it Arith can
+// serve as the exact side of a shadowed run (analysis/shadow's Exact
+// interface). Infinities and values beyond binary64's range give an
+// infinite Hi and Lo = 0.
+func (Arith) FromBig(v *big.Float) DD {
 	hi, _ := v.Float64()
-	r := new(big.Float).SetPrec(tablePrec+64).Sub(v, new(big.Float).SetFloat64(hi))
+	if math.IsInf(hi, 0) {
+		return DD{hi, 0}
+	}
+	r := new(big.Float).SetPrec(v.Prec()+64).Sub(v, new(big.Float).SetFloat64(hi))
 	lo, _ := r.Float64()
 	return DD{hi, lo}
 }

@@ -136,3 +136,22 @@ func TestTwiddles(t *testing.T) {
 }
 
 func itoa(k int) string { return big.NewInt(int64(k)).String() }
+
+// TestFromBig checks that FromBig returns double words unchanged and
+// rounds 256-bit values as Const does (Hi to nearest, then Lo), and that
+// values beyond binary64's range become infinities.
+func TestFromBig(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for k := range samples(100_000) {
+		x := randDD(r, minExp, maxExp)
+		if got := dd.FromBig(dd.Big(x)); got != x {
+			t.Fatalf("#%d: FromBig(Big(%v)) = %v", k, x, got)
+		}
+		v := ora.Div(dd.Big(x), ora.Of(int64(3+r.IntN(1000))))
+		checkRounded(t, "FromBig(x/k)", dd.FromBig(v), v)
+	}
+	huge := new(big.Float).SetMantExp(big.NewFloat(-1), 2000)
+	if got := dd.FromBig(huge); !math.IsInf(got.Hi, -1) || got.Lo != 0 {
+		t.Errorf("FromBig(-2^2000) = %v, want -Inf", got)
+	}
+}
