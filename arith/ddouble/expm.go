@@ -59,8 +59,9 @@ func (Arith) ExpmP63(x, ccs DD) uint64 {
 // + 5u^2 (mul); the series in Horner form adds about 8u^2. That gives
 // 8u^2 + 4*7u^2 = 36u^2 on t for x >= 0 (slightly more for x < 0, where t
 // > 0), and since |t| <= 1/2, at most 18u^2 relative on exp(-x) = 1 + t,
-// plus 2u^2 for forming 1 + t: 20u^2 on exp(-x). The tests measure
-// 6.7u^2 and 3.9u^2 at most over 1,000,000 arguments in [0, ln 2).
+// plus 2u^2 for forming 1 + t: 20u^2 on exp(-x). Measured against the
+// oracle over 1,000,000 arguments in [0, ln 2): at most 6.7u^2 on t and
+// 3.9u^2 on exp(-x) (TestExpNegVsOracle runs 200,000 of them).
 //
 // The series' terms of degree 9 and up are below 2^-54 of t0 and are
 // summed in binary64; degrees 8 down to 1 in double words.
