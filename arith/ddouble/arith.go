@@ -17,9 +17,10 @@ var (
 )
 
 // Bits is 106: two 53-bit significands hold every binary number of 106
-// significant bits exactly (Of, Const, GM and the results of operations
-// are such pairs), and the operations' proven relative errors lie between
-// 2u^2 = 2^-105 and 15u^2 = 2^-102.1, within four bits of 106-bit rounding.
+// significant bits exactly (and some wider ones, when Lo lies far below
+// Hi), and the operations' proven relative errors lie between
+// 3u^2 = 2^-104.4 (addition) and 15u^2 = 2^-102.1 (division), within four
+// bits of 106-bit rounding.
 func init() {
 	arith.Register(arith.Backend{
 		Name: "dd",

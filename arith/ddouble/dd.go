@@ -36,8 +36,8 @@ func addFP(x DD, y float64) DD {
 // add is AccurateDWPlusDW (JMP Algorithm 6): x + y with relative error at
 // most 3u^2/(1-4u) < 3u^2 + 13u^3 (JMP, which corrects the 2u^2 claimed
 // earlier), including under cancellation: the two 2Sums keep the
-// errors of both the high and the low parts. It is the one addition of this
-// package; the cheaper "sloppy" addition has no relative bound when the
+// errors of both the high and the low parts. The cheaper "sloppy"
+// addition (JMP Algorithm 5) is not used: it has no relative bound when the
 // operands have opposite signs.
 //
 // A zero sum of two zeros takes the sign IEEE-754 gives x.Hi + y.Hi (-0
