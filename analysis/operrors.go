@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/arith/triword"
@@ -223,6 +224,8 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	case arith.Arith[*big.Float]:
 		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[triword.TW]:
+		st = run(a, k, seq, cfg, minExp)
+	case arith.Arith[ddouble.DD]:
 		st = run(a, k, seq, cfg, minExp)
 	default:
 		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
