@@ -79,4 +79,3 @@ func (r *pairRunner[F, X, A, AX]) divergence(kb arith.Backend, logn uint, req fa
 	}
 	return nil, nil
 }
-
