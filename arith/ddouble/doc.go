@@ -67,10 +67,11 @@
 // The exponent range is binary64's. No guarantee is made for values whose
 // low part falls below 2^-1022 (magnitudes below about 2^-916, see
 // BoundMinExp): there Lo is subnormal or zero and the precision degrades
-// gradually towards 53 bits; overflow beyond 2^1024 gives infinities, and
-// an operation on an infinity or NaN gives a NaN pair. Falcon's signing
-// values stay within 2^-110..2^80 and key generation within binary64's
-// range, so neither matters to Falcon.
+// gradually towards 53 bits. Overflow beyond 2^1024 gives infinities, and
+// infinities and NaNs propagate through the arithmetic operations as
+// IEEE-754 prescribes (with Lo = 0). Falcon's signing values stay within
+// 2^-110..2^80 and key generation within binary64's range, so neither
+// matters to Falcon.
 //
 // # No unintended fusion
 //
