@@ -30,7 +30,7 @@ import (
 // observed outcome, all 120 equal (the same digest as the reference's),
 // as it does for the oracle.
 func TestDoubleWordSignKATPadded(t *testing.T) {
-	b := mustLookup(t, "dd")
+	b := mustBackend(t, "dd")
 	all := loadSignKAT(t)
 	vs, path := all, "tree"
 	if testing.Short() {
@@ -86,7 +86,7 @@ func TestDoubleWordSignKATPadded(t *testing.T) {
 // floating-point results, so a more precise arithmetic may keep another
 // candidate (a valid key all the same).
 func TestDoubleWordKeygenSignVerify(t *testing.T) {
-	b := mustLookup(t, "dd")
+	b := mustBackend(t, "dd")
 	if err := KeygenSupported(b); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestDoubleWordKeygenSignVerify(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skN, pkN, err := Keygen(mustLookup(t, "native"), 9, seededRand(49))
+	skN, pkN, err := Keygen(mustBackend(t, "native"), 9, seededRand(49))
 	if err != nil {
 		t.Fatal(err)
 	}
