@@ -13,10 +13,10 @@
 // whose errors are near 2^-104 per operation, some 50 bits below those of
 // binary64. Shadowing binary64 signing with it gives the same delta_c and
 // delta_sigma as the oracle does (its own, measured against the oracle,
-// stay below 2^-93); see the tests of analysis/shadow. Its own error is stated and tested below; it
-// is not the ruler for arithmetics of more than about 90 bits (use the
-// oracle), and it is neither constant-time nor a format a device would
-// implement.
+// stay below 2^-93; see the tests of analysis/shadow). Its per-operation
+// errors are stated and tested below. It is not the ruler for arithmetics
+// of more than about 90 bits (use the oracle), and it is neither
+// constant-time nor a format a device would implement.
 //
 // # Algorithms and error bounds
 //
