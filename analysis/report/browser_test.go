@@ -84,7 +84,6 @@ func checkInBrowser(t *testing.T, bin, page string) []string {
 	return problems
 }
 
-
 // inkFraction returns the fraction of pixels whose colour differs from
 // the top-left pixel (the background).
 func inkFraction(img image.Image) float64 {
