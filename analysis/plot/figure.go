@@ -29,6 +29,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Figure is one drawn figure: one or more panels stacked vertically.
@@ -88,43 +90,26 @@ func FormatOf(path string) (string, error) {
 	return "", fmt.Errorf("output file %q: the extension must be .png, .svg or .pdf", path)
 }
 
+// Bytes returns the figure drawn in format.
+func (f *Figure) Bytes(format string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := f.Write(&buf, format); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // Save writes the figure to path in the format its extension names,
-// atomically: to a temporary file in the same directory, renamed over
-// path once complete.
+// atomically (package safefile: a temporary file renamed over path once
+// complete).
 func (f *Figure) Save(path string) error {
 	format, err := FormatOf(path)
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := f.Write(&buf, format); err != nil {
-		return err
-	}
-	return WriteFileAtomic(path, buf.Bytes())
-}
-
-// WriteFileAtomic writes data to path through a temporary file and a
-// rename, so that a reader never sees a partial file and an interrupted
-// write leaves the old one.
-func WriteFileAtomic(path string, data []byte) error {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return fmt.Errorf("%s is a directory", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	data, err := f.Bytes(format)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return safefile.WriteFiles(os.Stdout, safefile.File{Path: path, Data: data})
 }

@@ -9,10 +9,16 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // ManifestName is the file of a campaign directory that says what was run.
 const ManifestName = "manifest.json"
+
+// MaxDocument is the largest document Read accepts (a compare document
+// holds one histogram per quantity and backend: kilobytes).
+const MaxDocument = 256 << 20
 
 // Manifest describes a campaign: what was run, with which version, seeds
 // and sample sizes. The measuring commands do not write it; whoever runs
@@ -92,6 +98,10 @@ func Read(path string) (*Campaign, error) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
+			c.Skipped = append(c.Skipped, Skipped{filepath.Base(f), "not a regular file"})
+			continue
+		}
 		if filepath.Base(f) == ManifestName {
 			m, err := readManifest(f)
 			if err != nil {
@@ -108,7 +118,7 @@ func Read(path string) (*Campaign, error) {
 }
 
 func readManifest(path string) (*Manifest, error) {
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(nil, path, MaxDocument)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +135,7 @@ func readManifest(path string) (*Manifest, error) {
 // anything else is recorded as skipped.
 func (c *Campaign) add(path string) error {
 	name := filepath.Base(path)
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(nil, path, MaxDocument)
 	if err != nil {
 		return err
 	}

@@ -119,16 +119,32 @@ type Compare struct {
 	Seconds      float64         `json:"seconds"`
 }
 
-// FlipsTotal returns the total number of decision flips, the "total"
-// field of the flips object, if the document has it.
-func (c *Compare) FlipsTotal() (int64, bool) {
-	var f struct {
-		Total *int64 `json:"total"`
-	}
-	if len(c.Flips) == 0 || json.Unmarshal(c.Flips, &f) != nil || f.Total == nil {
+// FlipsTotal returns the total number of decision flips: the "total"
+// field of the flips object, or, without one, the sum of its integer
+// fields (counts per kind of decision), leaving out fields that are not
+// counts (names containing "log2" or "margin"). ok is false when the
+// document has no flips object.
+func (c *Compare) FlipsTotal() (total int64, ok bool) {
+	var m map[string]json.RawMessage
+	if len(c.Flips) == 0 || json.Unmarshal(c.Flips, &m) != nil {
 		return 0, false
 	}
-	return *f.Total, true
+	if t, has := m["total"]; has {
+		if json.Unmarshal(t, &total) != nil {
+			return 0, false
+		}
+		return total, true
+	}
+	for k, v := range m {
+		if strings.Contains(k, "log2") || strings.Contains(k, "margin") {
+			continue
+		}
+		var n int64
+		if json.Unmarshal(v, &n) == nil {
+			total += n
+		}
+	}
+	return total, true
 }
 
 // Params is the Falcon degree, written 512 or "512" (also "falcon512").

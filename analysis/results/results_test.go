@@ -40,6 +40,11 @@ func TestReadCampaign(t *testing.T) {
 	if e := c.Compares[0].Backends[1]; !math.IsNaN(float64(e.PerLeaf.DeltaC.Max)) {
 		t.Errorf("absent delta_c reads as %v, want NaN", e.PerLeaf.DeltaC.Max)
 	}
+	// Without "total", the per-kind counts add up.
+	e := Compare{Flips: json.RawMessage(`{"sampler_z": 2, "rint": 1, "min_margin_log2": -30.5}`)}
+	if tot, ok := e.FlipsTotal(); !ok || tot != 3 {
+		t.Errorf("flips by kind: %d %v, want 3", tot, ok)
+	}
 	if got := DescribeSamples(c.AllCompares()); got != "100 signatures, 51,200 leaves" {
 		t.Errorf("DescribeSamples = %q", got)
 	}
