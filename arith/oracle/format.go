@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -247,8 +248,15 @@ func absorbFloat(h uint64, x *big.Float) uint64 {
 		}
 		return absorb(h, 2<<62|s)
 	}
+	// Values exact in binary64 (every value of a format with P <= 53 and
+	// E <= 11) hash their bits without allocating; others their exact
+	// significand and exponent.
+	if f, acc := x.Float64(); acc == big.Exact {
+		return absorb(h, math.Float64bits(f))
+	}
 	mant := new(big.Float)
 	e := x.MantExp(mant)
+	h = absorb(h, 3<<62)
 	n := int(mant.MinPrec())
 	m, _ := mant.SetMantExp(mant, n).Int(nil) // odd integer, |x| = m*2^(e-n)
 	h = absorb(h, uint64(int64(e-n)))
