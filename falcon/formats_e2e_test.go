@@ -25,7 +25,7 @@ func TestFormatsSignVerify(t *testing.T) {
 	}
 	sigs := map[string][]byte{}
 	for _, name := range names {
-		b := mustLookup(t, name)
+		b := mustBackend(t, name)
 		msg := []byte("formats round trip")
 		start := time.Now()
 		sig, err := Sign(b, sk, msg, Compressed, seededRand(11))
@@ -40,7 +40,7 @@ func TestFormatsSignVerify(t *testing.T) {
 	}
 	// The same seed must give the same signature: the stochastic rounding
 	// is a function of the seed and the operands.
-	again, err := Sign(mustLookup(t, "vprec:64:e11:sr=1"), sk, []byte("formats round trip"), Compressed, seededRand(11))
+	again, err := Sign(mustBackend(t, "vprec:64:e11:sr=1"), sk, []byte("formats round trip"), Compressed, seededRand(11))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestBinary64FormatSignsAsReference(t *testing.T) {
 			}
 		}
 	}
-	b := mustLookup(t, "vprec:53:e11")
+	b := mustBackend(t, "vprec:53:e11")
 	got, want := sha256.New(), sha256.New()
 	for _, v := range vs {
 		sig := signPaddedVector(t, b, "dyn", &v)
