@@ -7,6 +7,7 @@ import (
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/fprlab/fprlab/analysis/results"
 )
@@ -120,14 +121,17 @@ func Stages(cs []results.Compare) (*Figure, error) {
 	if len(have) == 0 {
 		return nil, fmt.Errorf("stages: %w: no compare object has stages", results.ErrNoData)
 	}
-	// Stage order: first appearance across backends.
+	// Stage order: first appearance across backends; stages that repeat
+	// over tree levels are labelled with their level.
+	leveled := results.StageNames(have)
 	var names []string
 	index := map[string]int{}
 	for _, c := range have {
 		for _, s := range c.Stages {
-			if _, ok := index[s.Stage]; !ok {
-				index[s.Stage] = len(names)
-				names = append(names, s.Stage)
+			n := s.Name(leveled[s.Stage])
+			if _, ok := index[n]; !ok {
+				index[n] = len(names)
+				names = append(names, n)
 			}
 		}
 	}
@@ -143,7 +147,7 @@ func Stages(cs []results.Compare) (*Figure, error) {
 	for i, c := range have {
 		var maxPts, medPts plotter.XYs
 		for _, s := range c.Stages {
-			y := float64(len(names) - 1 - index[s.Stage])
+			y := float64(len(names) - 1 - index[s.Name(leveled[s.Stage])])
 			if s.MaxRelLog2.Finite() {
 				maxPts = append(maxPts, plotter.XY{X: float64(s.MaxRelLog2), Y: y})
 			}
@@ -172,5 +176,7 @@ func Stages(cs []results.Compare) (*Figure, error) {
 	// The legend goes right of the data.
 	p.Legend.Left = false
 	pad(&p.X, 1, (p.X.Max-p.X.Min)*0.4+1)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	// One row per stage: at least a sixth of an inch each.
+	h := max(heightOne, vg.Length(len(names))*vg.Inch/6+2*vg.Inch)
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: h}, nil
 }

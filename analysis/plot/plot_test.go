@@ -87,6 +87,60 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestGoldenRealCompare draws the figures of a compare document as the
+// compare command wrote it (testdata/real of package results) and
+// compares them with their golden SVG.
+func TestGoldenRealCompare(t *testing.T) {
+	c, err := results.Read("../results/testdata/real/compare-512.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{KindHistogram, KindStages} {
+		f, err := Draw(k, c, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		checkGolden(t, f, string(k)+"-real")
+	}
+	// Stages repeated per tree level are labelled with their level.
+	var svg bytes.Buffer
+	f, _ := Draw(KindStages, c, Options{})
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "ffldl level 9") || strings.Contains(svg.String(), "gram level") {
+		t.Error("stage labels: want levels on repeated stages only")
+	}
+}
+
+// checkGolden compares the figure's SVG with testdata/golden/NAME.svg
+// (rewritten with -update) and writes a PNG with -png.
+func checkGolden(t *testing.T, f *Figure, name string) {
+	t.Helper()
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "golden", name+".svg")
+	if *update {
+		if err := os.WriteFile(golden, svg.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(svg.Bytes(), want) {
+		t.Errorf("SVG differs from %s; rerun with -update after checking the PNG", golden)
+	}
+	if *pngDir != "" {
+		if err := f.Save(filepath.Join(*pngDir, name+".png")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestTitlesSayWhat checks that each figure's SVG names what was measured
 // and the sample size read from the input.
 func TestTitlesSayWhat(t *testing.T) {

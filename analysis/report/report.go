@@ -145,10 +145,17 @@ func renyi(c *results.Compare) []string {
 }
 
 func compareTable(d results.CompareDoc) table {
-	t := table{File: d.File, Header: []string{"backend", "params", "signatures", "leaves", "per-call median", "per-call q99", "per-call max", "per-signature median", "per-signature worst", "≤ 2^-46", "log2 d (worst)", "log2 max queries", "bits lost at 2^64", "flips", "seconds"}}
+	t := table{File: d.File, Header: []string{"backend", "keys from", "params", "signatures", "leaves", "attempts (failed)", "per-call median", "per-call q99", "per-call max", "per-signature median", "per-signature worst", "≤ 2^-46", "log2 d (worst)", "log2 max queries", "bits lost at 2^64", "flips", "seconds"}}
 	for i := range d.Backends {
 		c := &d.Backends[i]
-		row := []string{c.Backend, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves),
+		keys, attempts := c.KeygenBackend, "–"
+		if keys == "" {
+			keys = "–"
+		}
+		if c.Attempts != nil {
+			attempts = fmt.Sprintf("%s (%s)", results.Thousands(c.Attempts.Total), results.Thousands(c.Attempts.Failed))
+		}
+		row := []string{c.Backend, keys, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves), attempts,
 			l2(c.PerLeaf.Sum.Median), l2(c.PerLeaf.Sum.Q99), l2(c.PerLeaf.Sum.Max), l2(c.PerSignature.Sum.Median), l2(c.PerSignature.Sum.Max), meets(c)}
 		row = append(row, renyi(c)...)
 		row = append(row, flips(c), fmt.Sprintf("%.1f", c.Seconds))

@@ -20,16 +20,17 @@ import (
 )
 
 // Log2 is a base-2 logarithm as the documents write it: a JSON number, or
-// null, "-Inf" or "Inf" (a zero error has log2 -Inf, which JSON numbers
-// cannot hold). null reads as NaN, "not measured".
+// null for log2 of zero (compare writes an exact result, whose log2 is -Inf
+// and which JSON numbers cannot hold, as null), or the strings "-Inf" and
+// "Inf". A field the document leaves out reads as NaN, "not measured".
 type Log2 float64
 
-// UnmarshalJSON accepts a number, null, or the strings "-Inf", "-inf",
-// "-Infinity", "Inf", "+Inf", "Infinity".
+// UnmarshalJSON accepts a number, null (-Inf), or the strings "-Inf",
+// "-inf", "-Infinity", "Inf", "+Inf", "Infinity".
 func (l *Log2) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if string(b) == "null" {
-		*l = Log2(math.NaN())
+		*l = Log2(math.Inf(-1))
 		return nil
 	}
 	if len(b) > 0 && b[0] == '"' {
@@ -95,28 +96,65 @@ type Renyi struct {
 
 // Stage is the error of the values one stage of signing produces.
 type Stage struct {
-	Stage         string `json:"stage"`
-	MaxRelLog2    Log2   `json:"max_rel_log2"`
-	MedianRelLog2 Log2   `json:"median_rel_log2"`
+	Stage string `json:"stage"`
+	// Level is the tree level of stages that repeat per level (compare
+	// writes it for every stage); Name says "stage level L" then.
+	Level         *int `json:"level,omitempty"`
+	MaxRelLog2    Log2 `json:"max_rel_log2"`
+	MedianRelLog2 Log2 `json:"median_rel_log2"`
+}
+
+// Name is the stage's label: its name, with its level when the stage
+// repeats over levels (see Compare.StageNames).
+func (s *Stage) Name(withLevel bool) string {
+	if withLevel && s.Level != nil {
+		return fmt.Sprintf("%s level %d", s.Stage, *s.Level)
+	}
+	return s.Stage
+}
+
+// StageNames tells, per stage name, whether it occurs at several levels
+// in the document, so that labels carry the level only where it tells
+// stages apart.
+func StageNames(cs []Compare) map[string]bool {
+	levels := map[string]map[int]bool{}
+	for _, c := range cs {
+		for _, s := range c.Stages {
+			if levels[s.Stage] == nil {
+				levels[s.Stage] = map[int]bool{}
+			}
+			if s.Level != nil {
+				levels[s.Stage][*s.Level] = true
+			}
+		}
+	}
+	out := map[string]bool{}
+	for k, v := range levels {
+		out[k] = len(v) > 1
+	}
+	return out
 }
 
 // Compare is one backend's object of `fprlab compare --json`.
 type Compare struct {
-	Backend      string          `json:"backend"`
-	Params       Params          `json:"params"`
-	Signatures   int64           `json:"signatures"`
-	Keys         int64           `json:"keys"`
-	Seed         json.RawMessage `json:"seed,omitempty"`
-	KATRecords   json.RawMessage `json:"kat_records,omitempty"`
-	OracleBits   int             `json:"oracle_bits"`
-	Leaves       int64           `json:"leaves"`
-	PerLeaf      Errors          `json:"per_leaf"`
-	PerSignature Errors          `json:"per_signature"`
-	Meets246     *bool           `json:"meets_2^-46"`
-	Renyi        *Renyi          `json:"renyi"`
-	Flips        json.RawMessage `json:"flips,omitempty"`
-	Stages       []Stage         `json:"stages"`
-	Seconds      float64         `json:"seconds"`
+	Backend       string          `json:"backend"`
+	KeygenBackend string          `json:"keygen_backend,omitempty"`
+	ExactSigma    string          `json:"exact_sigma,omitempty"`
+	Params        Params          `json:"params"`
+	Signatures    int64           `json:"signatures"`
+	Keys          int64           `json:"keys"`
+	Seed          json.RawMessage `json:"seed,omitempty"`
+	KATRecords    json.RawMessage `json:"kat_records,omitempty"`
+	OracleBits    int             `json:"oracle_bits"`
+	Leaves        int64           `json:"leaves"`
+	PerLeaf       Errors          `json:"per_leaf"`
+	PerSignature  Errors          `json:"per_signature"`
+	Meets246      *bool           `json:"meets_2^-46"`
+	Renyi         *Renyi          `json:"renyi"`
+	Flips         json.RawMessage `json:"flips,omitempty"`
+	Stages        []Stage         `json:"stages"`
+	Attempts      *Attempts       `json:"attempts,omitempty"`
+	Seconds       float64         `json:"seconds"`
 }
 
 // FlipsTotal returns the total number of decision flips: the "total"
@@ -209,18 +247,19 @@ func (a *Attempts) FailedRate() float64 {
 //	"exp_bits": its exponent width E (0 or absent: unbounded)
 //	"rounding": "rn", "rz" or "sr" (absent: read from the name, else rn)
 //	"kat":      {"records", "passed", "match_pk", "match_sk", "match_sm", "keygen_failed"}
-//	"attempts": {"total", "failed"}   signing attempts and failed ones
+//
+// ("attempts": {"total", "failed"}, the signing attempts and the failed
+// ones, is part of the compare object.)
 //
 // Entries whose format is a fixed backend (native, emu64, triword) are
 // reference points drawn as such.
 type Point struct {
 	Compare
-	Format   string    `json:"format"`
-	Bits     int       `json:"bits"`
-	ExpBits  int       `json:"exp_bits,omitempty"`
-	Rounding string    `json:"rounding,omitempty"`
-	KAT      *KAT      `json:"kat,omitempty"`
-	Attempts *Attempts `json:"attempts,omitempty"`
+	Format   string `json:"format"`
+	Bits     int    `json:"bits"`
+	ExpBits  int    `json:"exp_bits,omitempty"`
+	Rounding string `json:"rounding,omitempty"`
+	KAT      *KAT   `json:"kat,omitempty"`
 }
 
 // Family returns the rounding and exponent width that group sweep points
