@@ -101,23 +101,33 @@ func parseFormat(prec uint, fields []string) (*format, error) {
 	}
 	r, seed := RoundNearestEven, uint64(0)
 	if len(fields) == 2 {
-		switch s := fields[1]; {
-		case s == "rn":
-		case s == "rz":
-			r = RoundTowardZero
-		case s == "sr":
-			r = RoundStochastic
-		case strings.HasPrefix(s, "sr="):
-			r = RoundStochastic
-			seed, err = strconv.ParseUint(s[3:], 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("stochastic rounding seed %q: want an unsigned 64-bit integer", s[3:])
-			}
-		default:
-			return nil, fmt.Errorf("rounding %q: want rn (nearest even), rz (toward zero), sr or sr=SEED (stochastic)", s)
+		if r, seed, err = ParseRounding(fields[1]); err != nil {
+			return nil, err
 		}
 	}
 	return newFormat(prec, e, r, seed), nil
+}
+
+// ParseRounding reads a rounding as format names write it: "rn" (nearest
+// even), "rz" (toward zero), "sr" (stochastic, seed 0) or "sr=SEED".
+// A sweep that builds names from flags can check them with it, then name
+// each format with NewFormat(...).String().
+func ParseRounding(s string) (Rounding, uint64, error) {
+	switch {
+	case s == "rn":
+		return RoundNearestEven, 0, nil
+	case s == "rz":
+		return RoundTowardZero, 0, nil
+	case s == "sr":
+		return RoundStochastic, 0, nil
+	case strings.HasPrefix(s, "sr="):
+		seed, err := strconv.ParseUint(s[3:], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("stochastic rounding seed %q: want an unsigned 64-bit integer", s[3:])
+		}
+		return RoundStochastic, seed, nil
+	}
+	return 0, 0, fmt.Errorf("rounding %q: want rn (nearest even), rz (toward zero), sr or sr=SEED (stochastic)", s)
 }
 
 // op identifies an operation in the stochastic-rounding hash, so that two

@@ -62,6 +62,35 @@ func TestFormatNames(t *testing.T) {
 	}
 }
 
+// TestNewFormatNames: NewFormat builds the backend its name denotes.
+func TestNewFormatNames(t *testing.T) {
+	for _, c := range []struct {
+		rounding string
+		want     string
+	}{{"rn", "vprec:40:e8"}, {"rz", "vprec:40:e8:rz"}, {"sr=9", "vprec:40:e8:sr=9"}} {
+		r, seed, err := ParseRounding(c.rounding)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := NewFormat(40, 8, r, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != c.want {
+			t.Errorf("%s: %s, want %s", c.rounding, a.String(), c.want)
+		}
+		if b, err := arith.Lookup(c.want); err != nil || b.Impl.(Arith).String() != c.want {
+			t.Errorf("%s: lookup %v", c.want, err)
+		}
+	}
+	if _, _, err := ParseRounding("up"); err == nil {
+		t.Error("rounding up accepted")
+	}
+	if _, err := NewFormat(40, 1, RoundNearestEven, 0); err == nil {
+		t.Error("E = 1 accepted")
+	}
+}
+
 // TestFormatsListed checks that the registry lists every form of vprec,
 // so that 'fprlab backends' shows them.
 func TestFormatsListed(t *testing.T) {
