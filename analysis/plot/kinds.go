@@ -20,6 +20,7 @@ const (
 	KindStages    Kind = "stages"    // per-stage error per backend (compare)
 	KindExpm      Kind = "expm"      // expm_p63 error over [0, ln 2) per backend (measured here)
 	KindKAT       Kind = "kat"       // KAT pass rate and failed attempts against precision (sweep)
+	KindOps       Kind = "ops"       // per-operation errors per backend (arith errors)
 )
 
 // Kinds lists every kind with what it draws from.
@@ -32,6 +33,7 @@ var Kinds = []struct {
 	{KindPrecision, "sweep documents (+ compare documents for reference points)"},
 	{KindSecurity, "sweep documents (renyi)"},
 	{KindKAT, "sweep documents (kat, attempts)"},
+	{KindOps, "arith errors documents (max_rel_err_log2, median_rel_err_log2, bound_log2)"},
 	{KindExpm, "nothing: measures the backends (default: those of the compare documents, else native, emu64, triword)"},
 }
 
@@ -77,6 +79,8 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 		return Security(c.AllPoints(), References(c.AllPoints(), c.AllCompares()))
 	case KindKAT:
 		return KAT(c.AllPoints())
+	case KindOps:
+		return Ops(c.AllOpErrors())
 	case KindExpm:
 		curves, err := MeasureExpm(ExpmBackendsFor(c, o.ExpmBackends), o.ExpmPoints)
 		if err != nil {

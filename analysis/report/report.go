@@ -34,8 +34,8 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	if c.Manifest == nil && o.RequireManifest {
 		return nil, fmt.Errorf("%s: no %s saying what was run (command, version, seeds, sample sizes)", c.Dir, results.ManifestName)
 	}
-	if len(c.Compares)+len(c.Sweeps) == 0 {
-		return nil, fmt.Errorf("%s: %w: no compare or sweep documents", c.Dir, results.ErrNoData)
+	if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors) == 0 {
+		return nil, fmt.Errorf("%s: %w: no compare, sweep or arith errors documents", c.Dir, results.ErrNoData)
 	}
 	page := pageData{Campaign: c, Title: "fprlab campaign"}
 	if c.Manifest != nil && c.Manifest.Title != "" {
@@ -46,6 +46,9 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	}
 	for _, d := range c.Sweeps {
 		page.SweepTables = append(page.SweepTables, sweepTable(d))
+	}
+	for _, d := range c.OpErrors {
+		page.OpTables = append(page.OpTables, opTable(d))
 	}
 	page.PStars = results.PStars(c.AllPoints())
 	for _, k := range plot.Kinds {
@@ -95,6 +98,7 @@ type pageData struct {
 	Campaign      *results.Campaign
 	CompareTables []table
 	SweepTables   []table
+	OpTables      []table
 	PStars        []results.PStar
 	Figures       []figure
 	Missing       []string
@@ -160,6 +164,18 @@ func compareTable(d results.CompareDoc) table {
 		row = append(row, renyi(c)...)
 		row = append(row, flips(c), fmt.Sprintf("%.1f", c.Seconds))
 		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func opTable(d results.OpErrorDoc) table {
+	t := table{File: d.File, Header: []string{"backend", "operation", "samples", "max rel. error (log2)", "median (log2)", "proven bound (log2)", "below range", "above range"}}
+	for _, o := range d.Ops {
+		bound := "–"
+		if o.BoundLog2 != nil {
+			bound = fmt.Sprintf("%.2f", *o.BoundLog2)
+		}
+		t.Rows = append(t.Rows, []string{o.Backend, o.Op, results.Thousands(o.Samples), l2(o.MaxRelErrLog2), l2(o.MedianRelErrLog2), bound, results.Thousands(o.BelowRange), results.Thousands(o.AboveRange)})
 	}
 	return t
 }

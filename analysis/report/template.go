@@ -76,6 +76,12 @@ svg.figure { width: 100%; height: auto; display: block; margin: 1em 0; }
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>
 {{end}}
+{{range .OpTables}}
+<h2>Operation errors: {{.File}}</h2>
+<table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
 <h2>Figures</h2>
 {{range .Figures}}<div id="figure-{{.Kind}}">{{.SVG}}</div>
 {{end}}

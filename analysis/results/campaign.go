@@ -70,6 +70,7 @@ type Campaign struct {
 	Manifest *Manifest // nil without manifest.json
 	Compares []CompareDoc
 	Sweeps   []SweepDoc
+	OpErrors []OpErrorDoc
 	Skipped  []Skipped
 }
 
@@ -86,7 +87,7 @@ func Read(path string) (*Campaign, error) {
 		if err := c.add(path); err != nil {
 			return nil, err
 		}
-		if len(c.Compares)+len(c.Sweeps) == 0 {
+		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors) == 0 {
 			return nil, fmt.Errorf("%s: %s", path, c.Skipped[0].Reason)
 		}
 		return c, nil
@@ -151,7 +152,20 @@ func (c *Campaign) add(path string) error {
 	_, hasFormat := objs[0]["format"]
 	_, hasBackend := objs[0]["backend"]
 	_, hasLeaf := objs[0]["per_leaf"]
+	_, hasOp := objs[0]["op"]
+	_, hasOpErr := objs[0]["max_rel_err_log2"]
 	switch {
+	case hasBackend && hasOp && hasOpErr:
+		var ops []OpError
+		if err := json.Unmarshal(b, &ops); err != nil {
+			return fmt.Errorf("%s: arith errors document: %w", path, err)
+		}
+		for i := range ops {
+			if ops[i].Backend == "" || ops[i].Op == "" {
+				return fmt.Errorf("%s: arith errors entry %d: needs \"backend\" and \"op\"", path, i)
+			}
+		}
+		c.OpErrors = append(c.OpErrors, OpErrorDoc{name, ops})
 	case hasFormat:
 		var pts []Point
 		if err := json.Unmarshal(b, &pts); err != nil {
@@ -177,7 +191,7 @@ func (c *Campaign) add(path string) error {
 		}
 		c.Compares = append(c.Compares, CompareDoc{name, cs})
 	default:
-		c.Skipped = append(c.Skipped, Skipped{name, "neither a compare document (backend, per_leaf) nor a sweep document (format, bits)"})
+		c.Skipped = append(c.Skipped, Skipped{name, "not a compare (backend, per_leaf), sweep (format, bits) or arith errors (backend, op, max_rel_err_log2) document"})
 	}
 	return nil
 }

@@ -46,3 +46,26 @@ func TestReadRealCompare(t *testing.T) {
 	}
 	t.Logf("%d stages exact", exact)
 }
+
+// TestReadRealOpErrors reads `arith errors --backend all --json`.
+func TestReadRealOpErrors(t *testing.T) {
+	c, err := Read("testdata/real/arith-errors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := c.AllOpErrors()
+	if len(ops) != 72 {
+		t.Fatalf("%d objects, want 72", len(ops))
+	}
+	for _, o := range ops {
+		if o.Backend == "oracle" && !math.IsInf(float64(o.MaxRelErrLog2), -1) {
+			t.Errorf("oracle %s: %v, want exact (null)", o.Op, o.MaxRelErrLog2)
+		}
+		if o.Backend == "native" && o.Op == "mul" && (float64(o.MaxRelErrLog2) > -52.9 || o.BoundLog2 != nil) {
+			t.Errorf("native mul: %+v", o)
+		}
+		if o.Backend == "triword" && o.Op == "mul" && o.BoundLog2 == nil {
+			t.Errorf("triword mul has no bound")
+		}
+	}
+}

@@ -22,8 +22,8 @@ type plotOptions struct {
 
 func plotLong() string {
 	var b strings.Builder
-	b.WriteString(`Draw one figure from the JSON documents of compare and sweep (--json
-output saved to files): --in names one document or a campaign directory
+	b.WriteString(`Draw one figure from the JSON documents of compare, sweep and arith
+errors (--json output saved to files): --in names one document or a campaign directory
 (every *.json in it). The output format follows the extension of --out
 (.png, .svg, .pdf); with --out - give --format.
 
@@ -39,7 +39,9 @@ the significand precision, fixed backends as points, P* marked. security:
 bits lost at 2^64 queries and log2 of the largest query count. stages: the
 error of each signing stage per backend. expm: expm_p63 error over [0, ln 2)
 per backend, measured now against the exact value (--backend, --points).
-kat: KAT records reproduced and failed signing attempts against precision.`)
+kat: KAT records reproduced and failed signing attempts against precision.
+ops: each operation's largest and median error per backend, with the proven
+bounds (arith errors --json).`)
 	return b.String()
 }
 
@@ -47,7 +49,7 @@ func newPlotCmd(s *streams) *cobra.Command {
 	opts := &plotOptions{}
 	cmd := &cobra.Command{
 		Use:   "plot KIND --in FILE|DIR --out FILE.png|.svg|.pdf",
-		Short: "Draw a figure (histogram, precision, security, stages, expm, kat) from compare/sweep JSON",
+		Short: "Draw a figure (histogram, precision, security, stages, expm, kat, ops) from compare/sweep/arith errors JSON",
 		Long:  plotLong(),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

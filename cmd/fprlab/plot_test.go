@@ -25,6 +25,10 @@ func TestPlotEveryKind(t *testing.T) {
 			t.Fatalf("%s: %v, %.20q", kind, err, b)
 		}
 	}
+	ops := filepath.Join(dir, "ops.png")
+	if code, _, errOut := runCLI(t, "plot", "ops", "--in", "../../analysis/results/testdata/real/arith-errors.json", "--out", ops); code != 0 {
+		t.Fatalf("ops: exit %d: %s", code, errOut)
+	}
 	code, out, errOut := runCLI(t, "plot", "expm", "--backend", "native,vprec:30:e11:rz", "--points", "8", "--out", "-", "--format", "svg")
 	if code != 0 || !strings.Contains(out, "vprec:30:e11:rz") {
 		t.Fatalf("expm to stdout: exit %d, %s", code, errOut)
