@@ -32,7 +32,7 @@ func TestDoubleWordShadowedByOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &pairRunner[ddouble.DD, ddouble.Arith]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	r := &pairRunner[ddouble.DD, *big.Float, ddouble.Arith, BigExact]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
 	var recs []*Record
 	for _, req := range falcon.KATRequests(cfg.KATTo) {
 		_, sig, err := r.kat(cfg.LogN, req, false)
@@ -73,7 +73,7 @@ func TestDoubleWordAsExactSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br := &pairRunner[float64, native.Arith]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	br := &pairRunner[float64, *big.Float, native.Arith, BigExact]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
 	var tBig, tDD time.Duration
 	worstDiff := 0.0 // largest difference of the maxima, in bits
 	for _, req := range falcon.KATRequests(cfg.KATTo) {

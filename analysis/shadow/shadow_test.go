@@ -14,7 +14,7 @@ import (
 	"github.com/fprlab/fprlab/arith/native"
 )
 
-func lookup(t *testing.T, name string) arith.Backend {
+func lookup(t testing.TB, name string) arith.Backend {
 	t.Helper()
 	b, err := arith.Lookup(name)
 	if err != nil {
