@@ -104,6 +104,10 @@ type Config struct {
 	// ShadowDD (double-double, about 104 bits, much faster).
 	Shadow  ShadowKind
 	Workers int
+	// KeygenBackend, when set, generates the keys (unshadowed unless it is
+	// the measured backend itself) instead of the default rule of
+	// KeygenBackend(b): a sweep signs every format with the same keys.
+	KeygenBackend string
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any; Done receives each new record as it finishes (from
 	// several goroutines, serialised by Run). Both may be nil.
@@ -156,7 +160,7 @@ type runner interface {
 	sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error)
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
-	kat(logn uint, req falcon.KATRecord, shadowKeys bool) (kg, sig *Record, err error)
+	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -212,9 +216,12 @@ func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *s
 	return rec, nil
 }
 
-func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKeys bool) (*Record, *Record, error) {
+func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (*Record, *Record, error) {
 	t0 := time.Now()
-	kb, _ := arith.Lookup("emu64")
+	kb, err := arith.Lookup(kbName)
+	if err != nil {
+		return nil, nil, err
+	}
 	var ko *observer[F, X, A, AX]
 	if shadowKeys {
 		kb, ko = r.instance("keygen", req.Count, req.Count)
@@ -327,7 +334,11 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	shadowKeys := KeygenBackend(b) == b.Name
+	kbName := KeygenBackend(b)
+	if cfg.KeygenBackend != "" {
+		kbName = cfg.KeygenBackend
+	}
+	shadowKeys := kbName == b.Name
 	var mu sync.Mutex
 	var out []*Record
 	done, total := 0, 0
@@ -374,7 +385,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 				mu.Unlock()
 				return nil
 			}
-			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys)
+			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys, kbName)
 			if err != nil {
 				return err
 			}
@@ -388,7 +399,9 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	keys := make([]*falcon.PrivateKey, cfg.Keys)
 	kb := b
 	if !shadowKeys {
-		kb, _ = arith.Lookup("emu64")
+		if kb, err = arith.Lookup(kbName); err != nil {
+			return nil, err
+		}
 	}
 	total = cfg.Keys + cfg.Signatures
 	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {
