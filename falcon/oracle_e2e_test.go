@@ -194,6 +194,7 @@ func signPaddedVector(t *testing.T, b arith.Backend, path string, v *signKATVect
 // Signing must instead fail or retry there (issue 9); until it does, those
 // two subtests log the count and skip. A signing error is acceptable at
 // any precision: the assertion is only on what Sign returns as valid.
+// -short signs 3 messages per precision.
 func TestVPrecLowPrecisionSignatures(t *testing.T) {
 	sk := katKeys(t)[9]
 	pk, err := sk.Public()
@@ -206,7 +207,10 @@ func TestVPrecLowPrecisionSignatures(t *testing.T) {
 	}{{"vprec:16", true}, {"vprec:18", true}, {"vprec:24", false}, {"vprec:40", false}} {
 		t.Run(c.name, func(t *testing.T) {
 			b := mustBackend(t, c.name)
-			const sigs = 10
+			sigs := 10
+			if testing.Short() {
+				sigs = 3
+			}
 			var valid, invalid, failed int
 			for i := range sigs {
 				msg := []byte(fmt.Sprintf("low precision %s %d", c.name, i))
