@@ -17,7 +17,9 @@ const binsPerBit = 16
 
 // Hist is a histogram of log2 values (errors, margins) in bins of
 // 1/binsPerBit binade. Exact zeros (log2 = -Inf) are counted apart, as are
-// infinite values (a relative error where the exact value is zero).
+// infinite values (a relative error where the exact value is zero). The
+// zero Hist is an empty histogram, as NewHist's is, and a nil *Hist reads
+// as an empty one (Count 0, quantiles NaN; merging it adds nothing).
 type Hist struct {
 	Bins     map[int32]int64
 	Zeros    int64   // values that were exactly zero
@@ -30,8 +32,18 @@ func NewHist() *Hist {
 	return &Hist{Bins: map[int32]int64{}, Min: math.NaN(), Max: math.NaN()}
 }
 
+// init turns the zero Hist into NewHist's empty histogram: with no bins
+// no finite value has been counted, so the extremes are NaN.
+func (h *Hist) init() {
+	if h.Bins == nil {
+		h.Bins = map[int32]int64{}
+		h.Min, h.Max = math.NaN(), math.NaN()
+	}
+}
+
 // Add counts one log2 value.
 func (h *Hist) Add(v float64) {
+	h.init()
 	switch {
 	case math.IsInf(v, -1):
 		h.Zeros++
@@ -49,8 +61,12 @@ func (h *Hist) Add(v float64) {
 	}
 }
 
-// Merge adds the counts of o to h.
+// Merge adds the counts of o to h (nothing for a nil o).
 func (h *Hist) Merge(o *Hist) {
+	if o == nil {
+		return
+	}
+	h.init()
 	for b, c := range o.Bins {
 		h.Bins[b] += c
 	}
@@ -66,6 +82,9 @@ func (h *Hist) Merge(o *Hist) {
 
 // Count is the number of values counted.
 func (h *Hist) Count() int64 {
+	if h == nil {
+		return 0
+	}
 	n := h.Zeros + h.Infinite
 	for _, c := range h.Bins {
 		n += c
