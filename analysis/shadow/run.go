@@ -43,7 +43,12 @@ const (
 //	sigma_min = (1/pi) sqrt(ln(4n (1 + 1/eps)) / 2),  1/eps = sqrt(2^64 lambda),
 //
 // with lambda = max(2, n/4) (128 for Falcon-512, 256 for Falcon-1024).
+// logn must be in 1..10 (the degrees Falcon defines): another value is a
+// programming error and panics, as arith.InvSigma does.
 func SigmaMinFormula(logn uint, prec uint) *big.Float {
+	if logn < 1 || logn > arith.MaxLogN {
+		panic(fmt.Sprintf("shadow: sigma_min of logn %d: Falcon defines logn 1..%d", logn, arith.MaxLogN))
+	}
 	w := prec + 64
 	n := int64(1) << logn
 	lambda := max(2, n/4)
@@ -65,7 +70,8 @@ func SigmaMinFormula(logn uint, prec uint) *big.Float {
 var bigLogMu sync.Mutex
 
 // InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
-// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly).
+// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly); logn
+// must be in 1..10, as there.
 func InvSigmaFormula(logn uint, prec uint) *big.Float {
 	w := prec + 64
 	sq := new(big.Float).SetPrec(w).SetInt64(falcon.Q)
@@ -117,10 +123,13 @@ type Config struct {
 }
 
 // KATMode reports whether the configuration uses KAT records.
-func (c *Config) KATMode() bool { return c.KATTo > c.KATFrom }
+func (c *Config) KATMode() bool { return c != nil && c.KATTo > c.KATFrom }
 
 // Check validates the configuration.
 func (c *Config) Check() error {
+	if c == nil {
+		return errors.New("shadow: nil configuration")
+	}
 	if _, err := falcon.ParamsFor(c.LogN); err != nil {
 		return err
 	}
