@@ -115,15 +115,6 @@ func TestInvSigmaTable(t *testing.T) {
 	}
 }
 
-// clearTimes zeroes the measured times, the only fields that depend on the
-// machine.
-func clearTimes(recs []*Record) []*Record {
-	for _, r := range recs {
-		r.Seconds = 0
-	}
-	return recs
-}
-
 func jsonOf(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
