@@ -58,9 +58,12 @@ type MultCost struct {
 	// the partial products (Karatsuba's pre-additions included);
 	// AdderDepth the adder levels on the critical path.
 	Adders, AdderDepth int
-	// LatencyCycles is the latency of one product under Pipelining.
-	LatencyCycles int
-	Pipelining    string
+	// LatencyCycles is the latency of one product under Pipelining;
+	// IssueCycles the cycles between two independent products (1 for a
+	// fully pipelined design, the partial-product count for a sequential
+	// one).
+	LatencyCycles, IssueCycles int
+	Pipelining                 string
 }
 
 // Multiplier is a mantissa multiplier design for operands of Width bits.
@@ -169,7 +172,7 @@ func gridCost(n, wx, wy int, block string) MultCost {
 	depth := bits.Len(uint(pp - 1))
 	return MultCost{
 		Blocks: pp, Block: block, PartialProducts: pp,
-		Adders: pp - 1, AdderDepth: depth, LatencyCycles: 1 + depth,
+		Adders: pp - 1, AdderDepth: depth, LatencyCycles: 1 + depth, IssueCycles: 1,
 		Pipelining: "all blocks in parallel; a register after the blocks and after each level of a binary adder tree",
 	}
 }
@@ -202,7 +205,7 @@ func combaCost(n int) MultCost {
 		Blocks: 1, Block: "16x16 in one 25x18 DSP", PartialProducts: l * l,
 		// One accumulation per limb product, one column add per column.
 		Adders: l*l + 2*l - 1, AdderDepth: 1,
-		LatencyCycles: l*l + 2,
+		LatencyCycles: l*l + 2, IssueCycles: l * l,
 		Pipelining:    "one limb product per cycle; a register after the multiplier and after the accumulator",
 	}
 }
@@ -270,7 +273,7 @@ func karatsubaCost(n, levels int) MultCost {
 	}
 	return MultCost{
 		Blocks: len(leaves), Block: block, PartialProducts: len(leaves),
-		Adders: 5 * nodes, AdderDepth: depth, LatencyCycles: depth + 1,
+		Adders: 5 * nodes, AdderDepth: depth, LatencyCycles: depth + 1, IssueCycles: 1,
 		Pipelining: "all leaves in parallel; a register after each adder level and after the leaves",
 	}
 }

@@ -138,3 +138,31 @@ func BenchmarkMultiplier(b *testing.B) {
 }
 
 var sinkMult uint64
+
+// TestMultiplierCostsRecord0 checks the product counts of KAT record 0
+// against the reference's counters (mul, expm_p63) and the cycle bounds
+// against the design's per-product cost.
+func TestMultiplierCostsRecord0(t *testing.T) {
+	ref := loadRefCounts(t)
+	k, err := CountKATRecord(9, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := AllMultipliers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms {
+		for i, p := range MultiplierCosts(k, m) {
+			r := ref.Falcon512[[]string{"keypair", "sign"}[i]]
+			served := r["mul"]
+			if m.Width == 64 {
+				served += 13 * r["expm_p63"]
+			}
+			if p.MantProducts != r["mul"] || p.FixedProducts != 13*r["expm_p63"] || p.Served != served ||
+				p.LatencyBound != served*uint64(m.Cost.LatencyCycles) || p.IssueBound != served*uint64(m.Cost.IssueCycles) {
+				t.Errorf("%s/%d %s: %+v", m.Name, m.Width, p.Phase, p)
+			}
+		}
+	}
+}
