@@ -206,7 +206,7 @@ func combaCost(n int) MultCost {
 		// One accumulation per limb product, one column add per column.
 		Adders: l*l + 2*l - 1, AdderDepth: 1,
 		LatencyCycles: l*l + 2, IssueCycles: l * l,
-		Pipelining:    "one limb product per cycle; a register after the multiplier and after the accumulator",
+		Pipelining: "one limb product per cycle; a register after the multiplier and after the accumulator",
 	}
 }
 
