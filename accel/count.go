@@ -1,39 +1,9 @@
 package accel
 
 import (
-	"math/big"
 	"sync/atomic"
 
 	"github.com/fprlab/fprlab/arith"
-)
-
-// op indexes the methods of arith.Arith in the counter array.
-type op int
-
-const (
-	opOf op = iota
-	opScaled
-	opFromFloat64
-	opConst
-	opGM
-	opAdd
-	opSub
-	opNeg
-	opHalf
-	opDouble
-	opMul
-	opSqr
-	opInv
-	opDiv
-	opSqrt
-	opRint
-	opFloor
-	opTrunc
-	opLt
-	opExpmP63
-	opFloat64
-	opBig
-	numOps
 )
 
 // Counting is an arith.Arith[F] that forwards every call to the backend it
@@ -46,15 +16,17 @@ const (
 // be safe for concurrent use for that to be meaningful, as every registered
 // backend is). Use it through its pointer; the zero value is not usable.
 type Counting[F any] struct {
-	inner arith.Arith[F]
-	n     [numOps]atomic.Uint64
+	arith.Forward[F]
+	n [arith.NumOps]atomic.Uint64
 }
 
 var _ arith.Arith[uint64] = (*Counting[uint64])(nil)
 
 // NewCounting returns a counting wrapper around a, with all counters zero.
 func NewCounting[F any](a arith.Arith[F]) *Counting[F] {
-	return &Counting[F]{inner: a}
+	c := &Counting[F]{}
+	c.Forward = arith.Forward[F]{Inner: a, Observe: c.inc}
+	return c
 }
 
 // Backend returns b with its implementation replaced by c, named
@@ -69,13 +41,13 @@ func (c *Counting[F]) Backend(b arith.Backend) arith.Backend {
 // Calls returns the current number of calls per method. Under concurrent
 // use each counter is read atomically, but not all of them at one instant.
 func (c *Counting[F]) Calls() Calls {
-	v := func(o op) uint64 { return c.n[o].Load() }
+	v := func(o arith.Op) uint64 { return c.n[o].Load() }
 	return Calls{
-		Of: v(opOf), Scaled: v(opScaled), FromFloat64: v(opFromFloat64), Const: v(opConst), GM: v(opGM),
-		Add: v(opAdd), Sub: v(opSub), Neg: v(opNeg), Half: v(opHalf), Double: v(opDouble),
-		Mul: v(opMul), Sqr: v(opSqr), Inv: v(opInv), Div: v(opDiv), Sqrt: v(opSqrt),
-		Rint: v(opRint), Floor: v(opFloor), Trunc: v(opTrunc), Lt: v(opLt), ExpmP63: v(opExpmP63),
-		Float64: v(opFloat64), Big: v(opBig),
+		Of: v(arith.OpOf), Scaled: v(arith.OpScaled), FromFloat64: v(arith.OpFromFloat64), Const: v(arith.OpConst), GM: v(arith.OpGM),
+		Add: v(arith.OpAdd), Sub: v(arith.OpSub), Neg: v(arith.OpNeg), Half: v(arith.OpHalf), Double: v(arith.OpDouble),
+		Mul: v(arith.OpMul), Sqr: v(arith.OpSqr), Inv: v(arith.OpInv), Div: v(arith.OpDiv), Sqrt: v(arith.OpSqrt),
+		Rint: v(arith.OpRint), Floor: v(arith.OpFloor), Trunc: v(arith.OpTrunc), Lt: v(arith.OpLt), ExpmP63: v(arith.OpExpmP63),
+		Float64: v(arith.OpFloat64), Big: v(arith.OpBig),
 	}
 }
 
@@ -90,30 +62,7 @@ func (c *Counting[F]) Reset() {
 	}
 }
 
-func (c *Counting[F]) inc(o op) { c.n[o].Add(1) }
-
-func (c *Counting[F]) Of(i int64) F             { c.inc(opOf); return c.inner.Of(i) }
-func (c *Counting[F]) Scaled(i int64, e int) F  { c.inc(opScaled); return c.inner.Scaled(i, e) }
-func (c *Counting[F]) FromFloat64(x float64) F  { c.inc(opFromFloat64); return c.inner.FromFloat64(x) }
-func (c *Counting[F]) Const(k arith.Constant) F { c.inc(opConst); return c.inner.Const(k) }
-func (c *Counting[F]) GM(k int) F               { c.inc(opGM); return c.inner.GM(k) }
-func (c *Counting[F]) Add(x, y F) F             { c.inc(opAdd); return c.inner.Add(x, y) }
-func (c *Counting[F]) Sub(x, y F) F             { c.inc(opSub); return c.inner.Sub(x, y) }
-func (c *Counting[F]) Neg(x F) F                { c.inc(opNeg); return c.inner.Neg(x) }
-func (c *Counting[F]) Half(x F) F               { c.inc(opHalf); return c.inner.Half(x) }
-func (c *Counting[F]) Double(x F) F             { c.inc(opDouble); return c.inner.Double(x) }
-func (c *Counting[F]) Mul(x, y F) F             { c.inc(opMul); return c.inner.Mul(x, y) }
-func (c *Counting[F]) Sqr(x F) F                { c.inc(opSqr); return c.inner.Sqr(x) }
-func (c *Counting[F]) Inv(x F) F                { c.inc(opInv); return c.inner.Inv(x) }
-func (c *Counting[F]) Div(x, y F) F             { c.inc(opDiv); return c.inner.Div(x, y) }
-func (c *Counting[F]) Sqrt(x F) F               { c.inc(opSqrt); return c.inner.Sqrt(x) }
-func (c *Counting[F]) Rint(x F) int64           { c.inc(opRint); return c.inner.Rint(x) }
-func (c *Counting[F]) Floor(x F) int64          { c.inc(opFloor); return c.inner.Floor(x) }
-func (c *Counting[F]) Trunc(x F) int64          { c.inc(opTrunc); return c.inner.Trunc(x) }
-func (c *Counting[F]) Lt(x, y F) bool           { c.inc(opLt); return c.inner.Lt(x, y) }
-func (c *Counting[F]) ExpmP63(x, ccs F) uint64  { c.inc(opExpmP63); return c.inner.ExpmP63(x, ccs) }
-func (c *Counting[F]) Float64(x F) float64      { c.inc(opFloat64); return c.inner.Float64(x) }
-func (c *Counting[F]) Big(x F) *big.Float       { c.inc(opBig); return c.inner.Big(x) }
+func (c *Counting[F]) inc(o arith.Op) { c.n[o].Add(1) }
 
 // Calls is the number of calls of each arith.Arith method.
 type Calls struct {

@@ -71,7 +71,9 @@ type OpErrorConfig struct {
 //     error of ccs*exp(-x)), the quantity the sampler's comparison with
 //     uniform 63-bit integers sees; relative to the value itself, the
 //     reference's truncation alone would dominate for small ccs;
-//   - a NaN or infinite result counts as error 2^1024.
+//   - a NaN or infinite result where the exact result is finite counts as
+//     error 2^1024, unless the sample overflowed the backend's format (see
+//     AboveRange), which sets it apart.
 //
 // Log2 fields are -Inf when the error is zero (every sample exact for the
 // maximum, at least half of them for the median).
@@ -100,6 +102,12 @@ type OpError struct {
 	BelowRange              int
 	BelowRangeMaxRelErrLog2 float64
 	BelowRangeMaxAbsErrLog2 float64
+	// AboveRange counts the floating-point samples that overflowed the
+	// backend's format: an operand imported as an infinity, or a NaN or
+	// infinite result whose exact value the format cannot hold (triword
+	// above binary32's 2^128). They measure the format's range, not its
+	// precision, so they are left out of Samples and the error fields.
+	AboveRange int
 	// BoundLog2 is log2 of the backend's proven relative error bound for
 	// the operation (arith.ErrorBounds), when HasBound.
 	BoundLog2 float64
@@ -132,31 +140,16 @@ func (e OpError) WorstOverBound() (float64, bool) {
 // nonFiniteLog2 is the error (log2) charged to a NaN or infinite result.
 const nonFiniteLog2 = 1024
 
-// opKind enumerates arith.OpNames.
-type opKind int
-
-const (
-	opAdd opKind = iota
-	opSub
-	opMul
-	opSqr
-	opInv
-	opDiv
-	opSqrt
-	opOf
-	opRint
-	opFloor
-	opTrunc
-	opExpm
-)
-
-func parseOp(name string) (opKind, error) {
-	for i, n := range arith.OpNames {
-		if n == name {
-			return opKind(i), nil
+// parseOp returns the measured operation named name and its position in
+// arith.MeasuredOps, which seeds its input stream (so a run's inputs do not
+// depend on how the operation list is numbered elsewhere).
+func parseOp(name string) (arith.Op, int, error) {
+	for i, o := range arith.MeasuredOps {
+		if o.String() == name {
+			return o, i, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown operation %q (known: %v)", name, arith.OpNames)
+	return 0, 0, fmt.Errorf("unknown operation %q (known: %v)", name, arith.OpNames)
 }
 
 // MeasureOpErrors measures each named operation in turn (see
@@ -190,7 +183,7 @@ func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]OpErro
 //   - rint, floor, trunc: |x| < 2^62, one in eight an exact tie n + 1/2;
 //   - expm_p63: x uniform in [0, ln 2), ccs uniform in [0, 1).
 func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, error) {
-	k, err := parseOp(op)
+	k, seq, err := parseOp(op)
 	if err != nil {
 		return OpError{}, err
 	}
@@ -220,13 +213,13 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	var st runStats
 	switch a := b.Impl.(type) {
 	case arith.Arith[float64]:
-		st = run(a, k, cfg, minExp)
+		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[emu64.FPR]:
-		st = run(a, k, cfg, minExp)
+		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[*big.Float]:
-		st = run(a, k, cfg, minExp)
+		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[triword.TW]:
-		st = run(a, k, cfg, minExp)
+		st = run(a, k, seq, cfg, minExp)
 	default:
 		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
 	}
@@ -239,6 +232,7 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		res.MedianRelErrLog2 = float64(st.errs[(len(st.errs)-1)/2])
 	}
 	res.BelowRange = st.below
+	res.AboveRange = st.above
 	res.BelowRangeMaxRelErrLog2 = st.belowRel
 	res.BelowRangeMaxAbsErrLog2 = st.belowAbs
 	return res, nil
@@ -250,7 +244,7 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 type runStats struct {
 	errs               []float32
 	worst              sampleResult
-	below              int
+	below, above       int
 	belowRel, belowAbs float64
 }
 
@@ -270,13 +264,13 @@ type sampleResult struct {
 type chunkResult struct {
 	worst              sampleResult
 	found              bool
-	below              int
+	below, above       int
 	belowRel, belowAbs float64
 }
 
 // run measures op k over cfg.N samples on backend a; samples whose operands
 // or exact result lie below 2^minExp are set apart (see OpError).
-func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) runStats {
+func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, minExp int) runStats {
 	ref, err := oracle.New(oracle.DefaultPrec)
 	if err != nil {
 		panic(err) // DefaultPrec is in range
@@ -303,12 +297,16 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) 
 				if c >= chunks {
 					return
 				}
-				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(k)<<40|uint64(c)))
+				rng := rand.New(rand.NewPCG(cfg.Seed, uint64(seq)<<40|uint64(c)))
 				cr := chunkResult{worst: sampleResult{errLog2: math.Inf(-1)}, belowRel: math.Inf(-1), belowAbs: math.Inf(-1)}
 				end := min(n, (c+1)*chunkSize)
 				for i := c * chunkSize; i < end; i++ {
 					in := d.draw(rng, k)
 					e := eval(a, ref, k, in, minExp)
+					if e.overflow {
+						cr.above++
+						continue
+					}
 					if !e.inRange {
 						cr.below++
 						cr.belowRel = max(cr.belowRel, e.rel)
@@ -336,10 +334,10 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) 
 			case <-finished:
 				break wait
 			case <-tick.C:
-				cfg.Progress(arith.OpNames[k], int(done.Load()), n)
+				cfg.Progress(k.String(), int(done.Load()), n)
 			}
 		}
-		cfg.Progress(arith.OpNames[k], n, n)
+		cfg.Progress(k.String(), n, n)
 	}
 	wg.Wait()
 	st := runStats{worst: sampleResult{errLog2: math.Inf(-1)}, belowRel: math.Inf(-1), belowAbs: math.Inf(-1)}
@@ -349,6 +347,7 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) 
 			st.worst, found = r.worst, true
 		}
 		st.below += r.below
+		st.above += r.above
 		st.belowRel = max(st.belowRel, r.belowRel)
 		st.belowAbs = max(st.belowAbs, r.belowAbs)
 	}
@@ -367,10 +366,11 @@ func run[F any, A arith.Arith[F]](a A, k opKind, cfg OpErrorConfig, minExp int) 
 type sampleErr struct {
 	rel, abs float64
 	inRange  bool
+	overflow bool // the backend's format overflowed (see OpError.AboveRange)
 }
 
 // exact is a sampleErr for operations measured without a range.
-func exact(rel float64) sampleErr { return sampleErr{rel, rel, true} }
+func exact(rel float64) sampleErr { return sampleErr{rel: rel, abs: rel, inRange: true} }
 
 // eval runs op k on the inputs with the backend and the oracle and returns
 // the sample's error. The floating-point operations (not of, whose inputs
@@ -378,21 +378,21 @@ func exact(rel float64) sampleErr { return sampleErr{rel, rel, true} }
 // result have magnitude at least 2^minExp. The drawn binary64 operands are
 // checked too: an operand that underflowed to zero on import is below the
 // range, not an exact zero (its exact result, say 0/0, is meaningless).
-func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs, minExp int) sampleErr {
+func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k arith.Op, in Inputs, minExp int) sampleErr {
 	switch k {
-	case opOf:
+	case arith.OpOf:
 		return exact(floatErr(a, a.Of(in.I), new(big.Float).SetInt64(in.I), minExp, nil).rel)
-	case opRint, opFloor, opTrunc:
+	case arith.OpRint, arith.OpFloor, arith.OpTrunc:
 		x := a.FromFloat64(in.X)
 		bx := a.Big(x)
 		switch k {
-		case opRint:
+		case arith.OpRint:
 			return exact(intErr(a.Rint(x), ref.Rint(bx)))
-		case opFloor:
+		case arith.OpFloor:
 			return exact(intErr(a.Floor(x), ref.Floor(bx)))
 		}
 		return exact(intErr(a.Trunc(x), ref.Trunc(bx)))
-	case opExpm:
+	case arith.OpExpmP63:
 		x, ccs := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 		got := a.ExpmP63(x, ccs)
 		want := ref.ExpmP63(a.Big(x), a.Big(ccs))
@@ -407,19 +407,19 @@ func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k opKind, in Inputs, m
 	// Unary operations draw Y = 0, which the range check skips.
 	dx, dy := new(big.Float).SetFloat64(in.X), new(big.Float).SetFloat64(in.Y)
 	switch k {
-	case opAdd:
+	case arith.OpAdd:
 		return floatErr(a, a.Add(x, y), ref.Add(bx, by), minExp, []*big.Float{bx, by, dx, dy})
-	case opSub:
+	case arith.OpSub:
 		return floatErr(a, a.Sub(x, y), ref.Sub(bx, by), minExp, []*big.Float{bx, by, dx, dy})
-	case opMul:
+	case arith.OpMul:
 		return floatErr(a, a.Mul(x, y), ref.Mul(bx, by), minExp, []*big.Float{bx, by, dx, dy})
-	case opSqr:
+	case arith.OpSqr:
 		return floatErr(a, a.Sqr(x), ref.Sqr(bx), minExp, []*big.Float{bx, dx})
-	case opInv:
+	case arith.OpInv:
 		return floatErr(a, a.Inv(x), ref.Inv(bx), minExp, []*big.Float{bx, dx})
-	case opDiv:
+	case arith.OpDiv:
 		return floatErr(a, a.Div(x, y), ref.Div(bx, by), minExp, []*big.Float{bx, by, dx, dy})
-	case opSqrt:
+	case arith.OpSqrt:
 		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx), minExp, []*big.Float{bx, dx})
 	}
 	panic("analysis: unhandled operation")
@@ -435,25 +435,46 @@ func floatErr[F any, A arith.Arith[F]](a A, got F, want *big.Float, minExp int, 
 			inRange = false
 		}
 	}
+	// The drawn operands are finite, so an infinite imported operand (the
+	// backend's value, listed before the drawn one) is an overflow.
+	overflow := false
+	for _, v := range operands {
+		overflow = overflow || v.IsInf()
+	}
+	if overflow {
+		return sampleErr{overflow: true}
+	}
+	if gf := a.Float64(got); (math.IsNaN(gf) || math.IsInf(gf, 0)) && !want.IsInf() && overflows(a, want) {
+		return sampleErr{overflow: true}
+	}
 	if math.IsNaN(a.Float64(got)) {
-		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
+		return sampleErr{rel: nonFiniteLog2, abs: nonFiniteLog2, inRange: inRange}
 	}
 	g := a.Big(got)
 	if g.IsInf() || want.IsInf() {
 		if g.IsInf() && want.IsInf() && g.Signbit() == want.Signbit() {
-			return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
+			return sampleErr{rel: math.Inf(-1), abs: math.Inf(-1), inRange: inRange}
 		}
-		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
+		return sampleErr{rel: nonFiniteLog2, abs: nonFiniteLog2, inRange: inRange}
 	}
 	d := new(big.Float).SetPrec(64).Sub(g, want)
 	if d.Sign() == 0 {
-		return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
+		return sampleErr{rel: math.Inf(-1), abs: math.Inf(-1), inRange: inRange}
 	}
 	abs := log2Abs(d)
 	if want.Sign() == 0 {
-		return sampleErr{0, abs, inRange}
+		return sampleErr{rel: 0, abs: abs, inRange: inRange}
 	}
-	return sampleErr{log2Abs(d.Quo(d, want)), abs, inRange}
+	return sampleErr{rel: log2Abs(d.Quo(d, want)), abs: abs, inRange: inRange}
+}
+
+// overflows reports whether the finite value v is beyond the backend's
+// range: it imports (through binary64) as an infinity. A non-finite result
+// for such a v is the format's overflow; for a representable v it is an
+// error of the backend and is charged as one.
+func overflows[F any, A arith.Arith[F]](a A, v *big.Float) bool {
+	f, _ := v.Float64()
+	return math.IsInf(a.Float64(a.FromFloat64(f)), 0)
 }
 
 // intErr returns log2 of |got - want| / max(1, |want|).
@@ -500,9 +521,9 @@ type drawer struct{ emin, emax int }
 // operands and exact results stay within 2^emin..2^emax; the significand
 // of a product lies in [1, 4) and of a quotient in (1/2, 2), hence the
 // one-binade margins.
-func (d drawer) draw(rng *rand.Rand, k opKind) Inputs {
+func (d drawer) draw(rng *rand.Rand, k arith.Op) Inputs {
 	switch k {
-	case opAdd, opSub:
+	case arith.OpAdd, arith.OpSub:
 		ex := randExp(rng, d.emin, d.emax-1)
 		w := 60
 		if rng.IntN(4) == 0 {
@@ -510,31 +531,31 @@ func (d drawer) draw(rng *rand.Rand, k opKind) Inputs {
 		}
 		ey := min(d.emax-1, max(d.emin, ex+randExp(rng, -w, w)))
 		return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
-	case opMul:
+	case arith.OpMul:
 		for {
 			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin, d.emax-1)
 			if ey := er - ex; ey >= d.emin && ey <= d.emax {
 				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
-	case opDiv:
+	case arith.OpDiv:
 		for {
 			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin+1, d.emax)
 			if ey := ex - er; ey >= d.emin && ey <= d.emax {
 				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
-	case opSqr:
+	case arith.OpSqr:
 		return Inputs{X: randF(rng, randExp(rng, (d.emin+1)/2, (d.emax-1)/2))}
-	case opInv:
+	case arith.OpInv:
 		return Inputs{X: randF(rng, randExp(rng, max(d.emin, -d.emax), min(d.emax, -d.emin-1)))}
-	case opSqrt:
+	case arith.OpSqrt:
 		return Inputs{X: math.Abs(randF(rng, randExp(rng, d.emin, d.emax)))}
-	case opOf:
+	case arith.OpOf:
 		return Inputs{I: randInt64(rng)}
-	case opRint, opFloor, opTrunc:
+	case arith.OpRint, arith.OpFloor, arith.OpTrunc:
 		return Inputs{X: randIntRange(rng)}
-	case opExpm:
+	case arith.OpExpmP63:
 		x := rng.Float64() * math.Ln2
 		return Inputs{X: x, Y: rng.Float64()}
 	}

@@ -1,8 +1,86 @@
 package arith
 
-// OpNames are the names of the measurable operations, in the order reports
-// list them (the JSON contract of `fprlab arith errors`).
-var OpNames = []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt", "of", "rint", "floor", "trunc", "expm_p63"}
+import (
+	"fmt"
+	"strings"
+)
+
+// Op names one method of Arith. It is the one list of operations that the
+// tools share: the operation counter (package accel), the per-operation error
+// measurement (package analysis) and the shadow execution all index by it.
+type Op int
+
+// The methods of Arith, in the order of the interface.
+const (
+	OpOf Op = iota
+	OpScaled
+	OpFromFloat64
+	OpConst
+	OpGM
+	OpAdd
+	OpSub
+	OpNeg
+	OpHalf
+	OpDouble
+	OpMul
+	OpSqr
+	OpInv
+	OpDiv
+	OpSqrt
+	OpRint
+	OpFloor
+	OpTrunc
+	OpLt
+	OpExpmP63
+	OpFloat64
+	OpBig
+	NumOps // the number of operations
+)
+
+// opNames are the names of the operations as reports and flags spell them
+// (the reference's fpr_* names without the prefix).
+var opNames = [NumOps]string{
+	"of", "scaled", "from_float64", "const", "gm",
+	"add", "sub", "neg", "half", "double",
+	"mul", "sqr", "inv", "div", "sqrt",
+	"rint", "floor", "trunc", "lt", "expm_p63",
+	"float64", "big",
+}
+
+// String returns the operation's name, e.g. "expm_p63".
+func (o Op) String() string {
+	if o < 0 || o >= NumOps {
+		return fmt.Sprintf("Op(%d)", int(o))
+	}
+	return opNames[o]
+}
+
+// ParseOp returns the operation with the given name.
+func ParseOp(name string) (Op, error) {
+	for i, n := range opNames {
+		if n == name {
+			return Op(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown operation %q (known: %s)", name, strings.Join(opNames[:], ", "))
+}
+
+// MeasuredOps are the operations whose error against the oracle is
+// measured operation by operation (`fprlab arith errors`), in the order
+// reports list them. The others are exact by contract (Neg, Half, Double,
+// Lt, FromFloat64 for binary64 backends), tables (Const, GM) or conversions
+// out of the backend (Float64, Big).
+var MeasuredOps = []Op{OpAdd, OpSub, OpMul, OpSqr, OpInv, OpDiv, OpSqrt, OpOf, OpRint, OpFloor, OpTrunc, OpExpmP63}
+
+// OpNames are the names of MeasuredOps, in the same order (the JSON contract
+// of `fprlab arith errors`).
+var OpNames = func() []string {
+	out := make([]string, len(MeasuredOps))
+	for i, o := range MeasuredOps {
+		out[i] = o.String()
+	}
+	return out
+}()
 
 // ErrorBounds is implemented by backends that have a proven bound on the
 // relative error of some operations (triword: Fabiano-Muller-Picot, as

@@ -207,12 +207,16 @@ func (e *engineOf[F, A]) gsNormOK(f, g []int8, logn uint) bool {
 		bnorm = a.Add(bnorm, a.Sqr(rt1[u]))
 		bnorm = a.Add(bnorm, a.Sqr(rt2[u]))
 	}
-	return a.Lt(bnorm, a.Const(arith.BnormMax))
+	ok := a.Lt(bnorm, a.Const(arith.BnormMax))
+	if e.obs != nil {
+		e.obs.Stage(StageGSNorm, int(logn), 0, []F{bnorm})
+	}
+	return ok
 }
 
 func (e *engineOf[F, A]) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool) {
 	p := mustParams(logn)
-	s := &ntruSolver[F, A]{a: e.a, logn: logn, f: f, g: g}
+	s := &ntruSolver[F, A]{a: e.a, logn: logn, f: f, g: g, obs: e.obs}
 	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
 }
 
@@ -262,7 +266,7 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 	}
 	rng := &keygenRNG{r: r}
 	failures := 0
-	for {
+	for candidate := 0; ; {
 		if failures >= maxKeygenFailures {
 			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
 		}
@@ -283,6 +287,10 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 		if norm := (nf + ng) | -((nf | ng) >> 31); norm >= 16823 {
 			continue
 		}
+		if e.obs != nil {
+			e.obs.Stage(StageCandidate, int(logn), candidate)
+		}
+		candidate++
 		if !e.gsNormOK(f, g, logn) {
 			failures++
 			continue

@@ -151,7 +151,7 @@ func (s *ntruSolver[T, A]) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 	maxblFG := 31 * llen
 	scaleK := maxblFG - minblFg
 	lo, hi := a.Const(arith.MTwo31m1), a.Const(arith.PTwo31m1)
-	for {
+	for iter := 0; ; iter++ {
 		// (F, G) in floating point, scaled down by 2^scaleFG; then
 		// rt2 = (F adj f + G adj g)/(f adj f + g adj g).
 		rlen := min(FGlen, 10)
@@ -189,10 +189,12 @@ func (s *ntruSolver[T, A]) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 			// Out of range means the candidate failed; rounding is
 			// only defined inside.
 			if !a.Lt(lo, xv) || !a.Lt(xv, hi) {
+				s.babai(depth, iter, rt2)
 				return 0, false
 			}
 			k[u] = int32(a.Rint(xv))
 		}
+		s.babai(depth, iter, rt2)
 
 		// F -= k f 2^scaleK, G -= k g 2^scaleK.
 		sch := uint32(scaleK / 31)
@@ -255,10 +257,12 @@ func (s *ntruSolver[T, A]) reduceDepth1(Ft, Gt, ft, gt []uint32, llen, slen int)
 	for u := range n {
 		z := rt5[u]
 		if !a.Lt(z, hi) || !a.Lt(lo, z) {
+			s.babai(1, 0, nil)
 			return nil, nil, false
 		}
 		rt5[u] = a.Of(a.Rint(z))
 	}
+	s.babai(1, 0, rt5)
 
 	// (F, G) -= k (f, g) in FFT form.
 	fft(a, rt5, logn)
@@ -275,6 +279,7 @@ func (s *ntruSolver[T, A]) reduceDepth1(Ft, Gt, ft, gt []uint32, llen, slen int)
 		Fo[u] = uint32(a.Rint(rt1[u]))
 		Go[u] = uint32(a.Rint(rt2[u]))
 	}
+	s.babai(1, 1, nil)
 	return Fo, Go, true
 }
 
@@ -301,5 +306,6 @@ func (s *ntruSolver[T, A]) roundQuotient(num, den []int32) []int32 {
 	for u := range n {
 		k[u] = int32(a.Rint(rnum[u]))
 	}
+	s.babai(0, 0, rnum)
 	return k
 }

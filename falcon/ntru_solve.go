@@ -143,6 +143,14 @@ type ntruSolver[T any, A arith.Arith[T]] struct {
 	a    A
 	logn uint
 	f, g []int8
+	obs  Observer[T] // nil for none
+}
+
+// babai reports the end of a Babai reduction step (see StageBabai).
+func (s *ntruSolver[T, A]) babai(depth, iter int, values []T) {
+	if s.obs != nil {
+		s.obs.Stage(StageBabai, depth, iter, values)
+	}
 }
 
 // deepest computes the resultants of f and g with X^n+1 and solves

@@ -85,6 +85,8 @@ type sampler[F any, A arith.Arith[F]] struct {
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
+	// obs, when not nil, sees every call and every Bernoulli trial.
+	obs Observer[F]
 }
 
 // maxIter bounds the rejection loop of one sample. Each iteration accepts
@@ -95,9 +97,11 @@ type sampler[F any, A arith.Arith[F]] struct {
 // bound; no reachable run of a sound backend differs.
 const maxIter = 1 << 16
 
-// newSampler returns a sampler for degree 2^logn reading from src.
-func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint) *sampler[F, A] {
+// newSampler returns a sampler for degree 2^logn reading from src,
+// reporting to obs (nil for none).
+func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Observer[F]) *sampler[F, A] {
 	return &sampler[F, A]{
+		obs:           obs,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -131,13 +135,16 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 	r := a.Sub(mu, a.Of(int64(c)))
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
-	for range maxIter {
+	for iter := range maxIter {
 		z0 := int32(gaussian0(s.src))
 		b := int32(s.src.u8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
 		if s.berExp(x, ccs) {
+			if s.obs != nil {
+				s.obs.Sample(mu, isigma, int64(c+z), iter)
+			}
 			return int64(c + z)
 		}
 	}
@@ -166,14 +173,23 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	z := ((a.ExpmP63(r, ccs) << 1) - 1) >> sw
+	expm := a.ExpmP63(r, ccs)
+	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
-	for i := 56; ; i -= 8 {
-		w = s.src.u8() - uint32(z>>uint(i))&0xFF
+	var drawn uint64
+	i := 56
+	for ; ; i -= 8 {
+		v := s.src.u8()
+		drawn |= uint64(v) << uint(i)
+		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
 			break
 		}
 	}
-	return w>>31 != 0
+	accept := w>>31 != 0
+	if s.obs != nil {
+		s.obs.BerExp(expm, uint(sw), drawn, (64-i)/8, accept)
+	}
+	return accept
 }

@@ -95,7 +95,7 @@ type samplerTester interface {
 }
 
 func (e *engineOf[F, A]) samplerZ(src randSource, logn uint, mu, isigma, sigmin float64) int64 {
-	s := newSampler(e.a, src, logn)
+	s := newSampler(e.a, src, logn, nil)
 	if sigmin != 0 {
 		s.sigmaMin = e.a.FromFloat64(sigmin)
 	}

@@ -52,8 +52,10 @@ type signEngine interface {
 	expandKey(sk *PrivateKey) any
 	// attemptTree and attemptDyn run one signing attempt with the sampler
 	// seeded from seed, on the expanded-key and on the dynamic path.
-	attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
-	attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+	// hNTT is the public key h = g/f mod q in NTT form (publicNTT), with
+	// which every attempt recomputes s1 exactly.
+	attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
 }
 
 // SeedSize is the number of bytes a signing attempt reads from the
@@ -70,6 +72,15 @@ const SeedSize = prngSeedSize
 const maxAttempts = 256
 
 // Attempt is the outcome of one signing attempt with one sampler seed.
+//
+// s2 comes from the floating-point computation; s1 is then recomputed
+// exactly as s1 = hm - s2 h mod q (centred), which is what a verifier
+// computes, so that an attempt accepted as short always verifies. The
+// reference takes s1 from the floating-point lattice point instead; over
+// binary64 the two agree (the lattice point is within far less than 1/2 of
+// an integer), so signatures and KATs are the reference's. Over a backend
+// without enough precision they can differ, and the floating-point s1 would
+// have produced signatures that do not verify.
 type Attempt struct {
 	// S1 and S2 are the candidate signature vectors (s1 = hm - s2 h mod q),
 	// truncated to 16 bits as the reference stores them.
@@ -79,6 +90,25 @@ type Attempt struct {
 	SqNorm uint32
 	// Short reports SqNorm <= Params.L2Bound: the attempt is a signature.
 	Short bool
+	// FloatS1Mismatches counts the coefficients where the s1 rounded from
+	// the floating-point lattice point differed from the exact s1 (0 for
+	// any sound backend).
+	FloatS1Mismatches int
+}
+
+// Failure says why the attempt is not a signature ("" when it is).
+func (at *Attempt) Failure() string {
+	if at.Short {
+		return ""
+	}
+	msg := fmt.Sprintf("||(s1, s2)||^2 = %d exceeds the bound", at.SqNorm)
+	if at.SqNorm >= 1<<31 {
+		msg = "||(s1, s2)||^2 overflows 2^31"
+	}
+	if at.FloatS1Mismatches > 0 {
+		msg += fmt.Sprintf(" (the floating-point s1 was wrong in %d coefficients)", at.FloatS1Mismatches)
+	}
+	return msg
 }
 
 // ErrSignAttempts is returned when no attempt produced a short vector
@@ -97,6 +127,7 @@ type ExpandedKey struct {
 	logn uint
 	e    engine
 	key  any
+	hNTT []uint16 // the public key in NTT form, for the exact s1
 }
 
 // ExpandPrivateKey computes the expanded key of sk over backend b. G is
@@ -111,7 +142,11 @@ func ExpandPrivateKey(b arith.Backend, sk *PrivateKey) (*ExpandedKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ExpandedKey{logn: full.LogN, e: e, key: e.expandKey(full)}, nil
+	hNTT, err := publicNTT(full)
+	if err != nil {
+		return nil, err
+	}
+	return &ExpandedKey{logn: full.LogN, e: e, key: e.expandKey(full), hNTT: hNTT}, nil
 }
 
 // errNoExpandedKey is returned by the methods of an ExpandedKey that was
@@ -139,7 +174,7 @@ func (ek *ExpandedKey) Sign(msg []byte, format SigFormat, rng io.Reader) ([]byte
 		return nil, err
 	}
 	return signMessage(ek.logn, msg, format, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
-		return ek.e.attemptTree(ek.key, hm, seed)
+		return ek.e.attemptTree(ek.key, ek.hNTT, hm, seed)
 	})
 }
 
@@ -154,7 +189,7 @@ func (ek *ExpandedKey) SignHashed(hm []uint16, rng io.Reader) ([]int16, error) {
 	}
 	budget := maxAttempts
 	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
-		return ek.e.attemptTree(ek.key, hm, seed)
+		return ek.e.attemptTree(ek.key, ek.hNTT, hm, seed)
 	}, &budget)
 }
 
@@ -170,7 +205,7 @@ func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ek.e.attemptTree(ek.key, hm, s)
+	return ek.e.attemptTree(ek.key, ek.hNTT, hm, s)
 }
 
 // Sign signs msg with sk over backend b in the given format, reading the
@@ -189,12 +224,12 @@ func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.
 	if err != nil {
 		return nil, err
 	}
-	full, err := completeKey(sk)
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, err
 	}
 	return signMessage(full.LogN, msg, format, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
-		return e.attemptDyn(full, hm, seed)
+		return e.attemptDyn(full, hNTT, hm, seed)
 	})
 }
 
@@ -213,7 +248,7 @@ func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) 
 	if err != nil {
 		return nil, err
 	}
-	full, err := completeKey(sk)
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, err
 	}
@@ -222,7 +257,7 @@ func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) 
 	}
 	budget := maxAttempts
 	return signLoop(hm, rng, func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
-		return e.attemptDyn(full, hm, seed)
+		return e.attemptDyn(full, hNTT, hm, seed)
 	}, &budget)
 }
 
@@ -233,7 +268,7 @@ func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (
 	if err != nil {
 		return nil, err
 	}
-	full, err := completeKey(sk)
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +276,7 @@ func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (
 	if err != nil {
 		return nil, err
 	}
-	return e.attemptDyn(full, hm, s)
+	return e.attemptDyn(full, hNTT, hm, s)
 }
 
 // completeKey validates sk and returns a copy with G recomputed from f, g
@@ -258,6 +293,19 @@ func completeKey(sk *PrivateKey) (*PrivateKey, error) {
 		return nil, errors.New("falcon: private key G does not satisfy the NTRU equation with f, g, F")
 	}
 	return &PrivateKey{LogN: sk.LogN, SmallF: sk.SmallF, SmallG: sk.SmallG, BigF: sk.BigF, BigG: G}, nil
+}
+
+// completeKeyNTT is completeKey, plus the public key in NTT form.
+func completeKeyNTT(sk *PrivateKey) (*PrivateKey, []uint16, error) {
+	full, err := completeKey(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	hNTT, err := publicNTT(full)
+	if err != nil {
+		return nil, nil, err
+	}
+	return full, hNTT, nil
 }
 
 // checkHashed checks that hm is a point of Z_q[X]/(X^n+1) for degree 2^logn.
@@ -367,26 +415,32 @@ func (e *engineOf[F, A]) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree implements signEngine.
-func (e *engineOf[F, A]) attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKey[F])
 	var p prng
 	p.init(seed)
-	s := newSampler(e.a, &p, ek.logn)
-	at := doSignTree(e.a, s.sample, ek, hm)
+	s := newSampler(e.a, &p, ek.logn, e.obs)
+	at := doSignTree(e.a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
 	}
 	return at, nil
 }
 
 // attemptDyn implements signEngine.
-func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
 	var p prng
 	p.init(seed)
-	s := newSampler(e.a, &p, sk.LogN)
-	at := doSignDyn(e.a, s.sample, sk, hm)
+	s := newSampler(e.a, &p, sk.LogN, e.obs)
+	at := doSignDyn(e.a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
 	}
 	return at, nil
 }
@@ -395,7 +449,7 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeed
 // target (hm, 0) B^-1 in FFT form (B^-1 = [[-F, f], [-G, g]] / q). As in
 // the reference, 1/q is a constant multiplied in after the product; no
 // division happens.
-func targetFFT[F any, A arith.Arith[F]](a A, t0, t1, b01, b11 []F, hm []uint16, logn uint) {
+func targetFFT[F any, A arith.Arith[F]](a A, obs Observer[F], t0, t1, b01, b11 []F, hm []uint16, logn uint) {
 	for u := range 1 << logn {
 		t0[u] = a.Of(int64(hm[u]))
 	}
@@ -406,13 +460,17 @@ func targetFFT[F any, A arith.Arith[F]](a A, t0, t1, b01, b11 []F, hm []uint16, 
 	polyMulconst(a, t1, a.Neg(ni), logn)
 	polyMulFFT(a, t0, b11, logn)
 	polyMulconst(a, t0, ni, logn)
+	if obs != nil {
+		obs.Stage(StageTarget, int(logn), 0, t0, t1)
+	}
 }
 
 // finishAttempt turns the sampled (z0, z1) (FFT form, in t0 and t1) into
 // (s1, s2): it computes the lattice point (z0, z1) B in the reference's
-// order, returns to coefficients, rounds, and measures the norm. tx and ty
+// order, returns to coefficients, rounds s2, recomputes s1 exactly from s2
+// and the public key (hNTT, see Attempt), and measures the norm. tx and ty
 // are scratch.
-func finishAttempt[F any, A arith.Arith[F]](a A, b00, b01, b10, b11, t0, t1, tx, ty []F, hm []uint16, logn uint) *Attempt {
+func finishAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], b00, b01, b10, b11, t0, t1, tx, ty []F, hNTT, hm []uint16, logn uint) *Attempt {
 	n := 1 << logn
 	copy(tx, t0)
 	copy(ty, t1)
@@ -426,22 +484,34 @@ func finishAttempt[F any, A arith.Arith[F]](a A, b00, b01, b10, b11, t0, t1, tx,
 	polyAdd(a, t1, ty, logn)
 	ifft(a, t0, logn)
 	ifft(a, t1, logn)
+	if obs != nil {
+		obs.Stage(StageLattice, int(logn), 0, t0, t1)
+	}
 
 	at := &Attempt{S1: make([]int16, n), S2: make([]int16, n)}
-	// ||s1||^2 in 32 bits; once a partial sum has had its top bit set the
-	// total is forced to at least 2^31 (above every bound).
-	var sqn, ng uint32
+	floatS1 := make([]int16, n)
 	for u := range n {
-		z := int32(hm[u]) - int32(a.Rint(t0[u]))
-		sqn += uint32(z) * uint32(z)
-		ng |= sqn
-		at.S1[u] = int16(z)
+		floatS1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
 	}
-	sqn |= -(ng >> 31)
 	for u := range n {
 		at.S2[u] = int16(-a.Rint(t1[u]))
 	}
-	// Then ||s2||^2 on top, with the same saturation (is_short_half).
+	exactS1(at.S1, hm, at.S2, hNTT, logn)
+	for u := range n {
+		if at.S1[u] != floatS1[u] {
+			at.FloatS1Mismatches++
+		}
+	}
+	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums
+	// (is_short_half); once a partial sum has had its top bit set the total
+	// is forced to at least 2^31 (above every bound).
+	var sqn, ng uint32
+	for _, v := range at.S1 {
+		z := int32(v)
+		sqn += uint32(z) * uint32(z)
+		ng |= sqn
+	}
+	sqn |= -(ng >> 31)
 	ng = -(sqn >> 31)
 	for _, v := range at.S2 {
 		z := int32(v)
@@ -455,29 +525,32 @@ func finishAttempt[F any, A arith.Arith[F]](a A, b00, b01, b10, b11, t0, t1, tx,
 }
 
 // doSignTree is one attempt on the expanded-key path (do_sign_tree).
-func doSignTree[F any, A arith.Arith[F]](a A, samp samplerFunc[F], ek *expandedKey[F], hm []uint16) *Attempt {
+func doSignTree[F any, A arith.Arith[F]](a A, s *sampler[F, A], ek *expandedKey[F], hNTT, hm []uint16) *Attempt {
 	logn := ek.logn
 	n := 1 << logn
 	buf := make([]F, 6*n)
 	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
 
-	targetFFT(a, t0, t1, ek.b01, ek.b11, hm, logn)
-	ffSamplingTree(a, samp, tx, ty, ek.tree, t0, t1, logn, tmp)
+	targetFFT(a, s.obs, t0, t1, ek.b01, ek.b11, hm, logn)
+	ffSamplingTree(a, s, tx, ty, ek.tree, t0, t1, logn, tmp)
 	copy(t0, tx)
 	copy(t1, ty)
-	return finishAttempt(a, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hm, logn)
+	return finishAttempt(a, s.obs, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hNTT, hm, logn)
 }
 
 // doSignDyn is one attempt on the dynamic path (do_sign_dyn): basis and
 // Gram matrix are computed, consumed by ffSamplingDyn, and the basis is
 // computed again for the final product.
-func doSignDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *PrivateKey, hm []uint16) *Attempt {
+func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]F, 11*n)
 	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+	}
 
 	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
 	// target, -F stays in b11. The order of the products and sums is the
@@ -497,13 +570,16 @@ func doSignDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *PrivateKey
 	polyMulselfadjFFT(a, tmp, logn)
 	polyAdd(a, b10, tmp, logn) // g11
 	g00, g01, g11 := b00, b01, b10
+	if s.obs != nil {
+		s.obs.Stage(StageGram, int(logn), 0, g00, g01, g11)
+	}
 
 	t0, t1 := poly(5), poly(6)
-	targetFFT(a, t0, t1, s01, b11, hm, logn)
-	ffSamplingDyn(a, samp, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
+	ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
 
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttempt(a, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hm, logn)
+	return finishAttempt(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // ffSamplingDyn is Fast Fourier sampling with the ffLDL tree computed on
@@ -517,17 +593,24 @@ func doSignDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *PrivateKey
 // right one, t0 is corrected by (t1 - z1) l10 and sampled with the left
 // one. At the leaves the value is normalised (sqrt(x)/sigma) just before
 // sampling.
-func ffSamplingDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], t0, t1, g00, g01, g11 []F, origLogn, logn uint, tmp []F) {
+func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, g01, g11 []F, origLogn, logn uint, tmp []F) {
+	obs := s.obs
 	if logn == 0 {
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		t0[0] = a.Of(samp(t0[0], leaf))
-		t1[0] = a.Of(samp(t1[0], leaf))
+		if obs != nil {
+			obs.Stage(StageLeaf, 0, 0, []F{leaf})
+		}
+		t0[0] = a.Of(s.sample(t0[0], leaf))
+		t1[0] = a.Of(s.sample(t1[0], leaf))
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
 
 	polyLDLFFT(a, g00, g01, g11, logn)
+	if obs != nil {
+		obs.Stage(StageLDL, int(logn), 0, g01, g11)
+	}
 
 	// Split d00 (in g00) and d11 (in g11) in place through tmp, keep l10
 	// in tmp, and lay out the two half-size matrices:
@@ -544,8 +627,14 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], t0, t1, g0
 	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
 	z1 := tmp[n:]
 	polySplitFFT(a, z1[:hn], z1[hn:], t1, logn)
-	ffSamplingDyn(a, samp, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	if obs != nil {
+		obs.Stage(StageSplit, int(logn), 1, z1[:n])
+	}
+	ffSamplingDyn(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
 	polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
+	if obs != nil {
+		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
+	}
 
 	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
@@ -553,10 +642,19 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, samp samplerFunc[F], t0, t1, g0
 	copy(t1[:n], tmp[2*n:3*n])
 	polyMulFFT(a, tmp, z1, logn)
 	polyAdd(a, t0, tmp, logn)
+	if obs != nil {
+		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
+	}
 
 	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFT(a, z0[:hn], z0[hn:], t0, logn)
-	ffSamplingDyn(a, samp, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	if obs != nil {
+		obs.Stage(StageSplit, int(logn), 0, z0[:n])
+	}
+	ffSamplingDyn(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
 	polyMergeFFT(a, t0, z0[:hn], z0[hn:], logn)
+	if obs != nil {
+		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	}
 }

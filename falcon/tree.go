@@ -163,10 +163,6 @@ func normalizeTree[F any, A arith.Arith[F]](a A, tree []F, origLogn, logn uint) 
 	normalizeTree(a, tree[n+treeSize(logn-1):], origLogn, logn-1)
 }
 
-// samplerFunc draws an integer from the discrete Gaussian of centre mu and
-// inverse standard deviation isigma (a SamplerZ, see sampler.sample).
-type samplerFunc[F any] func(mu, isigma F) int64
-
 // ffSamplingTree is Fast Fourier sampling with a precomputed tree
 // (ffSampling_fft): given the target (t0, t1) in FFT form it writes the
 // sampled (z0, z1) in FFT form. tmp needs 2n values. t1 is sampled first
@@ -178,25 +174,25 @@ type samplerFunc[F any] func(mu, isigma F) int64
 // instead of the twiddle table and halving. The rounding differs from the
 // generic split, so the unrolled code is reproduced as written: it is what
 // makes the expanded-key path bit-exact.
-func ffSamplingTree[F any, A arith.Arith[F]](a A, samp samplerFunc[F], z0, z1, tree, t0, t1 []F, logn uint, tmp []F) {
+func ffSamplingTree[F any, A arith.Arith[F]](a A, s *sampler[F, A], z0, z1, tree, t0, t1 []F, logn uint, tmp []F) {
 	switch logn {
 	case 2:
-		ffSamplingTree2(a, samp, z0, z1, tree, t0, t1)
+		ffSamplingTree2(a, s, z0, z1, tree, t0, t1)
 		return
 	case 1:
 		// A single complex value per polynomial: sample t1 with the
 		// right leaf, correct t0, sample it with the left leaf.
 		x0, x1 := t1[0], t1[1]
 		sigma := tree[3]
-		y0 := a.Of(samp(x0, sigma))
-		y1 := a.Of(samp(x1, sigma))
+		y0 := a.Of(s.sample(x0, sigma))
+		y1 := a.Of(s.sample(x1, sigma))
 		z1[0], z1[1] = y0, y1
 		cr, ci := cmul(a, a.Sub(x0, y0), a.Sub(x1, y1), tree[0], tree[1])
 		x0 = a.Add(cr, t0[0])
 		x1 = a.Add(ci, t0[1])
 		sigma = tree[2]
-		z0[0] = a.Of(samp(x0, sigma))
-		z0[1] = a.Of(samp(x1, sigma))
+		z0[0] = a.Of(s.sample(x0, sigma))
+		z0[1] = a.Of(s.sample(x1, sigma))
 		return
 	}
 
@@ -207,7 +203,7 @@ func ffSamplingTree[F any, A arith.Arith[F]](a A, samp samplerFunc[F], z0, z1, t
 
 	// Right subtree on split(t1); z1 serves as scratch for the halves.
 	polySplitFFT(a, z1[:hn], z1[hn:], t1, logn)
-	ffSamplingTree(a, samp, tmp[:hn], tmp[hn:], tree1, z1[:hn], z1[hn:], logn-1, tmp[n:])
+	ffSamplingTree(a, s, tmp[:hn], tmp[hn:], tree1, z1[:hn], z1[hn:], logn-1, tmp[n:])
 	polyMergeFFT(a, z1, tmp[:hn], tmp[hn:], logn)
 
 	// tb0 = t0 + (t1 - z1) l10, in tmp.
@@ -218,14 +214,14 @@ func ffSamplingTree[F any, A arith.Arith[F]](a A, samp samplerFunc[F], z0, z1, t
 
 	// Left subtree on split(tb0).
 	polySplitFFT(a, z0[:hn], z0[hn:], tmp, logn)
-	ffSamplingTree(a, samp, tmp[:hn], tmp[hn:], tree0, z0[:hn], z0[hn:], logn-1, tmp[n:])
+	ffSamplingTree(a, s, tmp[:hn], tmp[hn:], tree0, z0[:hn], z0[hn:], logn-1, tmp[n:])
 	polyMergeFFT(a, z0, tmp[:hn], tmp[hn:], logn)
 }
 
 // ffSamplingTree2 is ffSamplingTree for logn = 2 with the logn = 1 level
 // inlined, in the reference's operation order. Each polynomial has two
 // complex values (re0, re1, im0, im1 in the usual layout).
-func ffSamplingTree2[F any, A arith.Arith[F]](a A, samp samplerFunc[F], z0, z1, tree, t0, t1 []F) {
+func ffSamplingTree2[F any, A arith.Arith[F]](a A, s *sampler[F, A], z0, z1, tree, t0, t1 []F) {
 	invSqrt8 := a.Const(arith.InvSqrt8)
 	invSqrt2 := a.Const(arith.InvSqrt2)
 	tree0 := tree[4:]
@@ -248,14 +244,14 @@ func ffSamplingTree2[F any, A arith.Arith[F]](a A, samp samplerFunc[F], z0, z1, 
 	leaf2 := func(sub []F, w0, w1, w2, w3 F) (r0, r1, r2, r3 F) {
 		x0, x1 := w2, w3
 		sigma := sub[3]
-		w2 = a.Of(samp(x0, sigma))
-		w3 = a.Of(samp(x1, sigma))
+		w2 = a.Of(s.sample(x0, sigma))
+		w3 = a.Of(s.sample(x1, sigma))
 		cr, ci := cmul(a, a.Sub(x0, w2), a.Sub(x1, w3), sub[0], sub[1])
 		x0 = a.Add(cr, w0)
 		x1 = a.Add(ci, w1)
 		sigma = sub[2]
-		w0 = a.Of(samp(x0, sigma))
-		w1 = a.Of(samp(x1, sigma))
+		w0 = a.Of(s.sample(x0, sigma))
+		w1 = a.Of(s.sample(x1, sigma))
 
 		// Merge: the odd half is multiplied by (1 + i)/sqrt(2).
 		br := a.Mul(a.Sub(w2, w3), invSqrt2)

@@ -131,3 +131,33 @@ func IsShortHalf(sqn uint32, s2 []int16, logn uint) bool {
 	sqn |= -(ng >> 31)
 	return sqn <= p.L2Bound
 }
+
+// publicNTT returns the public key h = g/f mod q of sk in NTT form.
+func publicNTT(sk *PrivateKey) ([]uint16, error) {
+	h, err := ComputePublic(sk.SmallF, sk.SmallG, sk.LogN)
+	if err != nil {
+		return nil, err
+	}
+	mqNTT(h, sk.LogN)
+	return h, nil
+}
+
+// exactS1 sets s1 = hm - s2 h mod (q, X^n + 1) with centred coefficients,
+// h given in NTT form: what VerifyHashed computes, so that a signer using
+// it never returns a signature that does not verify.
+func exactS1(s1 []int16, hm []uint16, s2 []int16, hNTT []uint16, logn uint) {
+	t := make([]uint16, len(s2))
+	for i, v := range s2 {
+		r := int32(v) % Q
+		if r < 0 {
+			r += Q
+		}
+		t[i] = uint16(r)
+	}
+	mqNTT(t, logn)
+	mqPolyMulNTT(t, hNTT)
+	mqINTT(t, logn)
+	for i, v := range t {
+		s1[i] = mqCentre(uint16(mqSub(mqElem(hm[i]), mqElem(v))))
+	}
+}

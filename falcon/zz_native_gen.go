@@ -13,8 +13,9 @@ import (
 
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
 type engineOfNative struct {
-	a native.Arith
-	b arith.Backend
+	a   native.Arith
+	b   arith.Backend
+	obs Observer[float64]
 }
 
 // backend is the native copy of engineOf.backend (engine.go).
@@ -279,13 +280,17 @@ func (e *engineOfNative) gsNormOK(f, g []int8, logn uint) bool {
 		bnorm = a.Add(bnorm, a.Sqr(rt1[u]))
 		bnorm = a.Add(bnorm, a.Sqr(rt2[u]))
 	}
-	return a.Lt(bnorm, a.Const(arith.BnormMax))
+	ok := a.Lt(bnorm, a.Const(arith.BnormMax))
+	if e.obs != nil {
+		e.obs.Stage(StageGSNorm, int(logn), 0, []float64{bnorm})
+	}
+	return ok
 }
 
 // solveNTRU is the native copy of engineOf.solveNTRU (keygen.go).
 func (e *engineOfNative) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool) {
 	p := mustParams(logn)
-	s := &ntruSolverNative{a: e.a, logn: logn, f: f, g: g}
+	s := &ntruSolverNative{a: e.a, logn: logn, f: f, g: g, obs: e.obs}
 	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
 }
 
@@ -311,7 +316,7 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 	}
 	rng := &keygenRNG{r: r}
 	failures := 0
-	for {
+	for candidate := 0; ; {
 		if failures >= maxKeygenFailures {
 			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
 		}
@@ -332,6 +337,10 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 		if norm := (nf + ng) | -((nf | ng) >> 31); norm >= 16823 {
 			continue
 		}
+		if e.obs != nil {
+			e.obs.Stage(StageCandidate, int(logn), candidate)
+		}
+		candidate++
 		if !e.gsNormOK(f, g, logn) {
 			failures++
 			continue
@@ -416,7 +425,7 @@ func (s *ntruSolverNative) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 	maxblFG := 31 * llen
 	scaleK := maxblFG - minblFg
 	lo, hi := a.Const(arith.MTwo31m1), a.Const(arith.PTwo31m1)
-	for {
+	for iter := 0; ; iter++ {
 		// (F, G) in floating point, scaled down by 2^scaleFG; then
 		// rt2 = (F adj f + G adj g)/(f adj f + g adj g).
 		rlen := min(FGlen, 10)
@@ -454,10 +463,12 @@ func (s *ntruSolverNative) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 			// Out of range means the candidate failed; rounding is
 			// only defined inside.
 			if !a.Lt(lo, xv) || !a.Lt(xv, hi) {
+				s.babai(depth, iter, rt2)
 				return 0, false
 			}
 			k[u] = int32(a.Rint(xv))
 		}
+		s.babai(depth, iter, rt2)
 
 		// F -= k f 2^scaleK, G -= k g 2^scaleK.
 		sch := uint32(scaleK / 31)
@@ -517,10 +528,12 @@ func (s *ntruSolverNative) reduceDepth1(Ft, Gt, ft, gt []uint32, llen, slen int)
 	for u := range n {
 		z := rt5[u]
 		if !a.Lt(z, hi) || !a.Lt(lo, z) {
+			s.babai(1, 0, nil)
 			return nil, nil, false
 		}
 		rt5[u] = a.Of(a.Rint(z))
 	}
+	s.babai(1, 0, rt5)
 
 	// (F, G) -= k (f, g) in FFT form.
 	fftNative(a, rt5, logn)
@@ -537,6 +550,7 @@ func (s *ntruSolverNative) reduceDepth1(Ft, Gt, ft, gt []uint32, llen, slen int)
 		Fo[u] = uint32(a.Rint(rt1[u]))
 		Go[u] = uint32(a.Rint(rt2[u]))
 	}
+	s.babai(1, 1, nil)
 	return Fo, Go, true
 }
 
@@ -561,6 +575,7 @@ func (s *ntruSolverNative) roundQuotient(num, den []int32) []int32 {
 	for u := range n {
 		k[u] = int32(a.Rint(rnum[u]))
 	}
+	s.babai(0, 0, rnum)
 	return k
 }
 
@@ -569,6 +584,14 @@ type ntruSolverNative struct {
 	a    native.Arith
 	logn uint
 	f, g []int8
+	obs  Observer[float64] // nil for none
+}
+
+// babai is the native copy of ntruSolver.babai (ntru_solve.go).
+func (s *ntruSolverNative) babai(depth, iter int, values []float64) {
+	if s.obs != nil {
+		s.obs.Stage(StageBabai, depth, iter, values)
+	}
 }
 
 // deepest is the native copy of ntruSolver.deepest (ntru_solve.go).
@@ -882,11 +905,14 @@ type samplerNative struct {
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
+	// obs, when not nil, sees every call and every Bernoulli trial.
+	obs Observer[float64]
 }
 
 // newSamplerNative is newSampler (sampler.go) with F = float64, A = native.Arith.
-func newSamplerNative(a native.Arith, src randSource, logn uint) *samplerNative {
+func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[float64]) *samplerNative {
 	return &samplerNative{
+		obs:           obs,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -908,13 +934,16 @@ func (s *samplerNative) sample(mu, isigma float64) int64 {
 	r := a.Sub(mu, a.Of(int64(c)))
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
-	for range maxIter {
+	for iter := range maxIter {
 		z0 := int32(gaussian0(s.src))
 		b := int32(s.src.u8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
 		if s.berExp(x, ccs) {
+			if s.obs != nil {
+				s.obs.Sample(mu, isigma, int64(c+z), iter)
+			}
 			return int64(c + z)
 		}
 	}
@@ -934,16 +963,25 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	z := ((a.ExpmP63(r, ccs) << 1) - 1) >> sw
+	expm := a.ExpmP63(r, ccs)
+	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
-	for i := 56; ; i -= 8 {
-		w = s.src.u8() - uint32(z>>uint(i))&0xFF
+	var drawn uint64
+	i := 56
+	for ; ; i -= 8 {
+		v := s.src.u8()
+		drawn |= uint64(v) << uint(i)
+		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
 			break
 		}
 	}
-	return w>>31 != 0
+	accept := w>>31 != 0
+	if s.obs != nil {
+		s.obs.BerExp(expm, uint(sw), drawn, (64-i)/8, accept)
+	}
+	return accept
 }
 
 // expandKey is the native copy of engineOf.expandKey (sign.go).
@@ -952,32 +990,38 @@ func (e *engineOfNative) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the native copy of engineOf.attemptTree (sign.go).
-func (e *engineOfNative) attemptTree(key any, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyNative)
 	var p prng
 	p.init(seed)
-	s := newSamplerNative(e.a, &p, ek.logn)
-	at := doSignTreeNative(e.a, s.sample, ek, hm)
+	s := newSamplerNative(e.a, &p, ek.logn, e.obs)
+	at := doSignTreeNative(e.a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
 	}
 	return at, nil
 }
 
 // attemptDyn is the native copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfNative) attemptDyn(sk *PrivateKey, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
 	var p prng
 	p.init(seed)
-	s := newSamplerNative(e.a, &p, sk.LogN)
-	at := doSignDynNative(e.a, s.sample, sk, hm)
+	s := newSamplerNative(e.a, &p, sk.LogN, e.obs)
+	at := doSignDynNative(e.a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
 	}
 	return at, nil
 }
 
 // targetFFTNative is targetFFT (sign.go) with F = float64, A = native.Arith.
-func targetFFTNative(a native.Arith, t0, t1, b01, b11 []float64, hm []uint16, logn uint) {
+func targetFFTNative(a native.Arith, obs Observer[float64], t0, t1, b01, b11 []float64, hm []uint16, logn uint) {
 	for u := range 1 << logn {
 		t0[u] = a.Of(int64(hm[u]))
 	}
@@ -988,10 +1032,13 @@ func targetFFTNative(a native.Arith, t0, t1, b01, b11 []float64, hm []uint16, lo
 	polyMulconstNative(a, t1, a.Neg(ni), logn)
 	polyMulFFTNative(a, t0, b11, logn)
 	polyMulconstNative(a, t0, ni, logn)
+	if obs != nil {
+		obs.Stage(StageTarget, int(logn), 0, t0, t1)
+	}
 }
 
 // finishAttemptNative is finishAttempt (sign.go) with F = float64, A = native.Arith.
-func finishAttemptNative(a native.Arith, b00, b01, b10, b11, t0, t1, tx, ty []float64, hm []uint16, logn uint) *Attempt {
+func finishAttemptNative(a native.Arith, obs Observer[float64], b00, b01, b10, b11, t0, t1, tx, ty []float64, hNTT, hm []uint16, logn uint) *Attempt {
 	n := 1 << logn
 	copy(tx, t0)
 	copy(ty, t1)
@@ -1005,22 +1052,34 @@ func finishAttemptNative(a native.Arith, b00, b01, b10, b11, t0, t1, tx, ty []fl
 	polyAddNative(a, t1, ty, logn)
 	ifftNative(a, t0, logn)
 	ifftNative(a, t1, logn)
+	if obs != nil {
+		obs.Stage(StageLattice, int(logn), 0, t0, t1)
+	}
 
 	at := &Attempt{S1: make([]int16, n), S2: make([]int16, n)}
-	// ||s1||^2 in 32 bits; once a partial sum has had its top bit set the
-	// total is forced to at least 2^31 (above every bound).
-	var sqn, ng uint32
+	floatS1 := make([]int16, n)
 	for u := range n {
-		z := int32(hm[u]) - int32(a.Rint(t0[u]))
-		sqn += uint32(z) * uint32(z)
-		ng |= sqn
-		at.S1[u] = int16(z)
+		floatS1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
 	}
-	sqn |= -(ng >> 31)
 	for u := range n {
 		at.S2[u] = int16(-a.Rint(t1[u]))
 	}
-	// Then ||s2||^2 on top, with the same saturation (is_short_half).
+	exactS1(at.S1, hm, at.S2, hNTT, logn)
+	for u := range n {
+		if at.S1[u] != floatS1[u] {
+			at.FloatS1Mismatches++
+		}
+	}
+	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums
+	// (is_short_half); once a partial sum has had its top bit set the total
+	// is forced to at least 2^31 (above every bound).
+	var sqn, ng uint32
+	for _, v := range at.S1 {
+		z := int32(v)
+		sqn += uint32(z) * uint32(z)
+		ng |= sqn
+	}
+	sqn |= -(ng >> 31)
 	ng = -(sqn >> 31)
 	for _, v := range at.S2 {
 		z := int32(v)
@@ -1034,27 +1093,30 @@ func finishAttemptNative(a native.Arith, b00, b01, b10, b11, t0, t1, tx, ty []fl
 }
 
 // doSignTreeNative is doSignTree (sign.go) with F = float64, A = native.Arith.
-func doSignTreeNative(a native.Arith, samp samplerFuncNative, ek *expandedKeyNative, hm []uint16) *Attempt {
+func doSignTreeNative(a native.Arith, s *samplerNative, ek *expandedKeyNative, hNTT, hm []uint16) *Attempt {
 	logn := ek.logn
 	n := 1 << logn
 	buf := make([]float64, 6*n)
 	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
 
-	targetFFTNative(a, t0, t1, ek.b01, ek.b11, hm, logn)
-	ffSamplingTreeNative(a, samp, tx, ty, ek.tree, t0, t1, logn, tmp)
+	targetFFTNative(a, s.obs, t0, t1, ek.b01, ek.b11, hm, logn)
+	ffSamplingTreeNative(a, s, tx, ty, ek.tree, t0, t1, logn, tmp)
 	copy(t0, tx)
 	copy(t1, ty)
-	return finishAttemptNative(a, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hm, logn)
+	return finishAttemptNative(a, s.obs, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hNTT, hm, logn)
 }
 
 // doSignDynNative is doSignDyn (sign.go) with F = float64, A = native.Arith.
-func doSignDynNative(a native.Arith, samp samplerFuncNative, sk *PrivateKey, hm []uint16) *Attempt {
+func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]float64, 11*n)
 	poly := func(i int) []float64 { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+	}
 
 	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
 	// target, -F stays in b11. The order of the products and sums is the
@@ -1074,27 +1136,37 @@ func doSignDynNative(a native.Arith, samp samplerFuncNative, sk *PrivateKey, hm 
 	polyMulselfadjFFTNative(a, tmp, logn)
 	polyAddNative(a, b10, tmp, logn) // g11
 	g00, g01, g11 := b00, b01, b10
+	if s.obs != nil {
+		s.obs.Stage(StageGram, int(logn), 0, g00, g01, g11)
+	}
 
 	t0, t1 := poly(5), poly(6)
-	targetFFTNative(a, t0, t1, s01, b11, hm, logn)
-	ffSamplingDynNative(a, samp, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
+	ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
 
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttemptNative(a, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hm, logn)
+	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // ffSamplingDynNative is ffSamplingDyn (sign.go) with F = float64, A = native.Arith.
-func ffSamplingDynNative(a native.Arith, samp samplerFuncNative, t0, t1, g00, g01, g11 []float64, origLogn, logn uint, tmp []float64) {
+func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11 []float64, origLogn, logn uint, tmp []float64) {
+	obs := s.obs
 	if logn == 0 {
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		t0[0] = a.Of(samp(t0[0], leaf))
-		t1[0] = a.Of(samp(t1[0], leaf))
+		if obs != nil {
+			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
+		}
+		t0[0] = a.Of(s.sample(t0[0], leaf))
+		t1[0] = a.Of(s.sample(t1[0], leaf))
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
 
 	polyLDLFFTNative(a, g00, g01, g11, logn)
+	if obs != nil {
+		obs.Stage(StageLDL, int(logn), 0, g01, g11)
+	}
 
 	// Split d00 (in g00) and d11 (in g11) in place through tmp, keep l10
 	// in tmp, and lay out the two half-size matrices:
@@ -1111,8 +1183,14 @@ func ffSamplingDynNative(a native.Arith, samp samplerFuncNative, t0, t1, g00, g0
 	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
 	z1 := tmp[n:]
 	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, logn)
-	ffSamplingDynNative(a, samp, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	if obs != nil {
+		obs.Stage(StageSplit, int(logn), 1, z1[:n])
+	}
+	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
 	polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
+	if obs != nil {
+		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
+	}
 
 	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
@@ -1120,12 +1198,21 @@ func ffSamplingDynNative(a native.Arith, samp samplerFuncNative, t0, t1, g00, g0
 	copy(t1[:n], tmp[2*n:3*n])
 	polyMulFFTNative(a, tmp, z1, logn)
 	polyAddNative(a, t0, tmp, logn)
+	if obs != nil {
+		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
+	}
 
 	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFTNative(a, z0[:hn], z0[hn:], t0, logn)
-	ffSamplingDynNative(a, samp, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	if obs != nil {
+		obs.Stage(StageSplit, int(logn), 0, z0[:n])
+	}
+	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
 	polyMergeFFTNative(a, t0, z0[:hn], z0[hn:], logn)
+	if obs != nil {
+		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	}
 }
 
 // expandedKeyNative is expandedKey (tree.go) with F = float64.
@@ -1250,29 +1337,26 @@ func normalizeTreeNative(a native.Arith, tree []float64, origLogn, logn uint) {
 	normalizeTreeNative(a, tree[n+treeSize(logn-1):], origLogn, logn-1)
 }
 
-// samplerFuncNative is samplerFunc (tree.go) with F = float64.
-type samplerFuncNative func(mu, isigma float64) int64
-
 // ffSamplingTreeNative is ffSamplingTree (tree.go) with F = float64, A = native.Arith.
-func ffSamplingTreeNative(a native.Arith, samp samplerFuncNative, z0, z1, tree, t0, t1 []float64, logn uint, tmp []float64) {
+func ffSamplingTreeNative(a native.Arith, s *samplerNative, z0, z1, tree, t0, t1 []float64, logn uint, tmp []float64) {
 	switch logn {
 	case 2:
-		ffSamplingTree2Native(a, samp, z0, z1, tree, t0, t1)
+		ffSamplingTree2Native(a, s, z0, z1, tree, t0, t1)
 		return
 	case 1:
 		// A single complex value per polynomial: sample t1 with the
 		// right leaf, correct t0, sample it with the left leaf.
 		x0, x1 := t1[0], t1[1]
 		sigma := tree[3]
-		y0 := a.Of(samp(x0, sigma))
-		y1 := a.Of(samp(x1, sigma))
+		y0 := a.Of(s.sample(x0, sigma))
+		y1 := a.Of(s.sample(x1, sigma))
 		z1[0], z1[1] = y0, y1
 		cr, ci := cmulNative(a, a.Sub(x0, y0), a.Sub(x1, y1), tree[0], tree[1])
 		x0 = a.Add(cr, t0[0])
 		x1 = a.Add(ci, t0[1])
 		sigma = tree[2]
-		z0[0] = a.Of(samp(x0, sigma))
-		z0[1] = a.Of(samp(x1, sigma))
+		z0[0] = a.Of(s.sample(x0, sigma))
+		z0[1] = a.Of(s.sample(x1, sigma))
 		return
 	}
 
@@ -1283,7 +1367,7 @@ func ffSamplingTreeNative(a native.Arith, samp samplerFuncNative, z0, z1, tree, 
 
 	// Right subtree on split(t1); z1 serves as scratch for the halves.
 	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, logn)
-	ffSamplingTreeNative(a, samp, tmp[:hn], tmp[hn:], tree1, z1[:hn], z1[hn:], logn-1, tmp[n:])
+	ffSamplingTreeNative(a, s, tmp[:hn], tmp[hn:], tree1, z1[:hn], z1[hn:], logn-1, tmp[n:])
 	polyMergeFFTNative(a, z1, tmp[:hn], tmp[hn:], logn)
 
 	// tb0 = t0 + (t1 - z1) l10, in tmp.
@@ -1294,12 +1378,12 @@ func ffSamplingTreeNative(a native.Arith, samp samplerFuncNative, z0, z1, tree, 
 
 	// Left subtree on split(tb0).
 	polySplitFFTNative(a, z0[:hn], z0[hn:], tmp, logn)
-	ffSamplingTreeNative(a, samp, tmp[:hn], tmp[hn:], tree0, z0[:hn], z0[hn:], logn-1, tmp[n:])
+	ffSamplingTreeNative(a, s, tmp[:hn], tmp[hn:], tree0, z0[:hn], z0[hn:], logn-1, tmp[n:])
 	polyMergeFFTNative(a, z0, tmp[:hn], tmp[hn:], logn)
 }
 
 // ffSamplingTree2Native is ffSamplingTree2 (tree.go) with F = float64, A = native.Arith.
-func ffSamplingTree2Native(a native.Arith, samp samplerFuncNative, z0, z1, tree, t0, t1 []float64) {
+func ffSamplingTree2Native(a native.Arith, s *samplerNative, z0, z1, tree, t0, t1 []float64) {
 	invSqrt8 := a.Const(arith.InvSqrt8)
 	invSqrt2 := a.Const(arith.InvSqrt2)
 	tree0 := tree[4:]
@@ -1322,14 +1406,14 @@ func ffSamplingTree2Native(a native.Arith, samp samplerFuncNative, z0, z1, tree,
 	leaf2 := func(sub []float64, w0, w1, w2, w3 float64) (r0, r1, r2, r3 float64) {
 		x0, x1 := w2, w3
 		sigma := sub[3]
-		w2 = a.Of(samp(x0, sigma))
-		w3 = a.Of(samp(x1, sigma))
+		w2 = a.Of(s.sample(x0, sigma))
+		w3 = a.Of(s.sample(x1, sigma))
 		cr, ci := cmulNative(a, a.Sub(x0, w2), a.Sub(x1, w3), sub[0], sub[1])
 		x0 = a.Add(cr, w0)
 		x1 = a.Add(ci, w1)
 		sigma = sub[2]
-		w0 = a.Of(samp(x0, sigma))
-		w1 = a.Of(samp(x1, sigma))
+		w0 = a.Of(s.sample(x0, sigma))
+		w1 = a.Of(s.sample(x1, sigma))
 
 		// Merge: the odd half is multiplied by (1 + i)/sqrt(2).
 		br := a.Mul(a.Sub(w2, w3), invSqrt2)

@@ -67,7 +67,7 @@ func (e *engineOfNative) fftAdj(f []float64, logn uint) []float64 {
 
 // samplerZ is the native copy of engineOf.samplerZ (sampler_test.go).
 func (e *engineOfNative) samplerZ(src randSource, logn uint, mu, isigma, sigmin float64) int64 {
-	s := newSamplerNative(e.a, src, logn)
+	s := newSamplerNative(e.a, src, logn, nil)
 	if sigmin != 0 {
 		s.sigmaMin = e.a.FromFloat64(sigmin)
 	}

@@ -62,17 +62,20 @@ func generate(dir string) ([]outFile, error) {
 	// their copies are known before type checking: the package still
 	// refers to the copies (newEngine) while they are not part of the
 	// input.
+	// Exported generic declarations are the package's API (the observer
+	// interface, the open entry point): they are never copied, and the
+	// copies refer to their instantiation, e.g. Observer[float64].
 	copyNames := map[string]string{}
 	for _, f := range files {
 		for _, d := range f.ast.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv == nil && d.Type.TypeParams != nil {
+				if d.Recv == nil && d.Type.TypeParams != nil && !ast.IsExported(d.Name.Name) {
 					copyNames[d.Name.Name] = d.Name.Name + suffix
 				}
 			case *ast.GenDecl:
 				for _, s := range d.Specs {
-					if ts, ok := s.(*ast.TypeSpec); ok && ts.TypeParams != nil {
+					if ts, ok := s.(*ast.TypeSpec); ok && ts.TypeParams != nil && !ast.IsExported(ts.Name.Name) {
 						copyNames[ts.Name.Name] = ts.Name.Name + suffix
 					}
 				}
