@@ -124,34 +124,41 @@ func TestByteWiseBerExpBits(t *testing.T) {
 	}
 }
 
-// TestKATSamplerAttempts checks the trace of real signing against the
-// reference's instrumented counters for KAT record 0: one sample per Floor
-// (2n per signing attempt) and one attempt per expm_p63 call.
-func TestKATSamplerAttempts(t *testing.T) {
+// TestKATSamplerRecord checks the record of real signing against the
+// reference's instrumented counters for KAT record 0: one sample per floor
+// (2n per signing attempt), one attempt per expm_p63 call, one BerExp
+// trial per attempt.
+func TestKATSamplerRecord(t *testing.T) {
 	ref := loadRefCounts(t)
 	for _, logn := range []uint{9, 10} {
-		att, err := KATSamplerAttempts("emu64", logn, 1)
+		rec, err := KATSamplerRecord("emu64", logn, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sign := ref.degree(logn)["sign"]
 		sum := 0
-		for _, k := range att {
+		for _, k := range rec.Attempts {
 			sum += k
 		}
-		if uint64(len(att)) != sign["floor"] || uint64(sum) != sign["expm_p63"] {
-			t.Errorf("logn %d: %d samples, %d attempts; reference floor %d, expm_p63 %d", logn, len(att), sum, sign["floor"], sign["expm_p63"])
+		if uint64(len(rec.Attempts)) != sign["floor"] || uint64(sum) != sign["expm_p63"] || rec.Trials != sign["expm_p63"] {
+			t.Errorf("logn %d: %d samples, %d attempts, %d trials; reference floor %d, expm_p63 %d",
+				logn, len(rec.Attempts), sum, rec.Trials, sign["floor"], sign["expm_p63"])
 		}
-		st, err := Pipeline{19, 1, 2}.SimulatePairs(att)
+		// At least one byte per trial, and rarely more (1/256 each).
+		if rec.BerExpBytes < rec.Trials || rec.BerExpBytes > rec.Trials+rec.Trials/32 {
+			t.Errorf("logn %d: %d BerExp bytes for %d trials", logn, rec.BerExpBytes, rec.Trials)
+		}
+		st, err := Pipeline{19, 1, 2}.SimulatePairs(rec.Attempts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("Falcon-%d record 0: %d pairs, %.3f cycles per pair, %.3f attempts per pair", 1<<logn, st.Pairs, st.CyclesPerPair, st.UsefulAttemptsPerPair)
+		t.Logf("Falcon-%d record 0: %d pairs, %.3f cycles per pair, %.3f attempts per pair, %.3f bits per attempt",
+			1<<logn, st.Pairs, st.CyclesPerPair, st.UsefulAttemptsPerPair, rec.RandomBitsPerAttempt())
 	}
-	if _, err := KATSamplerAttempts("oracle", 9, 1); err == nil {
+	if _, err := KATSamplerRecord("oracle", 9, 1); err == nil {
 		t.Error("oracle backend accepted")
 	}
-	if _, err := KATSamplerAttempts("emu64", 8, 1); err == nil {
+	if _, err := KATSamplerRecord("emu64", 8, 1); err == nil {
 		t.Error("logn 8 accepted")
 	}
 }

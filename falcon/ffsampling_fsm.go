@@ -80,7 +80,7 @@ type FFSamplingStats struct {
 // ffSamplingFSM is ffSamplingDyn as a state machine over workspace w: the
 // root frame's regions hold the target and the Gram matrix, and the result
 // replaces the target as in ffSamplingDyn.
-func ffSamplingFSM[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root ffsFrame, origLogn uint, st *FFSamplingStats) {
 	stack := make([]ffsFrame, 0, root.logn)
 	cur := root
 	cur.checkpoint = ckBeforeRight
@@ -91,7 +91,7 @@ func ffSamplingFSM[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, roo
 		hn := n >> 1
 		switch state {
 		case sFFSampling:
-			state = ffsActuate(a, samp, w, &cur, origLogn, st)
+			state = ffsActuate(a, s, w, &cur, origLogn, st)
 		case sRight, sLeft:
 			// Push the frame with the checkpoint to resume at and
 			// descend: the regions of the child are those ffSamplingDyn
@@ -125,8 +125,10 @@ func ffSamplingFSM[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, roo
 }
 
 // ffsActuate is the actuation module: the part of ffSamplingDyn for the
-// frame's checkpoint, returning the next state.
-func ffsActuate[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+// frame's checkpoint, returning the next state. It reports the observer
+// events ffSamplingDyn reports, in the same order.
+func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+	obs := s.obs
 	n := 1 << f.logn
 	hn := n >> 1
 	reg := func(off, size int) []F { return w[off : off+size] }
@@ -136,13 +138,19 @@ func ffsActuate[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, f *ffs
 	if f.logn == 0 {
 		st.Leaves++
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		t0[0] = a.Of(samp(t0[0], leaf))
-		t1[0] = a.Of(samp(t1[0], leaf))
+		if obs != nil {
+			obs.Stage(StageLeaf, 0, 0, []F{leaf})
+		}
+		t0[0] = a.Of(s.sample(t0[0], leaf))
+		t1[0] = a.Of(s.sample(t1[0], leaf))
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
 		polyLDLFFT(a, g00, g01, g11, f.logn)
+		if obs != nil {
+			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
+		}
 		polySplitFFT(a, tmp[:hn], tmp[hn:], g00, f.logn)
 		copy(g00[:n], tmp[:n])
 		polySplitFFT(a, tmp[:hn], tmp[hn:], g11, f.logn)
@@ -152,34 +160,53 @@ func ffsActuate[F any, A arith.Arith[F]](a A, samp samplerFunc[F], w []F, f *ffs
 		copy(g01[hn:n], g11[:hn])
 		z1 := tmp[n:]
 		polySplitFFT(a, z1[:hn], z1[hn:], t1, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
+		}
 		return sRight
 	case ckBetween:
 		z1 := tmp[n:]
 		polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
+		}
 		copy(z1[:n], t1[:n])
 		polySub(a, z1, tmp[2*n:], f.logn)
 		copy(t1[:n], tmp[2*n:3*n])
 		polyMulFFT(a, tmp, z1, f.logn)
 		polyAdd(a, t0, tmp, f.logn)
+		if obs != nil {
+			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
+		}
 		z0 := tmp
 		polySplitFFT(a, z0[:hn], z0[hn:], t0, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
+		}
 		return sLeft
 	default: // ckAfterLeft
 		polyMergeFFT(a, t0, tmp[:hn], tmp[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
+		}
 		return sAscend
 	}
 }
 
 // doSignDynFSM is doSignDyn with ffSampling run by the state machine. It
-// repeats doSignDyn's basis, Gram matrix and target computation (sign.go
-// has no seam for the ffSampling step; given one, this copy goes).
-func doSignDynFSM[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *PrivateKey, hm []uint16, st *FFSamplingStats) *Attempt {
+// repeats doSignDyn's basis, Gram matrix and target computation, observer
+// events included (sign.go has no seam for the ffSampling step; given one,
+// this copy goes).
+func doSignDynFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]F, 11*n)
 	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+	}
 
 	s01, tmp := poly(4), poly(5)
 	copy(s01, b01)
@@ -195,32 +222,38 @@ func doSignDynFSM[F any, A arith.Arith[F]](a A, samp samplerFunc[F], sk *Private
 	copy(tmp, b11)
 	polyMulselfadjFFT(a, tmp, logn)
 	polyAdd(a, b10, tmp, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
+	}
 
 	t0, t1 := poly(5), poly(6)
-	targetFFT(a, t0, t1, s01, b11, hm, logn)
+	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
 	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
 	// from poly 7 on.
 	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSM(a, samp, buf, root, logn, st)
+	ffSamplingFSM(a, s, buf, root, logn, st)
 	st.Attempts++
 	st.StackWords = st.MaxDepth * ffsFrameWords
 	st.WorkspaceWords = 9 * n
 	st.PeakWords = st.StackWords + st.WorkspaceWords
 
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttempt(a, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hm, logn)
+	return finishAttempt(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttempt returns the attempt function of the state-machine path over
-// a, accumulating into st.
-func fsmAttempt[F any, A arith.Arith[F]](a A, sk *PrivateKey, st *FFSamplingStats) attemptFunc {
+// a, reporting to obs (nil for none) and accumulating into st.
+func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
 	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		var p prng
 		p.init(seed)
-		s := newSampler(a, &p, sk.LogN)
-		at := doSignDynFSM(a, s.sample, sk, hm, st)
+		s := newSampler(a, &p, sk.LogN, obs)
+		at := doSignDynFSM(a, s, sk, hNTT, hm, st)
 		if s.stuck {
 			return nil, errSamplerStuck
+		}
+		if obs != nil {
+			obs.Attempt(at)
 		}
 		return at, nil
 	}
@@ -229,13 +262,14 @@ func fsmAttempt[F any, A arith.Arith[F]](a A, sk *PrivateKey, st *FFSamplingStat
 // SignFSM is Sign (the dynamic path, falcon_sign_dyn) over arithmetic a
 // with ffSampling run by the hardware-style state machine: the same
 // signature bit for bit, and the machine's statistics over all attempts.
-func SignFSM[F any, A arith.Arith[F]](a A, sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *FFSamplingStats, error) {
-	full, err := completeKey(sk)
+// obs (nil for none) sees the events Sign reports.
+func SignFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *FFSamplingStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, nil, err
 	}
 	st := &FFSamplingStats{}
-	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttempt(a, full, st))
+	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttempt(a, obs, full, hNTT, st))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -245,8 +279,8 @@ func SignFSM[F any, A arith.Arith[F]](a A, sk *PrivateKey, msg []byte, format Si
 // SignHashedDynFSM is SignHashedDyn over arithmetic a with ffSampling run
 // by the state machine: s2 of the round-3 NIST API's crypto_sign, bit for
 // bit, and the machine's statistics.
-func SignHashedDynFSM[F any, A arith.Arith[F]](a A, sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *FFSamplingStats, error) {
-	full, err := completeKey(sk)
+func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *FFSamplingStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -255,7 +289,7 @@ func SignHashedDynFSM[F any, A arith.Arith[F]](a A, sk *PrivateKey, hm []uint16,
 	}
 	st := &FFSamplingStats{}
 	budget := maxAttempts
-	s2, err := signLoop(hm, rng, fsmAttempt(a, full, st), &budget)
+	s2, err := signLoop(hm, rng, fsmAttempt(a, obs, full, hNTT, st), &budget)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,8 @@ package falcon
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
+	"hash"
 	"slices"
 	"testing"
 
@@ -22,7 +24,7 @@ func TestSignFSMVectors(t *testing.T) {
 	for _, v := range vs {
 		sig := mustHex(t, v.Sig)
 		rng := bytes.NewReader(v.stream(t))
-		s, st, err := SignFSM(emu64.Arith{}, v.key(), []byte(v.Message), Padded, rng)
+		s, st, err := SignFSM(emu64.Arith{}, nil, v.key(), []byte(v.Message), Padded, rng)
 		if err != nil {
 			t.Fatalf("vector %d: %v", v.Index, err)
 		}
@@ -55,7 +57,7 @@ func TestSignHashedDynFSM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, _, err := SignHashedDynFSM(emu64.Arith{}, v.key(), hm, bytes.NewReader(seeds))
+		s2, _, err := SignHashedDynFSM(emu64.Arith{}, nil, v.key(), hm, bytes.NewReader(seeds))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +65,64 @@ func TestSignHashedDynFSM(t *testing.T) {
 			t.Errorf("vector %d: s2 differs", v.Index)
 		}
 	}
-	if _, _, err := SignHashedDynFSM(emu64.Arith{}, vs[0].key(), []uint16{1}, bytes.NewReader(nil)); err == nil {
+	if _, _, err := SignHashedDynFSM(emu64.Arith{}, nil, vs[0].key(), []uint16{1}, bytes.NewReader(nil)); err == nil {
 		t.Error("a hashed point of the wrong length was accepted")
+	}
+}
+
+// eventDigest is an Observer over emu64 that hashes every event.
+type eventDigest struct{ h hash.Hash }
+
+func (d *eventDigest) word(v uint64) {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	d.h.Write(b[:])
+}
+
+func (d *eventDigest) Stage(st Stage, level, iter int, values ...[]emu64.FPR) {
+	d.word(uint64(st)<<32 | uint64(level)<<16 | uint64(iter))
+	for _, vs := range values {
+		for _, v := range vs {
+			d.word(uint64(v))
+		}
+	}
+}
+
+func (d *eventDigest) Sample(mu, isigma emu64.FPR, z int64, rejections int) {
+	d.word(uint64(mu))
+	d.word(uint64(isigma))
+	d.word(uint64(z))
+	d.word(uint64(rejections))
+}
+
+func (d *eventDigest) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
+	d.word(expm)
+	d.word(uint64(shift))
+	d.word(drawn)
+	d.word(uint64(nbytes))
+	if accept {
+		d.word(1)
+	}
+}
+
+func (d *eventDigest) Attempt(at *Attempt) { d.word(uint64(at.SqNorm)) }
+
+// TestSignFSMObserver checks that an observer sees the same events, with
+// the same values, from the state machine as from the recursive
+// ffSampling, on a few vectors.
+func TestSignFSMObserver(t *testing.T) {
+	vs := loadSignKAT(t)
+	for _, v := range []signKATVector{vs[0], vs[60], vs[len(vs)-1]} {
+		rec, fsm := &eventDigest{sha256.New()}, &eventDigest{sha256.New()}
+		b := Instantiate(mustBackend(t, "emu64"), emu64.Arith{}, Observer[emu64.FPR](rec))
+		if _, err := Sign(b, v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := SignFSM(emu64.Arith{}, Observer[emu64.FPR](fsm), v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(rec.h.Sum(nil), fsm.h.Sum(nil)) {
+			t.Errorf("vector %d (n = %d): observer events differ", v.Index, v.N)
+		}
 	}
 }
