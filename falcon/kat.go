@@ -82,6 +82,49 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 // needs binary64's exponent range) on the reference's own keys, taken from
 // a binary64 kb: the DRBG stream is consumed exactly as in the reference.
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
+	return generateKATRecord(kb, sb, logn, r, nil)
+}
+
+// KATStreams counts the bytes one record's NIST flow reads from its two
+// SHAKE256 streams (crypto_sign_keypair's and crypto_sign's): what a
+// hardware or software Keccak implementation has to squeeze for them.
+type KATStreams struct {
+	// KeygenBytes is read by key generation (8 bytes per random word,
+	// several candidates when some are rejected), SignBytes by signing
+	// (one SeedSize-byte sampler seed per attempt).
+	KeygenBytes, SignBytes int64
+}
+
+// GenerateKATRecordStreams is GenerateKATRecordSplit that also counts the
+// bytes read from the record's SHAKE256 streams.
+func GenerateKATRecordStreams(kb, sb arith.Backend, logn uint, r *KATRecord) (*KATStreams, error) {
+	st := &KATStreams{}
+	if err := generateKATRecord(kb, sb, logn, r, st); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// byteCounter counts the bytes read through it into *n.
+type byteCounter struct {
+	r io.Reader
+	n *int64
+}
+
+func (c byteCounter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	*c.n += int64(k)
+	return k, err
+}
+
+func generateKATRecord(kb, sb arith.Backend, logn uint, r *KATRecord, st *KATStreams) error {
+	// stream wraps a SHAKE256 stream with a byte counter when counting.
+	stream := func(h io.Reader, n func(*KATStreams) *int64) io.Reader {
+		if st == nil {
+			return h
+		}
+		return byteCounter{h, n(st)}
+	}
 	if _, err := KATName(logn); err != nil {
 		return err
 	}
@@ -91,7 +134,7 @@ func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error
 	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
 
 	// crypto_sign_keypair.
-	sk, pk, err := Keygen(kb, logn, shakeOfDRBG(d))
+	sk, pk, err := Keygen(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }))
 	if err != nil {
 		return err
 	}
@@ -110,7 +153,7 @@ func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error
 	nonce := make([]byte, NonceSize)
 	d.Generate(nonce)
 	hm := HashToPoint(nonce, r.Msg, logn)
-	s2, err := SignHashedDyn(sb, dsk, hm, shakeOfDRBG(d))
+	s2, err := SignHashedDyn(sb, dsk, hm, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.SignBytes }))
 	if err != nil {
 		return err
 	}
