@@ -35,7 +35,7 @@ func commands(s *streams) []*cobra.Command {
 		newKeygenCmd(s),
 		newSignCmd(s),
 		newVerifyCmd(s),
-		newOpcountCmd(s),
+		newAccelCmd(s),
 		newBackendsCmd(s),
 		newVersionCmd(s),
 	}
