@@ -50,19 +50,14 @@ func stickyShr9(m uint64) uint64 {
 }
 
 // scaled returns i * 2^sc (the reference's fpr_scaled).
-func scaled(i int64, sc int, d *Datapath) FPR {
+func scaled(i int64, sc int) FPR {
 	// Absolute value and sign without branches: -i = ^i + 1.
 	s := uint64(i) >> 63
 	m := uint64(i) ^ -s + s
 	// The value is m * 2^sc. Normalise m to [2^63, 2^64), then shift it
 	// down nine bits into [2^54, 2^55) with a sticky bit; starting the
 	// exponent at sc+9 pays for that final shift.
-	var e int
-	if d == nil {
-		m, e = norm64(m, 9+sc)
-	} else {
-		m, e = d.Norm64(m, 9+sc)
-	}
+	m, e := norm64(m, 9+sc)
 	m = stickyShr9(m)
 	// For i = 0 the exponent is meaningless: force a clean zero. (nz is 1
 	// unless i = 0; -2^63 counts as nonzero and converts exactly, since
@@ -70,15 +65,12 @@ func scaled(i int64, sc int, d *Datapath) FPR {
 	nz := uint64(i|-i) >> 63
 	m &= -nz
 	e &= -int(nz)
-	if d != nil {
-		return d.Pack(s, e, m)
-	}
 	return pack(s, e, m)
 }
 
 // add returns x + y (the reference's fpr_add). Sub is add with the sign of
 // y flipped.
-func add(x, y FPR, d *Datapath) FPR {
+func add(x, y FPR) FPR {
 	// Order the operands so that |x| >= |y|. When |x| = |y| and the signs
 	// differ, the exact result is zero and must be +0; putting the
 	// positive operand first (swapping when x is the negative one) makes
@@ -86,9 +78,9 @@ func add(x, y FPR, d *Datapath) FPR {
 	// (x = y = -0 keeps -0, as IEEE wants.)
 	za := uint64(x)&absMask - uint64(y)&absMask
 	swap := za>>63 | (1-(-za)>>63)&(uint64(x)>>63)
-	sw := (x ^ y) & -FPR(swap)
-	x ^= sw
-	y ^= sw
+	d := (x ^ y) & -FPR(swap)
+	x ^= d
+	y ^= d
 
 	// Unpack into sign, unbiased exponent and mantissa scaled to
 	// [2^55, 2^56) (three extra low bits for rounding). A zero gets
@@ -115,16 +107,9 @@ func add(x, y FPR, d *Datapath) FPR {
 
 	// The sum is below 2^57 and may have lost leading bits to
 	// cancellation; normalise, then scale to [2^54, 2^55) with sticky.
-	if d == nil {
-		xu, ex = norm64(xu, ex)
-	} else {
-		xu, ex = d.Norm64(xu, ex)
-	}
+	xu, ex = norm64(xu, ex)
 	xu = stickyShr9(xu)
 	ex += 9
-	if d != nil {
-		return d.Pack(sx, ex, xu)
-	}
 	return pack(sx, ex, xu)
 }
 
@@ -140,7 +125,7 @@ func unpack3(x FPR) (m uint64, e int, s uint64) {
 }
 
 // mul returns x * y (the reference's fpr_mul).
-func mul(x, y FPR, d *Datapath) FPR {
+func mul(x, y FPR) FPR {
 	xu := uint64(x)&fracMask | 1<<52
 	yu := uint64(y)&fracMask | 1<<52
 
@@ -148,12 +133,7 @@ func mul(x, y FPR, d *Datapath) FPR {
 	// [2^104, 2^106). Keep its top bits from 2^50 up (56 or 55 bits) and
 	// fold the 50 bits below into a sticky bit. The reference builds the
 	// same quantity from 25-bit limbs on 32-bit multipliers.
-	var hi, lo uint64
-	if d == nil {
-		hi, lo = bits.Mul64(xu, yu)
-	} else {
-		hi, lo = d.MantProduct(xu, yu)
-	}
+	hi, lo := bits.Mul64(xu, yu)
 	const low50 = 1<<50 - 1
 	zu := hi<<14 | lo>>50
 	zu |= (lo&low50 + low50) >> 50
@@ -176,15 +156,12 @@ func mul(x, y FPR, d *Datapath) FPR {
 	// clears the exponent and keeps the sign, as IEEE's (+-0)*y.
 	nz := uint64(((ex + expField) & (ey + expField)) >> 11)
 	zu &= -nz
-	if d != nil {
-		return d.Pack(s, e, zu)
-	}
 	return pack(s, e, zu)
 }
 
 // div returns x / y (the reference's fpr_div): a bit-serial restoring
 // division of the mantissas, constant time. y must not be zero.
-func div(x, y FPR, d *Datapath) FPR {
+func div(x, y FPR) FPR {
 	xu := uint64(x)&fracMask | 1<<52
 	yu := uint64(y)&fracMask | 1<<52
 
@@ -221,15 +198,12 @@ func div(x, y FPR, d *Datapath) FPR {
 	s &= uint64(nz)
 	e &= -nz
 	q &= -uint64(nz)
-	if d != nil {
-		return d.Pack(s, e, q)
-	}
 	return pack(s, e, q)
 }
 
 // sqrt returns the square root of |x| (the reference's fpr_sqrt): a
 // bit-serial square root of the mantissa, constant time.
-func sqrt(x FPR, d *Datapath) FPR {
+func sqrt(x FPR) FPR {
 	xu := uint64(x)&fracMask | 1<<52
 	ex := int(uint64(x) >> 52 & expField)
 	e := ex - 1023
@@ -264,8 +238,5 @@ func sqrt(x FPR, d *Datapath) FPR {
 
 	// The root of zero is +0.
 	q &= -uint64((ex + expField) >> 11)
-	if d != nil {
-		return d.Pack(0, e, q)
-	}
 	return pack(0, e, q)
 }

@@ -31,11 +31,10 @@ type Datapath struct {
 	FixedProduct func(x, y uint64) (hi, lo uint64)
 }
 
-// The kernels call their stages through a *Datapath that is nil for Arith
-// and complete for Staged. Each call site tests for nil and calls emu64's
-// own stage directly, where it inlines: a predictable branch is all that
-// Arith pays for the seam (a helper method doing the test would not
-// inline, and would cost Arith a call per stage).
+// Staged runs copies of emu64's kernels (zz_staged_gen.go, generated from
+// core.go and expm.go by TestStagedGenerated) that call the stages through
+// a *Datapath; Arith's own kernels are untouched, so the seam costs them
+// nothing.
 
 // Pack is emu64's packing stage, the reference's FPR(s, e, m): it encodes
 // (-1)^s * m * 2^e rounded to 53 bits to nearest even, for m = 0 or m in
@@ -50,7 +49,7 @@ func Norm64(m uint64, e int) (uint64, int) { return norm64(m, e) }
 
 // Staged is emu64 with the datapath stages of a Datapath: every operation
 // computes what Arith computes, through the given stages. The zero value
-// is Arith's arithmetic with a nil-check per stage; use NewStaged.
+// has emu64's own stages.
 type Staged struct {
 	Arith
 	d *Datapath
@@ -60,6 +59,14 @@ var _ arith.Arith[FPR] = Staged{}
 
 // NewStaged returns emu64 with d's stages (nil fields: emu64's own).
 func NewStaged(d Datapath) Staged {
+	return Staged{d: complete(d)}
+}
+
+// ownStages is the Datapath of emu64's own stages, for the zero Staged.
+var ownStages = complete(Datapath{})
+
+// complete fills the nil stages of d with emu64's own.
+func complete(d Datapath) *Datapath {
 	if d.Pack == nil {
 		d.Pack = pack
 	}
@@ -72,16 +79,24 @@ func NewStaged(d Datapath) Staged {
 	if d.FixedProduct == nil {
 		d.FixedProduct = bits.Mul64
 	}
-	return Staged{d: &d}
+	return &d
 }
 
-func (a Staged) Of(i int64) FPR            { return scaled(i, 0, a.d) }
-func (a Staged) Scaled(i int64, e int) FPR { return scaled(i, e, a.d) }
-func (a Staged) Add(x, y FPR) FPR          { return add(x, y, a.d) }
-func (a Staged) Sub(x, y FPR) FPR          { return add(x, y^FPR(signBit), a.d) }
-func (a Staged) Mul(x, y FPR) FPR          { return mul(x, y, a.d) }
-func (a Staged) Sqr(x FPR) FPR             { return mul(x, x, a.d) }
-func (a Staged) Div(x, y FPR) FPR          { return div(x, y, a.d) }
-func (a Staged) Inv(x FPR) FPR             { return div(one, x, a.d) }
-func (a Staged) Sqrt(x FPR) FPR            { return sqrt(x, a.d) }
-func (a Staged) ExpmP63(x, ccs FPR) uint64 { return expmP63(x, ccs, a.d) }
+// stages returns the Datapath of a (the zero Staged has none).
+func (a Staged) stages() *Datapath {
+	if a.d == nil {
+		return ownStages
+	}
+	return a.d
+}
+
+func (a Staged) Of(i int64) FPR            { return scaledStaged(i, 0, a.stages()) }
+func (a Staged) Scaled(i int64, e int) FPR { return scaledStaged(i, e, a.stages()) }
+func (a Staged) Add(x, y FPR) FPR          { return addStaged(x, y, a.stages()) }
+func (a Staged) Sub(x, y FPR) FPR          { return addStaged(x, y^FPR(signBit), a.stages()) }
+func (a Staged) Mul(x, y FPR) FPR          { return mulStaged(x, y, a.stages()) }
+func (a Staged) Sqr(x FPR) FPR             { return mulStaged(x, x, a.stages()) }
+func (a Staged) Div(x, y FPR) FPR          { return divStaged(x, y, a.stages()) }
+func (a Staged) Inv(x FPR) FPR             { return divStaged(one, x, a.stages()) }
+func (a Staged) Sqrt(x FPR) FPR            { return sqrtStaged(x, a.stages()) }
+func (a Staged) ExpmP63(x, ccs FPR) uint64 { return expmP63Staged(x, ccs, a.stages()) }

@@ -107,12 +107,12 @@ const one FPR = 0x3FF0000000000000
 const ptwo63 FPR = 0x43E0000000000000
 
 // Of converts i exactly when |i| <= 2^53, otherwise rounds it to nearest even.
-func (Arith) Of(i int64) FPR { return scaled(i, 0, nil) }
+func (Arith) Of(i int64) FPR { return scaled(i, 0) }
 
 // Scaled returns i*2^e rounded once to nearest even; results below 2^-1022
 // are flushed to zero. The exponent is expected to keep the result in the
 // normal range (overflow is unspecified).
-func (Arith) Scaled(i int64, e int) FPR { return scaled(i, e, nil) }
+func (Arith) Scaled(i int64, e int) FPR { return scaled(i, e) }
 
 // FromFloat64 imports the bits of x, flushing subnormals to a zero of the
 // same sign. Infinities and NaNs are imported as bit patterns, which the
@@ -130,10 +130,10 @@ func (Arith) Const(c arith.Constant) FPR { return FPR(math.Float64bits(arith.Bin
 // GM returns entry k of the reference's FFT twiddle table fpr_gm_tab.
 func (Arith) GM(k int) FPR { return FPR(math.Float64bits(arith.GMBinary64(k))) }
 
-func (Arith) Add(x, y FPR) FPR { return add(x, y, nil) }
+func (Arith) Add(x, y FPR) FPR { return add(x, y) }
 
 // Sub is x + (-y), as in the reference.
-func (Arith) Sub(x, y FPR) FPR { return add(x, y^FPR(signBit), nil) }
+func (Arith) Sub(x, y FPR) FPR { return add(x, y^FPR(signBit)) }
 
 // Neg flips the sign bit: Neg(+0) = -0.
 func (Arith) Neg(x FPR) FPR { return x ^ FPR(signBit) }
@@ -157,20 +157,20 @@ func (Arith) Double(x FPR) FPR {
 	return x + FPR(nz)<<52
 }
 
-func (Arith) Mul(x, y FPR) FPR { return mul(x, y, nil) }
-func (Arith) Sqr(x FPR) FPR    { return mul(x, x, nil) }
-func (Arith) Div(x, y FPR) FPR { return div(x, y, nil) }
+func (Arith) Mul(x, y FPR) FPR { return mul(x, y) }
+func (Arith) Sqr(x FPR) FPR    { return mul(x, x) }
+func (Arith) Div(x, y FPR) FPR { return div(x, y) }
 
 // Inv is 1/x, computed as the division 1/x (one rounding).
-func (Arith) Inv(x FPR) FPR  { return div(one, x, nil) }
-func (Arith) Sqrt(x FPR) FPR { return sqrt(x, nil) }
+func (Arith) Inv(x FPR) FPR  { return div(one, x) }
+func (Arith) Sqrt(x FPR) FPR { return sqrt(x) }
 
 func (Arith) Rint(x FPR) int64  { return rint(x) }
 func (Arith) Floor(x FPR) int64 { return floor(x) }
 func (Arith) Trunc(x FPR) int64 { return trunc(x) }
 func (Arith) Lt(x, y FPR) bool  { return lt(x, y) }
 
-func (Arith) ExpmP63(x, ccs FPR) uint64 { return expmP63(x, ccs, nil) }
+func (Arith) ExpmP63(x, ccs FPR) uint64 { return expmP63(x, ccs) }
 
 // Float64 returns the value with the same bits: exact, since every value
 // the emulation produces is a binary64 value.

@@ -26,8 +26,8 @@ var expmCoeffs = [13]uint64{
 // toFixed64 returns v * 2^64 truncated, for 0 <= v < 1, computed as the
 // reference does: Trunc(v * 2^63), shifted left once. (v = 1 is outside
 // Trunc's range and gives 0.)
-func toFixed64(v FPR, d *Datapath) uint64 {
-	return uint64(trunc(mul(v, ptwo63, d))) << 1
+func toFixed64(v FPR) uint64 {
+	return uint64(trunc(mul(v, ptwo63))) << 1
 }
 
 // expmP63 approximates 2^63 * ccs * exp(-x) for 0 <= x < ln 2 and
@@ -38,24 +38,15 @@ func toFixed64(v FPR, d *Datapath) uint64 {
 // not rounding), and the result is multiplied by ccs the same way. The
 // truncations make it differ from a binary64 evaluation in the last bits;
 // its error stays around 2^-50 relative.
-func expmP63(x, ccs FPR, d *Datapath) uint64 {
-	z := toFixed64(x, d)
+func expmP63(x, ccs FPR) uint64 {
+	z := toFixed64(x)
 	y := expmCoeffs[0]
-	// z is x*2^64 and y is a value times 2^63: the high word of the
-	// product is x*y times 2^63. (Two copies of the loop so that Arith's
-	// product inlines.)
-	if d == nil {
-		for _, c := range expmCoeffs[1:] {
-			p, _ := bits.Mul64(z, y)
-			y = c - p
-		}
-		y, _ = bits.Mul64(toFixed64(ccs, d), y)
-		return y
-	}
 	for _, c := range expmCoeffs[1:] {
-		p, _ := d.FixedProduct(z, y)
+		// z is x*2^64 and y is a value times 2^63: the high word of the
+		// product is x*y times 2^63.
+		p, _ := bits.Mul64(z, y)
 		y = c - p
 	}
-	y, _ = d.FixedProduct(toFixed64(ccs, d), y)
+	y, _ = bits.Mul64(toFixed64(ccs), y)
 	return y
 }
