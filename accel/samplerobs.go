@@ -49,8 +49,8 @@ func (s samplerRecorder[F]) BerExp(expm uint64, shift uint, drawn uint64, nbytes
 // the accept/reject sequence of real signing. The backend must hold
 // emu64.FPR or float64 values (emu64, native).
 func KATSamplerRecord(backend string, logn uint, records int) (*SamplerRecord, error) {
-	if records < 1 {
-		return nil, fmt.Errorf("accel: %d KAT records: need at least one", records)
+	if records < 1 || records > falcon.MaxKATRequests {
+		return nil, fmt.Errorf("accel: %d KAT records: want 1 to %d", records, falcon.MaxKATRequests)
 	}
 	if _, err := falcon.KATName(logn); err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // ffSampling as hardware runs it: a state machine with an explicit stack
@@ -245,8 +246,8 @@ func doSignDynFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey
 // a, reporting to obs (nil for none) and accumulating into st.
 func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
 	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
-		var p prng
-		p.init(seed)
+		var p samplerprng.PRNG
+		p.Init(seed)
 		s := newSampler(a, &p, sk.LogN, obs)
 		at := doSignDynFSM(a, s, sk, hNTT, hm, st)
 		if s.stuck {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"math"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // The native backend runs the generated, non-generic copy of the Falcon
@@ -33,20 +35,60 @@ func nativePaths(t testing.TB) [2]arith.Backend {
 	return [2]arith.Backend{gen, {Name: "native-generic", Bits: 53, Description: gen.Description, Impl: genericNative{}}}
 }
 
+// pathDigest is what a comparison hashes on each path: the number of bytes
+// and their SHA-256.
+//
+// The pinned values were produced by this repository's code at the state
+// where both paths reproduce all NIST KATs and the reference's test
+// vectors bit for bit (main at 1e8181a, before the sampler's generator
+// moved to internal/samplerprng), so that a change made to both paths
+// alike, which the comparison of the two cannot see, is caught.
+type pathDigest struct {
+	bytes  int64
+	sha256 string
+}
+
+// countingHash is a hash that counts the bytes written to it.
+type countingHash struct {
+	hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.Hash.Write(p)
+}
+
 // comparePaths runs fn over the generated and the generic path, each
-// writing its outputs to a hash, and fails if the digests differ.
-func comparePaths(t *testing.T, fn func(t *testing.T, b arith.Backend, h hash.Hash)) {
+// writing its outputs to a hash, and fails unless both paths hashed the
+// same bytes and those are the pinned want (a comparison of two empty
+// hashes would pass without testing anything).
+func comparePaths(t *testing.T, want pathDigest, fn func(t *testing.T, b arith.Backend, h hash.Hash)) {
 	t.Helper()
-	var sums [2][]byte
+	var got [2]pathDigest
 	for i, b := range nativePaths(t) {
-		h := sha256.New()
+		h := &countingHash{Hash: sha256.New()}
 		fn(t, b, h)
-		sums[i] = h.Sum(nil)
+		got[i] = pathDigest{h.n, hex.EncodeToString(h.Sum(nil))}
 	}
-	if !bytes.Equal(sums[0], sums[1]) {
-		t.Fatalf("generated path digest %x, generic path %x", sums[0], sums[1])
+	if got[0] != got[1] {
+		t.Fatalf("generated path hashed %d bytes, SHA-256 %s; generic path %d bytes, %s", got[0].bytes, got[0].sha256, got[1].bytes, got[1].sha256)
 	}
-	t.Logf("both paths: SHA-256 %x", sums[0])
+	if got[0].bytes == 0 {
+		t.Fatal("nothing was hashed on either path")
+	}
+	if got[0] != want {
+		t.Fatalf("both paths hashed %d bytes, SHA-256 %s; pinned: %d bytes, %s", got[0].bytes, got[0].sha256, want.bytes, want.sha256)
+	}
+	t.Logf("both paths: %d bytes, SHA-256 %s", got[0].bytes, got[0].sha256)
+}
+
+// shortOr returns short under -short, else full.
+func shortOr(short, full pathDigest) pathDigest {
+	if testing.Short() {
+		return short
+	}
+	return full
 }
 
 // TestNativeEngineDispatch checks which code each float64 backend gets:
@@ -80,13 +122,35 @@ func writeAttempt(h hash.Hash, at *Attempt) {
 	binary.Write(h, binary.LittleEndian, at.Short)
 }
 
+// The pinned digests of the comparisons below (see pathDigest), with and
+// without -short where the test has a -short size.
+var (
+	digestSignVectors  = pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}
+	digestExpandedKeys = pathDigest{2751744, "c9612b3213a639f1036e3cd3be826abf7da8ebe367ffbdb171661f50ea3d79d9"}
+	digestKATShort     = map[uint]pathDigest{
+		9:  {5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"},
+		10: {10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"},
+	}
+	digestKAT = map[uint]pathDigest{
+		9:  {63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"},
+		10: {55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"},
+	}
+	digestKeygenShort    = pathDigest{4654, "26d191bf3ca0431afca0b9bdcdd5798468c402a7b5c3b9e50feb4ed573755bf1"}
+	digestKeygen         = pathDigest{25857, "23aa2387ef70b61e70f70469510d7c36bd250302f63263738ef40033771bcd20"}
+	digestSolveNTRUShort = pathDigest{5584, "45349a43e88a896a126ef32726bb9e42702f77c2db7eef9ade1548f6a7769c7e"}
+	digestSolveNTRU      = pathDigest{17088, "24bf7b1b9284e6c40199645fba6998555f83f656ac1db38452d9028fe4bf058e"}
+	digestSamplerShort   = pathDigest{80000, "e65a134f2f8351a3942244360feccb4fc2af5382d4672563c4574b3624e8e96f"}
+	digestSampler        = pathDigest{800000, "ecb3c0a138d212642036362b98931cdec6d66e854e83ee4afe939fb464bf2aca"}
+	digestFFT            = pathDigest{98208, "c4aba97481c24aa166b59fd277f24e9ed4b9c548dd0e7d0351abba47233eb8a4"}
+)
+
 // TestNativeGenSignVectors signs all 120 padded signing vectors (n = 2 to
 // 1024) on both paths, dynamic and expanded-key, and replays every
 // attempt (rejected ones included) with its seed; the digests of the
 // signatures and of all attempts (s1, s2, norm) must agree.
 func TestNativeGenSignVectors(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestSignVectors, func(t *testing.T, b arith.Backend, h hash.Hash) {
 		attempts := 0
 		for _, v := range vs {
 			sk := v.key()
@@ -133,7 +197,7 @@ func TestNativeGenSignVectors(t *testing.T) {
 // does not.
 func TestNativeGenExpandedKeys(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestExpandedKeys, func(t *testing.T, b arith.Backend, h hash.Hash) {
 		for _, v := range vs {
 			ek, err := ExpandPrivateKey(b, v.key())
 			if err != nil {
@@ -167,7 +231,7 @@ func TestNativeGenKAT(t *testing.T) {
 	}
 	for _, logn := range []uint{9, 10} {
 		t.Run(fmt.Sprint(1<<logn), func(t *testing.T) {
-			comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+			comparePaths(t, shortOr(digestKATShort[logn], digestKAT[logn]), func(t *testing.T, b arith.Backend, h hash.Hash) {
 				for _, r := range katRecords(t, b, b, logn, counts[logn]) {
 					h.Write(r.PK)
 					h.Write(r.SK)
@@ -188,7 +252,7 @@ func TestNativeGenKeygen(t *testing.T) {
 	if testing.Short() {
 		maxLogn, seeds = 8, 2
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, shortOr(digestKeygenShort, digestKeygen), func(t *testing.T, b arith.Backend, h hash.Hash) {
 		for logn := uint(1); logn <= maxLogn; logn++ {
 			for s := range seeds {
 				sh := sha3.NewSHAKE256()
@@ -213,7 +277,7 @@ func TestNativeGenSolveNTRU(t *testing.T) {
 	if testing.Short() {
 		trials = 10
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, shortOr(digestSolveNTRUShort, digestSolveNTRU), func(t *testing.T, b arith.Backend, h hash.Hash) {
 		e, err := newEngine(b)
 		if err != nil {
 			t.Fatal(err)
@@ -244,12 +308,12 @@ func TestNativeGenSampler(t *testing.T) {
 	if testing.Short() {
 		count = 10000
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, shortOr(digestSamplerShort, digestSampler), func(t *testing.T, b arith.Backend, h hash.Hash) {
 		st := engineFor(t, b).(samplerTester)
 		rng := mrand.New(mrand.NewPCG(3, 4))
-		var seed [prngSeedSize]byte
-		var p prng
-		p.init(&seed)
+		var seed [samplerprng.SeedSize]byte
+		var p samplerprng.PRNG
+		p.Init(&seed)
 		for i := range count {
 			logn := uint(9 + i%2)
 			mu := (rng.Float64() - 0.5) * 4096
@@ -262,7 +326,7 @@ func TestNativeGenSampler(t *testing.T) {
 // TestNativeGenFFT compares the FFT-domain helpers on random real
 // polynomials of every degree, bit for bit.
 func TestNativeGenFFT(t *testing.T) {
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestFFT, func(t *testing.T, b arith.Backend, h hash.Hash) {
 		ft := engineFor(t, b).(fftTester)
 		rng := mrand.New(mrand.NewPCG(5, 6))
 		put := func(xs ...[]float64) {

@@ -16,12 +16,13 @@ import "github.com/fprlab/fprlab/arith"
 // binary64 backend returns the same integers.
 
 // randSource is where the sampler's random values come from: the ChaCha20
-// generator (prng) when signing, a replay of known bytes in tests.
+// generator (samplerprng.PRNG) when signing, a replay of known bytes in
+// tests.
 type randSource interface {
-	// u64 returns the next 64-bit value (prng_get_u64).
-	u64() uint64
-	// u8 returns the next byte (prng_get_u8).
-	u8() uint32
+	// U64 returns the next 64-bit value (prng_get_u64).
+	U64() uint64
+	// U8 returns the next byte (prng_get_u8).
+	U8() uint32
 }
 
 // rcdt is the reverse cumulative distribution table of the base sampler:
@@ -56,8 +57,8 @@ var rcdt = [18][3]uint32{
 // entries with borrow propagation on 24-bit limbs, so its timing does not
 // depend on u.
 func gaussian0(src randSource) int {
-	lo := src.u64()
-	hi := src.u8()
+	lo := src.U64()
+	hi := src.U8()
 	v0 := uint32(lo) & 0xFFFFFF
 	v1 := uint32(lo>>24) & 0xFFFFFF
 	v2 := uint32(lo>>48) | hi<<16
@@ -137,7 +138,7 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
 		z0 := int32(gaussian0(s.src))
-		b := int32(s.src.u8() & 1)
+		b := int32(s.src.U8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -180,7 +181,7 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	var drawn uint64
 	i := 56
 	for ; ; i -= 8 {
-		v := s.src.u8()
+		v := s.src.U8()
 		drawn |= uint64(v) << uint(i)
 		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {

@@ -69,7 +69,7 @@ func (k *katBytes) take(n int) []byte {
 	return s
 }
 
-func (k *katBytes) u64() uint64 {
+func (k *katBytes) U64() uint64 {
 	if k.pending >= 0 {
 		k.t.Fatal("u64 read while a base-sampler byte is pending")
 	}
@@ -78,7 +78,7 @@ func (k *katBytes) u64() uint64 {
 	return binary.BigEndian.Uint64(o[1:])
 }
 
-func (k *katBytes) u8() uint32 {
+func (k *katBytes) U8() uint32 {
 	if k.pending >= 0 {
 		v := k.pending
 		k.pending = -1
@@ -226,13 +226,13 @@ type fixedBytes struct {
 	pos int
 }
 
-func (f *fixedBytes) u64() uint64 {
+func (f *fixedBytes) U64() uint64 {
 	v := binary.LittleEndian.Uint64(f.b[f.pos:])
 	f.pos += 8
 	return v
 }
 
-func (f *fixedBytes) u8() uint32 {
+func (f *fixedBytes) U8() uint32 {
 	v := f.b[f.pos]
 	f.pos++
 	return uint32(v)

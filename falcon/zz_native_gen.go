@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
@@ -936,7 +937,7 @@ func (s *samplerNative) sample(mu, isigma float64) int64 {
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
 		z0 := int32(gaussian0(s.src))
-		b := int32(s.src.u8() & 1)
+		b := int32(s.src.U8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -970,7 +971,7 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	var drawn uint64
 	i := 56
 	for ; ; i -= 8 {
-		v := s.src.u8()
+		v := s.src.U8()
 		drawn |= uint64(v) << uint(i)
 		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
@@ -990,10 +991,10 @@ func (e *engineOfNative) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the native copy of engineOf.attemptTree (sign.go).
-func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyNative)
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, ek.logn, e.obs)
 	at := doSignTreeNative(e.a, s, ek, hNTT, hm)
 	if s.stuck {
@@ -1006,9 +1007,9 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeed
 }
 
 // attemptDyn is the native copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, sk.LogN, e.obs)
 	at := doSignDynNative(e.a, s, sk, hNTT, hm)
 	if s.stuck {

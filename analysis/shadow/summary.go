@@ -187,6 +187,7 @@ type Summary struct {
 	Keys          int            `json:"keys"`
 	Seed          *string        `json:"seed,omitempty"`
 	KATRecords    *string        `json:"kat_records,omitempty"`
+	Shadow        ShadowKind     `json:"shadow"`
 	OracleBits    uint           `json:"oracle_bits"`
 	ExactSigma    ExactSigma     `json:"exact_sigma"`
 	Leaves        int64          `json:"leaves"`
@@ -216,7 +217,10 @@ func orInf(p *float64) float64 {
 // summary of an uninterrupted one.
 func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	n := 1 << cfg.LogN
-	s := &Summary{Backend: backend, Params: n, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	if cfg.Shadow == ShadowDD {
+		s.OracleBits = 106
+	}
 	dc, ds, sum, leaf, expm := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
 	sdc, sds, ssum := NewHist(), NewHist(), NewHist()
 	sigFlips := newFlips()

@@ -113,12 +113,14 @@ func checkPublished(logn uint, r *falcon.KATRecord) error {
 // regenerate runs record r of degree 2^logn over backend b and reports
 // whether it equals the published record.
 func regenerate(b arith.Backend, logn uint, r int) (bool, error) {
-	rec := falcon.KATRequests(r + 1)[r]
+	rec, err := falcon.KATRequest(r)
+	if err != nil {
+		return false, err
+	}
 	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
 		return false, err
 	}
-	err := checkPublished(logn, &rec)
-	return err == nil, nil
+	return checkPublished(logn, &rec) == nil, nil
 }
 
 // ---- counts ----
@@ -500,7 +502,10 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	if err != nil {
 		return err
 	}
-	rec := falcon.KATRequests(opts.Record + 1)[opts.Record]
+	rec, err := falcon.KATRequest(opts.Record)
+	if err != nil {
+		return err
+	}
 	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
 		return err
 	}

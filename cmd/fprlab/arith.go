@@ -49,7 +49,10 @@ func newArithCmd(s *streams) *cobra.Command {
 // "above_range" counts the samples that overflowed the backend's format
 // (an operand or the exact result beyond its largest value: triword above
 // 2^128); they are left out of "samples" and the error fields for every
-// backend, so samples + below_range + above_range = drawn.
+// backend, so samples + below_range + above_range = drawn. A NaN or
+// infinite result for a value the format can hold is an arithmetic
+// failure: it is charged the error 2^1024 (log2 value 1024, bits -1024),
+// shown as NaN/Inf in the table.
 type opErrorJSON struct {
 	Backend                 string         `json:"backend"`
 	Op                      string         `json:"op"`
@@ -339,7 +342,10 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 			}
 		}
 		bits := "exact"
-		if !math.IsInf(r.MaxRelErrLog2, -1) {
+		switch {
+		case r.MaxRelErrLog2 >= analysis.NonFiniteLog2:
+			bits = "0"
+		case !math.IsInf(r.MaxRelErrLog2, -1):
 			bits = fmt.Sprintf("%.2f", r.Bits())
 		}
 		fmt.Fprintf(w, row, r.Op, log2Cell(r.MaxRelErrLog2), log2Cell(r.MedianRelErrLog2), bits, bound, ratio)
@@ -394,6 +400,9 @@ func printAboveRange(w io.Writer, b arith.Backend, results []analysis.OpError) {
 func log2Cell(v float64) string {
 	if math.IsInf(v, -1) {
 		return "exact"
+	}
+	if v >= analysis.NonFiniteLog2 {
+		return "NaN/Inf"
 	}
 	return fmt.Sprintf("%.2f", v)
 }

@@ -77,7 +77,7 @@ func errorsIdentity(o *arithErrorsOptions) checkpoint.Identity {
 	return checkpoint.Identity{Command: "arith errors", Flags: map[string]string{
 		"n": strconv.Itoa(o.N), "seed": strconv.FormatUint(o.Seed, 10),
 		"emin": strconv.Itoa(o.Emin), "emax": strconv.Itoa(o.Emax),
-	}, Version: programVersion()}
+	}, Version: releaseVersion()}
 }
 
 // loadErrorsCheckpoint reads --checkpoint, if given (nil without one).
@@ -85,6 +85,7 @@ func loadErrorsCheckpoint(o *arithErrorsOptions, s *streams) (*errorsCheckpoint,
 	if o.Checkpoint == "" {
 		return nil, nil
 	}
+	s.stopOnInterrupt()
 	ckpt := &errorsCheckpoint{}
 	if _, err := checkpoint.Load(o.Checkpoint, errorsIdentity(o), ckpt); err != nil {
 		return nil, err

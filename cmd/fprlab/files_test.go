@@ -75,7 +75,7 @@ func TestSignOutputTargets(t *testing.T) {
 		t.Error("--out - created a file named -")
 	}
 	t.Chdir(wd)
-	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode().IsRegular() || err == nil && fi.Mode()&fs.ModeCharDevice != 0 || err == nil && fi.Mode()&fs.ModeNamedPipe != 0 {
+	if _, err := os.Stat("/proc/self/fd/1"); err == nil { // Linux: the file descriptor's link
 		devStdout := filepath.Join(f.dir, "stdout")
 		if err := os.Symlink("/proc/self/fd/1", devStdout); err != nil {
 			t.Fatal(err)
@@ -209,6 +209,9 @@ func TestStdioStreams(t *testing.T) {
 	}
 	if err := falcon.Verify(f.pk, f.msg, readFile(t, out)); err != nil {
 		t.Errorf("signature of the message read from stdin: %v", err)
+	}
+	if code, _, errs := runCLI(t, "sign", "--sk", "-", "--msg", "-", "--out", out); code != exitUsage || !strings.Contains(errs, "both read standard input") {
+		t.Errorf("sign --sk - --msg -: exit %d, stderr %q", code, errs)
 	}
 	code, rsp, errs := runCLI(t, "kat", "--params", "512", "--records", "2", "--out", "-")
 	if code != 0 || rsp != string(publishedPrefix(t, 2)) || !strings.Contains(errs, "BACKEND") {

@@ -96,6 +96,21 @@ func (s *streams) readInput(flag, path string, limit int, mode hexMode) ([]byte,
 	return out, nil
 }
 
+// oneStdin refuses more than one input read from standard input ("-").
+func oneStdin(inputs ...safefile.Arg) error {
+	first := ""
+	for _, in := range inputs {
+		if in.Path != safefile.Stdio {
+			continue
+		}
+		if first != "" {
+			return fmt.Errorf("--%s - and --%s - would both read standard input; give one of them a file", first, in.Flag)
+		}
+		first = in.Flag
+	}
+	return nil
+}
+
 // tooLarge is the error for an input above its cap.
 func tooLarge(flag, path string, limit int) error {
 	what := map[string]string{"pk": "a Falcon public key", "sk": "a Falcon private key", "sig": "a Falcon signature"}[flag]

@@ -160,6 +160,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	}
 	var ckpt *katCheckpoint
 	if opts.Checkpoint != "" {
+		s.stopOnInterrupt()
 		ckpt = &katCheckpoint{Done: map[string][]falcon.KATRecord{}}
 		if _, err := checkpoint.Load(opts.Checkpoint, katIdentity(logn), ckpt); err != nil {
 			return err
@@ -296,7 +297,7 @@ func katKey(sign, keys string) string { return sign + " keys:" + keys }
 // katIdentity is the identity of a kat checkpoint: the degree is the only
 // flag its records depend on besides the backends, which key the records.
 func katIdentity(logn uint) checkpoint.Identity {
-	return checkpoint.Identity{Command: "kat", Flags: map[string]string{"params": strconv.Itoa(1 << logn)}, Version: programVersion()}
+	return checkpoint.Identity{Command: "kat", Flags: map[string]string{"params": strconv.Itoa(1 << logn)}, Version: releaseVersion()}
 }
 
 // katDegreeLogn parses --params for the commands that replay the NIST KAT

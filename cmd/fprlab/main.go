@@ -19,11 +19,50 @@
 // files through s.writeOutputs (atomic, "-" = stdout, links written
 // through, devices written into) after safefile.Distinct has checked that
 // no output names an input or another output; inputs through readInput
-// with a size cap. A long run checks ctx between units of work, saves them
-// with internal/checkpoint and returns interrupted(checkpointPath) when
-// ctx is cancelled. Errors are returned, never printed: run maps them to
-// the exit codes (0 ok, 1 "no" via exitError{exitFalse}, 2 bad input or a
-// failed write, 130 interrupted).
+// with a size cap. A long run saves its finished steps with
+// internal/checkpoint, calls s.stopOnInterrupt() (Ctrl-C then cancels ctx
+// instead of ending the process), checks ctx between steps and returns
+// interrupted(checkpointPath) when it is cancelled. Errors are returned,
+// never printed: run maps them to the exit codes (0 ok, 1 "no" via
+// exitError{exitFalse}, 2 bad input or a failed write, 130 interrupted).
+//
+// A sketch (compare.go):
+//
+//	type compareOptions struct {
+//		Backend, Out string
+//		JSON         bool
+//	}
+//
+//	func newCompareCmd(s *streams) *cobra.Command {
+//		opts := &compareOptions{}
+//		cmd := &cobra.Command{
+//			Use: "compare --backend NAME", Short: "...", Long: compareLong, Args: cobra.NoArgs,
+//			RunE: func(cmd *cobra.Command, _ []string) error { return runCompare(cmd.Context(), opts, s) },
+//		}
+//		cmd.Flags().StringVar(&opts.Backend, "backend", "", "`NAME` of the backend")
+//		cmd.Flags().StringVar(&opts.Out, "out", "", "write the table to `FILE` (- for standard output)")
+//		cmd.Flags().BoolVar(&opts.JSON, "json", false, "print {...}")
+//		return cmd
+//	}
+//
+//	func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
+//		if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+//			return err
+//		}
+//		res, err := ...
+//		if opts.Out != "" {
+//			return s.writeOutputs(safefile.File{Path: opts.Out, Data: res.table()})
+//		}
+//		if opts.JSON {
+//			return printJSON(s.Out, res)
+//		}
+//		_, err = fmt.Fprintln(s.Out, res)
+//		return err
+//	}
+//
+// and newCompareCmd(s) goes into commands. A test builds s with
+// newStreams(stdin, &stdout, &stderr) and calls runCompare, or runs the
+// whole command line with run.
 package main
 
 import (
@@ -36,18 +75,24 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	s := newStreams(os.Stdin, os.Stdout, os.Stderr)
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-ctx.Done():
-			// Let a second Ctrl-C end the process at once: the first
-			// only asks the run to stop after its current step.
-			stop()
-			fmt.Fprintln(os.Stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
 		case <-done:
+			return
 		}
+		// A second Ctrl-C ends the process at once.
+		stop()
+		if !s.stoppable.Load() {
+			// Nothing to save: stop now, as without the handler.
+			fmt.Fprintln(os.Stderr, "fprlab: interrupted")
+			os.Exit(exitInterrupted)
+		}
+		fmt.Fprintln(os.Stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
 	}()
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	code := s.run(ctx, os.Args[1:])
 	close(done)
 	stop()
 	os.Exit(code)

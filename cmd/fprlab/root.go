@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -31,6 +33,7 @@ const (
 func commands(s *streams) []*cobra.Command {
 	return []*cobra.Command{
 		newKatCmd(s),
+		newCompareCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
@@ -51,7 +54,23 @@ type streams struct {
 	// ErrIsTerminal is true when Err is an interactive terminal: progress
 	// that would clutter a log is shown only then (or when asked for).
 	ErrIsTerminal bool
+	// stoppable is set by a command that checks its context between
+	// checkpointed steps; an interrupt then lets it stop cleanly
+	// instead of ending the process at once (see main).
+	stoppable atomic.Bool
+	out       *stickyWriter
 }
+
+// newStreams returns the streams of one run; writes to stdout are
+// tracked (see stickyWriter).
+func newStreams(stdin io.Reader, stdout, stderr io.Writer) *streams {
+	out := &stickyWriter{w: stdout}
+	return &streams{In: stdin, Out: out, Err: stderr, ErrIsTerminal: isTerminal(stderr), out: out}
+}
+
+// stopOnInterrupt declares that the running command stops cleanly when
+// ctx is cancelled, saving its finished work first.
+func (s *streams) stopOnInterrupt() { s.stoppable.Store(true) }
 
 // stickyWriter remembers the first write error, so that a result lost to
 // a full disk or closed pipe (`fprlab verify ... > /dev/full`) gives a
@@ -116,32 +135,44 @@ Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 // run executes the command line and returns the process exit code. Errors
 // go to stderr prefixed with "fprlab: ".
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	out := &stickyWriter{w: stdout}
-	s := &streams{In: stdin, Out: out, Err: stderr, ErrIsTerminal: isTerminal(stderr)}
+	return newStreams(stdin, stdout, stderr).run(ctx, args)
+}
+
+// run executes the command line with the streams s.
+func (s *streams) run(ctx context.Context, args []string) int {
+	stderr, out := s.Err, s.out
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	root.SetOut(out)
 	root.SetErr(stderr)
-	root.SetIn(stdin)
+	root.SetIn(s.In)
 	err := root.ExecuteContext(ctx)
-	code := exitOK
+	if out.err != nil {
+		// A result lost on its way out is the failure to report,
+		// whether or not the command noticed it.
+		werr := out.err
+		var pe *fs.PathError
+		if errors.As(werr, &pe) {
+			werr = pe.Err
+		}
+		fmt.Fprintln(stderr, "fprlab: writing standard output:", werr)
+		if err != nil && !errors.Is(err, out.err) {
+			fmt.Fprintln(stderr, "fprlab:", err)
+		}
+		return exitUsage
+	}
 	var ee *exitError
 	switch {
 	case err == nil:
+		return exitOK
 	case errors.As(err, &ee):
 		if ee.err != nil && ee.err.Error() != "" {
 			fmt.Fprintln(stderr, "fprlab:", ee.err)
 		}
-		code = ee.code
-	default:
-		fmt.Fprintln(stderr, "fprlab:", err)
-		code = exitUsage
+		return ee.code
 	}
-	if out.err != nil && code != exitUsage {
-		fmt.Fprintln(stderr, "fprlab: writing standard output:", out.err)
-		code = exitUsage
-	}
-	return code
+	fmt.Fprintln(stderr, "fprlab:", err)
+	return exitUsage
 }
 
 // isTerminal reports whether w is a character device (a terminal).

@@ -126,3 +126,26 @@ func TestReadmeListsEveryFlag(t *testing.T) {
 		visit(c)
 	}
 }
+
+// TestRunFunctionsDirectly calls run functions with options built in Go,
+// as a command's unit tests do, without the flag layer.
+func TestRunFunctionsDirectly(t *testing.T) {
+	var out, errb bytes.Buffer
+	s := newStreams(nil, &out, &errb)
+	if err := runBackends(context.Background(), &backendsOptions{JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rows []backendJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) < 7 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	out.Reset()
+	err := runArithErrors(context.Background(), &arithErrorsOptions{Backend: "native", Ops: "mul", N: 50, Seed: 1, Emin: -20, Emax: 20, JSON: true}, s)
+	if err != nil || !strings.Contains(out.String(), `"op": "mul"`) {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// Options the flag layer would never produce are still checked.
+	if err := runArithErrors(context.Background(), &arithErrorsOptions{Backend: "native", Ops: "mul", N: 50}, s); err == nil || !strings.Contains(err.Error(), "--emin 0") {
+		t.Errorf("zero options: %v", err)
+	}
+}

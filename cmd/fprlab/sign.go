@@ -91,8 +91,11 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if safefile.IsStdout(opts.Out) && opts.JSON {
 		return fmt.Errorf("--out - and --json would both write to standard output; give --out a file")
 	}
-	if err := safefile.Distinct([]safefile.Arg{{Flag: "sk", Path: opts.SK}, {Flag: "msg", Path: opts.Msg}},
-		[]safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+	inputs := []safefile.Arg{{Flag: "sk", Path: opts.SK}, {Flag: "msg", Path: opts.Msg}}
+	if err := oneStdin(inputs...); err != nil {
+		return err
+	}
+	if err := safefile.Distinct(inputs, []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
 		return err
 	}
 	format, err := falcon.ParseSigFormat(opts.Format)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // verifyJSON is the stable --json form of a verdict. Every key is always
@@ -92,8 +93,8 @@ func runVerify(_ context.Context, opts *verifyOptions, s *streams) error {
 // verifyInputs reads the inputs and verifies: err is malformed input, verr
 // the reason a well-formed signature is invalid.
 func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err error) {
-	if opts.PK == "-" && opts.Sig == "-" || opts.PK == "-" && opts.Msg == "-" || opts.Msg == "-" && opts.Sig == "-" {
-		return v, nil, errors.New("only one of --pk, --msg and --sig can be - (standard input)")
+	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
+		return v, nil, err
 	}
 	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, inputMode(opts.Hex))
 	if err != nil {

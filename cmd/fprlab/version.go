@@ -13,18 +13,24 @@ import (
 // module version instead when there is one.
 const version = "0.1.0-dev"
 
-// programVersion is the version printed by `fprlab version` and recorded
-// in checkpoints: the module version when built from the module cache,
-// else version, with the VCS revision when the build recorded one (a
-// checkpoint of other code is not resumed).
-func programVersion() string {
-	v := version
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	if bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+// releaseVersion is the module version when built from the module cache,
+// else version. Checkpoints record it: a checkpoint of another release is
+// not resumed. (The VCS revision is left out there, since `go run` and
+// `go build` of the same code stamp it differently.)
+func releaseVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 		return bi.Main.Version
+	}
+	return version
+}
+
+// programVersion is the version `fprlab version` prints: releaseVersion
+// and, when the build recorded one, the VCS revision.
+func programVersion() string {
+	v := releaseVersion()
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || v != version {
+		return v
 	}
 	var rev, modified string
 	for _, kv := range bi.Settings {

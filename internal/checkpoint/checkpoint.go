@@ -75,12 +75,19 @@ func Save(path string, id Identity, payload any) error {
 		return fmt.Errorf("checkpoint %s: encoding: %w", path, err)
 	}
 	sum := sha256.Sum256(p)
-	env := envelope{Format: formatName, Layout: layout, Identity: id, SHA256: hex.EncodeToString(sum[:]), Payload: p}
-	data, err := json.MarshalIndent(env, "", " ")
+	// The envelope's fields are indented for a reader; the payload, which
+	// can be megabytes, stays compact (written as the last field).
+	head, err := json.MarshalIndent(envelope{Format: formatName, Layout: layout, Identity: id, SHA256: hex.EncodeToString(sum[:])}, "", " ")
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding: %w", path, err)
 	}
-	return safefile.WriteFiles(nil, safefile.File{Path: path, Data: append(data, '\n')})
+	const tail = ",\n \"payload\": null\n}"
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return fmt.Errorf("checkpoint %s: unexpected envelope encoding", path)
+	}
+	data := append(head[:len(head)-len(tail)], ",\n \"payload\": "...)
+	data = append(append(data, p...), "\n}\n"...)
+	return safefile.WriteFiles(nil, safefile.File{Path: path, Data: data})
 }
 
 // Load reads the checkpoint at path into payload. It returns false, and
