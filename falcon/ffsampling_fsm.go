@@ -296,3 +296,20 @@ func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *Private
 	}
 	return s2, st, nil
 }
+
+// GenerateKATRecordFSM is GenerateKATRecord with keys over backend kb and
+// crypto_sign's signature made over arithmetic a with ffSampling run by
+// the state machine: the published record, bit for bit, and the machine's
+// statistics over the signature's attempts.
+func GenerateKATRecordFSM[F any, A arith.Arith[F]](kb arith.Backend, a A, logn uint, r *KATRecord) (*FFSamplingStats, error) {
+	var st *FFSamplingStats
+	err := generateKATRecord(kb, logn, r, nil, func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		s2, s, err := SignHashedDynFSM(a, nil, sk, hm, rng)
+		st = s
+		return s2, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}

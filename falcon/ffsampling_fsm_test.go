@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/falcon/katref"
 )
 
 // TestSignFSMVectors signs the 120 padded signing vectors (n = 2 to 1024;
@@ -123,6 +124,44 @@ func TestSignFSMObserver(t *testing.T) {
 		}
 		if !bytes.Equal(rec.h.Sum(nil), fsm.h.Sum(nil)) {
 			t.Errorf("vector %d (n = %d): observer events differ", v.Index, v.N)
+		}
+	}
+}
+
+// TestKATRecordsFSM regenerates NIST KAT records with crypto_sign's
+// ffSampling run by the state machine and compares them with the
+// published files: the first two Falcon-512 records with -short, the
+// first 20 of each degree otherwise.
+func TestKATRecordsFSM(t *testing.T) {
+	kb := mustBackend(t, "emu64")
+	for _, ref := range katref.Files {
+		n := 20
+		if testing.Short() {
+			if ref.LogN != 9 {
+				continue
+			}
+			n = 2
+		}
+		data, err := katref.Response(ref.LogN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, want, err := ParseKAT(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := KATRequests(n)
+		for i := range recs {
+			st, err := GenerateKATRecordFSM(kb, emu64.Arith{}, ref.LogN, &recs[i])
+			if err != nil {
+				t.Fatalf("logn %d record %d: %v", ref.LogN, i, err)
+			}
+			if m := CompareKATRecord(&recs[i], &want[i]); m != nil {
+				t.Errorf("logn %d record %d: first difference in %s at byte %d", ref.LogN, i, m.Field, m.Offset)
+			}
+			if st.MaxDepth != int(ref.LogN) || st.Attempts < 1 {
+				t.Errorf("logn %d record %d: %+v", ref.LogN, i, st)
+			}
 		}
 	}
 }

@@ -123,7 +123,18 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 // needs binary64's exponent range) on the reference's own keys, taken from
 // a binary64 kb: the DRBG stream is consumed exactly as in the reference.
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
-	return generateKATRecord(kb, sb, logn, r, nil)
+	return generateKATRecord(kb, logn, r, nil, signOver(sb))
+}
+
+// katSigner is crypto_sign's signing step: s2 for hashed point hm with
+// the sampler seeds read from rng.
+type katSigner func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error)
+
+// signOver is the signing step of the reference's NIST API over backend b.
+func signOver(b arith.Backend) katSigner {
+	return func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		return SignHashedDyn(b, sk, hm, rng)
+	}
 }
 
 // KATStreams counts the bytes one record's NIST flow reads from its two
@@ -140,7 +151,7 @@ type KATStreams struct {
 // bytes read from the record's SHAKE256 streams.
 func GenerateKATRecordStreams(kb, sb arith.Backend, logn uint, r *KATRecord) (*KATStreams, error) {
 	st := &KATStreams{}
-	if err := generateKATRecord(kb, sb, logn, r, st); err != nil {
+	if err := generateKATRecord(kb, logn, r, st, signOver(sb)); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -158,7 +169,9 @@ func (c byteCounter) Read(p []byte) (int, error) {
 	return k, err
 }
 
-func generateKATRecord(kb, sb arith.Backend, logn uint, r *KATRecord, st *KATStreams) error {
+// generateKATRecord is the NIST flow of record r: keys over kb, signature
+// by sign, stream bytes counted into st when it is not nil.
+func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner) error {
 	// stream wraps a SHAKE256 stream with a byte counter when counting.
 	stream := func(h io.Reader, n func(*KATStreams) *int64) io.Reader {
 		if st == nil {
@@ -197,7 +210,7 @@ func generateKATRecord(kb, sb arith.Backend, logn uint, r *KATRecord, st *KATStr
 	nonce := make([]byte, NonceSize)
 	d.Generate(nonce)
 	hm := HashToPoint(nonce, r.Msg, logn)
-	s2, err := SignHashedDyn(sb, dsk, hm, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.SignBytes }))
+	s2, err := sign(dsk, hm, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.SignBytes }))
 	if err != nil {
 		return err
 	}

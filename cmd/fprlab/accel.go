@@ -454,8 +454,11 @@ type ffsJSON struct {
 	Params     int `json:"params"`
 	Record     int `json:"record"`
 	Signatures int `json:"signatures"`
-	// BitExact: every signature equals falcon.Sign's over emu64 with the
-	// same random stream.
+	// KATMatch: the record regenerated with crypto_sign's ffSampling run
+	// by the state machine equals the published one. BitExact: every
+	// further signature equals falcon.Sign's over emu64 with the same
+	// random stream.
+	KATMatch bool `json:"kat_match"`
 	BitExact bool `json:"bit_exact"`
 	// Per signature (the last one for MaxDepth and the words, which do
 	// not vary; means for the others).
@@ -473,9 +476,11 @@ func newAccelFFSamplingCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "ffsampling --params 512|1024",
 		Short: "ffSampling as a state machine with an explicit stack: depth, memory, transitions; checked bit for bit",
-		Long: `ffsampling signs the KAT record's message with the record's key (compressed
-format, nonce and sampler seeds from SHAKE256(seed || i) for signature i), once
-with Falcon's recursive ffSampling and once with the state machine that hardware
+		Long: `ffsampling regenerates the KAT record with crypto_sign's ffSampling run by the
+state machine and checks it against the published file, then signs the record's
+message with its key --signatures more times (compressed format, nonce and
+sampler seeds from SHAKE256(seed || i) for signature i), once with Falcon's
+recursive ffSampling and once with the state machine that hardware
 runs (Peregrino: S_FFSAMPLING at three checkpoints, S_RIGHT, S_LEFT, ascend; a
 custom stack of frames holding six region addresses, the degree and the
 checkpoint), checks that the signatures are equal, and reports the stack depth,
@@ -506,14 +511,15 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	if err != nil {
 		return err
 	}
-	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
+	if _, err := falcon.GenerateKATRecordFSM(b, emu64.Arith{}, logn, &rec); err != nil {
 		return err
 	}
 	sk, err := falcon.DecodePrivateKey(rec.SK)
 	if err != nil {
 		return err
 	}
-	res := ffsJSON{Params: 1 << logn, Record: opts.Record, Signatures: opts.Signatures, BitExact: true}
+	res := ffsJSON{Params: 1 << logn, Record: opts.Record, Signatures: opts.Signatures, BitExact: true,
+		KATMatch: checkPublished(logn, &rec) == nil}
 	var trans, att, leaves int
 	for i := range opts.Signatures {
 		if ctx != nil && ctx.Err() != nil {
@@ -549,6 +555,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	} else {
 		w := s.Out
 		fmt.Fprintf(w, "Falcon-%d, key and message of NIST KAT record %d, %d signatures (emu64)\n\n", res.Params, res.Record, res.Signatures)
+		fmt.Fprintf(w, "KAT record with the state machine = published:   %v\n", res.KATMatch)
 		fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.BitExact)
 		fmt.Fprintf(w, "maximum stack depth (frames):                    %d\n", res.MaxDepth)
 		fmt.Fprintf(w, "stack at the peak (8 words per frame):           %d words\n", res.StackWords)
@@ -556,7 +563,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		fmt.Fprintf(w, "memory held at the deepest point:                %d words\n", res.PeakWords)
 		fmt.Fprintf(w, "state transitions per signature:                 %.1f (%.2f attempts, %.0f leaves)\n", res.TransitionsPerSignature, res.AttemptsPerSignature, res.LeavesPerSignature)
 	}
-	if !res.BitExact {
+	if !res.BitExact || !res.KATMatch {
 		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures differ from the recursive ffSampling's")}
 	}
 	return nil
