@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -652,7 +653,9 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, ripstRowJSON{Design: d.Name, Model: d.Model, TTFS: d.TTFS, TTNS: d.TTNS, MHz: d.MHz, RIPSTCycles: c, RIPSTNs: ns})
+		// Table rows to two decimals, the precision of the published table.
+		round2 := func(x float64) float64 { return math.Round(x*100) / 100 }
+		rows = append(rows, ripstRowJSON{Design: d.Name, Model: d.Model, TTFS: d.TTFS, TTNS: d.TTNS, MHz: d.MHz, RIPSTCycles: round2(c), RIPSTNs: round2(ns)})
 	}
 	rec, err := accel.KATSamplerRecord(opts.Backend, logn, opts.Records)
 	if err != nil {

@@ -70,7 +70,7 @@ func TestAccelRipstJSON(t *testing.T) {
 	}
 	p := rows[5]
 	if p.Model != "alternating" || p.TTFS != 19 || p.TTNS != 1 || p.MHz != 222 ||
-		int(p.RIPSTCycles*100+0.5) != 2221 || int(p.RIPSTNs*100+0.5) != 10005 {
+		p.RIPSTCycles != 22.21 || p.RIPSTNs != 100.05 {
 		t.Errorf("pipelined row %+v", p)
 	}
 	s := rows[len(rows)-1]
