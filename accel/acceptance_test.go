@@ -55,3 +55,36 @@ func TestTwoBernoulliAccept(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareAcceptance measures both acceptance designs on the attempts of
+// two Falcon-512 KAT records (one with -short) against exact arithmetic:
+// the reference's BerExp over emu64 is within emu64's expm_p63 accuracy
+// (about 2^-50 relative), the two-Bernoulli design within a few ulps of
+// binary64 (math.Exp is within one ulp, the 64-bit thresholds truncate at
+// 2^-64).
+func TestCompareAcceptance(t *testing.T) {
+	n := 2
+	if testing.Short() {
+		n = 1
+	}
+	c, err := CompareAcceptance(9, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Attempts < 1700*n || len(c.Designs) != 2 {
+		t.Fatalf("%+v", c)
+	}
+	for _, d := range c.Designs {
+		bound := 0x1p-48
+		if d.Design == "two_bernoulli64" {
+			bound = 0x1p-50
+		}
+		if !(d.MaxRelErr > 0 && d.MaxRelErr < bound) || !(d.MeanAbsDiff > 0 && d.MeanAbsDiff <= d.MaxAbsDiff) {
+			t.Errorf("%+v (bound %g)", d, bound)
+		}
+		t.Logf("%s: max relative error 2^%.2f, mean |P - P*| 2^%.2f over %d attempts", d.Design, math.Log2(d.MaxRelErr), math.Log2(d.MeanAbsDiff), c.Attempts)
+	}
+	if _, err := CompareAcceptance(9, 0); err == nil {
+		t.Error("0 records accepted")
+	}
+}

@@ -573,11 +573,12 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 // ---- ripst ----
 
 type ripstOptions struct {
-	Params  string
-	Records int
-	Backend string
-	JSON    bool
-	Plot    string
+	Params     string
+	Records    int
+	Backend    string
+	JSON       bool
+	Plot       string
+	Acceptance bool
 }
 
 // ripstRowJSON is one row of accel ripst --json: a design of the
@@ -636,6 +637,7 @@ attempts a speculative pipeline issues and over the attempts needed.`,
 	fl.StringVar(&opts.Backend, "backend", "emu64", "signing backend (emu64, native, or another with emu64 or float64 values)")
 	fl.BoolVar(&opts.JSON, "json", false, "print an array of rows: the table, then the simulations (\"simulated\": true)")
 	fl.StringVar(&opts.Plot, "plot", "", "also write the RIPST comparison as PREFIX.png and PREFIX.svg")
+	fl.BoolVar(&opts.Acceptance, "acceptance", false, "instead, compare the acceptance probability of each attempt under the byte-wise BerExp and the two-Bernoulli design with the exact one (emu64)")
 	return cmd
 }
 
@@ -646,6 +648,12 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 	}
 	if opts.Records < 1 || opts.Records > 100 {
 		return fmt.Errorf("--records %d: want 1 to 100", opts.Records)
+	}
+	if opts.Acceptance {
+		if opts.Plot != "" || opts.Backend != "emu64" {
+			return errors.New("--acceptance runs over emu64 and draws no plot: drop --backend and --plot")
+		}
+		return runAcceptance(logn, opts, s)
 	}
 	var rows []ripstRowJSON
 	for _, d := range accel.SamplerDesigns {
@@ -723,6 +731,37 @@ or with two full 64-bit Bernoulli words; the pipelined design's own, smaller per
 published abstract, so 185.25 is not reproduced (it implies about 8.4 bits per issued attempt).
 `)
 	return err
+}
+
+// runAcceptance prints accel.CompareAcceptance.
+func runAcceptance(logn uint, opts *ripstOptions, s *streams) error {
+	c, err := accel.CompareAcceptance(logn, opts.Records)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, c)
+	}
+	w := s.Out
+	fmt.Fprintf(w, "SamplerZ acceptance on %d attempts of real signing (Falcon-%d, %d KAT records, emu64), against exact ccs exp(-x)\n\n", c.Attempts, c.Params, c.Records)
+	fmt.Fprintf(w, "%-18s %14s %16s %16s\n", "DESIGN", "MAX REL ERR", "MEAN |P - P*|", "MAX |P - P*|")
+	for _, d := range c.Designs {
+		fmt.Fprintf(w, "%-18s %14s %16s %16s\n", d.Design, log2Str(d.MaxRelErr), log2Str(d.MeanAbsDiff), log2Str(d.MaxAbsDiff))
+	}
+	_, err = fmt.Fprintln(w, `
+bytewise_berexp: the reference's BerExp over emu64's expm_p63 (fixed-point polynomial after range reduction).
+two_bernoulli64: exp(-x) in binary64 without range reduction (math.Exp, within one ulp), then two 64-bit
+Bernoulli trials. Mean |P - P*| is the rate of decisions an exact sampler would take otherwise (best
+coupling). Both see the same x and ccs, computed by emu64: errors upstream of the trial are not included.`)
+	return err
+}
+
+// log2Str prints a positive value as a power of two.
+func log2Str(x float64) string {
+	if !(x > 0) {
+		return "0"
+	}
+	return fmt.Sprintf("2^%.2f", math.Log2(x))
 }
 
 // ripstBars pairs each table row with its simulation, for the plot.

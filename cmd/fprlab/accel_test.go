@@ -146,3 +146,29 @@ func TestAccelBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestAccelAcceptanceJSON checks the shape of accel ripst --acceptance
+// --json on one record.
+func TestAccelAcceptanceJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "ripst", "--acceptance", "--records", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var c struct {
+		Params, Records, Attempts int
+		Designs                   []struct {
+			Design      string  `json:"design"`
+			MaxRelErr   float64 `json:"max_rel_err"`
+			MeanAbsDiff float64 `json:"mean_abs_diff"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Params != 512 || c.Records != 1 || c.Attempts < 1000 || len(c.Designs) != 2 || c.Designs[1].Design != "two_bernoulli64" {
+		t.Errorf("%+v", c)
+	}
+	if code, _, errs := runCLI(t, "accel", "ripst", "--acceptance", "--backend", "native"); code != exitUsage || !strings.Contains(errs, "--acceptance") {
+		t.Errorf("--acceptance --backend native: exit %d, %q", code, errs)
+	}
+}
