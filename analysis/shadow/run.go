@@ -157,6 +157,9 @@ type runner interface {
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool) (kg, sig *Record, err error)
+	// divergence runs one KAT record beside the reference side and
+	// returns the first decision that differs (see FirstDivergence).
+	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
 }
 
 // pairRunner is the runner for backend value type F with arithmetic A,

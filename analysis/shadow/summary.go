@@ -62,9 +62,7 @@ func QOf(h *Hist) Q {
 	q.Q01, q.Q10, q.Median = finite(h.Quantile(0.01)), finite(h.Quantile(0.10)), finite(h.Median())
 	q.Q90, q.Q99, q.Max = finite(h.Quantile(0.90)), finite(h.Quantile(0.99)), finite(h.Max)
 	coarse := map[int]int64{}
-	for b, c := range h.Bins {
-		coarse[int(math.Floor(float64(b)/binsPerBit))] += c
-	}
+	h.eachBin(func(b int32, c int64) { coarse[int(math.Floor(float64(b)/binsPerBit))] += c })
 	keys := make([]int, 0, len(coarse))
 	for k := range coarse {
 		keys = append(keys, k)

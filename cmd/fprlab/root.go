@@ -40,6 +40,8 @@ func commands(s *streams) []*cobra.Command {
 		newVerifyCmd(s),
 		newAccelCmd(s),
 		newBackendsCmd(s),
+		newPlotCmd(s),
+		newReportCmd(s),
 		newVersionCmd(s),
 	}
 }
