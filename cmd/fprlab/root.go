@@ -39,7 +39,7 @@ func commands(s *streams) []*cobra.Command {
 		newKeygenCmd(s),
 		newSignCmd(s),
 		newVerifyCmd(s),
-		newOpcountCmd(s),
+		newAccelCmd(s),
 		newBackendsCmd(s),
 		newPlotCmd(s),
 		newReportCmd(s),
