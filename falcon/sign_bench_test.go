@@ -8,11 +8,11 @@ import (
 
 // benchSign measures one complete signature (nonce, hash, attempts,
 // encoding) per iteration on the dynamic path and with an expanded key,
-// for each binary64 backend.
+// for the binary64 backends and triword.
 func benchSign(b *testing.B, logn uint) {
 	sk := katKeys(b)[logn]
 	msg := []byte("benchmark message")
-	for _, name := range fpBackends {
+	for _, name := range append(fpBackends[:len(fpBackends):len(fpBackends)], "triword") {
 		be, err := arith.Lookup(name)
 		if err != nil {
 			b.Fatal(err)
