@@ -9,67 +9,124 @@ import (
 	"hash"
 	"math"
 	mrand "math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
-// The native backend runs the generated, non-generic copy of the Falcon
-// code (zz_native_gen.go); every other backend runs the generic code. The
-// tests below run the same inputs through both for float64 arithmetic and
-// compare SHA-256 digests of all outputs: genericNative is native.Arith
-// behind another type, so newEngine gives it the generic code, with
-// exactly the same operations.
+// The native, emu64 and triword backends run generated, non-generic
+// copies of the Falcon code (zz_*_gen.go); every other backend runs the
+// generic code. The tests below run the same inputs through both paths of
+// each instance and compare SHA-256 digests of all outputs: the generic
+// path is the same arithmetic behind another type (genericNative, ...),
+// which newEngine gives the generic code, with exactly the same
+// operations.
 
-// genericNative is native arithmetic that newEngine does not recognise as
-// native.Arith: it is an arith.Arith[float64] and runs the generic code.
-type genericNative struct{ native.Arith }
+// genericNative, genericEmu64 and genericTriword are arithmetics that
+// newEngine does not recognise as a generated instance: each is an
+// arith.Arith of its value type and runs the generic code.
+type (
+	genericNative  struct{ native.Arith }
+	genericEmu64   struct{ emu64.Arith }
+	genericTriword struct{ triword.Arith }
+)
 
-// nativePaths returns the native backend (generated code) and the same
-// arithmetic on the generic code.
-func nativePaths(t testing.TB) [2]arith.Backend {
-	gen := mustBackend(t, "native")
-	return [2]arith.Backend{gen, {Name: "native-generic", Bits: 53, Description: gen.Description, Impl: genericNative{}}}
+// genInstance is a backend that runs a generated instance, with the same
+// arithmetic for the generic path and the engine type newEngine must give
+// the backend. A backend that cannot generate keys (triword's exponent
+// range stops short of NTRUSolve's 2^±341) signs with keys generated on
+// native; a slow one runs a subset of the vectors with -short.
+type genInstance struct {
+	backend string
+	generic any
+	engine  string
+	keygen  bool
+	slow    bool
 }
 
-// comparePaths runs fn over the generated and the generic path, each
-// writing its outputs to a hash, and fails if the digests differ.
-func comparePaths(t *testing.T, fn func(t *testing.T, b arith.Backend, h hash.Hash)) {
+var genInstances = []genInstance{
+	{"native", genericNative{}, "*falcon.engineOfNative", true, false},
+	{"emu64", genericEmu64{}, "*falcon.engineOfEmu64", true, false},
+	{"triword", genericTriword{}, "*falcon.engineOfTriword", false, true},
+	{"triword-acc", genericTriword{triword.Arith{Accurate: true}}, "*falcon.engineOfTriword", false, true},
+}
+
+// short reports whether the instance runs the -short subset.
+func (gi genInstance) short() bool { return gi.slow && testing.Short() }
+
+// paths returns the backend (generated code) and the same arithmetic on
+// the generic code.
+func (gi genInstance) paths(t testing.TB) [2]arith.Backend {
+	gen := mustBackend(t, gi.backend)
+	return [2]arith.Backend{gen, {Name: gi.backend + "-generic", Bits: gen.Bits, Description: gen.Description, Impl: gi.generic}}
+}
+
+// comparePaths runs fn, for each generated instance, over the generated
+// and the generic path, each writing its outputs to a hash, and fails if
+// the digests differ.
+func comparePaths(t *testing.T, fn func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash)) {
 	t.Helper()
-	var sums [2][]byte
-	for i, b := range nativePaths(t) {
-		h := sha256.New()
-		fn(t, b, h)
-		sums[i] = h.Sum(nil)
+	for _, gi := range genInstances {
+		t.Run(gi.backend, func(t *testing.T) {
+			var sums [2][]byte
+			for i, b := range gi.paths(t) {
+				h := sha256.New()
+				fn(t, gi, b, h)
+				sums[i] = h.Sum(nil)
+			}
+			if !bytes.Equal(sums[0], sums[1]) {
+				t.Fatalf("generated path digest %x, generic path %x", sums[0], sums[1])
+			}
+			t.Logf("both paths: SHA-256 %x", sums[0])
+		})
 	}
-	if !bytes.Equal(sums[0], sums[1]) {
-		t.Fatalf("generated path digest %x, generic path %x", sums[0], sums[1])
-	}
-	t.Logf("both paths: SHA-256 %x", sums[0])
 }
 
-// TestNativeEngineDispatch checks which code each float64 backend gets:
-// native.Arith the generated engine, any other Arith[float64] the generic
-// one.
-func TestNativeEngineDispatch(t *testing.T) {
-	bs := nativePaths(t)
-	e, err := newEngine(bs[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := e.(*engineOfNative); !ok {
-		t.Errorf("native backend: engine %T, want *engineOfNative", e)
-	}
-	for _, impl := range []any{genericNative{}, failingRint{native.Arith{}}} {
-		e, err := newEngine(arith.Backend{Name: "wrapped", Bits: 53, Impl: impl})
+// TestGeneratedEngineDispatch checks which code each backend gets: the
+// exact arithmetic types of the generated instances their generated
+// engine, any other Arith (the same arithmetic wrapped, the operation
+// counter) the generic one.
+func TestGeneratedEngineDispatch(t *testing.T) {
+	for _, gi := range genInstances {
+		bs := gi.paths(t)
+		e, err := newEngine(bs[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := e.(*engineOf[float64, arith.Arith[float64]]); !ok {
-			t.Errorf("%T: engine %T, want the generic engine", impl, e)
+		if got := fmt.Sprintf("%T", e); got != gi.engine {
+			t.Errorf("%s backend: engine %s, want %s", gi.backend, got, gi.engine)
+		}
+		e, err = newEngine(bs[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%T", e); !strings.HasPrefix(got, "*falcon.engineOf[") {
+			t.Errorf("%s: engine %s, want the generic engine", bs[1].Name, got)
 		}
 	}
+	e, err := newEngine(arith.Backend{Name: "wrapped", Bits: 53, Impl: failingRint{native.Arith{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e.(*engineOf[float64, arith.Arith[float64]]); !ok {
+		t.Errorf("failingRint: engine %T, want the generic engine", e)
+	}
+}
+
+// expandedTester exposes an expanded key's floating-point values.
+type expandedTester interface {
+	// expandedParts returns the basis in FFT form and the ffLDL tree of
+	// an expanded key made by the engine ([]F each).
+	expandedParts(key any) []any
+}
+
+func (e *engineOf[F, A]) expandedParts(key any) []any {
+	k := key.(*expandedKey[F])
+	return []any{k.b00, k.b01, k.b10, k.b11, k.tree}
 }
 
 // writeAttempt writes an attempt's outcome to h.
@@ -80,15 +137,19 @@ func writeAttempt(h hash.Hash, at *Attempt) {
 	binary.Write(h, binary.LittleEndian, at.Short)
 }
 
-// TestNativeGenSignVectors signs all 120 padded signing vectors (n = 2 to
+// TestGeneratedSignVectors signs all 120 padded signing vectors (n = 2 to
 // 1024) on both paths, dynamic and expanded-key, and replays every
 // attempt (rejected ones included) with its seed; the digests of the
-// signatures and of all attempts (s1, s2, norm) must agree.
-func TestNativeGenSignVectors(t *testing.T) {
+// signatures and of all attempts (s1, s2, norm) must agree. (triword with
+// -short: every 8th vector.)
+func TestGeneratedSignVectors(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		attempts := 0
 		for _, v := range vs {
+			if gi.short() && v.Index%8 != 0 {
+				continue
+			}
 			sk := v.key()
 			msg := []byte(v.Message)
 			sig, err := Sign(b, sk, msg, Padded, bytes.NewReader(v.stream(t)))
@@ -120,55 +181,54 @@ func TestNativeGenSignVectors(t *testing.T) {
 				attempts++
 			}
 		}
-		if attempts != 143 {
+		if !gi.short() && attempts != 143 {
 			t.Fatalf("%s: replayed %d attempts, want 143", b.Name, attempts)
 		}
 	})
 }
 
-// TestNativeGenExpandedKeys compares, bit for bit, the floating-point
+// TestGeneratedExpandedKeys compares, bit for bit, the floating-point
 // values of the expanded keys (basis in FFT form and normalised ffLDL
 // tree) of the 120 signing vectors' keys. Signatures are integers rounded
 // from these values and would hide most one-ulp differences; the tree
 // does not.
-func TestNativeGenExpandedKeys(t *testing.T) {
+func TestGeneratedExpandedKeys(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		for _, v := range vs {
+			if gi.short() && v.Index%4 != 0 {
+				continue
+			}
 			ek, err := ExpandPrivateKey(b, v.key())
 			if err != nil {
 				t.Fatal(err)
 			}
-			var parts [][]float64
-			switch k := ek.key.(type) {
-			case *expandedKeyNative:
-				parts = [][]float64{k.b00, k.b01, k.b10, k.b11, k.tree}
-			case *expandedKey[float64]:
-				parts = [][]float64{k.b00, k.b01, k.b10, k.b11, k.tree}
-			default:
-				t.Fatalf("%s: expanded key %T", b.Name, k)
-			}
-			for _, p := range parts {
-				for _, x := range p {
-					binary.Write(h, binary.LittleEndian, math.Float64bits(x))
+			for _, p := range ek.e.(expandedTester).expandedParts(ek.key) {
+				if err := binary.Write(h, binary.LittleEndian, p); err != nil {
+					t.Fatal(err)
 				}
 			}
 		}
 	})
 }
 
-// TestNativeGenKAT regenerates NIST KAT records (keys, then signed
+// TestGeneratedKAT regenerates NIST KAT records (keys, then signed
 // messages) on both paths: the first 2 records of each parameter set with
-// -short, 20 of Falcon-512 and 10 of Falcon-1024 without.
-func TestNativeGenKAT(t *testing.T) {
+// -short, 20 of Falcon-512 and 10 of Falcon-1024 without. triword signs
+// with keys generated on native.
+func TestGeneratedKAT(t *testing.T) {
 	counts := map[uint]int{9: 20, 10: 10}
 	if testing.Short() {
 		counts = map[uint]int{9: 2, 10: 2}
 	}
 	for _, logn := range []uint{9, 10} {
 		t.Run(fmt.Sprint(1<<logn), func(t *testing.T) {
-			comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
-				for _, r := range katRecords(t, b, b, logn, counts[logn]) {
+			comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+				kb := b
+				if !gi.keygen {
+					kb = mustBackend(t, "native")
+				}
+				for _, r := range katRecords(t, kb, b, logn, counts[logn]) {
 					h.Write(r.PK)
 					h.Write(r.SK)
 					h.Write(r.SM)
@@ -178,17 +238,20 @@ func TestNativeGenKAT(t *testing.T) {
 	}
 }
 
-// TestNativeGenKeygen generates keys of every degree 2..1024 (up to 256
+// TestGeneratedKeygen generates keys of every degree 2..1024 (up to 256
 // with -short) from several seeds on both paths. Small degrees reject most
 // candidates in the floating-point stages (Gram-Schmidt bound, Babai
 // reduction), so the rejection paths are compared too: the digest includes
 // the number of random bytes each key consumed.
-func TestNativeGenKeygen(t *testing.T) {
+func TestGeneratedKeygen(t *testing.T) {
 	maxLogn, seeds := uint(10), 3
 	if testing.Short() {
 		maxLogn, seeds = 8, 2
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+		if !gi.keygen {
+			t.Skipf("%s does not generate keys", gi.backend)
+		}
 		for logn := uint(1); logn <= maxLogn; logn++ {
 			for s := range seeds {
 				sh := sha3.NewSHAKE256()
@@ -206,14 +269,14 @@ func TestNativeGenKeygen(t *testing.T) {
 	})
 }
 
-// TestNativeGenSolveNTRU runs NTRUSolve alone on random (f, g), most of
+// TestGeneratedSolveNTRU runs NTRUSolve alone on random (f, g), most of
 // which it rejects, and compares (F, G, ok) on both paths.
-func TestNativeGenSolveNTRU(t *testing.T) {
+func TestGeneratedSolveNTRU(t *testing.T) {
 	trials := 40
 	if testing.Short() {
 		trials = 10
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		e, err := newEngine(b)
 		if err != nil {
 			t.Fatal(err)
@@ -236,15 +299,15 @@ func TestNativeGenSolveNTRU(t *testing.T) {
 	})
 }
 
-// TestNativeGenSampler draws from SamplerZ with random centres and
+// TestGeneratedSampler draws from SamplerZ with random centres and
 // deviations over the whole range signing uses, and compares the samples
 // (and so the random bytes each consumed) on both paths.
-func TestNativeGenSampler(t *testing.T) {
+func TestGeneratedSampler(t *testing.T) {
 	count := 100000
 	if testing.Short() {
 		count = 10000
 	}
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		st := engineFor(t, b).(samplerTester)
 		rng := mrand.New(mrand.NewPCG(3, 4))
 		var seed [prngSeedSize]byte
@@ -259,10 +322,10 @@ func TestNativeGenSampler(t *testing.T) {
 	})
 }
 
-// TestNativeGenFFT compares the FFT-domain helpers on random real
+// TestGeneratedFFT compares the FFT-domain helpers on random real
 // polynomials of every degree, bit for bit.
-func TestNativeGenFFT(t *testing.T) {
-	comparePaths(t, func(t *testing.T, b arith.Backend, h hash.Hash) {
+func TestGeneratedFFT(t *testing.T) {
+	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		ft := engineFor(t, b).(fftTester)
 		rng := mrand.New(mrand.NewPCG(5, 6))
 		put := func(xs ...[]float64) {
@@ -285,50 +348,56 @@ func TestNativeGenFFT(t *testing.T) {
 	})
 }
 
-// BenchmarkNativePaths measures the generated native code against the
-// generic code over the same arithmetic (genericNative): Falcon-512 and
-// Falcon-1024 signing on the dynamic and expanded-key paths, and
-// Falcon-512 key generation. Sub-benchmark names carry path=generated or
-// path=generic, for benchstat -col /path.
-func BenchmarkNativePaths(b *testing.B) {
+// BenchmarkGeneratedPaths measures each generated instance against the
+// generic code over the same arithmetic: Falcon-512 and Falcon-1024
+// signing on the dynamic and expanded-key paths, and Falcon-512 key
+// generation (native and emu64 only: triword's key generation is not a
+// configuration anyone measures). Sub-benchmark names carry
+// backend=..., path=generated or path=generic, for benchstat -col /path.
+func BenchmarkGeneratedPaths(b *testing.B) {
 	keys := katKeys(b)
 	msg := []byte("benchmark message")
-	bs := nativePaths(b)
-	for _, logn := range []uint{9, 10} {
-		for _, mode := range []string{"dyn", "tree"} {
-			for i, be := range bs {
-				name := fmt.Sprintf("op=sign%d-%s/path=%s", 1<<logn, mode, [2]string{"generated", "generic"}[i])
-				b.Run(name, func(b *testing.B) {
-					sk := keys[logn]
-					rng := seededRand(9)
-					sign := func() error { _, err := Sign(be, sk, msg, Compressed, rng); return err }
-					if mode == "tree" {
-						ek, err := ExpandPrivateKey(be, sk)
-						if err != nil {
-							b.Fatal(err)
+	for _, gi := range genInstances[:3] {
+		bs := gi.paths(b)
+		for _, logn := range []uint{9, 10} {
+			for _, mode := range []string{"dyn", "tree"} {
+				for i, be := range bs {
+					name := fmt.Sprintf("backend=%s/op=sign%d-%s/path=%s", gi.backend, 1<<logn, mode, [2]string{"generated", "generic"}[i])
+					b.Run(name, func(b *testing.B) {
+						sk := keys[logn]
+						rng := seededRand(9)
+						sign := func() error { _, err := Sign(be, sk, msg, Compressed, rng); return err }
+						if mode == "tree" {
+							ek, err := ExpandPrivateKey(be, sk)
+							if err != nil {
+								b.Fatal(err)
+							}
+							sign = func() error { _, err := ek.Sign(msg, Compressed, rng); return err }
 						}
-						sign = func() error { _, err := ek.Sign(msg, Compressed, rng); return err }
-					}
-					for b.Loop() {
-						if err := sign(); err != nil {
-							b.Fatal(err)
+						for b.Loop() {
+							if err := sign(); err != nil {
+								b.Fatal(err)
+							}
 						}
-					}
-				})
-			}
-		}
-	}
-	for i, be := range bs {
-		b.Run("op=keygen512/path="+[2]string{"generated", "generic"}[i], func(b *testing.B) {
-			n := 0
-			for b.Loop() {
-				sh := sha3.NewSHAKE256()
-				fmt.Fprintf(sh, "bench %d", n)
-				n++
-				if _, _, err := Keygen(be, 9, sh); err != nil {
-					b.Fatal(err)
+					})
 				}
 			}
-		})
+		}
+		if gi.backend == "triword" {
+			continue
+		}
+		for i, be := range bs {
+			b.Run(fmt.Sprintf("backend=%s/op=keygen512/path=%s", gi.backend, [2]string{"generated", "generic"}[i]), func(b *testing.B) {
+				n := 0
+				for b.Loop() {
+					sh := sha3.NewSHAKE256()
+					fmt.Fprintf(sh, "bench %d", n)
+					n++
+					if _, _, err := Keygen(be, 9, sh); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -189,7 +189,7 @@ func mqPolyDivNTT(a, b []uint16) bool {
 	inv := mqInv(acc) // 1/(b_0 ... b_{n-1})
 	for i := len(b) - 1; i >= 0; i-- {
 		bi := mqMul(inv, mqElem(prefix[i])) // 1/b_i
-		inv = mqMul(inv, mqElem(b[i]))     // 1/(b_0 ... b_{i-1})
+		inv = mqMul(inv, mqElem(b[i]))      // 1/(b_0 ... b_{i-1})
 		a[i] = uint16(mqMul(mqElem(a[i]), bi))
 	}
 	return true
