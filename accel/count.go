@@ -23,6 +23,7 @@ type Counting[F any] struct {
 var _ arith.Arith[uint64] = (*Counting[uint64])(nil)
 
 // NewCounting returns a counting wrapper around a, with all counters zero.
+// a must not be nil: the wrapper forwards every call to it.
 func NewCounting[F any](a arith.Arith[F]) *Counting[F] {
 	c := &Counting[F]{}
 	c.Forward = arith.Forward[F]{Inner: a, Observe: c.inc}
@@ -38,9 +39,13 @@ func (c *Counting[F]) Backend(b arith.Backend) arith.Backend {
 	return b
 }
 
-// Calls returns the current number of calls per method. Under concurrent
-// use each counter is read atomically, but not all of them at one instant.
+// Calls returns the current number of calls per method (all zero for a
+// nil c). Under concurrent use each counter is read atomically, but not all
+// of them at one instant.
 func (c *Counting[F]) Calls() Calls {
+	if c == nil {
+		return Calls{}
+	}
 	v := func(o arith.Op) uint64 { return c.n[o].Load() }
 	return Calls{
 		Of: v(arith.OpOf), Scaled: v(arith.OpScaled), FromFloat64: v(arith.OpFromFloat64), Const: v(arith.OpConst), GM: v(arith.OpGM),
@@ -55,8 +60,11 @@ func (c *Counting[F]) Calls() Calls {
 // FPEMU model: c.Calls().FPEMU().
 func (c *Counting[F]) Counts() Counts { return c.Calls().FPEMU() }
 
-// Reset sets every counter to zero.
+// Reset sets every counter to zero (nothing for a nil c).
 func (c *Counting[F]) Reset() {
+	if c == nil {
+		return
+	}
 	for i := range c.n {
 		c.n[i].Store(0)
 	}

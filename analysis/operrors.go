@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/arith/triword"
@@ -22,8 +23,9 @@ import (
 
 // The default exponent range of the inputs, Falcon's: the binary exponents
 // of the values signing and key generation add and multiply lie within it
-// (DESIGN.md section 4 measures -105..34 for the inputs of additions and
-// products; the range keeps a margin on both sides).
+// (TWFalcon, ePrint 2025/1991, measures -105..34 for the inputs of
+// additions and products over 100M Falcon-1024 signatures; the range keeps
+// a margin on both sides).
 const (
 	MinExp = -110
 	MaxExp = 80
@@ -71,7 +73,9 @@ type OpErrorConfig struct {
 //     error of ccs*exp(-x)), the quantity the sampler's comparison with
 //     uniform 63-bit integers sees; relative to the value itself, the
 //     reference's truncation alone would dominate for small ccs;
-//   - a NaN or infinite result counts as error 2^1024.
+//   - a NaN or infinite result where the exact result is finite counts as
+//     error 2^1024, unless the sample overflowed the backend's format (see
+//     AboveRange), which sets it apart.
 //
 // Log2 fields are -Inf when the error is zero (every sample exact for the
 // maximum, at least half of them for the median).
@@ -100,6 +104,12 @@ type OpError struct {
 	BelowRange              int
 	BelowRangeMaxRelErrLog2 float64
 	BelowRangeMaxAbsErrLog2 float64
+	// AboveRange counts the floating-point samples that overflowed the
+	// backend's format: an operand imported as an infinity, or a NaN or
+	// infinite result whose exact value the format cannot hold (triword
+	// above binary32's 2^128). They measure the format's range, not its
+	// precision, so they are left out of Samples and the error fields.
+	AboveRange int
 	// BoundLog2 is log2 of the backend's proven relative error bound for
 	// the operation (arith.ErrorBounds), when HasBound.
 	BoundLog2 float64
@@ -129,8 +139,11 @@ func (e OpError) WorstOverBound() (float64, bool) {
 	return math.Exp2(e.MaxRelErrLog2 - e.BoundLog2), true
 }
 
-// nonFiniteLog2 is the error (log2) charged to a NaN or infinite result.
-const nonFiniteLog2 = 1024
+// NonFiniteLog2 is the error (log2) charged to a NaN or infinite result
+// for a value the format can hold (an arithmetic failure, not an overflow,
+// which AboveRange counts): larger than any finite relative error, so it
+// is always the maximum. Reports show it as a failure, not as a number.
+const NonFiniteLog2 = 1024
 
 // parseOp returns the measured operation named name and its position in
 // arith.MeasuredOps, which seeds its input stream (so a run's inputs do not
@@ -212,6 +225,8 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[triword.TW]:
 		st = run(a, k, seq, cfg, minExp)
+	case arith.Arith[ddouble.DD]:
+		st = run(a, k, seq, cfg, minExp)
 	default:
 		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
 	}
@@ -224,6 +239,7 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		res.MedianRelErrLog2 = float64(st.errs[(len(st.errs)-1)/2])
 	}
 	res.BelowRange = st.below
+	res.AboveRange = st.above
 	res.BelowRangeMaxRelErrLog2 = st.belowRel
 	res.BelowRangeMaxAbsErrLog2 = st.belowAbs
 	return res, nil
@@ -235,7 +251,7 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 type runStats struct {
 	errs               []float32
 	worst              sampleResult
-	below              int
+	below, above       int
 	belowRel, belowAbs float64
 }
 
@@ -255,7 +271,7 @@ type sampleResult struct {
 type chunkResult struct {
 	worst              sampleResult
 	found              bool
-	below              int
+	below, above       int
 	belowRel, belowAbs float64
 }
 
@@ -294,6 +310,10 @@ func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, m
 				for i := c * chunkSize; i < end; i++ {
 					in := d.draw(rng, k)
 					e := eval(a, ref, k, in, minExp)
+					if e.overflow {
+						cr.above++
+						continue
+					}
 					if !e.inRange {
 						cr.below++
 						cr.belowRel = max(cr.belowRel, e.rel)
@@ -334,6 +354,7 @@ func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, m
 			st.worst, found = r.worst, true
 		}
 		st.below += r.below
+		st.above += r.above
 		st.belowRel = max(st.belowRel, r.belowRel)
 		st.belowAbs = max(st.belowAbs, r.belowAbs)
 	}
@@ -352,10 +373,11 @@ func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, m
 type sampleErr struct {
 	rel, abs float64
 	inRange  bool
+	overflow bool // the backend's format overflowed (see OpError.AboveRange)
 }
 
 // exact is a sampleErr for operations measured without a range.
-func exact(rel float64) sampleErr { return sampleErr{rel, rel, true} }
+func exact(rel float64) sampleErr { return sampleErr{rel: rel, abs: rel, inRange: true} }
 
 // eval runs op k on the inputs with the backend and the oracle and returns
 // the sample's error. The floating-point operations (not of, whose inputs
@@ -420,25 +442,46 @@ func floatErr[F any, A arith.Arith[F]](a A, got F, want *big.Float, minExp int, 
 			inRange = false
 		}
 	}
+	// The drawn operands are finite, so an infinite imported operand (the
+	// backend's value, listed before the drawn one) is an overflow.
+	overflow := false
+	for _, v := range operands {
+		overflow = overflow || v.IsInf()
+	}
+	if overflow {
+		return sampleErr{overflow: true}
+	}
+	if gf := a.Float64(got); (math.IsNaN(gf) || math.IsInf(gf, 0)) && !want.IsInf() && overflows(a, want) {
+		return sampleErr{overflow: true}
+	}
 	if math.IsNaN(a.Float64(got)) {
-		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
+		return sampleErr{rel: NonFiniteLog2, abs: NonFiniteLog2, inRange: inRange}
 	}
 	g := a.Big(got)
 	if g.IsInf() || want.IsInf() {
 		if g.IsInf() && want.IsInf() && g.Signbit() == want.Signbit() {
-			return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
+			return sampleErr{rel: math.Inf(-1), abs: math.Inf(-1), inRange: inRange}
 		}
-		return sampleErr{nonFiniteLog2, nonFiniteLog2, inRange}
+		return sampleErr{rel: NonFiniteLog2, abs: NonFiniteLog2, inRange: inRange}
 	}
 	d := new(big.Float).SetPrec(64).Sub(g, want)
 	if d.Sign() == 0 {
-		return sampleErr{math.Inf(-1), math.Inf(-1), inRange}
+		return sampleErr{rel: math.Inf(-1), abs: math.Inf(-1), inRange: inRange}
 	}
 	abs := log2Abs(d)
 	if want.Sign() == 0 {
-		return sampleErr{0, abs, inRange}
+		return sampleErr{rel: 0, abs: abs, inRange: inRange}
 	}
-	return sampleErr{log2Abs(d.Quo(d, want)), abs, inRange}
+	return sampleErr{rel: log2Abs(d.Quo(d, want)), abs: abs, inRange: inRange}
+}
+
+// overflows reports whether the finite value v is beyond the backend's
+// range: it imports (through binary64) as an infinity. A non-finite result
+// for such a v is the format's overflow; for a representable v it is an
+// error of the backend and is charged as one.
+func overflows[F any, A arith.Arith[F]](a A, v *big.Float) bool {
+	f, _ := v.Float64()
+	return math.IsInf(a.Float64(a.FromFloat64(f)), 0)
 }
 
 // intErr returns log2 of |got - want| / max(1, |want|).

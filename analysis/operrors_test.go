@@ -292,8 +292,9 @@ func TestNoRangeForBinary64(t *testing.T) {
 
 // TestTriwordBeyondBinary32 measures triword over a range that leaves
 // binary32's (values up to 2^200, which the configuration allows): the
-// overflowing samples must be reported as non-finite results (error
-// 2^1024), not panic inside the backend's conversion to big.Float.
+// overflowing samples must be counted apart (AboveRange), not charged as
+// an error of 2^1024 nor panic inside the backend's conversion to
+// big.Float, and the samples left must still meet the proven bound.
 func TestTriwordBeyondBinary32(t *testing.T) {
 	b := lookup(t, "triword")
 	for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
@@ -301,8 +302,15 @@ func TestTriwordBeyondBinary32(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r.MaxRelErrLog2 != nonFiniteLog2 {
-			t.Errorf("%s: worst 2^%v over 2^-200..2^200, want the non-finite error 2^%d", op, r.MaxRelErrLog2, nonFiniteLog2)
+		if r.AboveRange == 0 || r.Samples == 0 || r.Samples+r.BelowRange+r.AboveRange != r.Drawn {
+			t.Errorf("%s: %d in range + %d below + %d above != %d drawn (want some of each)", op, r.Samples, r.BelowRange, r.AboveRange, r.Drawn)
+		}
+		// div is exempt from the bound here: a divisor near binary32's
+		// largest value has a reciprocal whose low limbs underflow
+		// (measured: 2^-22 for y = 1.8e38), which the 2^-78 lower range
+		// does not cover.
+		if r.MaxRelErrLog2 >= 0 || (op != "div" && r.HasBound && r.MaxRelErrLog2 > r.BoundLog2) {
+			t.Errorf("%s: worst in-range error 2^%v, bound 2^%v", op, r.MaxRelErrLog2, r.BoundLog2)
 		}
 	}
 }

@@ -12,10 +12,11 @@
 //
 // Falcon is written once, as generic code over [F any, A Arith[F]]. Go
 // compiles a method call on a type parameter into a call through a
-// dictionary that is never inlined: measured on an FFT butterfly pass this
-// costs about 5x for float64 kernels, about 1.5x for triword and 10-20% for
-// emu64 (DESIGN.md section 6; zero-size backends, value receivers and PGO do
-// not change it). We accept that cost on the generic path because one source
+// dictionary that is never inlined: measured with Go 1.26 on an FFT
+// butterfly pass (hand-written float64 2.4 us, any method-based generic
+// variant 11-14 us) this costs about 5x for float64 kernels, about 1.5x for
+// triword and 10-20% for emu64 (zero-size backends, value receivers and PGO
+// do not change it). We accept that cost on the generic path because one source
 // of Falcon that every backend runs is what makes the backends comparable:
 // a difference in output is then a difference in arithmetic, never in code.
 // Where speed matters, the generic code is instantiated by a generator

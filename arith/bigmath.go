@@ -90,7 +90,9 @@ func SinCos(theta *big.Float, prec uint) (sin, cos *big.Float) {
 // fraction num/den of pi: for 2^t <= j < 2^(t+1) it is
 // (2*rev_t(j-2^t)+1)/2^(t+1), where rev_t reverses t bits. Entry j of the
 // table is (cos, sin) of that angle; these are the roots of x^n+1 in the
-// bit-reversed order the reference's FFT uses. j ranges over 1..1023.
+// bit-reversed order the reference's FFT uses. j ranges over 1..1023; the
+// twiddle functions (GMAngle, GMExact, GMBinary64) panic on an index outside
+// their table, which only a programming error produces (see Constant).
 func GMAngle(j int) (num, den int64) {
 	if j < 1 || j >= 1024 {
 		panic("arith: twiddle index out of range")
@@ -103,7 +105,7 @@ func GMAngle(j int) (num, den int64) {
 	return 2*r + 1, int64(1) << (t + 1)
 }
 
-// GMExact returns table entry k (0 <= k < 2048) at prec bits. Entries 0 and
+// GMExact returns table entry k (0 <= k < 2048; it panics otherwise) at prec bits. Entries 0 and
 // 1 are unused and zero; the real part of the root at pi/2 is the exact zero,
 // which the reference stores as -0 (GMBinary64 reproduces that).
 func GMExact(k int, prec uint) *big.Float {
@@ -136,7 +138,8 @@ var (
 
 // GMBinary64 returns table entry k rounded to binary64: the values of the
 // reference's fpr_gm_tab, computed here correctly rounded (a test checks all
-// 2048 entries against the reference's bit patterns).
+// 2048 entries against the reference's bit patterns). k is in 0..2047; it
+// panics otherwise.
 func GMBinary64(k int) float64 {
 	gmOnce.Do(func() {
 		pi := Pi(200)

@@ -9,6 +9,12 @@ import (
 // Constant names one of the floating-point constants the reference uses
 // (fpr.h). Indexed families (1/sigma, sigma_min, 2^(1-logn)) are reached
 // through InvSigma, SigmaMin and P2.
+//
+// Constants are named in code, never read from input, so a value outside
+// 0..NumConstants-1, or a logn outside 0..MaxLogN given to InvSigma,
+// SigmaMin or P2, is a programming error: the functions of this file panic
+// on it, as an index out of range does, rather than return an error that
+// every floating-point operation would have to carry.
 type Constant int
 
 // The reference's scalar constants.
@@ -46,13 +52,16 @@ const (
 // MaxLogN is the largest degree exponent Falcon defines (n = 1024).
 const MaxLogN = 10
 
-// InvSigma is 1/sigma for degree 2^logn (fpr_inv_sigma[logn]), 1 <= logn <= 10.
+// InvSigma is 1/sigma for degree 2^logn (fpr_inv_sigma[logn]), 1 <= logn <= 10
+// (it panics for logn > 10; see Constant).
 func InvSigma(logn uint) Constant { return invSigmaBase + Constant(checkLogn(logn)) }
 
-// SigmaMin is sigma_min for degree 2^logn (fpr_sigma_min[logn]).
+// SigmaMin is sigma_min for degree 2^logn (fpr_sigma_min[logn]), 1 <= logn <=
+// 10 (it panics for logn > 10; see Constant).
 func SigmaMin(logn uint) Constant { return sigmaMinBase + Constant(checkLogn(logn)) }
 
-// P2 is 2^(1-logn) (fpr_p2_tab[logn]), the scale of the inverse FFT, 0 <= logn <= 10.
+// P2 is 2^(1-logn) (fpr_p2_tab[logn]), the scale of the inverse FFT, 0 <= logn <= 10
+// (it panics for logn > 10; see Constant).
 func P2(logn uint) Constant { return p2Base + Constant(checkLogn(logn)) }
 
 func checkLogn(logn uint) uint {
@@ -111,7 +120,8 @@ var binary64Bits = func() [numConstants]uint64 {
 	return t
 }()
 
-// Binary64 returns the reference's binary64 value of c.
+// Binary64 returns the reference's binary64 value of c (it panics for a c
+// that is not a Constant; see Constant).
 func Binary64(c Constant) float64 { return math.Float64frombits(binary64Bits[c]) }
 
 // String names the constant as the reference does.
@@ -137,7 +147,8 @@ func (c Constant) String() string {
 // two) are computed at that precision. The sigma-dependent parameters
 // (1/sigma, sigma_min) and the Gram-Schmidt bound 16822.4121 are defined by
 // the reference as binary64 values, and Exact returns exactly those values:
-// they are parameters of the scheme, not results of arithmetic.
+// they are parameters of the scheme, not results of arithmetic. It panics
+// for a c that is not a Constant (see Constant).
 func Exact(c Constant, prec uint) *big.Float {
 	z := new(big.Float).SetPrec(prec)
 	switch c {

@@ -307,8 +307,12 @@ type Signature struct {
 	S2     []int16 // n coefficients
 }
 
-// Encode returns the signature's encoding in its format.
+// Encode returns the signature's encoding in its format; a nil s is an
+// error.
 func (s *Signature) Encode() ([]byte, error) {
+	if s == nil {
+		return nil, errors.New("falcon: nil signature")
+	}
 	return EncodeSignature(s.Format, s.LogN, s.Nonce, s.S2)
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
@@ -97,6 +98,7 @@ func init() {
 	RegisterValueType[emu64.FPR]()
 	RegisterValueType[*big.Float]()
 	RegisterValueType[triword.TW]()
+	RegisterValueType[ddouble.DD]()
 }
 
 // newEngine is the one place where a Backend becomes an engine: an

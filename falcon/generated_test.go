@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"hash"
 	"math"
@@ -16,6 +17,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // The native, emu64 and triword backends run generated, non-generic
@@ -65,25 +67,81 @@ func (gi genInstance) paths(t testing.TB) [2]arith.Backend {
 	return [2]arith.Backend{gen, {Name: gi.backend + "-generic", Bits: gen.Bits, Description: gen.Description, Impl: gi.generic}}
 }
 
+// pathDigest is what a comparison hashes on each path: the number of bytes
+// and their SHA-256.
+//
+// The pinned binary64 values were produced by this repository's code at
+// the state where both native paths reproduce all NIST KATs and the
+// reference's test vectors bit for bit (main at 1e8181a, before the
+// sampler's generator moved to internal/samplerprng), so that a change
+// made to both paths alike, which the comparison of the two cannot see, is
+// caught. emu64 must hash exactly the same bytes as native (every output
+// is hashed in binary64 form) except where its ExpmP63 differs (the
+// sampler test). The triword values were produced by the generic path
+// (the code that existed before the generated triword instance) and pin
+// its results the same way; its signatures of the 120 vectors and the KAT
+// records (signed with native keys) are the reference's, so those pins
+// are the binary64 ones.
+type pathDigest struct {
+	bytes  int64
+	sha256 string
+}
+
+// pins are the pinned digests of one comparison, by backend.
+type pins map[string]pathDigest
+
+// binary64Pins pins native and emu64 to d and the triword backends to tw
+// and twAcc (a zero pathDigest: the test does not run them).
+func binary64Pins(d, tw, twAcc pathDigest) pins {
+	return pins{"native": d, "emu64": d, "triword": tw, "triword-acc": twAcc}
+}
+
+// countingHash is a hash that counts the bytes written to it.
+type countingHash struct {
+	hash.Hash
+	n int64
+}
+
+func (c *countingHash) Write(p []byte) (int, error) {
+	c.n += int64(len(p))
+	return c.Hash.Write(p)
+}
+
 // comparePaths runs fn, for each generated instance, over the generated
-// and the generic path, each writing its outputs to a hash, and fails if
-// the digests differ.
-func comparePaths(t *testing.T, fn func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash)) {
+// and the generic path, each writing its outputs to a hash, and fails
+// unless both paths hashed the same bytes and those are the pinned want
+// for the backend (a comparison of two empty hashes would pass without
+// testing anything).
+func comparePaths(t *testing.T, want pins, fn func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash)) {
 	t.Helper()
 	for _, gi := range genInstances {
 		t.Run(gi.backend, func(t *testing.T) {
-			var sums [2][]byte
+			var got [2]pathDigest
 			for i, b := range gi.paths(t) {
-				h := sha256.New()
+				h := &countingHash{Hash: sha256.New()}
 				fn(t, gi, b, h)
-				sums[i] = h.Sum(nil)
+				got[i] = pathDigest{h.n, hex.EncodeToString(h.Sum(nil))}
 			}
-			if !bytes.Equal(sums[0], sums[1]) {
-				t.Fatalf("generated path digest %x, generic path %x", sums[0], sums[1])
+			if got[0] != got[1] {
+				t.Fatalf("generated path hashed %d bytes, SHA-256 %s; generic path %d bytes, %s", got[0].bytes, got[0].sha256, got[1].bytes, got[1].sha256)
 			}
-			t.Logf("both paths: SHA-256 %x", sums[0])
+			if got[0].bytes == 0 {
+				t.Fatal("nothing was hashed on either path")
+			}
+			if got[0] != want[gi.backend] {
+				t.Fatalf("both paths hashed %d bytes, SHA-256 %s; pinned: %d bytes, %s", got[0].bytes, got[0].sha256, want[gi.backend].bytes, want[gi.backend].sha256)
+			}
+			t.Logf("both paths: %d bytes, SHA-256 %s", got[0].bytes, got[0].sha256)
 		})
 	}
+}
+
+// shortOr returns short under -short, else full.
+func shortOr(short, full pathDigest) pathDigest {
+	if testing.Short() {
+		return short
+	}
+	return full
 }
 
 // TestGeneratedEngineDispatch checks which code each backend gets: the
@@ -137,6 +195,67 @@ func writeAttempt(h hash.Hash, at *Attempt) {
 	binary.Write(h, binary.LittleEndian, at.Short)
 }
 
+// The pinned digests of the comparisons below (see pathDigest), with and
+// without -short where the test has a -short size (functions: -short is
+// only known once the tests run).
+
+func digestSignVectors() pins {
+	return binary64Pins(pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"},
+		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}),
+		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}))
+}
+
+func digestExpandedKeys() pins {
+	return binary64Pins(pathDigest{2751744, "c9612b3213a639f1036e3cd3be826abf7da8ebe367ffbdb171661f50ea3d79d9"},
+		shortOr(pathDigest{1031904, "eb8e362a5d2cfa81c3e60833dd73ba4aa025b13b773c52730ee8e3328e171420"}, pathDigest{4127616, "51a6571799a976d9df4ed0f441a7155e0859a4f28e27014568a73abb61c5078f"}),
+		shortOr(pathDigest{1031904, "e8d9709a01b991d68787004b0e0953845adcf82d7e411bfb9cad815cd2315ac0"}, pathDigest{4127616, "0c352d954714b93e8d4eaac721ac6b3ad3a0e73813de7f7cf5d895bb24ec171a"}))
+}
+
+func digestKAT(logn uint) pins {
+	if logn == 9 {
+		return binary64Pins(shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"},
+			pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}),
+			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}),
+			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}))
+	}
+	return binary64Pins(shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"},
+		pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}),
+		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}),
+		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}))
+}
+
+func digestKeygen() pins {
+	return binary64Pins(shortOr(pathDigest{4654, "26d191bf3ca0431afca0b9bdcdd5798468c402a7b5c3b9e50feb4ed573755bf1"},
+		pathDigest{25857, "23aa2387ef70b61e70f70469510d7c36bd250302f63263738ef40033771bcd20"}),
+		pathDigest{},
+		pathDigest{})
+}
+
+func digestSolveNTRU() pins {
+	return binary64Pins(shortOr(pathDigest{5584, "45349a43e88a896a126ef32726bb9e42702f77c2db7eef9ade1548f6a7769c7e"},
+		pathDigest{17088, "24bf7b1b9284e6c40199645fba6998555f83f656ac1db38452d9028fe4bf058e"}),
+		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"}),
+		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"}))
+}
+
+func digestSampler() pins {
+	p := binary64Pins(shortOr(pathDigest{80000, "e65a134f2f8351a3942244360feccb4fc2af5382d4672563c4574b3624e8e96f"},
+		pathDigest{800000, "ecb3c0a138d212642036362b98931cdec6d66e854e83ee4afe939fb464bf2aca"}),
+		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"}),
+		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"}))
+	// emu64's ExpmP63 is the reference's integer-only FPEMU routine, which
+	// differs from the native one in its last bits: over random centres
+	// some Bernoulli trials decide differently.
+	p["emu64"] = shortOr(pathDigest{80000, "f323eef2ccb5585a18f861f7cc289478eb1df0753b3f2668feda875e1d4882bf"}, pathDigest{800000, "bf820ea10e945520a2c7d1ac5b983abdbfb2be037d639f953a5dbe951d1320ed"})
+	return p
+}
+
+func digestFFT() pins {
+	return binary64Pins(pathDigest{98208, "c4aba97481c24aa166b59fd277f24e9ed4b9c548dd0e7d0351abba47233eb8a4"},
+		pathDigest{98208, "b643713ee655171b3b857a11c5854aec16dabca301c39d283b3aab380d4983bd"},
+		pathDigest{98208, "8676755c7485df5590a70610465712eb98a3c912a2ca9e2ee29358e2e44ff07f"})
+}
+
 // TestGeneratedSignVectors signs all 120 padded signing vectors (n = 2 to
 // 1024) on both paths, dynamic and expanded-key, and replays every
 // attempt (rejected ones included) with its seed; the digests of the
@@ -144,7 +263,7 @@ func writeAttempt(h hash.Hash, at *Attempt) {
 // -short: every 8th vector.)
 func TestGeneratedSignVectors(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestSignVectors(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		attempts := 0
 		for _, v := range vs {
 			if gi.short() && v.Index%8 != 0 {
@@ -194,7 +313,7 @@ func TestGeneratedSignVectors(t *testing.T) {
 // does not.
 func TestGeneratedExpandedKeys(t *testing.T) {
 	vs := loadSignKAT(t)
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestExpandedKeys(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		for _, v := range vs {
 			if gi.short() && v.Index%4 != 0 {
 				continue
@@ -223,7 +342,7 @@ func TestGeneratedKAT(t *testing.T) {
 	}
 	for _, logn := range []uint{9, 10} {
 		t.Run(fmt.Sprint(1<<logn), func(t *testing.T) {
-			comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+			comparePaths(t, digestKAT(logn), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 				kb := b
 				if !gi.keygen {
 					kb = mustBackend(t, "native")
@@ -248,7 +367,7 @@ func TestGeneratedKeygen(t *testing.T) {
 	if testing.Short() {
 		maxLogn, seeds = 8, 2
 	}
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestKeygen(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		if !gi.keygen {
 			t.Skipf("%s does not generate keys", gi.backend)
 		}
@@ -276,7 +395,7 @@ func TestGeneratedSolveNTRU(t *testing.T) {
 	if testing.Short() {
 		trials = 10
 	}
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestSolveNTRU(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		e, err := newEngine(b)
 		if err != nil {
 			t.Fatal(err)
@@ -307,12 +426,12 @@ func TestGeneratedSampler(t *testing.T) {
 	if testing.Short() {
 		count = 10000
 	}
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestSampler(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		st := engineFor(t, b).(samplerTester)
 		rng := mrand.New(mrand.NewPCG(3, 4))
-		var seed [prngSeedSize]byte
-		var p prng
-		p.init(&seed)
+		var seed [samplerprng.SeedSize]byte
+		var p samplerprng.PRNG
+		p.Init(&seed)
 		for i := range count {
 			logn := uint(9 + i%2)
 			mu := (rng.Float64() - 0.5) * 4096
@@ -325,7 +444,7 @@ func TestGeneratedSampler(t *testing.T) {
 // TestGeneratedFFT compares the FFT-domain helpers on random real
 // polynomials of every degree, bit for bit.
 func TestGeneratedFFT(t *testing.T) {
-	comparePaths(t, func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
+	comparePaths(t, digestFFT(), func(t *testing.T, gi genInstance, b arith.Backend, h hash.Hash) {
 		ft := engineFor(t, b).(fftTester)
 		rng := mrand.New(mrand.NewPCG(5, 6))
 		put := func(xs ...[]float64) {

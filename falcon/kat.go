@@ -50,23 +50,64 @@ func KATName(logn uint) (string, error) {
 	return "", fmt.Errorf("falcon: the NIST KAT is defined for Falcon-512 and Falcon-1024 (logn 9, 10), not logn %d", logn)
 }
 
-// KATRequests returns the first n records of the request file: count, seed
-// and message, drawn from the DRBG seeded with the bytes 0..47.
-func KATRequests(n int) []KATRecord {
+// MaxKATRequests is the number of request records KATRequests and
+// KATRequest can produce. Record i's message is 33(i+1) bytes (the NIST
+// generator's PQCgenKAT_sign.c), so the first n records hold 33n(n+1)/2
+// message bytes: 16.5 MB for 1,000 records. The published files have 100.
+const MaxKATRequests = 1000
+
+// katRequestStream draws the request records in order from the DRBG the
+// NIST generator seeds with the bytes 0..47.
+type katRequestStream struct {
+	d    *nistdrbg.DRBG
+	next int
+}
+
+func newKATRequestStream() *katRequestStream {
 	var entropy [nistdrbg.SeedSize]byte
 	for i := range entropy {
 		entropy[i] = byte(i)
 	}
-	d := nistdrbg.New(&entropy)
+	return &katRequestStream{d: nistdrbg.New(&entropy)}
+}
+
+// record draws the next record (count, seed and message).
+func (s *katRequestStream) record() KATRecord {
+	r := KATRecord{Count: s.next, Seed: make([]byte, katSeedSize), Msg: make([]byte, 33*(s.next+1))}
+	s.d.Generate(r.Seed)
+	s.d.Generate(r.Msg)
+	s.next++
+	return r
+}
+
+// KATRequests returns the first n records of the request file: count, seed
+// and message, drawn from the DRBG seeded with the bytes 0..47. It returns
+// nil when n is not in 1..MaxKATRequests (callers check n against their
+// own bound, such as the reference file's length, first).
+func KATRequests(n int) []KATRecord {
+	if n < 1 || n > MaxKATRequests {
+		return nil
+	}
+	s := newKATRequestStream()
 	recs := make([]KATRecord, n)
 	for i := range recs {
-		recs[i].Count = i
-		recs[i].Seed = make([]byte, katSeedSize)
-		d.Generate(recs[i].Seed)
-		recs[i].Msg = make([]byte, 33*(i+1))
-		d.Generate(recs[i].Msg)
+		recs[i] = s.record()
 	}
 	return recs
+}
+
+// KATRequest returns record count (0 <= count < MaxKATRequests) of the
+// request file, as KATRequests(count+1)[count] does, without keeping the
+// records before it.
+func KATRequest(count int) (KATRecord, error) {
+	if count < 0 || count >= MaxKATRequests {
+		return KATRecord{}, fmt.Errorf("falcon: KAT request %d: records are numbered 0 to %d", count, MaxKATRequests-1)
+	}
+	s := newKATRequestStream()
+	for s.next < count {
+		s.record()
+	}
+	return s.record(), nil
 }
 
 // GenerateKATRecord computes the pk, sk and sm of a request record (its
@@ -84,6 +125,9 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
 	if _, err := KATName(logn); err != nil {
 		return err
+	}
+	if r == nil {
+		return errors.New("falcon: nil KAT record")
 	}
 	if len(r.Seed) != katSeedSize {
 		return fmt.Errorf("falcon: KAT record %d: seed is %d bytes, want %d", r.Count, len(r.Seed), katSeedSize)
@@ -139,6 +183,9 @@ func WriteKAT(w io.Writer, logn uint, recs []KATRecord) error {
 	name, err := KATName(logn)
 	if err != nil {
 		return err
+	}
+	if w == nil {
+		return errors.New("falcon: WriteKAT needs a writer")
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "# %s\n\n", name)
@@ -287,8 +334,15 @@ type KATMismatch struct {
 }
 
 // CompareKATRecord returns nil if got and want agree in every field, else
-// the first difference in file order.
+// the first difference in file order. A nil record compares as an empty
+// one (count 0, every field empty).
 func CompareKATRecord(got, want *KATRecord) *KATMismatch {
+	if got == nil {
+		got = &KATRecord{}
+	}
+	if want == nil {
+		want = &KATRecord{}
+	}
 	for _, f := range []struct {
 		name string
 		a, b []byte

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -108,10 +109,52 @@ func TestKATRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := KATRequests(len(want))
+	if len(got) != len(want) {
+		t.Fatalf("KATRequests(%d): %d records", len(want), len(got))
+	}
 	for i := range got {
 		if got[i].Count != i || !bytes.Equal(got[i].Seed, want[i].Seed) || !bytes.Equal(got[i].Msg, want[i].Msg) {
 			t.Fatalf("request %d differs from the published record", i)
 		}
+	}
+	for _, i := range []int{0, 1, 57, len(want) - 1} {
+		r, err := KATRequest(i)
+		if err != nil || r.Count != i || !bytes.Equal(r.Seed, want[i].Seed) || !bytes.Equal(r.Msg, want[i].Msg) {
+			t.Fatalf("KATRequest(%d) differs from the published record (%v)", i, err)
+		}
+	}
+}
+
+// TestKATBadArguments: counts outside the range, nil records and a nil
+// writer give errors or the documented zero values, never a panic or an
+// allocation of the size asked for.
+func TestKATBadArguments(t *testing.T) {
+	for _, n := range []int{-1, 0, MaxKATRequests + 1, 1 << 40, math.MaxInt} {
+		if got := KATRequests(n); got != nil {
+			t.Errorf("KATRequests(%d): %d records, want nil", n, len(got))
+		}
+	}
+	for _, count := range []int{-1, MaxKATRequests, 1 << 40, math.MaxInt} {
+		if _, err := KATRequest(count); err == nil || !strings.Contains(err.Error(), "numbered") {
+			t.Errorf("KATRequest(%d): error %v, want one naming the valid record numbers", count, err)
+		}
+	}
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateKATRecord(b, 9, nil); err == nil || !strings.Contains(err.Error(), "nil KAT record") {
+		t.Errorf("GenerateKATRecord(nil record): %v", err)
+	}
+	if err := WriteKAT(nil, 9, nil); err == nil || !strings.Contains(err.Error(), "writer") {
+		t.Errorf("WriteKAT(nil writer): %v", err)
+	}
+	if m := CompareKATRecord(nil, nil); m != nil {
+		t.Errorf("CompareKATRecord(nil, nil) = %+v, want nil", m)
+	}
+	rec := KATRequests(1)[0]
+	if m := CompareKATRecord(nil, &rec); m == nil || m.Field != "seed" || m.Offset != 0 {
+		t.Errorf("CompareKATRecord(nil, record 0) = %+v, want a mismatch at seed offset 0", m)
 	}
 }
 

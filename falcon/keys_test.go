@@ -11,8 +11,8 @@ import (
 )
 
 // testFalconVectorsFile holds the data tables of the reference's
-// test_falcon.c (NTRU keys, verify vectors, SHAKE256 and PRNG vectors, the
-// base sampler's distribution).
+// test_falcon.c (NTRU keys, verify vectors, SHAKE256 vectors, the base
+// sampler's distribution). Its PRNG vectors are in internal/samplerprng.
 const testFalconVectorsFile = "test_falcon_vectors.json.gz"
 
 func vrfyHex(t testing.TB, s string) []byte {

@@ -1,6 +1,9 @@
 package falcon
 
-import "github.com/fprlab/fprlab/arith"
+import (
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
+)
 
 // SamplerZ: the discrete Gaussian sampler at the leaves of ffSampling
 // (Falcon specification v1.2, Algorithms 12-15: BaseSampler, ApproxExp,
@@ -16,12 +19,13 @@ import "github.com/fprlab/fprlab/arith"
 // binary64 backend returns the same integers.
 
 // randSource is where the sampler's random values come from: the ChaCha20
-// generator (prng) when signing, a replay of known bytes in tests.
+// generator (samplerprng.PRNG) when signing, a replay of known bytes in
+// tests.
 type randSource interface {
-	// u64 returns the next 64-bit value (prng_get_u64).
-	u64() uint64
-	// u8 returns the next byte (prng_get_u8).
-	u8() uint32
+	// U64 returns the next 64-bit value (prng_get_u64).
+	U64() uint64
+	// U8 returns the next byte (prng_get_u8).
+	U8() uint32
 }
 
 // rcdt is the reverse cumulative distribution table of the base sampler:
@@ -78,7 +82,7 @@ type sampler[F any, A arith.Arith[F]] struct {
 	// The random source: p is the signer's generator, called directly so
 	// that its reads inline; src, used when p is nil, replays known bytes
 	// in tests.
-	p             *prng
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      F
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
@@ -111,7 +115,7 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
-	if p, ok := src.(*prng); ok {
+	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
 	return s
@@ -120,16 +124,16 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 // u64 and u8 read the sampler's random source.
 func (s *sampler[F, A]) u64() uint64 {
 	if s.p != nil {
-		return s.p.u64()
+		return s.p.U64()
 	}
-	return s.src.u64()
+	return s.src.U64()
 }
 
 func (s *sampler[F, A]) u8() uint32 {
 	if s.p != nil {
-		return s.p.u8()
+		return s.p.U8()
 	}
-	return s.src.u8()
+	return s.src.U8()
 }
 
 // sample returns an integer drawn from the discrete Gaussian of centre mu

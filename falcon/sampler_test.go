@@ -69,7 +69,7 @@ func (k *katBytes) take(n int) []byte {
 	return s
 }
 
-func (k *katBytes) u64() uint64 {
+func (k *katBytes) U64() uint64 {
 	if k.pending >= 0 {
 		k.t.Fatal("u64 read while a base-sampler byte is pending")
 	}
@@ -78,7 +78,7 @@ func (k *katBytes) u64() uint64 {
 	return binary.BigEndian.Uint64(o[1:])
 }
 
-func (k *katBytes) u8() uint32 {
+func (k *katBytes) U8() uint32 {
 	if k.pending >= 0 {
 		v := k.pending
 		k.pending = -1

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // Signing (Falcon specification v1.2, Algorithm 10; Falcon-impl-20211101
@@ -34,7 +35,7 @@ import (
 //
 // Randomness. Every signature reads, from the caller's rng: 40 bytes of
 // nonce, then 56 bytes per attempt to seed the sampler's ChaCha20
-// generator (prng.go). With rng the SHAKE256 stream of the reference's
+// generator (internal/samplerprng). With rng the SHAKE256 stream of the reference's
 // falcon.h API tests, the signatures are the reference's byte for byte.
 //
 // Warning (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping Falcon",
@@ -54,13 +55,13 @@ type signEngine interface {
 	// seeded from seed, on the expanded-key and on the dynamic path.
 	// hNTT is the public key h = g/f mod q in NTT form (completeKeyNTT), with
 	// which every attempt recomputes s1 exactly.
-	attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
-	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error)
+	attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
+	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 }
 
 // SeedSize is the number of bytes a signing attempt reads from the
 // caller's random source to seed the sampler (Zf(prng_init)).
-const SeedSize = prngSeedSize
+const SeedSize = samplerprng.SeedSize
 
 // maxAttempts bounds the number of attempts of one signature (both retry
 // loops together). The reference loops until an attempt succeeds; an
@@ -156,11 +157,23 @@ func (ek *ExpandedKey) check() error {
 	return nil
 }
 
-// LogN returns the degree exponent of the key.
-func (ek *ExpandedKey) LogN() uint { return ek.logn }
+// LogN returns the degree exponent of the key, or 0 for a nil or zero
+// ExpandedKey (one not made by ExpandPrivateKey; no Falcon key has logn 0).
+func (ek *ExpandedKey) LogN() uint {
+	if ek.check() != nil {
+		return 0
+	}
+	return ek.logn
+}
 
-// Backend returns the backend the key was expanded with.
-func (ek *ExpandedKey) Backend() arith.Backend { return ek.e.backend() }
+// Backend returns the backend the key was expanded with, or the zero
+// arith.Backend (empty Name, nil Impl) for a nil or zero ExpandedKey.
+func (ek *ExpandedKey) Backend() arith.Backend {
+	if ek.check() != nil {
+		return arith.Backend{}
+	}
+	return ek.e.backend()
+}
 
 // Sign signs msg with the expanded key in the given format, reading the
 // nonce and the sampler seeds from rng (falcon_sign_tree), as Sign does.
@@ -400,10 +413,10 @@ func (e *engineOf[F, A]) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree implements signEngine.
-func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKey[F])
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSampler(e.a, &p, ek.logn, e.obs)
 	at := doSignTree(e.a, s, ek, hNTT, hm)
 	if s.stuck {
@@ -416,9 +429,9 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeed
 }
 
 // attemptDyn implements signEngine.
-func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSampler(e.a, &p, sk.LogN, e.obs)
 	at := doSignDyn(e.a, s, sk, hNTT, hm)
 	if s.stuck {

@@ -280,6 +280,18 @@ func TestSignErrors(t *testing.T) {
 	check("zero expanded key", err, "ExpandPrivateKey")
 	_, err = (*ExpandedKey)(nil).SignHashed(hm, rand.Reader)
 	check("nil expanded key", err, "ExpandPrivateKey")
+	_, err = (*ExpandedKey)(nil).SignAttempt(hm, seed)
+	check("nil expanded key attempt", err, "ExpandPrivateKey")
+	for name, ek := range map[string]*ExpandedKey{"nil": nil, "zero": &zero} {
+		if n := ek.LogN(); n != 0 {
+			t.Errorf("%s expanded key: LogN %d, want 0", name, n)
+		}
+		if kb := ek.Backend(); kb.Name != "" || kb.Impl != nil {
+			t.Errorf("%s expanded key: Backend %q, want the zero Backend", name, kb.Name)
+		}
+	}
+	_, err = (*Signature)(nil).Encode()
+	check("nil signature", err, "nil signature")
 	if _, err := Sign(b, &noG, []byte("m"), Compressed, rand.Reader); err != nil {
 		t.Errorf("key without G: %v", err)
 	}

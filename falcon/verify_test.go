@@ -182,12 +182,14 @@ func TestVerifyBitFlips(t *testing.T) {
 		}
 	}
 	// The four sweeps (about 24,000 verifications) run in parallel; -short
-	// sweeps the padded signature and the key only.
+	// sweeps the padded signature and the key only. Each sweep flips bits in
+	// its own copy: the key sweep verifies against padded while the padded
+	// sweep is flipping bits, and sharing one slice made both racy.
 	for _, f := range []SigFormat{Padded, Compressed, CT} {
 		if testing.Short() && f != Padded {
 			continue
 		}
-		sig := sigs[f]
+		sig := slices.Clone(sigs[f])
 		t.Run(f.String(), func(t *testing.T) {
 			t.Parallel()
 			if err := Verify(pk, msg, sig); err != nil {
@@ -213,6 +215,7 @@ func TestVerifyBitFlips(t *testing.T) {
 	t.Run("public key", func(t *testing.T) {
 		t.Parallel()
 		pkb := slices.Clone(pkb)
+		padded := slices.Clone(padded)
 		var malformed, invalid int
 		for bit := range 8 * len(pkb) {
 			pkb[bit/8] ^= 1 << (bit % 8)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // engineOfEmu64 is engineOf (engine.go) with F = emu64.FPR, A = emu64.Arith.
@@ -900,7 +901,7 @@ type samplerEmu64 struct {
 	// The random source: p is the signer's generator, called directly so
 	// that its reads inline; src, used when p is nil, replays known bytes
 	// in tests.
-	p             *prng
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      emu64.FPR
 	inv2SqrSigma0 emu64.FPR // 1/(2 sigma_max^2)
@@ -924,7 +925,7 @@ func newSamplerEmu64(a emu64.Arith, src randSource, logn uint, obs Observer[emu6
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
-	if p, ok := src.(*prng); ok {
+	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
 	return s
@@ -933,17 +934,17 @@ func newSamplerEmu64(a emu64.Arith, src randSource, logn uint, obs Observer[emu6
 // u64 is the emu64 copy of sampler.u64 (sampler.go).
 func (s *samplerEmu64) u64() uint64 {
 	if s.p != nil {
-		return s.p.u64()
+		return s.p.U64()
 	}
-	return s.src.u64()
+	return s.src.U64()
 }
 
 // u8 is the emu64 copy of sampler.u8 (sampler.go).
 func (s *samplerEmu64) u8() uint32 {
 	if s.p != nil {
-		return s.p.u8()
+		return s.p.U8()
 	}
-	return s.src.u8()
+	return s.src.U8()
 }
 
 // sample is the emu64 copy of sampler.sample (sampler.go).
@@ -1015,10 +1016,10 @@ func (e *engineOfEmu64) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the emu64 copy of engineOf.attemptTree (sign.go).
-func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyEmu64)
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerEmu64(e.a, &p, ek.logn, e.obs)
 	at := doSignTreeEmu64(e.a, s, ek, hNTT, hm)
 	if s.stuck {
@@ -1031,9 +1032,9 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedS
 }
 
 // attemptDyn is the emu64 copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerEmu64(e.a, &p, sk.LogN, e.obs)
 	at := doSignDynEmu64(e.a, s, sk, hNTT, hm)
 	if s.stuck {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
@@ -900,7 +901,7 @@ type samplerNative struct {
 	// The random source: p is the signer's generator, called directly so
 	// that its reads inline; src, used when p is nil, replays known bytes
 	// in tests.
-	p             *prng
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      float64
 	inv2SqrSigma0 float64 // 1/(2 sigma_max^2)
@@ -924,7 +925,7 @@ func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[fl
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
-	if p, ok := src.(*prng); ok {
+	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
 	return s
@@ -933,17 +934,17 @@ func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[fl
 // u64 is the native copy of sampler.u64 (sampler.go).
 func (s *samplerNative) u64() uint64 {
 	if s.p != nil {
-		return s.p.u64()
+		return s.p.U64()
 	}
-	return s.src.u64()
+	return s.src.U64()
 }
 
 // u8 is the native copy of sampler.u8 (sampler.go).
 func (s *samplerNative) u8() uint32 {
 	if s.p != nil {
-		return s.p.u8()
+		return s.p.U8()
 	}
-	return s.src.u8()
+	return s.src.U8()
 }
 
 // sample is the native copy of sampler.sample (sampler.go).
@@ -1015,10 +1016,10 @@ func (e *engineOfNative) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the native copy of engineOf.attemptTree (sign.go).
-func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyNative)
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, ek.logn, e.obs)
 	at := doSignTreeNative(e.a, s, ek, hNTT, hm)
 	if s.stuck {
@@ -1031,9 +1032,9 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeed
 }
 
 // attemptDyn is the native copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerNative(e.a, &p, sk.LogN, e.obs)
 	at := doSignDynNative(e.a, s, sk, hNTT, hm)
 	if s.stuck {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // engineOfTriword is engineOf (engine.go) with F = triword.TW, A = triword.Arith.
@@ -900,7 +901,7 @@ type samplerTriword struct {
 	// The random source: p is the signer's generator, called directly so
 	// that its reads inline; src, used when p is nil, replays known bytes
 	// in tests.
-	p             *prng
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      triword.TW
 	inv2SqrSigma0 triword.TW // 1/(2 sigma_max^2)
@@ -924,7 +925,7 @@ func newSamplerTriword(a triword.Arith, src randSource, logn uint, obs Observer[
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
-	if p, ok := src.(*prng); ok {
+	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
 	return s
@@ -933,17 +934,17 @@ func newSamplerTriword(a triword.Arith, src randSource, logn uint, obs Observer[
 // u64 is the triword copy of sampler.u64 (sampler.go).
 func (s *samplerTriword) u64() uint64 {
 	if s.p != nil {
-		return s.p.u64()
+		return s.p.U64()
 	}
-	return s.src.u64()
+	return s.src.U64()
 }
 
 // u8 is the triword copy of sampler.u8 (sampler.go).
 func (s *samplerTriword) u8() uint32 {
 	if s.p != nil {
-		return s.p.u8()
+		return s.p.U8()
 	}
-	return s.src.u8()
+	return s.src.U8()
 }
 
 // sample is the triword copy of sampler.sample (sampler.go).
@@ -1015,10 +1016,10 @@ func (e *engineOfTriword) expandKey(sk *PrivateKey) any {
 }
 
 // attemptTree is the triword copy of engineOf.attemptTree (sign.go).
-func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
+func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	ek := key.(*expandedKeyTriword)
-	var p prng
-	p.init(seed)
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerTriword(e.a, &p, ek.logn, e.obs)
 	at := doSignTreeTriword(e.a, s, ek, hNTT, hm)
 	if s.stuck {
@@ -1031,9 +1032,9 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[prngSee
 }
 
 // attemptDyn is the triword copy of engineOf.attemptDyn (sign.go).
-func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[prngSeedSize]byte) (*Attempt, error) {
-	var p prng
-	p.init(seed)
+func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+	var p samplerprng.PRNG
+	p.Init(seed)
 	s := newSamplerTriword(e.a, &p, sk.LogN, e.obs)
 	at := doSignDynTriword(e.a, s, sk, hNTT, hm)
 	if s.stuck {

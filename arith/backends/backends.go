@@ -3,6 +3,7 @@
 package backends
 
 import (
+	_ "github.com/fprlab/fprlab/arith/ddouble" // dd
 	_ "github.com/fprlab/fprlab/arith/emu64"   // emu64
 	_ "github.com/fprlab/fprlab/arith/native"  // native
 	_ "github.com/fprlab/fprlab/arith/oracle"  // oracle, oracle:P, vprec:P

@@ -12,6 +12,7 @@ import (
 	"github.com/ALTree/bigfloat"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // expNegFixed returns exp(-x) * 2^expFrac, truncated, for 0 <= x < 1, by
@@ -173,15 +174,15 @@ var expmRef = []struct {
 // x < ln 2 (the reference's binary64 ln 2), then ccs = (u64 >> 11) * 2^-53.
 // Both conversions round to binary64 the same way in either build.
 func expmRefInputs(n int) (xs, ccss []float64) {
-	p := newRefPRNG([]byte("expm"))
+	p := samplerprng.FromSHAKE256([]byte("expm"))
 	ln2 := arith.Binary64(arith.Log2)
 	for range n {
-		x := math.Ldexp(float64(p.u64()>>1), -63)
+		x := math.Ldexp(float64(p.U64()>>1), -63)
 		for !(x < ln2) {
-			x = math.Ldexp(float64(p.u64()>>1), -63)
+			x = math.Ldexp(float64(p.U64()>>1), -63)
 		}
 		xs = append(xs, x)
-		ccss = append(ccss, math.Ldexp(float64(p.u64()>>11), -53))
+		ccss = append(ccss, math.Ldexp(float64(p.U64()>>11), -53))
 	}
 	return xs, ccss
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // fpBlockDigest is the digest the reference's test_FP_block expects (in
@@ -79,21 +80,21 @@ func fpBlock[F any](a arith.Arith[F], bits func(F) uint64, ldexp func(F, int) F)
 	}
 
 	// Random operands from the reference PRNG seeded with "fpemu".
-	p := newRefPRNG([]byte("fpemu"))
+	p := samplerprng.FromSHAKE256([]byte("fpemu"))
 	// randFP draws a random sign and fraction with a biased exponent in
 	// 1023..1150, i.e. magnitudes in [1, 2^128).
 	randFP := func() F {
-		m := p.u64()
+		m := p.U64()
 		e := (m>>52&0x7F + 1023) << 52
 		return a.FromFloat64(math.Float64frombits(m&^(0x7FF<<52) | e))
 	}
 	for ctr := 1; ctr <= 65536; ctr++ {
-		j := int64(p.u64()) >> (ctr & 63)
+		j := int64(p.U64()) >> (ctr & 63)
 		hashD(a.Of(j))
-		sc := int(p.u8()) - 128
+		sc := int(p.U8()) - 128
 		hashD(a.Scaled(j, sc))
 
-		j = int64(p.u64())
+		j = int64(p.U64())
 		x := a.Scaled(j, -8)
 		hashD(x)
 		hashU(uint64(a.Rint(x)))

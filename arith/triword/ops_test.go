@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// Falcon's operand exponents: -105..34 over 100M Falcon-1024 signatures
-// (DESIGN.md section 4, from TWFalcon's measurements).
+// Falcon's operand exponents: -105..34 for the inputs of additions and
+// products over 100M Falcon-1024 signatures (TWFalcon, ePrint 2025/1991).
 const (
 	falconEmin = -105
 	falconEmax = 34

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,11 +14,10 @@ import (
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/oracle"
+	"github.com/fprlab/fprlab/internal/checkpoint"
 )
 
-func init() { subcommands = append(subcommands, newArithCmd) }
-
-func newArithCmd() *cobra.Command {
+func newArithCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "arith",
 		Short: "Measure arithmetic backends operation by operation against the oracle",
@@ -29,7 +29,7 @@ func newArithCmd() *cobra.Command {
 			return cmd.Help()
 		},
 	}
-	cmd.AddCommand(newArithErrorsCmd())
+	cmd.AddCommand(newArithErrorsCmd(s))
 	return cmd
 }
 
@@ -45,6 +45,14 @@ func newArithCmd() *cobra.Command {
 // exact result lie above 2^range_min_exp; "drawn" is the number drawn and
 // "below_range" those set apart, with their largest relative and absolute
 // errors. range_min_exp is null, and below_range 0, for other backends.
+//
+// "above_range" counts the samples that overflowed the backend's format
+// (an operand or the exact result beyond its largest value: triword above
+// 2^128); they are left out of "samples" and the error fields for every
+// backend, so samples + below_range + above_range = drawn. A NaN or
+// infinite result for a value the format can hold is an arithmetic
+// failure: it is charged the error 2^1024 (log2 value 1024, bits -1024),
+// shown as NaN/Inf in the table.
 type opErrorJSON struct {
 	Backend                 string         `json:"backend"`
 	Op                      string         `json:"op"`
@@ -54,6 +62,7 @@ type opErrorJSON struct {
 	BelowRange              int            `json:"below_range"`
 	BelowRangeMaxRelErrLog2 *float64       `json:"below_range_max_rel_err_log2"`
 	BelowRangeMaxAbsErrLog2 *float64       `json:"below_range_max_abs_err_log2"`
+	AboveRange              int            `json:"above_range"`
 	MaxRelErrLog2           *float64       `json:"max_rel_err_log2"`
 	MedianRelErrLog2        *float64       `json:"median_rel_err_log2"`
 	Bits                    *float64       `json:"bits"`
@@ -86,6 +95,7 @@ func toJSON(r analysis.OpError, note string) opErrorJSON {
 		Samples:          r.Samples,
 		Drawn:            r.Drawn,
 		BelowRange:       r.BelowRange,
+		AboveRange:       r.AboveRange,
 		MaxRelErrLog2:    finite(r.MaxRelErrLog2),
 		MedianRelErrLog2: finite(r.MedianRelErrLog2),
 		Bits:             finite(r.Bits()),
@@ -117,19 +127,17 @@ func unboundedNote(b arith.Backend) string {
 // progress is reported on stderr.
 const progressThreshold = 100_000
 
-func newArithErrorsCmd() *cobra.Command {
-	var (
-		backendName, ops string
-		n                int
-		seed             uint64
-		emin, emax       int
-		asJSON           bool
-		checkpointPath   string
-	)
-	cmd := &cobra.Command{
-		Use:   "errors",
-		Short: "Measure the relative error of each operation of a backend against the 256-bit oracle",
-		Long: `errors draws random inputs for each operation (add, sub, mul, sqr, inv, div,
+// arithErrorsOptions holds the flags of arith errors.
+type arithErrorsOptions struct {
+	Backend, Ops string
+	N            int
+	Seed         uint64
+	Emin, Emax   int
+	JSON         bool
+	Checkpoint   string
+}
+
+const arithErrorsLong = `errors draws random inputs for each operation (add, sub, mul, sqr, inv, div,
 sqrt, of, rint, floor, trunc, expm_p63), runs the backend and the oracle
 (256-bit big floats) on them and reports the largest and the median relative
 error as log2, the correct bits in the worst case, and, for backends with a
@@ -149,92 +157,143 @@ max(1, |exact|); expm_p63 relative to its full scale 2^63; an exact zero
 result counts as error 1 if the backend's result is not zero. In --json
 output, log2 errors of zero (exact) are null.
 
+--backend all measures every registered backend (not the name:P families)
+in turn; the JSON array then holds every backend's rows.
+
 Long runs: with --checkpoint FILE every finished operation is saved to FILE
-(atomically); run the same command again after an interruption and the
-finished operations are taken from FILE instead of being measured again.`,
-		Args: cobra.NoArgs,
+(atomically); run the same command again after an interruption (Ctrl-C)
+and the finished operations are taken from FILE instead of being measured
+again. The file records --n, --seed, --emin, --emax and the program version
+and carries a checksum: a damaged checkpoint or another run's is refused.`
+
+func newArithErrorsCmd(s *streams) *cobra.Command {
+	opts := &arithErrorsOptions{}
+	cmd := &cobra.Command{
+		Use:   "errors --backend NAME",
+		Short: "Measure the relative error of each operation of a backend against the 256-bit oracle",
+		Long:  arithErrorsLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if backendName == "" {
-				return fmt.Errorf("missing --backend NAME (available: %s)", strings.Join(arith.Names(), ", "))
-			}
-			b, err := lookupBackend(backendName)
-			if err != nil {
-				return err
-			}
-			opList, err := parseOps(ops)
-			if err != nil {
-				return err
-			}
-			if n < 1 || n > analysis.MaxSamples {
-				return fmt.Errorf("--n %d out of range 1..%d", n, analysis.MaxSamples)
-			}
-			cfg := analysis.OpErrorConfig{N: n, Seed: seed, MinExp: emin, MaxExp: emax}
-			stderr := cmd.ErrOrStderr()
-			if n >= progressThreshold {
-				cfg.Progress = progressPrinter(stderr)
-			}
-			var ckpt *errorsCheckpoint
-			if checkpointPath != "" {
-				want := errorsCheckpoint{Backend: b.Name, N: n, Seed: seed, MinExp: emin, MaxExp: emax}
-				ckpt, err = loadCheckpoint(checkpointPath, "an `arith errors`", want, func(c *errorsCheckpoint) error { return c.sameRun(&want) })
-				if err != nil {
-					return err
-				}
-				if len(ckpt.Done) > 0 {
-					fmt.Fprintf(stderr, "arith errors: resuming from %s: %d operations already measured\n", checkpointPath, len(ckpt.Done))
-				}
-			}
-			var results []analysis.OpError
-			for _, op := range opList {
-				if ckpt != nil {
-					if r, ok := ckpt.find(op); ok {
-						results = append(results, r)
-						continue
-					}
-				}
-				start := time.Now()
-				r, err := analysis.MeasureOpError(b, op, cfg)
-				if err != nil {
-					return err
-				}
-				if cfg.Progress != nil {
-					fmt.Fprintf(stderr, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, n, time.Since(start).Seconds())
-				}
-				results = append(results, r)
-				if ckpt != nil {
-					ckpt.Done = append(ckpt.Done, r)
-					if err := saveCheckpoint(checkpointPath, ckpt); err != nil {
-						return err
-					}
-				}
-			}
-			note := unboundedNote(b)
-			out := cmd.OutOrStdout()
-			if asJSON {
-				rows := make([]opErrorJSON, len(results))
-				for i, r := range results {
-					rows[i] = toJSON(r, note)
-				}
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
-			}
-			return printErrorTable(out, b, cfg, results, note)
+			return runArithErrors(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&backendName, "backend", "", "backend to measure (see `fprlab backends`)")
-	f.StringVar(&ops, "op", "all", "operation, comma-separated operations, or all: "+strings.Join(arith.OpNames, ", "))
-	f.IntVar(&n, "n", 100_000, "samples per operation")
-	f.Uint64Var(&seed, "seed", 1, "seed of the input generator")
-	f.IntVar(&emin, "emin", analysis.MinExp, "smallest binary exponent of operands and results (-500..-4)")
-	f.IntVar(&emax, "emax", analysis.MaxExp, "largest binary exponent of operands and results (4..500)")
-	f.BoolVar(&asJSON, "json", false, "print a JSON array, one object per operation")
-	f.StringVar(&checkpointPath, "checkpoint", "", "save finished operations to FILE and resume from it")
+	f.StringVar(&opts.Backend, "backend", "", "`NAME` of the backend to measure, or all (see 'fprlab backends')")
+	f.StringVar(&opts.Ops, "op", "all", "operation, comma-separated operations, or all: "+strings.Join(arith.OpNames, ", "))
+	f.IntVar(&opts.N, "n", 100_000, "samples per operation")
+	f.Uint64Var(&opts.Seed, "seed", 1, "seed of the input generator")
+	f.IntVar(&opts.Emin, "emin", analysis.MinExp, fmt.Sprintf("smallest binary exponent of operands and results (-%d..-4)", analysis.ExpLimit))
+	f.IntVar(&opts.Emax, "emax", analysis.MaxExp, fmt.Sprintf("largest binary exponent of operands and results (4..%d)", analysis.ExpLimit))
+	f.BoolVar(&opts.JSON, "json", false, "print a JSON array, one object per operation")
+	f.StringVar(&opts.Checkpoint, "checkpoint", "", "save finished operations to `FILE` and resume from it")
 	return cmd
 }
 
-// parseOps resolves --op: "all", one name, or a comma-separated list.
+// runArithErrors measures the operations of the backends and prints them.
+func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *streams) error {
+	backends, err := arithBackends(opts.Backend)
+	if err != nil {
+		return err
+	}
+	opList, err := parseOps(opts.Ops)
+	if err != nil {
+		return err
+	}
+	if opts.N < 1 || opts.N > analysis.MaxSamples {
+		return fmt.Errorf("--n %d out of range 1..%d", opts.N, analysis.MaxSamples)
+	}
+	// Checked here, not left to analysis, where 0 means "the default":
+	// --emin 0 must be refused, not replaced.
+	if opts.Emin < -analysis.ExpLimit || opts.Emin > -4 {
+		return fmt.Errorf("--emin %d: the exponent range needs -%d <= emin <= -4", opts.Emin, analysis.ExpLimit)
+	}
+	if opts.Emax < 4 || opts.Emax > analysis.ExpLimit {
+		return fmt.Errorf("--emax %d: the exponent range needs 4 <= emax <= %d", opts.Emax, analysis.ExpLimit)
+	}
+	cfg := analysis.OpErrorConfig{N: opts.N, Seed: opts.Seed, MinExp: opts.Emin, MaxExp: opts.Emax}
+	if opts.N >= progressThreshold {
+		cfg.Progress = progressPrinter(s.Err)
+	}
+	ckpt, err := loadErrorsCheckpoint(opts, s)
+	if err != nil {
+		return err
+	}
+	var rows []opErrorJSON
+	for i, b := range backends {
+		results, err := measureOps(ctx, b, opList, cfg, ckpt, opts, s)
+		if err != nil {
+			return err
+		}
+		note := unboundedNote(b)
+		if opts.JSON {
+			for _, r := range results {
+				rows = append(rows, toJSON(r, note))
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(s.Out)
+		}
+		if err := printErrorTable(s.Out, b, cfg, results, note); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		return printJSON(s.Out, rows)
+	}
+	return nil
+}
+
+// arithBackends resolves --backend: one name, or all registered backends.
+func arithBackends(name string) ([]arith.Backend, error) {
+	switch name {
+	case "":
+		return nil, fmt.Errorf("missing --backend NAME (available: all, %s)", strings.Join(arith.Names(), ", "))
+	case "all":
+		return arith.List(), nil
+	}
+	b, err := lookupBackend(name)
+	if err != nil {
+		return nil, err
+	}
+	return []arith.Backend{b}, nil
+}
+
+// measureOps measures each operation on b, taking finished ones from the
+// checkpoint and saving new ones to it.
+func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *errorsCheckpoint, opts *arithErrorsOptions, s *streams) ([]analysis.OpError, error) {
+	var results []analysis.OpError
+	for _, op := range ops {
+		if ckpt != nil {
+			if r, ok := ckpt.find(b.Name, op); ok {
+				results = append(results, r)
+				continue
+			}
+		}
+		if ctx.Err() != nil {
+			return nil, interrupted(opts.Checkpoint)
+		}
+		start := time.Now()
+		r, err := analysis.MeasureOpError(b, op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Progress != nil {
+			fmt.Fprintf(s.Err, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, cfg.N, time.Since(start).Seconds())
+		}
+		results = append(results, r)
+		if ckpt != nil {
+			ckpt.Done = append(ckpt.Done, recordOf(r))
+			if err := checkpoint.Save(opts.Checkpoint, errorsIdentity(opts), ckpt); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return results, nil
+}
+
+// parseOps resolves --op: "all", one name, or a comma-separated list of
+// distinct names.
 func parseOps(s string) ([]string, error) {
 	if s == "all" {
 		return arith.OpNames, nil
@@ -242,12 +301,11 @@ func parseOps(s string) ([]string, error) {
 	var out []string
 	for _, name := range strings.Split(s, ",") {
 		name = strings.TrimSpace(name)
-		known := false
-		for _, op := range arith.OpNames {
-			known = known || op == name
-		}
-		if !known {
+		if !slices.Contains(arith.OpNames, name) {
 			return nil, fmt.Errorf("unknown --op %q (known: all, %s)", name, strings.Join(arith.OpNames, ", "))
+		}
+		if slices.Contains(out, name) {
+			return nil, fmt.Errorf("--op %s names %s twice", s, name)
 		}
 		out = append(out, name)
 	}
@@ -269,12 +327,6 @@ func progressPrinter(w io.Writer) func(op string, done, total int) {
 // printErrorTable prints the human-readable table.
 func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, results []analysis.OpError, note string) error {
 	emin, emax := cfg.MinExp, cfg.MaxExp
-	if emin == 0 {
-		emin = analysis.MinExp
-	}
-	if emax == 0 {
-		emax = analysis.MaxExp
-	}
 	fmt.Fprintf(w, "backend %s (%d bits), %d samples per operation, seed %d, exponents 2^%d..2^%d\n",
 		b.Name, b.Bits, cfg.N, cfg.Seed, emin, emax)
 	fmt.Fprintln(w, "errors relative to the 256-bit oracle, as log2 (expm_p63: relative to 2^63)")
@@ -290,7 +342,10 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 			}
 		}
 		bits := "exact"
-		if !math.IsInf(r.MaxRelErrLog2, -1) {
+		switch {
+		case r.MaxRelErrLog2 >= analysis.NonFiniteLog2:
+			bits = "0"
+		case !math.IsInf(r.MaxRelErrLog2, -1):
 			bits = fmt.Sprintf("%.2f", r.Bits())
 		}
 		fmt.Fprintf(w, row, r.Op, log2Cell(r.MaxRelErrLog2), log2Cell(r.MedianRelErrLog2), bits, bound, ratio)
@@ -317,6 +372,7 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 			}
 		}
 	}
+	printAboveRange(w, b, results)
 	if note != "" {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "note:", note)
@@ -324,9 +380,29 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 	return nil
 }
 
+// printAboveRange lists the operations with samples that overflowed the
+// backend's format, which the table leaves out.
+func printAboveRange(w io.Writer, b arith.Backend, results []analysis.OpError) {
+	first := true
+	for _, r := range results {
+		if r.AboveRange == 0 {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			fmt.Fprintf(w, "samples beyond %s's largest value (overflow of the format), left out of the table above:\n", b.Name)
+			first = false
+		}
+		fmt.Fprintf(w, "  %-9s  %d/%d\n", r.Op, r.AboveRange, r.Drawn)
+	}
+}
+
 func log2Cell(v float64) string {
 	if math.IsInf(v, -1) {
 		return "exact"
+	}
+	if v >= analysis.NonFiniteLog2 {
+		return "NaN/Inf"
 	}
 	return fmt.Sprintf("%.2f", v)
 }

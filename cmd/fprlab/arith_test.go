@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,7 +195,132 @@ func TestArithErrorsCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = runCLI(t, append(args, "--op", "mul")...)
-	if code != exitUsage || !strings.Contains(errs, "is not an `arith errors` checkpoint") {
+	if code != exitUsage || !strings.Contains(errs, "is not an fprlab checkpoint file") {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestArithErrorsFlagFixes covers the flag handling of `arith errors`:
+// --emin 0 and --emax 0 are refused (they used to select the defaults
+// silently), an operation named twice is refused, and the --backend
+// placeholder in the help is NAME.
+func TestArithErrorsFlagFixes(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--emin", "0"}, "--emin 0"},
+		{[]string{"--emax", "0"}, "--emax 0"},
+		{[]string{"--emax", "501"}, "--emax 501"},
+		{[]string{"--op", "add,add"}, "names add twice"},
+		{[]string{"--op", "mul,add,mul"}, "names mul twice"},
+	} {
+		code, out, errs := runCLI(t, append([]string{"arith", "errors", "--backend", "native", "--n", "100"}, c.args...)...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
+		}
+	}
+	_, help, _ := runCLI(t, "arith", "errors", "--help")
+	if !strings.Contains(help, "--backend NAME") || strings.Contains(help, "--backend fprlab") {
+		t.Errorf("help:\n%s", help)
+	}
+}
+
+// TestArithErrorsOverflowCountedApart measures triword beyond binary32's
+// range: the overflowing samples are counted in above_range, and the
+// reported errors are measurements (not the 2^1024 stand-in).
+func TestArithErrorsOverflowCountedApart(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "triword", "--op", "mul,sqr", "--n", "2000",
+		"--seed", "3", "--emin", "-60", "--emax", "200", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []opErrorJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.AboveRange == 0 || r.Samples+r.BelowRange+r.AboveRange != r.Drawn {
+			t.Errorf("%s: %d + %d below + %d above != %d drawn", r.Op, r.Samples, r.BelowRange, r.AboveRange, r.Drawn)
+		}
+		if r.MaxRelErrLog2 == nil || *r.MaxRelErrLog2 > *r.BoundLog2 || r.Bits == nil || *r.Bits < 66 {
+			t.Errorf("%s: max %v bits %v bound %v", r.Op, r.MaxRelErrLog2, r.Bits, r.BoundLog2)
+		}
+	}
+	// Over -200..200, div also divides by operands flushed to zero on
+	// import (below range): their NaN results are shown as such, not as
+	// the number 1024.
+	_, table, _ := runCLI(t, "arith", "errors", "--backend", "triword", "--op", "mul,div", "--n", "2000",
+		"--seed", "3", "--emin", "-200", "--emax", "200")
+	if !strings.Contains(table, "overflow of the format") || strings.Contains(table, "1024") || !strings.Contains(table, "NaN/Inf") {
+		t.Errorf("table:\n%s", table)
+	}
+}
+
+// TestArithErrorsBackendAll measures every registered backend.
+func TestArithErrorsBackendAll(t *testing.T) {
+	code, out, errs := runCLI(t, "arith", "errors", "--backend", "all", "--op", "add", "--n", "200", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []opErrorJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rows {
+		got = append(got, r.Backend)
+	}
+	var want []string
+	for _, b := range arith.List() {
+		want = append(want, b.Name)
+	}
+	if !slices.Equal(got, want) || len(want) < 5 {
+		t.Errorf("backends %v, want %v", got, want)
+	}
+}
+
+// TestArithErrorsCheckpointBitFlips flips every bit of every third byte
+// (every 17th with -short) of an arith errors checkpoint: the file is refused, or the output is a
+// fresh run's. Before checksums most flips silently changed the results.
+func TestArithErrorsCheckpointBitFlips(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	args := []string{"arith", "errors", "--backend", "native", "--op", "mul,expm_p63", "--n", "300", "--json"}
+	_, fresh, _ := runCLI(t, args...)
+	ckArgs := append(slices.Clone(args), "--checkpoint", path)
+	if code, out, errs := runCLI(t, ckArgs...); code != 0 || out != fresh {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := 0
+	stride := 3 // every bit of every stride-th byte
+	if testing.Short() {
+		stride = 17
+	}
+	for i := 0; i < len(orig)*8; i += 8 * stride {
+		for bit := range 8 {
+			data := slices.Clone(orig)
+			data[i/8] ^= 1 << bit
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, out, errs := runCLI(t, ckArgs...)
+			if code == exitUsage && strings.Contains(errs, "checkpoint "+path) {
+				refused++
+				if strings.Contains(errs, "main.") || strings.Contains(errs, "analysis.") {
+					t.Errorf("message names Go types: %s", errs)
+				}
+				continue
+			}
+			if code != 0 || out != fresh {
+				t.Fatalf("flip of bit %d of byte %d (%q) accepted: exit %d, stderr %q", bit, i/8, orig[i/8], code, errs)
+			}
+		}
+	}
+	if refused == 0 {
+		t.Error("no flip was refused")
 	}
 }

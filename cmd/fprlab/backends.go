@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/arith"
 )
-
-func init() { subcommands = append(subcommands, newBackendsCmd) }
 
 // backendJSON is the stable --json form of one backend. Families
 // (parameterised backends) have "family": true and their usage as name.
@@ -21,39 +20,52 @@ type backendJSON struct {
 	Family      bool   `json:"family,omitempty"`
 }
 
-func newBackendsCmd() *cobra.Command {
-	var asJSON bool
+// backendsOptions holds the flags of backends.
+type backendsOptions struct {
+	JSON bool
+}
+
+func newBackendsCmd(s *streams) *cobra.Command {
+	opts := &backendsOptions{}
 	cmd := &cobra.Command{
 		Use:   "backends",
 		Short: "List the arithmetic backends, their precision and what they model",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var rows []backendJSON
-			for _, b := range arith.List() {
-				bits := b.Bits
-				rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
-			}
-			for _, f := range arith.Families() {
-				rows = append(rows, backendJSON{Name: f.Usage, Description: f.Description, Family: true})
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(rows)
-			}
-			tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "NAME\tBITS\tDESCRIPTION")
-			for _, r := range rows {
-				bits := "P"
-				if r.Bits != nil {
-					bits = fmt.Sprint(*r.Bits)
-				}
-				fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
-			}
-			return tw.Flush()
+			return runBackends(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of {name, bits, description} (bits null and family true for name:P families)")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print a JSON array of {name, bits, description} (bits null and family true for name:P families)")
 	return cmd
+}
+
+// runBackends lists the registered backends, then the families.
+func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
+	var rows []backendJSON
+	for _, b := range arith.List() {
+		bits := b.Bits
+		rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
+	}
+	for _, f := range arith.Families() {
+		// Every family is named NAME:P; a range written in the usage
+		// ("vprec:P (11 <= P <= 256)") goes to the description.
+		name, desc := f.Name+":P", f.Description
+		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
+			desc += "; " + extra
+		}
+		rows = append(rows, backendJSON{Name: name, Description: desc, Family: true})
+	}
+	if opts.JSON {
+		return printJSON(s.Out, rows)
+	}
+	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tBITS\tDESCRIPTION")
+	for _, r := range rows {
+		bits := "P"
+		if r.Bits != nil {
+			bits = fmt.Sprint(*r.Bits)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
+	}
+	return tw.Flush()
 }

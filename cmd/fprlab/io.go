@@ -4,103 +4,120 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
-// readInput reads a key, message or signature file. With asHex the file
-// holds hex text (whitespace ignored); the error names the file and the
-// problem.
-func readInput(what, path string, asHex bool) ([]byte, error) {
+// maxMessage caps message files: Falcon hashes a message in one pass, so a
+// cap only stops a mistaken /dev/zero or disk image from exhausting
+// memory; 64 MiB is far above any test vector.
+const maxMessage = 64 << 20
+
+// The largest encodings of the falcon.h formats over every degree: no key
+// or signature file can be longer, so reading stops there.
+var maxPublicKey, maxPrivateKey, maxSignature = encodingCaps()
+
+func encodingCaps() (pk, sk, sig int) {
+	for logn := uint(1); logn <= 10; logn++ {
+		p, err := falcon.ParamsFor(logn)
+		if err != nil {
+			panic(err) // 1..10 is the valid range
+		}
+		pk = max(pk, p.PublicKeySize)
+		sk = max(sk, p.PrivateKeySize)
+		sig = max(sig, p.SigCompressedMaxSize, p.SigPaddedSize, p.SigCTSize)
+	}
+	return pk, sk, sig
+}
+
+// hexMode says how an input file is encoded.
+type hexMode int
+
+const (
+	rawFile  hexMode = iota // the bytes themselves
+	hexFile                 // hex text, whitespace ignored
+	autoFile                // hex text if the file is nothing but hex digits and whitespace, else raw
+)
+
+// inputMode is the mode of a key or signature file: hex with --hex, else
+// auto-detected. A raw key or signature is never all hex digits (its
+// header byte or random nonce is not), so detection cannot misread one.
+func inputMode(asHex bool) hexMode {
+	if asHex {
+		return hexFile
+	}
+	return autoFile
+}
+
+// messageMode is the mode of a message file: raw unless --hex, since a
+// message may be any text, hex digits included.
+func messageMode(asHex bool) hexMode {
+	if asHex {
+		return hexFile
+	}
+	return rawFile
+}
+
+// readInput reads the file of --flag, of at most limit bytes once decoded
+// ("-": standard input). Errors name the flag, the file and the problem.
+func (s *streams) readInput(flag, path string, limit int, mode hexMode) ([]byte, error) {
 	if path == "" {
-		return nil, fmt.Errorf("missing --%s FILE", what)
+		return nil, fmt.Errorf("missing --%s FILE", flag)
 	}
-	data, err := os.ReadFile(path)
+	fileLimit := int64(limit)
+	if mode != rawFile {
+		// Two digits a byte, and room for line breaks and indentation.
+		fileLimit = 3*int64(limit) + 4096
+	}
+	data, err := safefile.Read(s.In, path, fileLimit)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, tooLarge(flag, path, limit)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", what, err)
+		return nil, fmt.Errorf("reading %s: %w", flag, err)
 	}
-	if !asHex {
+	if mode == rawFile {
 		return data, nil
 	}
 	clean := strings.Join(strings.Fields(string(data)), "")
-	out, err := hex.DecodeString(clean)
-	if err != nil {
-		return nil, fmt.Errorf("%s file %s is not valid hex: %v", what, path, err)
+	out, herr := hex.DecodeString(clean)
+	switch {
+	case mode == autoFile && (herr != nil || clean == ""):
+		return data, nil
+	case herr != nil:
+		return nil, fmt.Errorf("%s file %s is not valid hex: %v", flag, path, herr)
+	case len(out) > limit:
+		return nil, tooLarge(flag, path, limit)
 	}
 	return out, nil
 }
 
-// writeOutput writes data to path atomically: to a temporary file in the same
-// directory, then renamed over path, so an interrupted or failed run never
-// leaves a half-written file. With asHex the file holds lowercase hex and a
-// newline.
-func writeOutput(path string, data []byte, asHex bool) error {
-	return writeOutputs(asHex, outputFile{path: path, data: data})
-}
-
-// outputFile is one file of a writeOutputs call. A secret file (a private
-// key) is readable by its owner only (mode 0600); others get 0644.
-type outputFile struct {
-	path   string
-	data   []byte
-	secret bool
-}
-
-// writeOutputs writes several files as one step: every file goes to a
-// temporary file first, and only when all of them are written are they
-// renamed into place, so a failure (a bad directory, a full disk) leaves
-// none of them -- a key pair is never half written.
-func writeOutputs(asHex bool, files ...outputFile) error {
-	tmps := make([]string, 0, len(files))
-	cleanup := func() {
-		for _, t := range tmps {
-			os.Remove(t)
+// oneStdin refuses more than one input read from standard input ("-").
+func oneStdin(inputs ...safefile.Arg) error {
+	first := ""
+	for _, in := range inputs {
+		if in.Path != safefile.Stdio {
+			continue
 		}
-	}
-	for _, f := range files {
-		data := f.data
-		if asHex {
-			data = []byte(hex.EncodeToString(data) + "\n")
+		if first != "" {
+			return fmt.Errorf("--%s - and --%s - would both read standard input; give one of them a file", first, in.Flag)
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(f.path), "."+filepath.Base(f.path)+".tmp*")
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("writing %s: %w", f.path, err)
-		}
-		tmps = append(tmps, tmp.Name())
-		mode := os.FileMode(0o644)
-		if f.secret {
-			mode = 0o600
-		}
-		merr := tmp.Chmod(mode)
-		_, werr := tmp.Write(data)
-		cerr := tmp.Close()
-		if err := errors.Join(merr, werr, cerr); err != nil {
-			cleanup()
-			return fmt.Errorf("writing %s: %w", f.path, err)
-		}
-	}
-	// A directory in the way is the common reason a rename fails; find it
-	// before the first rename, so no file of the set replaces its old
-	// version while another cannot be written.
-	for _, f := range files {
-		if fi, err := os.Stat(f.path); err == nil && fi.IsDir() {
-			cleanup()
-			return fmt.Errorf("writing %s: is a directory", f.path)
-		}
-	}
-	for i, f := range files {
-		if err := os.Rename(tmps[i], f.path); err != nil {
-			// Files already renamed stay: their content is complete.
-			tmps = tmps[i:]
-			cleanup()
-			return fmt.Errorf("writing %s: %w", f.path, err)
-		}
+		first = in.Flag
 	}
 	return nil
+}
+
+// tooLarge is the error for an input above its cap.
+func tooLarge(flag, path string, limit int) error {
+	what := map[string]string{"pk": "a Falcon public key", "sk": "a Falcon private key", "sig": "a Falcon signature"}[flag]
+	if what == "" {
+		return fmt.Errorf("--%s %s: larger than %d bytes (%d MiB), fprlab's limit for this input", flag, path, limit, limit>>20)
+	}
+	return fmt.Errorf("--%s %s: larger than %d bytes, the longest encoding of %s", flag, path, limit, what)
 }
 
 // lookupBackend resolves a --backend value; the error lists the choices.
@@ -108,16 +125,8 @@ func lookupBackend(name string) (arith.Backend, error) {
 	return arith.Lookup(name)
 }
 
-// samePath reports whether a and b name the same file: equal once made
-// absolute and cleaned, or, for existing files, the same file through a
-// link.
-func samePath(a, b string) bool {
-	aa, err1 := filepath.Abs(a)
-	ba, err2 := filepath.Abs(b)
-	if err1 == nil && err2 == nil && aa == ba {
-		return true
-	}
-	ai, err1 := os.Stat(a)
-	bi, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+// hexOutput encodes data as the --hex files hold it: lowercase hex and a
+// newline.
+func hexOutput(data []byte) []byte {
+	return []byte(hex.EncodeToString(data) + "\n")
 }

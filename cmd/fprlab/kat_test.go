@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -209,5 +210,145 @@ func TestKatCheckpoint(t *testing.T) {
 	code, _, stderr = runCLI(t, "kat", "--params", "1024", "--backend", "emu64", "--records", "1", "--checkpoint", path)
 	if code != exitUsage || !strings.Contains(stderr, "belongs to another run") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestKatOutputsMustDiffer refuses an --out or --checkpoint that names the
+// --ref file or each other, and leaves the files alone.
+func TestKatOutputsMustDiffer(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.rsp")
+	prefix := publishedPrefix(t, 3)
+	if err := os.WriteFile(ref, prefix, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ck := filepath.Join(dir, "ck")
+	for _, args := range [][]string{
+		{"--ref", ref, "--out", ref},
+		{"--checkpoint", ck, "--out", ck},
+		{"--checkpoint", ref, "--ref", ref},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"kat", "--params", "512", "--records", "2"}, args...)...)
+		if code != exitUsage || !strings.Contains(stderr, "replace") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
+		}
+	}
+	if got := readFile(t, ref); !bytes.Equal(got, prefix) {
+		t.Error("the reference file was changed")
+	}
+	if _, err := os.Stat(ck); err == nil {
+		t.Error("a checkpoint was written")
+	}
+}
+
+// TestKatRefHeaderAndMalformed checks that the header shows the SHA-256 of
+// the reference actually given, and that a truncated or wrong-degree
+// reference is malformed input (exit 2), not a mismatch (exit 1).
+func TestKatRefHeaderAndMalformed(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	prefix := publishedPrefix(t, 2)
+	ref := write("two.rsp", prefix)
+	code, stdout, stderr := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "2", "--ref", ref)
+	sum := sha256.Sum256(prefix)
+	if code != 0 || !strings.Contains(stdout, "reference: "+ref) || !strings.Contains(stdout, hex.EncodeToString(sum[:])) {
+		t.Errorf("exit %d, stderr %q, header:\n%s", code, stderr, stdout)
+	}
+	if f, _ := katref.Lookup(9); strings.Contains(stdout, f.SHA256) {
+		t.Error("the header shows the published file's SHA-256 for another file")
+	}
+	// Cut before record 1's sm line: its sm is missing.
+	cut := prefix[:bytes.LastIndex(prefix, []byte("\nsm = "))+1]
+	f1024, err := katref.Response(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	headerless := f1024[bytes.Index(f1024, []byte("count = 0")):]
+	for name, data := range map[string][]byte{"truncated": cut, "falcon-1024": f1024, "falcon-1024 without header": headerless} {
+		code, _, stderr := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "2", "--ref", write(name, data))
+		if code != exitUsage || !strings.Contains(stderr, "reference") {
+			t.Errorf("%s reference: exit %d, stderr %q", name, code, stderr)
+		}
+	}
+}
+
+// TestKatResumeProgress checks that after a resume the progress line
+// counts the records taken from the checkpoint once, as such, and is not
+// printed again for them.
+func TestKatResumeProgress(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	args := []string{"kat", "--params", "512", "--backend", "native", "--checkpoint", path}
+	if code, _, stderr := runCLI(t, append(args, "--records", "10")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Record 10 of 11 came from the checkpoint: the old code printed
+	// "10/11 records" for it as if it had been generated.
+	code, _, stderr := runCLI(t, append(args, "--records", "11")...)
+	if code != 0 || !strings.Contains(stderr, "11/11 records (1 generated now, 10 from the checkpoint)") ||
+		strings.Contains(stderr, "10/11") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestKatInterruptAndResume cancels a run (as Ctrl-C does) after the
+// checkpoint holds one record: the run stops with exit 130 and tells the
+// user to run the command again; the rerun gives a fresh run's output.
+func TestKatInterruptAndResume(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	args := []string{"kat", "--params", "512", "--backend", "native", "--checkpoint", path, "--json"}
+	if code, _, stderr := runCLI(t, append(args, "--records", "1")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := run(ctx, append(args, "--records", "3"), nil, &out, &errb)
+	if code != exitInterrupted || !strings.Contains(errb.String(), "run the same command again to resume") || out.Len() != 0 {
+		t.Fatalf("interrupted run: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	code, resumed, stderr := runCLI(t, append(args, "--records", "3")...)
+	_, fresh, _ := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "3", "--json")
+	if code != 0 || resumed != fresh {
+		t.Errorf("rerun: exit %d, stderr %q\n%s\nfresh:\n%s", code, stderr, resumed, fresh)
+	}
+}
+
+// TestKatCheckpointBitFlips flips bits all over a kat checkpoint: each
+// damaged file is refused (exit 2, naming the file) or, where the flip
+// only touched insignificant whitespace, the run's output equals a fresh
+// run's. Before checksums, flips gave false mismatches blamed on the
+// backend.
+func TestKatCheckpointBitFlips(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	args := []string{"kat", "--params", "512", "--backend", "native", "--records", "1", "--checkpoint", path, "--json"}
+	code, fresh, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	orig := readFile(t, path)
+	flips := 400
+	if testing.Short() {
+		flips = 50
+	}
+	step := max(1, len(orig)/flips)
+	for i := 0; i < len(orig); i += step {
+		data := slices.Clone(orig)
+		data[i] ^= 1 << (i % 8)
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := runCLI(t, args...)
+		if code == exitUsage && strings.Contains(stderr, "checkpoint "+path) {
+			continue
+		}
+		if code != 0 || out != fresh {
+			t.Fatalf("flip at byte %d (%q): exit %d, stderr %q, output:\n%s", i, orig[i], code, stderr, out)
+		}
 	}
 }

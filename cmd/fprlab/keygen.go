@@ -1,21 +1,21 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
-
-func init() { subcommands = append(subcommands, newKeygenCmd) }
 
 // defaultKeygenBackend is the backend keygen and kat use unless told, as
 // for sign: hardware binary64, which gives the reference's keys and KAT
@@ -47,88 +47,155 @@ func degreeLogn(s string) (uint, error) {
 	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
 }
 
-func newKeygenCmd() *cobra.Command {
-	var (
-		params, backend, seedHex, pkPath, skPath string
-		asHex, asJSON                            bool
-	)
-	cmd := &cobra.Command{
-		Use:   "keygen --params 512|1024 --pk FILE --sk FILE",
-		Short: "Generate a Falcon key pair over a chosen arithmetic backend",
-		Long: `keygen generates a Falcon key pair exactly as the reference Falcon-impl-20211101
+// keygenOptions holds the flags of keygen.
+type keygenOptions struct {
+	Params, Backend, Seed, PK, SK string
+	SeedSet                       bool // --seed given (an empty value is refused, not ignored)
+	Hex, JSON, Progress           bool
+}
+
+const keygenLong = `keygen generates a Falcon key pair exactly as the reference Falcon-impl-20211101
 does (Zf(keygen): Gaussian f and g, the Gram-Schmidt bound, NTRUSolve with its
 Babai reductions), with every floating-point operation done by --backend.
 The random stream is SHAKE256 of a 48-byte seed from crypto/rand, or of the
 bytes given with --seed (hex), so a seed reproduces its key. The files hold
-the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.`,
-		Args: cobra.NoArgs,
+the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.
+Both files are written or neither; "-" writes one of them to standard output.
+
+Over a slow backend (oracle, vprec:P) key generation takes seconds to
+minutes; the elapsed time is shown on stderr when it is a terminal, or with
+--progress.`
+
+func newKeygenCmd(s *streams) *cobra.Command {
+	opts := &keygenOptions{}
+	cmd := &cobra.Command{
+		Use:   "keygen --params 512|1024 --pk FILE --sk FILE",
+		Short: "Generate a Falcon key pair over a chosen arithmetic backend",
+		Long:  keygenLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			logn, err := degreeLogn(params)
-			if err != nil {
-				return err
-			}
-			if pkPath == "" || skPath == "" {
-				return fmt.Errorf("both --pk FILE and --sk FILE are required")
-			}
-			if samePath(pkPath, skPath) {
-				// The second rename would replace the first file: the
-				// private key would be lost without a word.
-				return fmt.Errorf("--pk %s and --sk %s name the same file", pkPath, skPath)
-			}
-			b, err := lookupBackend(backend)
-			if err != nil {
-				return err
-			}
-			var seed []byte
-			if cmd.Flags().Changed("seed") {
-				seed, err = hex.DecodeString(strings.TrimSpace(seedHex))
-				if err != nil {
-					return fmt.Errorf("--seed is not valid hex: %v", err)
-				}
-				if len(seed) == 0 {
-					// An empty value (an unset shell variable) would
-					// give one fixed, publicly computable key.
-					return fmt.Errorf("--seed is empty; give at least one byte of hex, or omit --seed for a random key")
-				}
-			} else {
-				seed = make([]byte, 48)
-				if _, err := rand.Read(seed); err != nil {
-					return fmt.Errorf("reading crypto/rand: %w", err)
-				}
-			}
-			rng := sha3.NewSHAKE256()
-			rng.Write(seed)
-			sk, pk, err := falcon.Keygen(b, logn, rng)
-			if err != nil {
-				return err
-			}
-			pkb, skb := pk.Encode(), sk.Encode()
-			if pkb == nil || skb == nil {
-				return fmt.Errorf("generated key does not encode")
-			}
-			if err := writeOutputs(asHex, outputFile{path: skPath, data: skb, secret: true}, outputFile{path: pkPath, data: pkb}); err != nil {
-				return err
-			}
-			sum := sha256.Sum256(pkb)
-			out := cmd.OutOrStdout()
-			if asJSON {
-				return json.NewEncoder(out).Encode(keygenJSON{
-					Backend: b.Name, Params: 1 << logn, PK: pkPath, SK: skPath,
-					PKBytes: len(pkb), SKBytes: len(skb), PKSHA256: hex.EncodeToString(sum[:]),
-				})
-			}
-			fmt.Fprintf(out, "Falcon-%d key pair (backend %s): public key %s (%d bytes, SHA-256 %x), private key %s (%d bytes)\n",
-				1<<logn, b.Name, pkPath, len(pkb), sum[:8], skPath, len(skb))
-			return nil
+			opts.SeedSet = cmd.Flags().Changed("seed")
+			opts.Progress = opts.Progress || s.ErrIsTerminal
+			return runKeygen(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&params, "params", "", "degree: 512 or 1024 (any power of two from 2 to 1024 is accepted)")
-	f.StringVar(&backend, "backend", defaultKeygenBackend, "arithmetic backend (see 'fprlab backends')")
-	f.StringVar(&seedHex, "seed", "", "seed bytes in hex for a reproducible key (default: 48 bytes from crypto/rand)")
-	f.StringVar(&pkPath, "pk", "", "write the public key to FILE")
-	f.StringVar(&skPath, "sk", "", "write the private key to FILE")
-	f.BoolVar(&asHex, "hex", false, "write the keys as hex text instead of binary")
-	f.BoolVar(&asJSON, "json", false, "print {backend, params, pk, sk, pk_bytes, sk_bytes, pk_sha256}")
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024 (any power of two from 2 to 1024 is accepted)")
+	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend (see 'fprlab backends')")
+	f.StringVar(&opts.Seed, "seed", "", "seed bytes in hex for a reproducible key (default: 48 bytes from crypto/rand)")
+	f.StringVar(&opts.PK, "pk", "", "write the public key to `FILE`")
+	f.StringVar(&opts.SK, "sk", "", "write the private key to `FILE` (mode 0600)")
+	f.BoolVar(&opts.Hex, "hex", false, "write the keys as hex text instead of binary")
+	f.BoolVar(&opts.JSON, "json", false, "print {backend, params, pk, sk, pk_bytes, sk_bytes, pk_sha256}")
+	f.BoolVar(&opts.Progress, "progress", false, "show the elapsed time on stderr (default: when stderr is a terminal)")
 	return cmd
+}
+
+// runKeygen generates a key pair and writes both files.
+func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
+	logn, err := degreeLogn(opts.Params)
+	if err != nil {
+		return err
+	}
+	if opts.PK == "" || opts.SK == "" {
+		return fmt.Errorf("both --pk FILE and --sk FILE are required")
+	}
+	// The second rename would replace the first file: the private key
+	// would be lost without a word.
+	if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "pk", Path: opts.PK}, {Flag: "sk", Path: opts.SK}}); err != nil {
+		return err
+	}
+	if opts.JSON && (safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK)) {
+		return fmt.Errorf("--json and a key written to - would both use standard output")
+	}
+	b, err := lookupBackend(opts.Backend)
+	if err != nil {
+		return err
+	}
+	seed, err := keygenSeed(opts)
+	if err != nil {
+		return err
+	}
+	rng := sha3.NewSHAKE256()
+	rng.Write(seed)
+	if opts.Progress {
+		defer showElapsed(ctx, s, fmt.Sprintf("keygen: Falcon-%d over %s", 1<<logn, b.Name))()
+	}
+	sk, pk, err := falcon.Keygen(b, logn, rng)
+	if err != nil {
+		return err
+	}
+	pkb, skb := pk.Encode(), sk.Encode()
+	if pkb == nil || skb == nil {
+		return fmt.Errorf("generated key does not encode")
+	}
+	pkOut, skOut := pkb, skb
+	if opts.Hex {
+		pkOut, skOut = hexOutput(pkb), hexOutput(skb)
+	}
+	if err := s.writeOutputs(safefile.File{Path: opts.SK, Data: skOut, Secret: true}, safefile.File{Path: opts.PK, Data: pkOut}); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(pkb)
+	if opts.JSON {
+		return printJSON(s.Out, keygenJSON{
+			Backend: b.Name, Params: 1 << logn, PK: opts.PK, SK: opts.SK,
+			PKBytes: len(pkb), SKBytes: len(skb), PKSHA256: hex.EncodeToString(sum[:]),
+		})
+	}
+	if safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK) {
+		return nil // the key is the output
+	}
+	_, err = fmt.Fprintf(s.Out, "Falcon-%d key pair (backend %s): public key %s (%d bytes, SHA-256 %x), private key %s (%d bytes)\n",
+		1<<logn, b.Name, opts.PK, len(pkb), sum[:8], opts.SK, len(skb))
+	return err
+}
+
+// keygenSeed returns the --seed bytes, or 48 bytes from crypto/rand.
+func keygenSeed(opts *keygenOptions) ([]byte, error) {
+	if !opts.SeedSet {
+		seed := make([]byte, 48)
+		if _, err := rand.Read(seed); err != nil {
+			return nil, fmt.Errorf("reading crypto/rand: %w", err)
+		}
+		return seed, nil
+	}
+	seed, err := hex.DecodeString(strings.TrimSpace(opts.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("--seed is not valid hex: %v", err)
+	}
+	if len(seed) == 0 {
+		// An empty value (an unset shell variable) would give one
+		// fixed, publicly computable key.
+		return nil, fmt.Errorf("--seed is empty; give at least one byte of hex, or omit --seed for a random key")
+	}
+	return seed, nil
+}
+
+// elapsedEvery is how often showElapsed reports.
+var elapsedEvery = 5 * time.Second
+
+// showElapsed prints "what: N s elapsed" on stderr every elapsedEvery
+// until the returned function is called (a step without progress hooks,
+// such as key generation, still shows that it is alive).
+func showElapsed(ctx context.Context, s *streams, what string) (stop func()) {
+	start := time.Now()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(elapsedEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				fmt.Fprintf(s.Err, "%s: %.0f s elapsed\n", what, time.Since(start).Seconds())
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }

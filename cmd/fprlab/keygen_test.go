@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fprlab/fprlab/falcon"
 )
@@ -168,6 +171,34 @@ func TestKeygenFileModes(t *testing.T) {
 		}
 		if fi.Mode().Perm() != c.mode {
 			t.Errorf("%s: mode %v, want %v", c.path, fi.Mode().Perm(), c.mode)
+		}
+	}
+}
+
+// TestKeygenProgress checks the elapsed-time display used for long key
+// generations: shown with --progress, silent otherwise (stderr in tests is
+// not a terminal).
+func TestKeygenProgress(t *testing.T) {
+	old := elapsedEvery
+	elapsedEvery = 5 * time.Millisecond
+	defer func() { elapsedEvery = old }()
+	var errb bytes.Buffer
+	s := &streams{Out: io.Discard, Err: &errb}
+	stop := showElapsed(context.Background(), s, "keygen: Falcon-512 over oracle")
+	time.Sleep(30 * time.Millisecond)
+	stop()
+	if !strings.Contains(errb.String(), "keygen: Falcon-512 over oracle: 0 s elapsed") {
+		t.Errorf("stderr %q", errb.String())
+	}
+	dir := t.TempDir()
+	for _, progress := range []bool{false, true} {
+		args := []string{"keygen", "--params", "256", "--backend", "oracle", "--seed", "02", "--pk", filepath.Join(dir, "pk"), "--sk", filepath.Join(dir, "sk")}
+		if progress {
+			args = append(args, "--progress")
+		}
+		code, _, stderr := runCLI(t, args...)
+		if code != 0 || progress != strings.Contains(stderr, "elapsed") {
+			t.Errorf("--progress %v: exit %d, stderr %q", progress, code, stderr)
 		}
 	}
 }

@@ -1,11 +1,99 @@
 // Command fprlab runs Falcon over interchangeable floating-point arithmetics
 // and measures each against an exact oracle.
+//
+// # Layout of the commands (for the next command's author)
+//
+// Each command lives in its own file and has three parts, as in the GitHub
+// CLI:
+//
+//   - an options struct (xOptions) holding every flag's value;
+//   - a constructor newXCmd(s *streams) *cobra.Command of at most ~60
+//     lines that binds the flags to the struct (help text in a const) and
+//     whose RunE only records which flags were set (cmd.Flags().Changed,
+//     for flags whose zero value is meaningful) and calls runX;
+//   - runX(ctx context.Context, opts *xOptions, s *streams) error, which
+//     does the work; tests call it directly with buffers in streams.
+//
+// The constructor is added to the list in commands (root.go). Results go
+// to s.Out, progress to s.Err; --json output goes through printJSON; output
+// files through s.writeOutputs (atomic, "-" = stdout, links written
+// through, devices written into) after safefile.Distinct has checked that
+// no output names an input or another output; inputs through readInput
+// with a size cap. A long run saves its finished steps with
+// internal/checkpoint, calls s.stopOnInterrupt() (Ctrl-C then cancels ctx
+// instead of ending the process), checks ctx between steps and returns
+// interrupted(checkpointPath) when it is cancelled. Errors are returned,
+// never printed: run maps them to the exit codes (0 ok, 1 "no" via
+// exitError{exitFalse}, 2 bad input or a failed write, 130 interrupted).
+//
+// A sketch (compare.go):
+//
+//	type compareOptions struct {
+//		Backend, Out string
+//		JSON         bool
+//	}
+//
+//	func newCompareCmd(s *streams) *cobra.Command {
+//		opts := &compareOptions{}
+//		cmd := &cobra.Command{
+//			Use: "compare --backend NAME", Short: "...", Long: compareLong, Args: cobra.NoArgs,
+//			RunE: func(cmd *cobra.Command, _ []string) error { return runCompare(cmd.Context(), opts, s) },
+//		}
+//		cmd.Flags().StringVar(&opts.Backend, "backend", "", "`NAME` of the backend")
+//		cmd.Flags().StringVar(&opts.Out, "out", "", "write the table to `FILE` (- for standard output)")
+//		cmd.Flags().BoolVar(&opts.JSON, "json", false, "print {...}")
+//		return cmd
+//	}
+//
+//	func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
+//		if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+//			return err
+//		}
+//		res, err := ...
+//		if opts.Out != "" {
+//			return s.writeOutputs(safefile.File{Path: opts.Out, Data: res.table()})
+//		}
+//		if opts.JSON {
+//			return printJSON(s.Out, res)
+//		}
+//		_, err = fmt.Fprintln(s.Out, res)
+//		return err
+//	}
+//
+// and newCompareCmd(s) goes into commands. A test builds s with
+// newStreams(stdin, &stdout, &stderr) and calls runCompare, or runs the
+// whole command line with run.
 package main
 
 import (
+	"context"
+	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	s := newStreams(os.Stdin, os.Stdout, os.Stderr)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-done:
+			return
+		}
+		// A second Ctrl-C ends the process at once.
+		stop()
+		if !s.stoppable.Load() {
+			// Nothing to save: stop now, as without the handler.
+			fmt.Fprintln(os.Stderr, "fprlab: interrupted")
+			os.Exit(exitInterrupted)
+		}
+		fmt.Fprintln(os.Stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
+	}()
+	code := s.run(ctx, os.Args[1:])
+	close(done)
+	stop()
+	os.Exit(code)
 }

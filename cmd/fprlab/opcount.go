@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"fmt"
 	"io"
 
@@ -11,8 +11,6 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
 )
-
-func init() { subcommands = append(subcommands, newOpcountCmd) }
 
 // opcountJSON is the stable --json output of opcount. Each phase maps the
 // reference's counter names (FPR, FPR_NORM64, scaled, add, ...) to counts.
@@ -30,16 +28,14 @@ type opcountPhaseJSON struct {
 	Total   accel.Counts `json:"total"`
 }
 
-func newOpcountCmd() *cobra.Command {
-	var (
-		params string
-		record int
-		asJSON bool
-	)
-	cmd := &cobra.Command{
-		Use:   "opcount --params 512|1024",
-		Short: "Count Falcon's floating-point operations on a NIST KAT record, as the reference's FPEMU build does",
-		Long: `opcount runs one record of the NIST KAT flow (crypto_sign_keypair,
+// opcountOptions holds the flags of opcount.
+type opcountOptions struct {
+	Params string
+	Record int
+	JSON   bool
+}
+
+const opcountLong = `opcount runs one record of the NIST KAT flow (crypto_sign_keypair,
 crypto_sign, crypto_sign_open) over the integer-emulated binary64 backend
 (emu64, the reference's FALCON_FPEMU arithmetic) and prints, per phase and in
 total, how often each fpr operation runs, counted as an instrumented
@@ -52,44 +48,53 @@ Opening (verification) is integer arithmetic only and counts zero.
 
 The generated record is checked against the published KAT file first, so
 the counts are those of the reference's computation. For Falcon-512 record 0
-the totals are FPR 731,119 and FPR_NORM64 388,031 (HORCRUX, Table II).`,
-		Args: cobra.NoArgs,
+the totals are FPR 731,119 and FPR_NORM64 388,031 (HORCRUX, Table II).`
+
+func newOpcountCmd(s *streams) *cobra.Command {
+	opts := &opcountOptions{}
+	cmd := &cobra.Command{
+		Use:   "opcount --params 512|1024",
+		Short: "Count Falcon's floating-point operations on a NIST KAT record, as the reference's FPEMU build does",
+		Long:  opcountLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			logn, err := katDegreeLogn(params)
-			if err != nil {
-				return err
-			}
-			f, err := katref.Lookup(logn)
-			if err != nil {
-				return err
-			}
-			if record < 0 || record >= f.Records {
-				return fmt.Errorf("--record %d: want a record of the published KAT, 0 to %d", record, f.Records-1)
-			}
-			k, err := accel.CountKATRecord(logn, record)
-			if err != nil {
-				return err
-			}
-			if err := checkPublished(logn, &k.Record); err != nil {
-				return err
-			}
-			res := opcountJSON{Params: 1 << logn, Record: record, Phases: opcountPhaseJSON{
-				Keypair: k.Keypair, Sign: k.Sign, Open: k.Open, Total: k.Total(),
-			}}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(res)
-			}
-			return printOpcount(out, &res)
+			return runOpcount(cmd.Context(), opts, s)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&params, "params", "", "degree: 512 or 1024")
-	fl.IntVar(&record, "record", 0, "KAT record to run, 0 to 99")
-	fl.BoolVar(&asJSON, "json", false, `print {"params", "record", "phases": {"keypair", "sign", "open", "total"}}, each phase {counter: count}`)
+	fl.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	fl.IntVar(&opts.Record, "record", 0, "KAT record to run, 0 to 99")
+	fl.BoolVar(&opts.JSON, "json", false, `print {"params", "record", "phases": {"keypair", "sign", "open", "total"}}, each phase {counter: count}`)
 	return cmd
+}
+
+// runOpcount counts one record's operations and checks the record.
+func runOpcount(_ context.Context, opts *opcountOptions, s *streams) error {
+	logn, err := katDegreeLogn(opts.Params)
+	if err != nil {
+		return err
+	}
+	f, err := katref.Lookup(logn)
+	if err != nil {
+		return err
+	}
+	if opts.Record < 0 || opts.Record >= f.Records {
+		return fmt.Errorf("--record %d: want a record of the published KAT, 0 to %d", opts.Record, f.Records-1)
+	}
+	k, err := accel.CountKATRecord(logn, opts.Record)
+	if err != nil {
+		return err
+	}
+	if err := checkPublished(logn, &k.Record); err != nil {
+		return err
+	}
+	res := opcountJSON{Params: 1 << logn, Record: opts.Record, Phases: opcountPhaseJSON{
+		Keypair: k.Keypair, Sign: k.Sign, Open: k.Open, Total: k.Total(),
+	}}
+	if opts.JSON {
+		return printJSON(s.Out, res)
+	}
+	return printOpcount(s.Out, &res)
 }
 
 // checkPublished compares a generated record with the published one: a

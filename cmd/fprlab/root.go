@@ -1,26 +1,96 @@
 package main
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
 	_ "github.com/fprlab/fprlab/arith/backends" // register every backend
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
-// Exit codes. Commands that answer a yes/no question (verify) use
-// exitFalse for "no"; every malformed input or usage error is exitUsage.
+// Exit codes. Commands that answer a yes/no question (verify, kat) use
+// exitFalse for "no"; every malformed input, usage error or failed write
+// is exitUsage; a run stopped by Ctrl-C exits with exitInterrupted, the
+// shell's code for SIGINT.
 const (
-	exitOK    = 0
-	exitFalse = 1
-	exitUsage = 2
+	exitOK          = 0
+	exitFalse       = 1
+	exitUsage       = 2
+	exitInterrupted = 130
 )
 
-// subcommands holds the constructors of the top-level commands; each
-// command's file appends its own in an init function.
-var subcommands []func() *cobra.Command
+// commands lists the top-level commands. A new command adds its
+// constructor here (no init-time registration: the list is the one place
+// that says what the program contains).
+func commands(s *streams) []*cobra.Command {
+	return []*cobra.Command{
+		newKatCmd(s),
+		newCompareCmd(s),
+		newArithCmd(s),
+		newKeygenCmd(s),
+		newSignCmd(s),
+		newVerifyCmd(s),
+		newOpcountCmd(s),
+		newBackendsCmd(s),
+		newVersionCmd(s),
+	}
+}
+
+// streams are the standard streams of one run. Commands write results to
+// Out and progress and warnings to Err, never to os.Stdout directly, so
+// tests call the run functions with buffers.
+type streams struct {
+	In  io.Reader
+	Out io.Writer
+	Err io.Writer
+	// ErrIsTerminal is true when Err is an interactive terminal: progress
+	// that would clutter a log is shown only then (or when asked for).
+	ErrIsTerminal bool
+	// stoppable is set by a command that checks its context between
+	// checkpointed steps; an interrupt then lets it stop cleanly
+	// instead of ending the process at once (see main).
+	stoppable atomic.Bool
+	out       *stickyWriter
+}
+
+// newStreams returns the streams of one run; writes to stdout are
+// tracked (see stickyWriter).
+func newStreams(stdin io.Reader, stdout, stderr io.Writer) *streams {
+	out := &stickyWriter{w: stdout}
+	return &streams{In: stdin, Out: out, Err: stderr, ErrIsTerminal: isTerminal(stderr), out: out}
+}
+
+// stopOnInterrupt declares that the running command stops cleanly when
+// ctx is cancelled, saving its finished work first.
+func (s *streams) stopOnInterrupt() { s.stoppable.Store(true) }
+
+// stickyWriter remembers the first write error, so that a result lost to
+// a full disk or closed pipe (`fprlab verify ... > /dev/full`) gives a
+// failing exit status even where a command does not check Fprintf's
+// error.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
 
 // exitError carries an exit code other than exitUsage out of a command.
 type exitError struct {
@@ -31,36 +101,71 @@ type exitError struct {
 func (e *exitError) Error() string { return e.err.Error() }
 func (e *exitError) Unwrap() error { return e.err }
 
-func newRootCmd() *cobra.Command {
+// interrupted is the error of a run stopped by its context (Ctrl-C). With
+// a checkpoint, the message tells the user how to continue.
+func interrupted(checkpointPath string) error {
+	msg := "interrupted"
+	if checkpointPath != "" {
+		msg = fmt.Sprintf("interrupted; the finished work is saved in %s: run the same command again to resume", checkpointPath)
+	}
+	return &exitError{code: exitInterrupted, err: errors.New(msg)}
+}
+
+func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "fprlab",
 		Short: "Which floating-point arithmetic is precise enough for Falcon, and what does it cost?",
 		Long: `fprlab runs the Falcon signature scheme (round 3, Falcon-impl-20211101) over
 interchangeable floating-point backends -- integer-emulated binary64, native
 binary64, triple-word binary32, and a big-float oracle -- and measures each
-against the oracle: KAT conformance, operation errors and sampler error bounds.`,
+against the oracle: KAT conformance, operation errors and sampler error bounds.
+
+Files: "-" as an output means standard output. Outputs are written
+atomically (temporary file, then rename); symbolic links are written
+through; devices and pipes are written into, never replaced.
+
+Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	for _, c := range subcommands {
-		root.AddCommand(c())
-	}
+	root.AddCommand(commands(s)...)
 	return root
 }
 
 // run executes the command line and returns the process exit code. Errors
 // go to stderr prefixed with "fprlab: ".
-func run(args []string, stdout, stderr io.Writer) int {
-	root := newRootCmd()
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return newStreams(stdin, stdout, stderr).run(ctx, args)
+}
+
+// run executes the command line with the streams s.
+func (s *streams) run(ctx context.Context, args []string) int {
+	stderr, out := s.Err, s.out
+	root := newRootCmd(s)
 	root.SetArgs(args)
-	root.SetOut(stdout)
+	root.SetOut(out)
 	root.SetErr(stderr)
-	err := root.Execute()
-	if err == nil {
-		return exitOK
+	root.SetIn(s.In)
+	err := root.ExecuteContext(ctx)
+	if out.err != nil {
+		// A result lost on its way out is the failure to report,
+		// whether or not the command noticed it.
+		werr := out.err
+		var pe *fs.PathError
+		if errors.As(werr, &pe) {
+			werr = pe.Err
+		}
+		fmt.Fprintln(stderr, "fprlab: writing standard output:", werr)
+		if err != nil && !errors.Is(err, out.err) {
+			fmt.Fprintln(stderr, "fprlab:", err)
+		}
+		return exitUsage
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
 		if ee.err != nil && ee.err.Error() != "" {
 			fmt.Fprintln(stderr, "fprlab:", ee.err)
 		}
@@ -68,4 +173,28 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "fprlab:", err)
 	return exitUsage
+}
+
+// isTerminal reports whether w is a character device (a terminal).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// printJSON writes v as indented JSON: the one form of every command's
+// --json output.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeOutputs writes the result files of a command as one step (see
+// safefile.WriteFiles); "-" goes to the command's standard output.
+func (s *streams) writeOutputs(files ...safefile.File) error {
+	return safefile.WriteFiles(s.Out, files...)
 }

@@ -2,9 +2,15 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // runCLI runs the command line in-process and returns the exit code and
@@ -12,7 +18,7 @@ import (
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = run(args, &out, &errb)
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -39,7 +45,7 @@ func TestBackendsJSON(t *testing.T) {
 			t.Errorf("backend %q: bits %v, description %q, family %v", want, r.Bits, r.Description, r.Family)
 		}
 	}
-	for _, fam := range []string{"oracle:P", "vprec:P (11 <= P <= 256)"} {
+	for _, fam := range []string{"oracle:P", "vprec:P"} {
 		if r, ok := seen[fam]; !ok || !r.Family || r.Bits != nil {
 			t.Errorf("family %q: %+v (listed %v)", fam, r, ok)
 		}
@@ -64,5 +70,82 @@ func TestVersion(t *testing.T) {
 	code, out, _ := runCLI(t, "version")
 	if code != 0 || !strings.HasPrefix(out, "fprlab ") {
 		t.Fatalf("exit %d, output %q", code, out)
+	}
+}
+
+// TestKatDegreeMessages checks that kat and opcount, which accept 512 and
+// 1024 only, suggest only those.
+func TestKatDegreeMessages(t *testing.T) {
+	for _, args := range [][]string{{"kat"}, {"opcount"}, {"kat", "--params", "256"}, {"opcount", "--params", "x"}} {
+		code, _, errs := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "512 or 1024") || strings.Contains(errs, "power of two") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestCompletion checks that cobra's completion command is available.
+func TestCompletion(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		code, out, errs := runCLI(t, "completion", sh)
+		if code != 0 || !strings.Contains(out, "fprlab") {
+			t.Errorf("%s: exit %d, stderr %q, %d bytes", sh, code, errs, len(out))
+		}
+	}
+}
+
+// flagName finds the flag names in cobra's flag usage text.
+var flagName = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
+
+// TestReadmeListsEveryFlag keeps the README's command list complete: each
+// flag of each command appears in its Commands section.
+func TestReadmeListsEveryFlag(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Skip(err)
+	}
+	readme := string(data)
+	start := strings.Index(readme, "## Commands")
+	end := strings.Index(readme[start+1:], "\n## ")
+	if start < 0 || end < 0 {
+		t.Fatal("README has no Commands section")
+	}
+	section := readme[start : start+1+end]
+	var visit func(c *cobra.Command)
+	visit = func(c *cobra.Command) {
+		for _, m := range flagName.FindAllStringSubmatch(c.LocalFlags().FlagUsages(), -1) {
+			if m[1] != "help" && !strings.Contains(section, "--"+m[1]) {
+				t.Errorf("README Commands section lacks %s --%s", c.CommandPath(), m[1])
+			}
+		}
+		for _, sub := range c.Commands() {
+			visit(sub)
+		}
+	}
+	for _, c := range commands(&streams{Out: io.Discard, Err: io.Discard}) {
+		visit(c)
+	}
+}
+
+// TestRunFunctionsDirectly calls run functions with options built in Go,
+// as a command's unit tests do, without the flag layer.
+func TestRunFunctionsDirectly(t *testing.T) {
+	var out, errb bytes.Buffer
+	s := newStreams(nil, &out, &errb)
+	if err := runBackends(context.Background(), &backendsOptions{JSON: true}, s); err != nil {
+		t.Fatal(err)
+	}
+	var rows []backendJSON
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) < 7 {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	out.Reset()
+	err := runArithErrors(context.Background(), &arithErrorsOptions{Backend: "native", Ops: "mul", N: 50, Seed: 1, Emin: -20, Emax: 20, JSON: true}, s)
+	if err != nil || !strings.Contains(out.String(), `"op": "mul"`) {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	// Options the flag layer would never produce are still checked.
+	if err := runArithErrors(context.Background(), &arithErrorsOptions{Backend: "native", Ops: "mul", N: 50}, s); err == nil || !strings.Contains(err.Error(), "--emin 0") {
+		t.Errorf("zero options: %v", err)
 	}
 }

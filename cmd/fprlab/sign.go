@@ -1,10 +1,10 @@
 package main
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha3"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -12,9 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
-
-func init() { subcommands = append(subcommands, newSignCmd) }
 
 // seededWarning is printed whenever --seed is used. Signing the same
 // (key, nonce, message) on two arithmetics that differ in any
@@ -35,17 +34,16 @@ type signJSON struct {
 	Seeded  bool   `json:"seeded"`
 }
 
-func newSignCmd() *cobra.Command {
-	var (
-		skPath, msgPath, outPath string
-		formatName, backendName  string
-		seedHex                  string
-		asHex, asJSON            bool
-	)
-	cmd := &cobra.Command{
-		Use:   "sign --sk FILE --msg FILE --out FILE",
-		Short: "Sign a message with a Falcon private key over a chosen backend",
-		Long: `Sign a message with a Falcon private key (falcon.h encoding, header 0x50+logn)
+// signOptions holds the flags of sign.
+type signOptions struct {
+	SK, Msg, Out    string
+	Format, Backend string
+	Seed            string
+	SeedSet         bool // --seed given (an empty value is refused, not ignored)
+	Hex, JSON       bool
+}
+
+const signLong = `Sign a message with a Falcon private key (falcon.h encoding, header 0x50+logn)
 and write the signature in one of the falcon.h formats: compressed (variable
 length, the default), padded (fixed length) or ct (constant-time encoding).
 The floating-point part of signing runs on --backend (default native).
@@ -55,79 +53,101 @@ source. --seed HEX replaces them with SHAKE256(seed), which makes the
 signature reproducible; it is for research and tests only (see the warning
 it prints).
 
-With --hex the key, message and signature files hold hex text instead of
-raw bytes. With --json the summary is printed as a JSON object
-{"out", "bytes", "format", "degree", "backend", "seeded"}.`,
-		Args: cobra.NoArgs,
+The key file may hold the bytes or hex text (detected). With --hex the
+message file holds hex text and the signature is written as hex text.
+--out - writes the signature to standard output; --msg - reads the message
+from standard input. With --json the summary is printed as a JSON object
+{"out", "bytes", "format", "degree", "backend", "seeded"}.`
+
+func newSignCmd(s *streams) *cobra.Command {
+	opts := &signOptions{}
+	cmd := &cobra.Command{
+		Use:   "sign --sk FILE --msg FILE --out FILE",
+		Short: "Sign a message with a Falcon private key over a chosen backend",
+		Long:  signLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if outPath == "" {
-				return fmt.Errorf("missing --out FILE")
-			}
-			for _, in := range []struct{ flag, path string }{{"sk", skPath}, {"msg", msgPath}} {
-				if in.path != "" && samePath(outPath, in.path) {
-					return fmt.Errorf("--out %s is the --%s file: the signature would replace it", outPath, in.flag)
-				}
-			}
-			format, err := falcon.ParseSigFormat(formatName)
-			if err != nil {
-				return fmt.Errorf("--format: %w", err)
-			}
-			b, err := lookupBackend(backendName)
-			if err != nil {
-				return fmt.Errorf("--backend: %w", err)
-			}
-			skBytes, err := readInput("sk", skPath, asHex)
-			if err != nil {
-				return err
-			}
-			sk, err := falcon.DecodePrivateKey(skBytes)
-			if err != nil {
-				return fmt.Errorf("secret key file %s: %w", skPath, err)
-			}
-			msg, err := readInput("msg", msgPath, asHex)
-			if err != nil {
-				return err
-			}
-
-			var rng io.Reader = rand.Reader
-			seeded := cmd.Flags().Changed("seed")
-			if seeded {
-				seed, err := hex.DecodeString(strings.TrimSpace(seedHex))
-				if err != nil || len(seed) == 0 {
-					return fmt.Errorf("--seed must be a non-empty hex string, got %q", seedHex)
-				}
-				fmt.Fprintln(cmd.ErrOrStderr(), seededWarning)
-				h := sha3.NewSHAKE256()
-				h.Write(seed)
-				rng = h
-			}
-
-			sig, err := falcon.Sign(b, sk, msg, format, rng)
-			if err != nil {
-				return fmt.Errorf("signing with backend %s: %w", b.Name, err)
-			}
-			if err := writeOutput(outPath, sig, asHex); err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(signJSON{Out: outPath, Bytes: len(sig), Format: format.String(),
-					Degree: 1 << sk.LogN, Backend: b.Name, Seeded: seeded})
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "wrote %d-byte %s signature (Falcon-%d, backend %s) to %s\n",
-				len(sig), format, 1<<sk.LogN, b.Name, outPath)
-			return nil
+			opts.SeedSet = cmd.Flags().Changed("seed")
+			return runSign(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&skPath, "sk", "", "private key `FILE` (falcon.h encoding)")
-	f.StringVar(&msgPath, "msg", "", "message `FILE`")
-	f.StringVar(&outPath, "out", "", "signature output `FILE` (written atomically)")
-	f.StringVar(&formatName, "format", "compressed", "signature format: compressed, padded or ct")
-	f.StringVar(&backendName, "backend", "native", "arithmetic backend (see 'fprlab backends')")
-	f.StringVar(&seedHex, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
-	f.BoolVar(&asHex, "hex", false, "key, message and signature files are hex text")
-	f.BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	f.StringVar(&opts.SK, "sk", "", "private key `FILE` (falcon.h encoding; bytes or hex)")
+	f.StringVar(&opts.Msg, "msg", "", "message `FILE` (- for standard input)")
+	f.StringVar(&opts.Out, "out", "", "signature output `FILE` (written atomically; - for standard output)")
+	f.StringVar(&opts.Format, "format", "compressed", "signature format: compressed, padded or ct")
+	f.StringVar(&opts.Backend, "backend", "native", "arithmetic backend (see 'fprlab backends')")
+	f.StringVar(&opts.Seed, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
+	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text, and the signature is written as hex")
+	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	return cmd
+}
+
+// runSign signs the message and writes the signature.
+func runSign(_ context.Context, opts *signOptions, s *streams) error {
+	if opts.Out == "" {
+		return fmt.Errorf("missing --out FILE")
+	}
+	if safefile.IsStdout(opts.Out) && opts.JSON {
+		return fmt.Errorf("--out - and --json would both write to standard output; give --out a file")
+	}
+	inputs := []safefile.Arg{{Flag: "sk", Path: opts.SK}, {Flag: "msg", Path: opts.Msg}}
+	if err := oneStdin(inputs...); err != nil {
+		return err
+	}
+	if err := safefile.Distinct(inputs, []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+		return err
+	}
+	format, err := falcon.ParseSigFormat(opts.Format)
+	if err != nil {
+		return fmt.Errorf("--format: %w", err)
+	}
+	b, err := lookupBackend(opts.Backend)
+	if err != nil {
+		return fmt.Errorf("--backend: %w", err)
+	}
+	skBytes, err := s.readInput("sk", opts.SK, maxPrivateKey, inputMode(opts.Hex))
+	if err != nil {
+		return err
+	}
+	sk, err := falcon.DecodePrivateKey(skBytes)
+	if err != nil {
+		return fmt.Errorf("secret key file %s: %w", opts.SK, err)
+	}
+	msg, err := s.readInput("msg", opts.Msg, maxMessage, messageMode(opts.Hex))
+	if err != nil {
+		return err
+	}
+	var rng io.Reader = rand.Reader
+	if opts.SeedSet {
+		seed, err := hex.DecodeString(strings.TrimSpace(opts.Seed))
+		if err != nil || len(seed) == 0 {
+			return fmt.Errorf("--seed must be a non-empty hex string, got %q", opts.Seed)
+		}
+		fmt.Fprintln(s.Err, seededWarning)
+		h := sha3.NewSHAKE256()
+		h.Write(seed)
+		rng = h
+	}
+	sig, err := falcon.Sign(b, sk, msg, format, rng)
+	if err != nil {
+		return fmt.Errorf("signing with backend %s: %w", b.Name, err)
+	}
+	data := sig
+	if opts.Hex {
+		data = hexOutput(sig)
+	}
+	if err := s.writeOutputs(safefile.File{Path: opts.Out, Data: data}); err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: format.String(),
+			Degree: 1 << sk.LogN, Backend: b.Name, Seeded: opts.SeedSet})
+	}
+	if safefile.IsStdout(opts.Out) {
+		return nil // the signature is the output
+	}
+	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (Falcon-%d, backend %s) to %s\n",
+		len(sig), format, 1<<sk.LogN, b.Name, opts.Out)
+	return err
 }

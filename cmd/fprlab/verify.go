@@ -1,35 +1,35 @@
 package main
 
 import (
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
-func init() { subcommands = append(subcommands, newVerifyCmd) }
-
-// verifyJSON is the stable --json form of a verdict. Malformed input is not
-// a verdict: it is reported on stderr with exit code 2, without JSON.
+// verifyJSON is the stable --json form of a verdict. Every key is always
+// present: reason is "" for a valid signature; on malformed input (exit 2)
+// the object has valid false, malformed true and the error as reason, and
+// degree 0 and format "" when the key or signature could not be read.
 type verifyJSON struct {
-	Valid  bool   `json:"valid"`
-	Degree int    `json:"degree"`           // n of the public key
-	Format string `json:"format"`           // compressed, padded or ct
-	Reason string `json:"reason,omitempty"` // why an invalid signature fails
+	Valid     bool   `json:"valid"`
+	Degree    int    `json:"degree"`    // n of the public key
+	Format    string `json:"format"`    // compressed, padded or ct
+	Reason    string `json:"reason"`    // why the signature fails, or the input error
+	Malformed bool   `json:"malformed"` // the input could not be verified at all (exit 2)
 }
 
-func newVerifyCmd() *cobra.Command {
-	var (
-		pkPath, msgPath, sigPath string
-		asHex, asJSON            bool
-	)
-	cmd := &cobra.Command{
-		Use:   "verify --pk FILE --msg FILE --sig FILE",
-		Short: "Verify a Falcon signature (integer arithmetic only; no backend involved)",
-		Long: `Verify a falcon.h signature (compressed, padded or ct; the format is read
+// verifyOptions holds the flags of verify.
+type verifyOptions struct {
+	PK, Msg, Sig string
+	Hex, JSON    bool
+}
+
+const verifyLong = `Verify a falcon.h signature (compressed, padded or ct; the format is read
 from the signature's header) of a message under a public key (falcon.h
 encoding, header 0x00+logn).
 
@@ -38,62 +38,95 @@ reason on stderr when the signature is well formed but does not verify.
 Exits 2 when a file cannot be read, the key or the signature is not a valid
 encoding, or the command line is wrong.
 
-With --hex the key, message and signature files hold hex text instead of
-raw bytes. With --json the verdict is printed as a JSON object
-{"valid", "degree", "format", "reason"} (exit codes unchanged).`,
-		Args: cobra.NoArgs,
+Key and signature files may hold the bytes or hex text (detected). With
+--hex the message file holds hex text too. "-" reads a file from standard
+input. With --json the verdict is printed as a JSON object
+{"valid", "degree", "format", "reason", "malformed"} (exit codes unchanged);
+it is printed for malformed input too.`
+
+func newVerifyCmd(s *streams) *cobra.Command {
+	opts := &verifyOptions{}
+	cmd := &cobra.Command{
+		Use:   "verify --pk FILE --msg FILE --sig FILE",
+		Short: "Verify a Falcon signature (integer arithmetic only; no backend involved)",
+		Long:  verifyLong,
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			pkBytes, err := readInput("pk", pkPath, asHex)
-			if err != nil {
-				return err
-			}
-			msg, err := readInput("msg", msgPath, asHex)
-			if err != nil {
-				return err
-			}
-			sigBytes, err := readInput("sig", sigPath, asHex)
-			if err != nil {
-				return err
-			}
-			pk, err := falcon.DecodePublicKey(pkBytes)
-			if err != nil {
-				return fmt.Errorf("public key file %s: %w", pkPath, err)
-			}
-			sig, err := falcon.DecodeSignature(sigBytes)
-			if err != nil {
-				return fmt.Errorf("signature file %s: %w", sigPath, err)
-			}
-			verr := falcon.Verify(pk, msg, sigBytes)
-			if verr != nil && !errors.Is(verr, falcon.ErrInvalidSignature) {
-				// Decoding succeeded above, so this is unexpected; report
-				// it as malformed input rather than as a verdict.
-				return fmt.Errorf("verifying %s: %w", sigPath, verr)
-			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				v := verifyJSON{Valid: verr == nil, Degree: 1 << pk.LogN, Format: sig.Format.String()}
-				if verr != nil {
-					v.Reason = verr.Error()
-				}
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				if err := enc.Encode(v); err != nil {
-					return err
-				}
-			} else if verr == nil {
-				fmt.Fprintln(out, "valid")
-			}
-			if verr != nil {
-				return &exitError{code: exitFalse, err: fmt.Errorf("signature %s does not verify for message %s under key %s: %w", sigPath, msgPath, pkPath, verr)}
-			}
-			return nil
+			return runVerify(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&pkPath, "pk", "", "public key `FILE` (falcon.h encoding)")
-	f.StringVar(&msgPath, "msg", "", "message `FILE`")
-	f.StringVar(&sigPath, "sig", "", "signature `FILE` (compressed, padded or ct)")
-	f.BoolVar(&asHex, "hex", false, "key, message and signature files are hex text")
-	f.BoolVar(&asJSON, "json", false, "print the verdict as JSON")
+	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (falcon.h encoding; bytes or hex)")
+	f.StringVar(&opts.Msg, "msg", "", "message `FILE`")
+	f.StringVar(&opts.Sig, "sig", "", "signature `FILE` (compressed, padded or ct; bytes or hex)")
+	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text (keys and signatures: detected)")
+	f.BoolVar(&opts.JSON, "json", false, "print the verdict as JSON")
 	return cmd
+}
+
+// runVerify verifies and reports the verdict.
+func runVerify(_ context.Context, opts *verifyOptions, s *streams) error {
+	v, verr, err := verifyInputs(opts, s)
+	if err != nil {
+		if opts.JSON {
+			if jerr := printJSON(s.Out, verifyJSON{Degree: v.Degree, Format: v.Format, Reason: err.Error(), Malformed: true}); jerr != nil {
+				return errors.Join(err, jerr)
+			}
+		}
+		return err
+	}
+	if opts.JSON {
+		if err := printJSON(s.Out, v); err != nil {
+			return err
+		}
+	} else if verr == nil {
+		if _, err := fmt.Fprintln(s.Out, "valid"); err != nil {
+			return err
+		}
+	}
+	if verr != nil {
+		return &exitError{code: exitFalse, err: fmt.Errorf("signature %s does not verify for message %s under key %s: %w", opts.Sig, opts.Msg, opts.PK, verr)}
+	}
+	return nil
+}
+
+// verifyInputs reads the inputs and verifies: err is malformed input, verr
+// the reason a well-formed signature is invalid.
+func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err error) {
+	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
+		return v, nil, err
+	}
+	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, inputMode(opts.Hex))
+	if err != nil {
+		return v, nil, err
+	}
+	msg, err := s.readInput("msg", opts.Msg, maxMessage, messageMode(opts.Hex))
+	if err != nil {
+		return v, nil, err
+	}
+	sigBytes, err := s.readInput("sig", opts.Sig, maxSignature, inputMode(opts.Hex))
+	if err != nil {
+		return v, nil, err
+	}
+	pk, err := falcon.DecodePublicKey(pkBytes)
+	if err != nil {
+		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, err)
+	}
+	v.Degree = 1 << pk.LogN
+	sig, err := falcon.DecodeSignature(sigBytes)
+	if err != nil {
+		return v, nil, fmt.Errorf("signature file %s: %w", opts.Sig, err)
+	}
+	v.Format = sig.Format.String()
+	verr = falcon.Verify(pk, msg, sigBytes)
+	if verr != nil && !errors.Is(verr, falcon.ErrInvalidSignature) {
+		// Decoding succeeded above, so this is unexpected; report it
+		// as malformed input rather than as a verdict.
+		return v, nil, fmt.Errorf("verifying %s: %w", opts.Sig, verr)
+	}
+	v.Valid = verr == nil
+	if verr != nil {
+		v.Reason = verr.Error()
+	}
+	return v, verr, nil
 }

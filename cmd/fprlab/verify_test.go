@@ -140,3 +140,39 @@ func TestVerifyCommandErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyJSONAlwaysComplete checks that --json always has every
+// documented key (reason "" for a valid signature) and prints an object
+// for malformed input too, with exit 2.
+func TestVerifyJSONAlwaysComplete(t *testing.T) {
+	dir, _, _, sig := verifyFiles(t)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	code, out, _ := runCLI(t, "verify", "--json", "--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"))
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v: %s", code, err, out)
+	}
+	for _, k := range []string{"valid", "degree", "format", "reason", "malformed"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("valid verdict lacks %q: %s", k, out)
+		}
+	}
+	if raw["reason"] != "" || raw["valid"] != true || raw["malformed"] != false {
+		t.Errorf("valid verdict: %s", out)
+	}
+	short := filepath.Join(dir, "short")
+	if err := os.WriteFile(short, sig[:30], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"--pk", p("pk"), "--msg", p("msg"), "--sig", short},
+		{"--pk", p("nonexistent"), "--msg", p("msg"), "--sig", p("sig")},
+		{"--pk", p("pk"), "--msg", p("msg")},
+	} {
+		code, out, errs := runCLI(t, append([]string{"verify", "--json"}, args...)...)
+		var v verifyJSON
+		if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitUsage || v.Valid || !v.Malformed || v.Reason == "" || errs == "" {
+			t.Errorf("%v: exit %d, stdout %q (%v), stderr %q", args, code, out, err, errs)
+		}
+	}
+}

@@ -1,11 +1,6 @@
-package falcon
-
-import (
-	"encoding/binary"
-	"math/bits"
-)
-
-// The sampler's pseudorandom generator (Falcon-impl-20211101 rng.c).
+// Package samplerprng is the ChaCha20-based pseudorandom generator that
+// Falcon's discrete Gaussian sampler reads (Falcon-impl-20211101 rng.c,
+// Zf(prng_init), Zf(prng_refill), prng_get_u64, prng_get_u8).
 //
 // Signing draws many small random values (about 9-12 bytes per SamplerZ
 // iteration), so the reference does not read SHAKE256 directly: it seeds a
@@ -13,26 +8,38 @@ import (
 // The output order is part of what a signature depends on, so it is
 // reproduced exactly, including two quirks of the reference:
 //
-//   - A refill computes eight ChaCha20 blocks (counters cc..cc+7) and
-//     interleaves them word by word: 32-bit word v of block u lands at word
-//     index u + 8v of the buffer. This is the order in which the reference's
-//     AVX2 code, which runs the eight blocks in parallel, stores them; the
-//     portable code mimics it.
+//   - A refill computes eight ChaCha20 blocks (RFC 8439 block function,
+//     counters cc..cc+7) and interleaves them word by word: 32-bit word v of
+//     block u lands at word index u + 8v of the buffer. This is the order in
+//     which the reference's AVX2 code, which runs the eight blocks in
+//     parallel, stores them; the portable code mimics it.
 //   - A 64-bit read needs at least 10 bytes left in the buffer; otherwise it
 //     refills first and the 1..9 remaining bytes are skipped. (The reference
 //     thus never leaves the buffer empty after a u64, which keeps its u8
 //     path to a single check.)
+//
+// The package is internal so that the falcon package (signing) and the
+// arithmetic tests (which regenerate the operands of the reference's
+// floating-point test from this generator) share one implementation.
+package samplerprng
 
-// prngSeedSize is the number of seed bytes the generator takes per
-// signing attempt (Zf(prng_init) extracts 56 bytes from SHAKE256).
-const prngSeedSize = 56
+import (
+	"crypto/sha3"
+	"encoding/binary"
+	"math/bits"
+)
+
+// SeedSize is the number of seed bytes the generator takes per signing
+// attempt (Zf(prng_init) extracts 56 bytes from SHAKE256): 48 bytes of
+// ChaCha20 key and IV, then the initial 64-bit block counter.
+const SeedSize = 56
 
 // chachaConst are the four ChaCha20 constant words ("expand 32-byte k").
 var chachaConst = [4]uint32{0x61707865, 0x3320646e, 0x79622d32, 0x6b206574}
 
-// prng is the sampler's generator. The zero value is not usable: call
-// init first.
-type prng struct {
+// PRNG is the sampler's generator. The zero value is not usable: call Init
+// first (or use FromSHAKE256).
+type PRNG struct {
 	buf [512]byte
 	ptr int
 	// key holds the 48 bytes of key and IV as 12 little-endian words; the
@@ -42,9 +49,9 @@ type prng struct {
 	cc uint64
 }
 
-// init seeds the generator with the 56 bytes seed (48 bytes of key and IV
+// Init seeds the generator with the 56 bytes seed (48 bytes of key and IV
 // then the initial block counter, all little-endian) and fills the buffer.
-func (p *prng) init(seed *[prngSeedSize]byte) {
+func (p *PRNG) Init(seed *[SeedSize]byte) {
 	for i := range p.key {
 		p.key[i] = binary.LittleEndian.Uint32(seed[4*i:])
 	}
@@ -52,14 +59,28 @@ func (p *prng) init(seed *[prngSeedSize]byte) {
 	p.refill()
 }
 
+// FromSHAKE256 returns a generator seeded with the first SeedSize bytes of
+// SHAKE256(input), as the reference's prng_init does from a flipped
+// SHAKE256 context (its test_falcon.c seeds its test generators this way).
+func FromSHAKE256(input []byte) *PRNG {
+	var seed [SeedSize]byte
+	h := sha3.NewSHAKE256()
+	h.Write(input)
+	h.Read(seed[:])
+	p := new(PRNG)
+	p.Init(&seed)
+	return p
+}
+
 // refill computes the next eight ChaCha20 blocks into the buffer, in the
-// interleaved order described above, and rewinds the read position.
+// interleaved order described in the package comment, and rewinds the read
+// position.
 //
 // The state lives in sixteen local variables and the quarter round is a
 // function of four words, so that the compiler inlines it and keeps the
-// state in registers (RFC 8439, section 2.3: ten double rounds of
-// column then diagonal quarter rounds, then the input added back).
-func (p *prng) refill() {
+// state in registers (RFC 8439, section 2.3: ten double rounds of column
+// then diagonal quarter rounds, then the input added back).
+func (p *PRNG) refill() {
 	k := &p.key
 	for u := range 8 {
 		x0, x1, x2, x3 := chachaConst[0], chachaConst[1], chachaConst[2], chachaConst[3]
@@ -105,22 +126,18 @@ func (p *prng) refill() {
 // quarterRound is the ChaCha20 quarter round (RFC 8439, section 2.1).
 func quarterRound(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
 	a += b
-	d ^= a
-	d = bits.RotateLeft32(d, 16)
+	d = bits.RotateLeft32(d^a, 16)
 	c += d
-	b ^= c
-	b = bits.RotateLeft32(b, 12)
+	b = bits.RotateLeft32(b^c, 12)
 	a += b
-	d ^= a
-	d = bits.RotateLeft32(d, 8)
+	d = bits.RotateLeft32(d^a, 8)
 	c += d
-	b ^= c
-	b = bits.RotateLeft32(b, 7)
+	b = bits.RotateLeft32(b^c, 7)
 	return a, b, c, d
 }
 
-// u64 returns the next 8 bytes as a little-endian integer (prng_get_u64).
-func (p *prng) u64() uint64 {
+// U64 returns the next 8 bytes as a little-endian integer (prng_get_u64).
+func (p *PRNG) U64() uint64 {
 	u := p.ptr
 	if u >= len(p.buf)-9 {
 		p.refill()
@@ -130,9 +147,9 @@ func (p *prng) u64() uint64 {
 	return binary.LittleEndian.Uint64(p.buf[u:])
 }
 
-// u8 returns the next byte (prng_get_u8), refilling as soon as the buffer
+// U8 returns the next byte (prng_get_u8), refilling as soon as the buffer
 // is used up.
-func (p *prng) u8() uint32 {
+func (p *PRNG) U8() uint32 {
 	v := p.buf[p.ptr]
 	p.ptr++
 	if p.ptr == len(p.buf) {

@@ -1,0 +1,276 @@
+// Package shadow runs Falcon over a backend while an exact arithmetic
+// follows the same control path, and measures the backend against it in the
+// quantities of the Falcon specification's precision analysis.
+//
+// # The mechanism
+//
+// A shadowed run is Falcon instantiated (falcon.Instantiate) over a pair
+// arithmetic: every value is a Pair holding the backend's value B and the
+// exact value X, every operation computes both, and every decision (Rint,
+// Floor, Trunc, Lt, and the sampler's Bernoulli trials through the integers
+// they produce) returns the backend's result. So the control path -- which
+// candidates the sampler accepts, which integers z it returns, which
+// attempts are short, which key candidates NTRUSolve accepts -- is the
+// backend's, and at every SamplerZ call the exact side holds the centre and
+// inverse standard deviation that exact arithmetic computes from exact
+// inputs (the integer key, the hashed point and the z's chosen so far)
+// along that path:
+//
+//	delta_c(j)     = |mu_B(j) - mu_X(j)|
+//	delta_sigma(j) = |isigma_B(j) - isigma_X(j)| / isigma_X(j)
+//
+// (Falcon specification v1.2, section 2.6 "Precision of the floating-point
+// arithmetic"; isigma = 1/sigma as the sampler receives it). Where the exact
+// side would have decided differently, the pair records a decision flip;
+// those are the events that change the output distribution.
+//
+// The exact side is the big-float oracle at P bits (default 256), any
+// Exact arithmetic.
+package shadow
+
+import (
+	"math"
+	"math/big"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// Pair is a value of a shadowed run: the backend's value and the exact one.
+type Pair[F, X any] struct {
+	B F
+	X X
+}
+
+// Exact is an arithmetic that can serve as the exact side: an Arith that
+// also imports big.Float values (the backend's values, exactly, for error
+// measurement).
+type Exact[X any] interface {
+	arith.Arith[X]
+	// FromBig returns v rounded to the arithmetic's precision.
+	FromBig(v *big.Float) X
+}
+
+// Decision is a kind of decision of the arithmetic.
+type Decision int
+
+// The decisions a shadow compares.
+const (
+	DecRint       Decision = iota // Rint: the final rounding of s1, s2; NTRUSolve's Babai quotients
+	DecFloor                      // Floor: the sampler's integer part of mu
+	DecTrunc                      // Trunc: the sampler's exponent reduction in BerExp
+	DecLt                         // Lt: key generation's bound and range checks
+	DecBerExp                     // a Bernoulli trial decided the other way with the same random bytes
+	DecBerExpMore                 // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
+	numDecisions
+)
+
+var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes"}
+
+func (d Decision) String() string { return decisionNames[d] }
+
+// flip is one decision where the two sides differ.
+type flip struct {
+	kind Decision
+	b, x int64   // the two outcomes (0/1 for Lt and BerExp)
+	idx  int     // index of the decision among those of its kind since the previous event
+	gap  float64 // log2 of the exact side's distance to the decision boundary
+}
+
+// decisions collects what the pair arithmetic decided since the previous
+// observer event, and the smallest margins ever seen.
+type decisions struct {
+	pending   []flip
+	sinceLast [numDecisions]int
+	count     [numDecisions]int64
+	minMargin [numDecisions]float64 // log2; +Inf before the first
+	lastExpmX uint64                // the exact side's ExpmP63 of the latest call
+	expmErr   []float64             // log2 relative errors of the backend's ExpmP63 calls
+	expmZero  int                   // calls where the error was zero
+}
+
+func newDecisions() *decisions {
+	d := &decisions{}
+	for i := range d.minMargin {
+		d.minMargin[i] = math.Inf(1)
+	}
+	return d
+}
+
+// note records one decision of kind k with outcomes b (the backend's) and
+// x (exact), the exact side's margin to the boundary given as log2.
+func (d *decisions) note(k Decision, b, x int64, marginLog2 float64) {
+	d.count[k]++
+	idx := d.sinceLast[k]
+	d.sinceLast[k]++
+	if marginLog2 < d.minMargin[k] {
+		d.minMargin[k] = marginLog2
+	}
+	if b != x {
+		d.pending = append(d.pending, flip{kind: k, b: b, x: x, idx: idx, gap: marginLog2})
+	}
+}
+
+// take returns the flips since the previous event and starts a new window.
+func (d *decisions) take() []flip {
+	p := d.pending
+	d.pending = nil
+	d.sinceLast = [numDecisions]int{}
+	return p
+}
+
+// PairArith is the pair arithmetic over backend A (values F) and exact side
+// AX (values X). Use it through its pointer; one PairArith serves one run at
+// a time (it keeps that run's decisions), which is how Run uses it: one per
+// signature.
+type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
+	b A
+	x AX
+	d *decisions
+	// bIsFloat64 is set when every backend value is exactly a float64
+	// (binary64 backends and vprec:P with P <= 53), so that importing it
+	// into the exact side needs no big.Float.
+	bIsFloat64 bool
+	// consts overrides constants on the exact side (the choice of the
+	// exact 1/sigma, see ExactSigma).
+	consts map[arith.Constant]X
+}
+
+var _ arith.Arith[Pair[float64, *big.Float]] = (*PairArith[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
+
+// toX imports the backend's value v exactly into the exact side.
+func (p *PairArith[F, X, A, AX]) toX(v F) X {
+	if p.bIsFloat64 {
+		return p.x.FromFloat64(p.b.Float64(v))
+	}
+	return p.x.FromBig(p.b.Big(v))
+}
+
+// errLog2 returns log2 |B - X| (absolute) and log2 |B - X| / |X| (relative)
+// of a pair, -Inf for an exact value; the relative error of a pair whose
+// exact value is zero is +Inf unless B is zero too.
+func (p *PairArith[F, X, A, AX]) errLog2(v Pair[F, X]) (abs, rel float64) {
+	d := math.Abs(p.x.Float64(p.x.Sub(p.toX(v.B), v.X)))
+	ref := math.Abs(p.x.Float64(v.X))
+	abs = math.Log2(d)
+	if d == 0 {
+		return math.Inf(-1), math.Inf(-1)
+	}
+	if ref == 0 {
+		return abs, math.Inf(1)
+	}
+	return abs, math.Log2(d / ref)
+}
+
+func (p *PairArith[F, X, A, AX]) Of(i int64) Pair[F, X] { return Pair[F, X]{p.b.Of(i), p.x.Of(i)} }
+func (p *PairArith[F, X, A, AX]) Scaled(i int64, e int) Pair[F, X] {
+	return Pair[F, X]{p.b.Scaled(i, e), p.x.Scaled(i, e)}
+}
+func (p *PairArith[F, X, A, AX]) FromFloat64(v float64) Pair[F, X] {
+	return Pair[F, X]{p.b.FromFloat64(v), p.x.FromFloat64(v)}
+}
+func (p *PairArith[F, X, A, AX]) Const(c arith.Constant) Pair[F, X] {
+	if v, ok := p.consts[c]; ok {
+		return Pair[F, X]{p.b.Const(c), v}
+	}
+	return Pair[F, X]{p.b.Const(c), p.x.Const(c)}
+}
+func (p *PairArith[F, X, A, AX]) GM(k int) Pair[F, X] { return Pair[F, X]{p.b.GM(k), p.x.GM(k)} }
+func (p *PairArith[F, X, A, AX]) Add(u, v Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Add(u.B, v.B), p.x.Add(u.X, v.X)}
+}
+func (p *PairArith[F, X, A, AX]) Sub(u, v Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Sub(u.B, v.B), p.x.Sub(u.X, v.X)}
+}
+func (p *PairArith[F, X, A, AX]) Neg(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Neg(u.B), p.x.Neg(u.X)}
+}
+func (p *PairArith[F, X, A, AX]) Half(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Half(u.B), p.x.Half(u.X)}
+}
+func (p *PairArith[F, X, A, AX]) Double(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Double(u.B), p.x.Double(u.X)}
+}
+func (p *PairArith[F, X, A, AX]) Mul(u, v Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Mul(u.B, v.B), p.x.Mul(u.X, v.X)}
+}
+func (p *PairArith[F, X, A, AX]) Sqr(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Sqr(u.B), p.x.Sqr(u.X)}
+}
+func (p *PairArith[F, X, A, AX]) Inv(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Inv(u.B), p.x.Inv(u.X)}
+}
+func (p *PairArith[F, X, A, AX]) Div(u, v Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Div(u.B, v.B), p.x.Div(u.X, v.X)}
+}
+func (p *PairArith[F, X, A, AX]) Sqrt(u Pair[F, X]) Pair[F, X] {
+	return Pair[F, X]{p.b.Sqrt(u.B), p.x.Sqrt(u.X)}
+}
+
+// Rint returns the backend's rounding; the exact side's margin is the
+// distance of its value to the nearest half-integer.
+func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
+	rb, rx := p.b.Rint(u.B), p.x.Rint(u.X)
+	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
+	p.d.note(DecRint, rb, rx, math.Log2(0.5-frac))
+	return rb
+}
+
+// Floor returns the backend's floor; the margin is the distance of the
+// exact value to the nearest integer.
+func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
+	rb, rx := p.b.Floor(u.B), p.x.Floor(u.X)
+	frac := p.x.Float64(p.x.Sub(u.X, p.x.Of(rx)))
+	p.d.note(DecFloor, rb, rx, math.Log2(min(frac, 1-frac)))
+	return rb
+}
+
+// Trunc is Floor toward zero.
+func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
+	rb, rx := p.b.Trunc(u.B), p.x.Trunc(u.X)
+	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
+	p.d.note(DecTrunc, rb, rx, math.Log2(min(frac, 1-frac)))
+	return rb
+}
+
+// Lt returns the backend's comparison; the margin is |u - v| exactly.
+func (p *PairArith[F, X, A, AX]) Lt(u, v Pair[F, X]) bool {
+	lb, lx := p.b.Lt(u.B, v.B), p.x.Lt(u.X, v.X)
+	gap := math.Abs(p.x.Float64(p.x.Sub(u.X, v.X)))
+	p.d.note(DecLt, b2i(lb), b2i(lx), math.Log2(gap))
+	return lb
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ExpmP63 returns the backend's value. It keeps the exact side's value for
+// the Bernoulli trial that follows (see Session.BerExp) and measures the
+// backend's own error: against 2^63 ccs exp(-x) at the backend's inputs,
+// obtained from the exact side's value at the exact inputs by a first-order
+// correction (the inputs differ by about 2^-50 relative over binary64, so
+// the neglected second-order term is near 2^-100).
+func (p *PairArith[F, X, A, AX]) ExpmP63(x, ccs Pair[F, X]) uint64 {
+	vb := p.b.ExpmP63(x.B, ccs.B)
+	vx := p.x.ExpmP63(x.X, ccs.X)
+	p.d.lastExpmX = vx
+	if vx != 0 {
+		dx := p.x.Float64(p.x.Sub(p.toX(x.B), x.X))
+		dccs := p.x.Float64(p.x.Sub(p.toX(ccs.B), ccs.X)) / p.x.Float64(ccs.X)
+		fx := float64(vx)
+		// exact(xB, ccsB) ~ vx (1 - dx) (1 + dccs)
+		e := float64(int64(vb-vx)) - fx*(dccs-dx)
+		if e == 0 {
+			p.d.expmZero++
+		} else {
+			p.d.expmErr = append(p.d.expmErr, math.Log2(math.Abs(e)/fx))
+		}
+	}
+	return vb
+}
+
+func (p *PairArith[F, X, A, AX]) Float64(u Pair[F, X]) float64 { return p.b.Float64(u.B) }
+func (p *PairArith[F, X, A, AX]) Big(u Pair[F, X]) *big.Float  { return p.b.Big(u.B) }

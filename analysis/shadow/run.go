@@ -1,0 +1,434 @@
+package shadow
+
+import (
+	"context"
+	"crypto/sha3"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ALTree/bigfloat"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// ExactSigma chooses the exact side's 1/sigma.
+type ExactSigma string
+
+const (
+	// SigmaReference takes the reference's binary64 table fpr_inv_sigma as
+	// the scheme's parameter (as the oracle does): a binary64 backend then
+	// has no systematic error in 1/sigma.
+	SigmaReference ExactSigma = "reference"
+	// SigmaFormula computes 1/sigma = 1/(1.17 sqrt(q) sigma_min) and
+	// sigma_min from the specification's definitions at the shadow's
+	// precision. The reference's table is one ulp
+	// above the correctly rounded value for every degree, which shows as a
+	// systematic delta_sigma of about 2^-52.56 over binary64.
+	SigmaFormula ExactSigma = "formula"
+)
+
+// SigmaMinFormula returns the specification's sigma_min for degree
+// n = 2^logn at prec bits (Falcon specification v1.2, section 3.13):
+//
+//	sigma_min = (1/pi) sqrt(ln(4n (1 + 1/eps)) / 2),  1/eps = sqrt(2^64 lambda),
+//
+// with lambda = max(2, n/4) (128 for Falcon-512, 256 for Falcon-1024).
+func SigmaMinFormula(logn uint, prec uint) *big.Float {
+	w := prec + 64
+	n := int64(1) << logn
+	lambda := max(2, n/4)
+	invEps := new(big.Float).SetPrec(w).SetMantExp(new(big.Float).SetPrec(w).SetInt64(lambda), 64)
+	invEps.Sqrt(invEps)
+	x := new(big.Float).SetPrec(w).Add(invEps, new(big.Float).SetInt64(1))
+	x.Mul(x, new(big.Float).SetPrec(w).SetInt64(4*n))
+	bigLogMu.Lock()
+	l := bigfloat.Log(x)
+	bigLogMu.Unlock()
+	l.Quo(l, new(big.Float).SetInt64(2))
+	l.Sqrt(l)
+	l.Quo(l, arith.Pi(w))
+	return new(big.Float).SetPrec(prec).Set(l)
+}
+
+// bigLogMu serialises bigfloat.Log, whose cache of pi is not safe for
+// concurrent use (see arith.Ln2).
+var bigLogMu sync.Mutex
+
+// InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
+// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly).
+func InvSigmaFormula(logn uint, prec uint) *big.Float {
+	w := prec + 64
+	sq := new(big.Float).SetPrec(w).SetInt64(falcon.Q)
+	sq.Sqrt(sq)
+	s := new(big.Float).SetPrec(w).Quo(new(big.Float).SetPrec(w).SetInt64(117), new(big.Float).SetPrec(w).SetInt64(100))
+	s.Mul(s, sq)
+	s.Mul(s, SigmaMinFormula(logn, w))
+	return new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(w).SetInt64(1), s)
+}
+
+// Config describes a shadowed campaign over one backend.
+type Config struct {
+	LogN uint
+	// Seeded mode: Signatures signatures with Keys keys (signature j uses
+	// key j mod Keys), everything derived from Seed.
+	Signatures, Keys int
+	Seed             string
+	// KAT mode, when KATTo > KATFrom: the NIST KAT records [KATFrom,
+	// KATTo), each with its own key and signing randomness.
+	KATFrom, KATTo int
+	OracleBits     uint
+	Sigma          ExactSigma
+	Workers        int
+	// Have returns the finished record of a unit from an earlier run (a
+	// resume), if any; Done receives each new record as it finishes (from
+	// several goroutines, serialised by Run). Both may be nil.
+	Have     func(kind string, index int) (*Record, bool)
+	Done     func(r *Record) error
+	Progress func(done, total int)
+}
+
+// KATMode reports whether the configuration uses KAT records.
+func (c *Config) KATMode() bool { return c.KATTo > c.KATFrom }
+
+// Check validates the configuration.
+func (c *Config) Check() error {
+	if _, err := falcon.ParamsFor(c.LogN); err != nil {
+		return err
+	}
+	if c.OracleBits < 64 || c.OracleBits > 4096 {
+		return fmt.Errorf("oracle precision %d bits out of range 64..4096", c.OracleBits)
+	}
+	switch c.Sigma {
+	case SigmaReference, SigmaFormula:
+	default:
+		return fmt.Errorf("exact sigma %q: want %q or %q", c.Sigma, SigmaReference, SigmaFormula)
+	}
+	if c.KATMode() {
+		if c.KATFrom < 0 || c.KATTo > 100 {
+			return fmt.Errorf("KAT records %d:%d out of range 0:100", c.KATFrom, c.KATTo)
+		}
+		return nil
+	}
+	if c.Signatures < 1 || c.Signatures > 100_000_000 {
+		return fmt.Errorf("number of signatures %d out of range 1..100000000", c.Signatures)
+	}
+	if c.Keys < 1 || c.Keys > c.Signatures {
+		return fmt.Errorf("number of keys %d out of range 1..%d (the number of signatures)", c.Keys, c.Signatures)
+	}
+	return nil
+}
+
+// runner runs shadowed key generations and signatures over one backend.
+type runner interface {
+	// keygen generates a key shadowed; the key is the backend's.
+	keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error)
+	// sign signs msg shadowed.
+	sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error)
+	// kat runs one KAT record with shadowed signing (and shadowed key
+	// generation when the backend generates keys).
+	kat(logn uint, req falcon.KATRecord, shadowKeys bool) (kg, sig *Record, err error)
+}
+
+// pairRunner is the runner for backend value type F with arithmetic A.
+type pairRunner[F any, A arith.Arith[F]] struct {
+	b      arith.Backend
+	a      A
+	ex     BigExact
+	consts map[arith.Constant]*big.Float
+}
+
+func (r *pairRunner[F, A]) pair() *PairArith[F, *big.Float, A, BigExact] {
+	return &PairArith[F, *big.Float, A, BigExact]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts}
+}
+
+func (r *pairRunner[F, A]) instance(kind string, index, key int) (arith.Backend, *observer[F, *big.Float, A, BigExact]) {
+	p := r.pair()
+	o := newObserver(p, kind, index, key)
+	return falcon.Instantiate[Pair[F, *big.Float]](r.b, p, o), o
+}
+
+func (r *pairRunner[F, A]) keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error) {
+	t0 := time.Now()
+	pb, o := r.instance("keygen", index, index)
+	sk, _, err := falcon.Keygen(pb, logn, rng)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec := o.finish()
+	rec.Seconds = time.Since(t0).Seconds()
+	return sk, rec, nil
+}
+
+func (r *pairRunner[F, A]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
+	t0 := time.Now()
+	pb, o := r.instance("signature", index, key)
+	sig, err := falcon.Sign(pb, sk, msg, falcon.Compressed, rng)
+	if err != nil {
+		return nil, err
+	}
+	pk, err := sk.Public()
+	if err != nil {
+		return nil, err
+	}
+	if err := falcon.Verify(pk, msg, sig); err != nil {
+		return nil, fmt.Errorf("signature %d over %s does not verify: %w", index, r.b.Name, err)
+	}
+	rec := o.finish()
+	rec.Seconds = time.Since(t0).Seconds()
+	return rec, nil
+}
+
+func (r *pairRunner[F, A]) kat(logn uint, req falcon.KATRecord, shadowKeys bool) (*Record, *Record, error) {
+	t0 := time.Now()
+	kb, _ := arith.Lookup("emu64")
+	var ko *observer[F, *big.Float, A, BigExact]
+	if shadowKeys {
+		kb, ko = r.instance("keygen", req.Count, req.Count)
+	}
+	sb, so := r.instance("signature", req.Count, req.Count)
+	if err := falcon.GenerateKATRecordSplit(kb, sb, logn, &req); err != nil {
+		return nil, nil, fmt.Errorf("KAT record %d: %w", req.Count, err)
+	}
+	var kg *Record
+	if ko != nil {
+		kg = ko.finish()
+	}
+	sig := so.finish()
+	sig.Seconds = time.Since(t0).Seconds()
+	return kg, sig, nil
+}
+
+// newRunner is the analysis layer's one dispatch from a backend chosen by
+// name to the pair arithmetic over its value type.
+func newRunner(b arith.Backend, cfg *Config) (runner, error) {
+	ex, err := NewBigExact(cfg.OracleBits)
+	if err != nil {
+		return nil, err
+	}
+	consts := map[arith.Constant]*big.Float{}
+	if cfg.Sigma == SigmaFormula {
+		for logn := uint(1); logn <= arith.MaxLogN; logn++ {
+			consts[arith.InvSigma(logn)] = InvSigmaFormula(logn, cfg.OracleBits)
+			consts[arith.SigmaMin(logn)] = SigmaMinFormula(logn, cfg.OracleBits)
+		}
+	}
+	switch a := b.Impl.(type) {
+	case native.Arith:
+		return &pairRunner[float64, native.Arith]{b: b, a: a, ex: ex, consts: consts}, nil
+	case arith.Arith[float64]:
+		return &pairRunner[float64, arith.Arith[float64]]{b: b, a: a, ex: ex, consts: consts}, nil
+	case arith.Arith[emu64.FPR]:
+		return &pairRunner[emu64.FPR, arith.Arith[emu64.FPR]]{b: b, a: a, ex: ex, consts: consts}, nil
+	case arith.Arith[triword.TW]:
+		return &pairRunner[triword.TW, arith.Arith[triword.TW]]{b: b, a: a, ex: ex, consts: consts}, nil
+	case arith.Arith[*big.Float]:
+		return &pairRunner[*big.Float, arith.Arith[*big.Float]]{b: b, a: a, ex: ex, consts: consts}, nil
+	}
+	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
+}
+
+// derive returns SHAKE256 of a domain label, the seed and an index: the
+// random stream of one unit of a seeded campaign.
+func derive(label, seed string, index int) *sha3.SHAKE {
+	h := sha3.NewSHAKE256()
+	h.Write([]byte("fprlab compare " + label + "\x00"))
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(seed)))
+	h.Write(n[:])
+	h.Write([]byte(seed))
+	binary.BigEndian.PutUint64(n[:], uint64(index))
+	h.Write(n[:])
+	return h
+}
+
+// Message returns the message of signature j of a seeded campaign.
+func Message(seed string, j int) []byte {
+	m := make([]byte, 32)
+	derive("message", seed, j).Read(m)
+	return m
+}
+
+// KeygenBackend returns the backend that generates a campaign's keys:
+// b itself when it can run NTRUSolve, else emu64 (triword's exponent range
+// cannot hold NTRUSolve's values).
+func KeygenBackend(b arith.Backend) string {
+	if falcon.KeygenSupported(b) == nil {
+		return b.Name
+	}
+	return "emu64"
+}
+
+// Run runs the campaign cfg over backend b and returns every record (those
+// from Have and the new ones), in index order, keygen records first.
+// Records do not depend on cfg.Workers.
+func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	r, err := newRunner(b, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	shadowKeys := KeygenBackend(b) == b.Name
+	var mu sync.Mutex
+	var out []*Record
+	done, total := 0, 0
+	have := func(kind string, i int) (*Record, bool) {
+		if cfg.Have == nil {
+			return nil, false
+		}
+		return cfg.Have(kind, i)
+	}
+	finish := func(recs ...*Record) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, rec := range recs {
+			if rec == nil {
+				continue
+			}
+			out = append(out, rec)
+			if cfg.Done != nil {
+				if err := cfg.Done(rec); err != nil {
+					return err
+				}
+			}
+		}
+		done++
+		if cfg.Progress != nil {
+			cfg.Progress(done, total)
+		}
+		return nil
+	}
+
+	if cfg.KATMode() {
+		reqs := falcon.KATRequests(cfg.KATTo)[cfg.KATFrom:]
+		total = len(reqs)
+		err := parallel(ctx, cfg.Workers, len(reqs), func(i int) error {
+			req := reqs[i]
+			if rec, ok := have("signature", req.Count); ok {
+				kg, _ := have("keygen", req.Count)
+				mu.Lock()
+				out = append(out, rec)
+				if kg != nil {
+					out = append(out, kg)
+				}
+				done++
+				mu.Unlock()
+				return nil
+			}
+			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys)
+			if err != nil {
+				return err
+			}
+			return finish(kg, sig)
+		})
+		return sortRecords(out), err
+	}
+
+	// Keys first: a key already measured is regenerated without the
+	// shadow (the backend alone computes the same key).
+	keys := make([]*falcon.PrivateKey, cfg.Keys)
+	kb := b
+	if !shadowKeys {
+		kb, _ = arith.Lookup("emu64")
+	}
+	total = cfg.Keys + cfg.Signatures
+	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {
+		rng := derive("key", cfg.Seed, i)
+		if rec, ok := have("keygen", i); ok || !shadowKeys {
+			sk, _, err := falcon.Keygen(kb, cfg.LogN, rng)
+			if err != nil {
+				return fmt.Errorf("key %d: %w", i, err)
+			}
+			keys[i] = sk
+			mu.Lock()
+			if ok {
+				out = append(out, rec)
+			}
+			done++
+			mu.Unlock()
+			return nil
+		}
+		sk, rec, err := r.keygen(cfg.LogN, rng, i)
+		if err != nil {
+			return fmt.Errorf("key %d: %w", i, err)
+		}
+		keys[i] = sk
+		return finish(rec)
+	})
+	if err != nil {
+		return nil, err
+	}
+	err = parallel(ctx, cfg.Workers, cfg.Signatures, func(j int) error {
+		if rec, ok := have("signature", j); ok {
+			mu.Lock()
+			out = append(out, rec)
+			done++
+			mu.Unlock()
+			return nil
+		}
+		rec, err := r.sign(keys[j%cfg.Keys], Message(cfg.Seed, j), derive("signature", cfg.Seed, j), j, j%cfg.Keys)
+		if err != nil {
+			return err
+		}
+		return finish(rec)
+	})
+	return sortRecords(out), err
+}
+
+// parallel runs f(0..n-1) on workers goroutines, stopping at the first
+// error or when ctx is done (work under way finishes first).
+func parallel(ctx context.Context, workers, n int, f func(i int) error) error {
+	var (
+		mu   sync.Mutex
+		next int
+		ferr error
+		wg   sync.WaitGroup
+	)
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if ferr != nil || next >= n {
+					mu.Unlock()
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					ferr = err
+					mu.Unlock()
+					return
+				}
+				i := next
+				next++
+				mu.Unlock()
+				if err := f(i); err != nil {
+					mu.Lock()
+					if ferr == nil {
+						ferr = err
+					}
+					mu.Unlock()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if ferr != nil && errors.Is(ferr, context.Canceled) {
+		return fmt.Errorf("interrupted: %w", ferr)
+	}
+	return ferr
+}

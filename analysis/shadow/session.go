@@ -1,0 +1,281 @@
+package shadow
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// maxFlipDetails is the number of decision flips a record describes in
+// words; all of them are counted.
+const maxFlipDetails = 16
+
+// FlipDetail describes one decision flip: where it happened and the two
+// outcomes.
+type FlipDetail struct {
+	Kind  string   `json:"kind"`
+	Where string   `json:"where"`
+	B     int64    `json:"backend"`
+	X     int64    `json:"exact"`
+	Gap   *float64 `json:"margin_log2"` // the exact side's distance to the decision boundary
+}
+
+// StageStat holds the errors of the values one stage produced at one
+// level, each relative to the largest exact magnitude in its polynomial
+// (normwise relative error).
+type StageStat struct {
+	Stage string `json:"stage"`
+	Level int    `json:"level"`
+	Rel   *Hist  `json:"rel"`
+}
+
+// stageKey identifies a StageStat.
+type stageKey struct {
+	st    falcon.Stage
+	level int
+}
+
+// Record is the measurement of one signature (or one generated key): what
+// a campaign directory holds, one JSON line each, and what summaries are
+// computed from.
+type Record struct {
+	Kind  string `json:"kind"` // "signature" or "keygen"
+	Index int    `json:"index"`
+	Key   int    `json:"key"`
+	// Attempts is the number of signing attempts; AttemptFailures says why
+	// each failed attempt was not a signature.
+	Attempts        int      `json:"attempts"`
+	AttemptFailures []string `json:"attempt_failures,omitempty"`
+	Calls           int64    `json:"sampler_calls"`
+	Rejections      int64    `json:"sampler_rejections"`
+	// Per sampler call.
+	DeltaC     *Hist `json:"delta_c"`
+	DeltaSigma *Hist `json:"delta_sigma"`
+	Sum        *Hist `json:"sum"`
+	// Per tree leaf: the worse of its two calls' delta_c + delta_sigma.
+	LeafSum *Hist `json:"leaf_sum"`
+	// The maxima over this record's calls (log2; null when exact).
+	MaxDeltaC     *float64 `json:"max_delta_c_log2"`
+	MaxDeltaSigma *float64 `json:"max_delta_sigma_log2"`
+	MaxSum        *float64 `json:"max_sum_log2"`
+	// Decisions: counts per kind, flips per kind, the smallest margins.
+	Decisions  map[string]int64    `json:"decisions"`
+	Flips      map[string]int64    `json:"flips"`
+	MinMargin  map[string]*float64 `json:"min_margin_log2"`
+	FlipDetail []FlipDetail        `json:"flip_details,omitempty"`
+	// ExpmErr holds the log2 relative errors of the backend's ExpmP63.
+	ExpmErr *Hist        `json:"expm_p63_rel"`
+	Stages  []*StageStat `json:"stages"`
+	Seconds float64      `json:"seconds"`
+}
+
+// observer is the falcon.Observer of one shadowed run (one signature, or
+// one key generation) over the pair arithmetic p; it fills rec.
+type observer[F, X any, A arith.Arith[F], AX Exact[X]] struct {
+	p   *PairArith[F, X, A, AX]
+	rec *Record
+
+	keygen    bool
+	attempt   int // current signing attempt, from 0
+	call      int // sampler call within the attempt
+	candidate int // key-generation candidate
+	leafWorst float64
+	stages    map[stageKey]*StageStat
+	maxC      float64
+	maxS      float64
+	maxSum    float64
+	flips     [numDecisions]int64
+}
+
+func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX], kind string, index, key int) *observer[F, X, A, AX] {
+	return &observer[F, X, A, AX]{
+		p: p,
+		rec: &Record{
+			Kind: kind, Index: index, Key: key,
+			DeltaC: NewHist(), DeltaSigma: NewHist(), Sum: NewHist(), LeafSum: NewHist(), ExpmErr: NewHist(),
+		},
+		keygen:    kind == "keygen",
+		stages:    map[stageKey]*StageStat{},
+		maxC:      math.Inf(-1),
+		maxS:      math.Inf(-1),
+		maxSum:    math.Inf(-1),
+		leafWorst: math.Inf(-1),
+	}
+}
+
+var _ falcon.Observer[Pair[float64, *big.Float]] = (*observer[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
+
+// flush attributes the decisions since the previous event to where.
+func (o *observer[F, X, A, AX]) flush(where func() string) {
+	for _, f := range o.p.d.take() {
+		o.flips[f.kind]++
+		if len(o.rec.FlipDetail) < maxFlipDetails {
+			o.rec.FlipDetail = append(o.rec.FlipDetail, FlipDetail{
+				Kind: f.kind.String(), Where: where() + fmt.Sprintf(", %s #%d", f.kind, f.idx), B: f.b, X: f.x, Gap: finite(f.gap),
+			})
+		}
+	}
+}
+
+// Stage implements falcon.Observer.
+func (o *observer[F, X, A, AX]) Stage(st falcon.Stage, level, iter int, values ...[]Pair[F, X]) {
+	switch st {
+	case falcon.StageCandidate:
+		o.candidate = iter
+	}
+	o.flush(func() string { return o.where(st, level, iter) })
+	if len(values) == 0 {
+		return
+	}
+	k := stageKey{st, level}
+	ss := o.stages[k]
+	if ss == nil {
+		ss = &StageStat{Stage: st.String(), Level: level, Rel: NewHist()}
+		o.stages[k] = ss
+	}
+	// Errors relative to the largest exact value of each polynomial
+	// (normwise): FFT-domain values that are zero or tiny in exact
+	// arithmetic (structural cancellations) would otherwise show huge
+	// componentwise relative errors that say nothing about precision.
+	for _, vs := range values {
+		scale := 0.0
+		for _, v := range vs {
+			scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
+		}
+		for _, v := range vs {
+			abs, _ := o.p.errLog2(v)
+			switch {
+			case math.IsInf(abs, -1):
+				ss.Rel.Add(abs)
+			case scale == 0:
+				ss.Rel.Add(math.Inf(1))
+			default:
+				ss.Rel.Add(abs - math.Log2(scale))
+			}
+		}
+	}
+}
+
+// where describes the place of an event in words, e.g. "keygen candidate
+// 3, NTRUSolve depth 1, Babai iteration 3".
+func (o *observer[F, X, A, AX]) where(st falcon.Stage, level, iter int) string {
+	if o.keygen {
+		switch st {
+		case falcon.StageBabai:
+			return fmt.Sprintf("keygen candidate %d, NTRUSolve depth %d, Babai iteration %d", o.candidate, level, iter)
+		case falcon.StageGSNorm:
+			return fmt.Sprintf("keygen candidate %d, Gram-Schmidt norm check", o.candidate)
+		}
+		return fmt.Sprintf("keygen candidate %d, %s", o.candidate, st)
+	}
+	return fmt.Sprintf("sign attempt %d, %s (level %d)", o.attempt+1, st, level)
+}
+
+// Sample implements falcon.Observer.
+func (o *observer[F, X, A, AX]) Sample(mu, isigma Pair[F, X], z int64, rejections int) {
+	call := o.call
+	o.flush(func() string { return fmt.Sprintf("sign attempt %d, sampler call %d (z = %d)", o.attempt+1, call, z) })
+	o.call++
+	o.rec.Calls++
+	o.rec.Rejections += int64(rejections)
+	dc, _ := o.p.errLog2(mu)
+	_, ds := o.p.errLog2(isigma)
+	sum := log2Sum(dc, ds)
+	o.rec.DeltaC.Add(dc)
+	o.rec.DeltaSigma.Add(ds)
+	o.rec.Sum.Add(sum)
+	o.maxC = math.Max(o.maxC, dc)
+	o.maxS = math.Max(o.maxS, ds)
+	o.maxSum = math.Max(o.maxSum, sum)
+	// Calls come in pairs per leaf (falcon.Observer.Sample).
+	o.leafWorst = math.Max(o.leafWorst, sum)
+	if call%2 == 1 {
+		o.rec.LeafSum.Add(o.leafWorst)
+		o.leafWorst = math.Inf(-1)
+	}
+}
+
+// log2Sum returns log2(2^a + 2^b).
+func log2Sum(a, b float64) float64 {
+	if math.IsInf(a, -1) {
+		return b
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	hi, lo := math.Max(a, b), math.Min(a, b)
+	return hi + math.Log2(1+math.Exp2(lo-hi))
+}
+
+// BerExp implements falcon.Observer: it decides the trial again with the
+// exact side's threshold and the same random bytes. The bytes drawn fix the
+// random 64-bit value R to an interval [lo, hi]; exact arithmetic accepts
+// when R < threshold, which is decided when the whole interval lies on one
+// side. When it does not, exact arithmetic would have drawn more bytes
+// (DecBerExpMore): the random streams diverge from there.
+func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
+	zx := ((o.p.d.lastExpmX << 1) - 1) >> shift
+	var span uint64 // the undrawn low bytes of R
+	if nbytes < 8 {
+		span = uint64(1)<<(64-8*uint(nbytes)) - 1
+	}
+	lo, hi := drawn, drawn+span
+	var margin float64
+	switch {
+	case hi < zx:
+		margin = float64(zx - hi)
+		o.p.d.note(DecBerExp, b2i(accept), 1, math.Log2(margin)-64)
+	case lo >= zx:
+		margin = float64(lo - zx)
+		o.p.d.note(DecBerExp, b2i(accept), 0, math.Log2(margin)-64)
+	default:
+		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1))
+	}
+}
+
+// Attempt implements falcon.Observer.
+func (o *observer[F, X, A, AX]) Attempt(at *falcon.Attempt) {
+	a := o.attempt
+	o.flush(func() string { return fmt.Sprintf("sign attempt %d, rounding of the lattice point into (s1, s2)", a+1) })
+	o.rec.Attempts++
+	if !at.Short {
+		o.rec.AttemptFailures = append(o.rec.AttemptFailures, at.Failure())
+	}
+	o.attempt++
+	o.call = 0
+	o.leafWorst = math.Inf(-1)
+}
+
+// finish completes the record.
+func (o *observer[F, X, A, AX]) finish() *Record {
+	o.flush(func() string { return "end of run" })
+	r := o.rec
+	r.MaxDeltaC, r.MaxDeltaSigma, r.MaxSum = finite(o.maxC), finite(o.maxS), finite(o.maxSum)
+	d := o.p.d
+	r.Decisions = map[string]int64{}
+	r.Flips = map[string]int64{}
+	r.MinMargin = map[string]*float64{}
+	for k := range numDecisions {
+		if d.count[k] == 0 {
+			continue
+		}
+		r.Decisions[k.String()] = d.count[k]
+		r.Flips[k.String()] = o.flips[k]
+		r.MinMargin[k.String()] = finite(d.minMargin[k])
+	}
+	for _, e := range d.expmErr {
+		r.ExpmErr.Add(e)
+	}
+	r.ExpmErr.Zeros += int64(d.expmZero)
+	for st := range falcon.NumStages {
+		for lv := 10; lv >= 0; lv-- {
+			if ss := o.stages[stageKey{st, lv}]; ss != nil {
+				r.Stages = append(r.Stages, ss)
+			}
+		}
+	}
+	return r
+}

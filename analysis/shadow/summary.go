@@ -1,0 +1,389 @@
+package shadow
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// sortRecords orders records by kind (keygen first) and index.
+func sortRecords(recs []*Record) []*Record {
+	slices.SortFunc(recs, func(a, b *Record) int {
+		if a.Kind != b.Kind {
+			if a.Kind == "keygen" {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Index, b.Index)
+	})
+	return recs
+}
+
+// Q is the statistic of one error quantity (the JSON contract of
+// `fprlab compare`): log2 values; null where the quantile is an exact zero
+// (or there are no values).
+type Q struct {
+	Count  int64    `json:"count"`
+	Zeros  int64    `json:"zeros"`
+	Min    *float64 `json:"min_log2"`
+	Q01    *float64 `json:"q01_log2"`
+	Q10    *float64 `json:"q10_log2"`
+	Median *float64 `json:"median_log2"`
+	Q90    *float64 `json:"q90_log2"`
+	Q99    *float64 `json:"q99_log2"`
+	Max    *float64 `json:"max_log2"`
+	// Histogram counts the values by integer log2 bins: bin e holds
+	// 2^e <= value < 2^(e+1). Exact zeros are in Zeros.
+	Histogram []QBin `json:"histogram"`
+}
+
+// QBin is one bin of Q.Histogram.
+type QBin struct {
+	Log2  int   `json:"log2"`
+	Count int64 `json:"count"`
+}
+
+// QOf returns the statistic of a histogram. Quantiles are read from bins
+// of 1/16 bit (exact to 1/32 bit); min and max are exact.
+func QOf(h *Hist) Q {
+	q := Q{Count: h.Count(), Zeros: h.Zeros, Histogram: []QBin{}}
+	if q.Count == 0 {
+		return q
+	}
+	q.Min = finite(h.Min)
+	if h.Zeros > 0 {
+		q.Min = nil
+	}
+	q.Q01, q.Q10, q.Median = finite(h.Quantile(0.01)), finite(h.Quantile(0.10)), finite(h.Median())
+	q.Q90, q.Q99, q.Max = finite(h.Quantile(0.90)), finite(h.Quantile(0.99)), finite(h.Max)
+	coarse := map[int]int64{}
+	for b, c := range h.Bins {
+		coarse[int(math.Floor(float64(b)/binsPerBit))] += c
+	}
+	keys := make([]int, 0, len(coarse))
+	for k := range coarse {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		q.Histogram = append(q.Histogram, QBin{Log2: k, Count: coarse[k]})
+	}
+	return q
+}
+
+// Triple is the statistic of delta_c, delta_sigma and their sum.
+type Triple struct {
+	DeltaC     Q `json:"delta_c"`
+	DeltaSigma Q `json:"delta_sigma"`
+	Sum        Q `json:"sum"`
+}
+
+// Renyi holds the security consequences of the measured worst errors
+// (Falcon specification v1.2, section 2.6; Prest, ASIACRYPT 2017): the
+// relative error d of the signature distribution, bounded in the worst
+// case by
+//
+//	d <= 2n [ (sqrt(154)/1.312) delta_c + (2 pi + 1) delta_sigma ]
+//
+// and on average with sqrt(2n) for 2n; the Renyi divergence of order a is
+// then about 1 + a d^2/2, so a lambda-bit problem keeps its security for
+// q_s <= 1/(4 lambda d^2) queries, and at q_s queries loses
+// 2 sqrt(lambda c) - c bits with c = log2(e) q_s d^2 / 2 (lambda = 256).
+type Renyi struct {
+	DeltaCLog2          *float64 `json:"delta_c_log2"`
+	DeltaSigmaLog2      *float64 `json:"delta_sigma_log2"`
+	DWorstLog2          *float64 `json:"d_worst_log2"`
+	DAverageLog2        *float64 `json:"d_average_log2"`
+	MaxQueriesLog2      *float64 `json:"max_queries_log2"`
+	MaxQueriesLog2Avg   *float64 `json:"max_queries_log2_average"`
+	BitsLostAt2_64      float64  `json:"bits_lost_at_2^64"`
+	BitsLostAt2_64Avg   float64  `json:"bits_lost_at_2^64_average"`
+	Lambda              int      `json:"lambda"`
+	SpecificationTarget float64  `json:"target_log2"`
+}
+
+// renyiLambda is the security level of the query bound (the specification's
+// argument uses 256).
+const renyiLambda = 256
+
+// RenyiOf computes the consequences of worst-case delta_c and delta_sigma
+// (log2) for degree n.
+func RenyiOf(n int, dcLog2, dsLog2 float64) Renyi {
+	r := Renyi{DeltaCLog2: finite(dcLog2), DeltaSigmaLog2: finite(dsLog2), Lambda: renyiLambda, SpecificationTarget: -46}
+	inner := math.Sqrt(154)/1.312*math.Exp2(dcLog2) + (2*math.Pi+1)*math.Exp2(dsLog2)
+	if inner == 0 {
+		return r
+	}
+	dw := math.Log2(2 * float64(n) * inner)
+	da := math.Log2(math.Sqrt(2*float64(n)) * inner)
+	r.DWorstLog2, r.DAverageLog2 = &dw, &da
+	mq := func(d float64) *float64 { v := -math.Log2(4*renyiLambda) - 2*d; return &v }
+	r.MaxQueriesLog2, r.MaxQueriesLog2Avg = mq(dw), mq(da)
+	r.BitsLostAt2_64, r.BitsLostAt2_64Avg = BitsLost(dw, 64), BitsLost(da, 64)
+	return r
+}
+
+// BitsLost returns the security bits a 256-bit problem loses after 2^qLog2
+// queries when the distribution's relative error is 2^dLog2:
+// 2 sqrt(lambda c) - c with c = log2(e) q d^2 / 2, at most lambda.
+func BitsLost(dLog2, qLog2 float64) float64 {
+	c := math.Log2E * math.Exp2(qLog2+2*dLog2) / 2
+	if c >= renyiLambda {
+		return renyiLambda
+	}
+	return 2*math.Sqrt(renyiLambda*c) - c
+}
+
+// Flips summarises decision flips.
+type Flips struct {
+	Total               int64               `json:"total"`
+	ByKind              map[string]int64    `json:"by_kind"`
+	Decisions           map[string]int64    `json:"decisions"`
+	SignaturesWithFlips int                 `json:"signatures_with_flips"`
+	MinMarginLog2       map[string]*float64 `json:"min_margin_log2"`
+	First               []FlipDetail        `json:"first"`
+}
+
+// StageSummary is one row of the where-error-is-born table.
+type StageSummary struct {
+	Stage         string   `json:"stage"`
+	Level         int      `json:"level"`
+	Values        int64    `json:"values"`
+	MaxRelLog2    *float64 `json:"max_rel_log2"`
+	MedianRelLog2 *float64 `json:"median_rel_log2"`
+	Q99RelLog2    *float64 `json:"q99_rel_log2"`
+	ExactValues   int64    `json:"exact_values"`
+}
+
+// Attempts summarises signing attempts.
+type Attempts struct {
+	Total    int            `json:"total"`
+	Failed   int            `json:"failed"`
+	Reasons  map[string]int `json:"reasons"`
+	FailRate float64        `json:"failed_fraction"`
+}
+
+// KeygenSummary summarises shadowed key generations.
+type KeygenSummary struct {
+	Keys         int            `json:"keys"`
+	Shadowed     bool           `json:"shadowed"`
+	GSNormMaxRel *float64       `json:"gs_norm_max_rel_log2"`
+	Flips        Flips          `json:"flips"`
+	Stages       []StageSummary `json:"stages"`
+}
+
+// Summary is the result of a campaign over one backend (the JSON contract
+// of `fprlab compare --json`, one per backend).
+type Summary struct {
+	Backend       string         `json:"backend"`
+	KeygenBackend string         `json:"keygen_backend"`
+	Params        int            `json:"params"`
+	Signatures    int            `json:"signatures"`
+	Keys          int            `json:"keys"`
+	Seed          *string        `json:"seed,omitempty"`
+	KATRecords    *string        `json:"kat_records,omitempty"`
+	OracleBits    uint           `json:"oracle_bits"`
+	ExactSigma    ExactSigma     `json:"exact_sigma"`
+	Leaves        int64          `json:"leaves"`
+	SamplerCalls  int64          `json:"sampler_calls"`
+	PerLeaf       Triple         `json:"per_leaf"`
+	PerTreeLeaf   Q              `json:"per_tree_leaf"`
+	PerSignature  Triple         `json:"per_signature"`
+	Meets         bool           `json:"meets_2^-46"`
+	Renyi         Renyi          `json:"renyi"`
+	Flips         Flips          `json:"flips"`
+	Stages        []StageSummary `json:"stages"`
+	ExpmP63       Q              `json:"expm_p63_rel"`
+	Attempts      Attempts       `json:"attempts"`
+	Keygen        *KeygenSummary `json:"keygen,omitempty"`
+	Seconds       float64        `json:"seconds"`
+}
+
+func orInf(p *float64) float64 {
+	if p == nil {
+		return math.Inf(-1)
+	}
+	return *p
+}
+
+// Summarize computes the summary of a campaign from its records. It
+// depends only on the records, so a resumed or merged campaign gives the
+// summary of an uninterrupted one.
+func Summarize(backend string, cfg Config, recs []*Record) *Summary {
+	n := 1 << cfg.LogN
+	s := &Summary{Backend: backend, Params: n, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	dc, ds, sum, leaf, expm := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
+	sdc, sds, ssum := NewHist(), NewHist(), NewHist()
+	sigFlips := newFlips()
+	kgFlips := newFlips()
+	stages := map[stageKey2]*Hist{}
+	kgStages := map[stageKey2]*Hist{}
+	var order, kgOrder []stageKey2
+	s.Attempts.Reasons = map[string]int{}
+	keys := 0
+	for _, r := range sortRecords(slices.Clone(recs)) {
+		s.Seconds += r.Seconds
+		if r.Kind == "keygen" {
+			keys++
+			kgFlips.add(r)
+			kgOrder = addStages(kgStages, kgOrder, r.Stages)
+			continue
+		}
+		s.Signatures++
+		s.SamplerCalls += r.Calls
+		dc.Merge(r.DeltaC)
+		ds.Merge(r.DeltaSigma)
+		sum.Merge(r.Sum)
+		leaf.Merge(r.LeafSum)
+		expm.Merge(r.ExpmErr)
+		sdc.Add(orInf(r.MaxDeltaC))
+		sds.Add(orInf(r.MaxDeltaSigma))
+		ssum.Add(orInf(r.MaxSum))
+		sigFlips.add(r)
+		order = addStages(stages, order, r.Stages)
+		s.Attempts.Total += r.Attempts
+		s.Attempts.Failed += len(r.AttemptFailures)
+		for _, f := range r.AttemptFailures {
+			s.Attempts.Reasons[failureClass(f)]++
+		}
+	}
+	if s.Attempts.Total > 0 {
+		s.Attempts.FailRate = float64(s.Attempts.Failed) / float64(s.Attempts.Total)
+	}
+	s.Leaves = s.SamplerCalls / 2
+	s.PerLeaf = Triple{QOf(dc), QOf(ds), QOf(sum)}
+	s.PerTreeLeaf = QOf(leaf)
+	s.PerSignature = Triple{QOf(sdc), QOf(sds), QOf(ssum)}
+	s.Meets = s.Signatures > 0 && orInf(s.PerSignature.Sum.Max) <= -46
+	s.Renyi = RenyiOf(n, maxOf(sdc), maxOf(sds))
+	s.Flips = sigFlips.summary()
+	s.Stages = stageRows(stages, order)
+	s.ExpmP63 = QOf(expm)
+	if cfg.KATMode() {
+		k := fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
+		s.KATRecords = &k
+		s.Keys = s.Signatures
+	} else {
+		seed := cfg.Seed
+		s.Seed = &seed
+		s.Keys = cfg.Keys
+	}
+	if keys > 0 {
+		ks := &KeygenSummary{Keys: keys, Shadowed: true, Flips: kgFlips.summary(), Stages: stageRows(kgStages, kgOrder)}
+		for _, row := range ks.Stages {
+			if row.Stage == "keygen_gs_norm" {
+				ks.GSNormMaxRel = row.MaxRelLog2
+			}
+		}
+		s.Keygen = ks
+	}
+	return s
+}
+
+func maxOf(h *Hist) float64 {
+	if math.IsNaN(h.Max) {
+		return math.Inf(-1)
+	}
+	return h.Max
+}
+
+type stageKey2 struct {
+	stage string
+	level int
+}
+
+func addStages(m map[stageKey2]*Hist, order []stageKey2, ss []*StageStat) []stageKey2 {
+	for _, st := range ss {
+		k := stageKey2{st.Stage, st.Level}
+		h := m[k]
+		if h == nil {
+			h = NewHist()
+			m[k] = h
+			order = append(order, k)
+		}
+		h.Merge(st.Rel)
+	}
+	return order
+}
+
+func stageRows(m map[stageKey2]*Hist, order []stageKey2) []StageSummary {
+	rows := []StageSummary{}
+	for _, k := range order {
+		h := m[k]
+		rows = append(rows, StageSummary{
+			Stage: k.stage, Level: k.level, Values: h.Count(),
+			MaxRelLog2: finite(h.Max), MedianRelLog2: finite(h.Median()), Q99RelLog2: finite(h.Quantile(0.99)),
+			ExactValues: h.Zeros,
+		})
+	}
+	return rows
+}
+
+// failureClass groups attempt failures for the summary.
+func failureClass(f string) string {
+	switch {
+	case strings.Contains(f, "floating-point s1"):
+		return "norm above the bound, floating-point s1 wrong"
+	case strings.Contains(f, "overflows"):
+		return "norm overflows 2^31"
+	}
+	return "norm above the bound"
+}
+
+type flipAcc struct {
+	f Flips
+	m map[string]float64
+}
+
+func newFlips() *flipAcc {
+	return &flipAcc{f: Flips{ByKind: map[string]int64{}, Decisions: map[string]int64{}, MinMarginLog2: map[string]*float64{}, First: []FlipDetail{}}, m: map[string]float64{}}
+}
+
+func (a *flipAcc) add(r *Record) {
+	flipped := false
+	for k, v := range r.Flips {
+		a.f.ByKind[k] += v
+		a.f.Total += v
+		flipped = flipped || v > 0
+	}
+	for k, v := range r.Decisions {
+		a.f.Decisions[k] += v
+	}
+	for k, v := range r.MinMargin {
+		cur, ok := a.m[k]
+		x := orInf(v)
+		if !ok || x < cur {
+			a.m[k] = x
+		}
+	}
+	if flipped {
+		a.f.SignaturesWithFlips++
+	}
+	for _, d := range r.FlipDetail {
+		if len(a.f.First) < maxFlipDetails {
+			d.Where = recordLabel(r) + ": " + d.Where
+			a.f.First = append(a.f.First, d)
+		}
+	}
+}
+
+func recordLabel(r *Record) string {
+	if r.Kind == "keygen" {
+		return "key " + itoa(r.Index)
+	}
+	return "signature " + itoa(r.Index)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func (a *flipAcc) summary() Flips {
+	for k, v := range a.m {
+		a.f.MinMarginLog2[k] = finite(v)
+	}
+	return a.f
+}

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+)
+
+// compareOptions holds the flags of compare.
+type compareOptions struct {
+	Backends    string
+	Params      string
+	Signatures  int
+	Keys        int
+	Seed        string
+	KATRecords  string
+	OracleBits  uint
+	ExactSigma  string
+	Workers     int
+	Out         string
+	JSON        bool
+	Progress    bool
+	Interactive bool
+}
+
+const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (the
+256-bit oracle, --oracle-bits) follows the same control path: every decision
+is the backend's, and the shadow computes from exact inputs along it. At each
+of the 2n SamplerZ calls of every attempt it measures
+
+  delta_c     = |mu_B - mu_exact|                      (absolute)
+  delta_sigma = |isigma_B - isigma_exact| / isigma_exact (relative)
+
+(Falcon specification v1.2, "Precision of the floating-point arithmetic"),
+and reports their statistics per sampler call ("per_leaf", every call) and
+per signature (the maximum over its calls, the quantity the specification's
+worst-case argument bounds), the specification's test (delta_c + delta_sigma
+<= 2^-46 for every signature), the Renyi consequences (divergence bound,
+maximum signing queries for lambda = 256, bits lost at 2^64 queries), the
+decisions exact arithmetic would have taken differently with the same random
+bytes (decision flips), where error is born (the normwise relative error of
+each stage's values, per tree level), and the backend's expm_p63 error.
+
+Inputs: --kat-records FROM:TO replays the NIST KAT records (their keys and
+signing randomness, as an instrumented reference build would); otherwise
+--keys keys and --signatures signatures are derived from --seed. Keys are
+generated on the backend (shadowed: key generation's flips are reported too)
+when it can run NTRUSolve, else on emu64. compare never takes a user's
+secret key: signing one point with two arithmetics can reveal it (Lin,
+Tibouchi, Yu, Zhang, Eurocrypt 2025).
+
+--exact-sigma formula (default) takes 1/sigma = 1/(1.17 sqrt(q) sigma_min)
+and sigma_min from the specification's formulas; reference takes the
+reference's binary64 tables as exact. The reference's 1/sigma table is one
+ulp above the correctly rounded formula for every degree, a systematic
+delta_sigma of 2^-52.56 over binary64 with the formula.
+
+--out DIR keeps one JSON line per finished signature (or key) and the
+summary; the same command run again after an interruption continues from
+them. Same seed, same numbers, whatever --workers.`
+
+func newCompareCmd(s *streams) *cobra.Command {
+	opts := &compareOptions{}
+	cmd := &cobra.Command{
+		Use:   "compare --backend B[,B...] --params 512|1024 (--signatures K | --kat-records FROM:TO)",
+		Short: "Shadow Falcon signing with the exact oracle: delta_c, delta_sigma, flips, per-stage errors",
+		Long:  compareLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Interactive = s.ErrIsTerminal
+			return runCompare(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Backends, "backend", "", "backend or comma-separated backends (see 'fprlab backends')")
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures (seeded mode)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn (seeded mode)")
+	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness (seeded mode)")
+	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
+	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the exact shadow in bits")
+	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
+	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
+	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
+	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
+	return cmd
+}
+
+// compareIdentity is what determines a campaign's results (its run.json).
+type compareIdentity struct {
+	Command    string   `json:"command"`
+	Version    string   `json:"version"`
+	Backends   []string `json:"backends"`
+	Params     int      `json:"params"`
+	Signatures int      `json:"signatures,omitempty"`
+	Keys       int      `json:"keys,omitempty"`
+	Seed       string   `json:"seed,omitempty"`
+	KATRecords string   `json:"kat_records,omitempty"`
+	OracleBits uint     `json:"oracle_bits"`
+	ExactSigma string   `json:"exact_sigma"`
+}
+
+// compareConfig validates the flags into a campaign configuration.
+func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error) {
+	var cfg shadow.Config
+	if opts.Backends == "" {
+		return nil, cfg, errors.New("missing --backend (for instance --backend native,triword)")
+	}
+	var bs []arith.Backend
+	seen := map[string]bool{}
+	for _, name := range strings.Split(opts.Backends, ",") {
+		b, err := lookupBackend(strings.TrimSpace(name))
+		if err != nil {
+			return nil, cfg, err
+		}
+		if seen[b.Name] {
+			return nil, cfg, fmt.Errorf("--backend names %s twice", b.Name)
+		}
+		seen[b.Name] = true
+		bs = append(bs, b)
+	}
+	logn, err := katDegreeLogn(opts.Params)
+	if err != nil {
+		return nil, cfg, err
+	}
+	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
+	if opts.KATRecords != "" {
+		if opts.Signatures != 0 {
+			return nil, cfg, errors.New("--kat-records and --signatures exclude each other")
+		}
+		from, to, ok := strings.Cut(opts.KATRecords, ":")
+		a, err1 := strconv.Atoi(from)
+		b, err2 := strconv.Atoi(to)
+		if !ok || err1 != nil || err2 != nil || a < 0 || b > 100 || a >= b {
+			return nil, cfg, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+		}
+		cfg.KATFrom, cfg.KATTo = a, b
+	} else {
+		if opts.Signatures == 0 {
+			return nil, cfg, errors.New("missing --signatures K or --kat-records FROM:TO")
+		}
+		cfg.Signatures, cfg.Keys, cfg.Seed = opts.Signatures, opts.Keys, opts.Seed
+	}
+	if opts.Workers < 0 {
+		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
+	}
+	return bs, cfg, cfg.Check()
+}
+
+// runCompare runs the campaign over each backend and prints the summaries.
+func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
+	bs, cfg, err := compareConfig(opts)
+	if err != nil {
+		return err
+	}
+	var camp *shadow.Campaign
+	if opts.Out != "" {
+		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
+			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
+		if cfg.KATMode() {
+			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
+		}
+		for _, b := range bs {
+			id.Backends = append(id.Backends, b.Name)
+		}
+		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
+			return err
+		}
+		defer camp.Close()
+		s.stopOnInterrupt()
+	}
+	var sums []*shadow.Summary
+	for _, b := range bs {
+		bcfg := cfg
+		if camp != nil {
+			have, err := camp.Load(b.Name)
+			if err != nil {
+				return err
+			}
+			bcfg.Have = shadow.Have(have)
+			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
+		}
+		if opts.Progress || opts.Interactive {
+			bcfg.Progress = compareProgress(s.Err, b.Name)
+		}
+		t0 := time.Now()
+		recs, err := shadow.Run(ctx, b, bcfg)
+		if err != nil {
+			if ctx.Err() != nil {
+				if camp != nil {
+					return interrupted(opts.Out)
+				}
+				return interrupted("")
+			}
+			return fmt.Errorf("backend %s: %w", b.Name, err)
+		}
+		sum := shadow.Summarize(b.Name, cfg, recs)
+		sum.KeygenBackend = shadow.KeygenBackend(b)
+		if !opts.JSON {
+			fmt.Fprintf(s.Err, "compare: %s Falcon-%d: %d signatures in %.1f s\n", b.Name, 1<<cfg.LogN, sum.Signatures, time.Since(t0).Seconds())
+		}
+		sums = append(sums, sum)
+	}
+	if camp != nil {
+		if err := camp.WriteSummary(sums); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		return printJSON(s.Out, sums)
+	}
+	return printCompare(s.Out, sums)
+}
+
+// compareProgress reports done/total, rate and ETA at most every 2 s.
+func compareProgress(w io.Writer, name string) func(done, total int) {
+	var mu sync.Mutex
+	start, last := time.Now(), time.Time{}
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if time.Since(last) < 2*time.Second && done < total {
+			return
+		}
+		last = time.Now()
+		el := time.Since(start).Seconds()
+		rate := float64(done) / el
+		eta := "?"
+		if rate > 0 {
+			eta = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
+		}
+		fmt.Fprintf(w, "compare: %s: %d/%d units, %.1f/s, ETA %s\n", name, done, total, rate, eta)
+	}
+}
+
+// lg formats a log2 value ("exact" for an exact zero / no value).
+func lg(p *float64) string {
+	if p == nil {
+		return "exact"
+	}
+	if math.IsInf(*p, 0) {
+		return "inf"
+	}
+	return fmt.Sprintf("2^%.2f", *p)
+}
+
+// printCompare prints the summaries as aligned tables.
+func printCompare(w io.Writer, sums []*shadow.Summary) error {
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	for _, s := range sums {
+		src := "seed " + strconv.Quote(derefS(s.Seed))
+		if s.KATRecords != nil {
+			src = "NIST KAT records " + *s.KATRecords
+		}
+		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), %d keys from %s; %d sampler calls (%d leaves); shadow %d bits, exact sigma: %s\n",
+			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.OracleBits, s.ExactSigma)
+		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
+		row := func(stat, name string, q shadow.Q) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stat, name, lg(q.Min), lg(q.Q01), lg(q.Q10), lg(q.Median), lg(q.Q90), lg(q.Q99), lg(q.Max))
+		}
+		row("per call", "delta_c", s.PerLeaf.DeltaC)
+		row("per call", "delta_sigma", s.PerLeaf.DeltaSigma)
+		row("per call", "sum", s.PerLeaf.Sum)
+		row("per tree leaf", "sum", s.PerTreeLeaf)
+		row("per signature (max)", "delta_c", s.PerSignature.DeltaC)
+		row("per signature (max)", "delta_sigma", s.PerSignature.DeltaSigma)
+		row("per signature (max)", "sum", s.PerSignature.Sum)
+		row("per call", "expm_p63 rel.", s.ExpmP63)
+		verdict := "NOT met"
+		if s.Meets {
+			verdict = "met"
+		}
+		r := s.Renyi
+		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, lg(s.PerSignature.Sum.Max))
+		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %.2f (average case %.2f)\n",
+			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), r.BitsLostAt2_64, r.BitsLostAt2_64Avg)
+		fmt.Fprintf(tw, "attempts: %d, failed %d\n", s.Attempts.Total, s.Attempts.Failed)
+		fmt.Fprintf(tw, "\ndecision\tdecisions\tflips\tsmallest margin\n")
+		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "rint"} {
+			if n, ok := s.Flips.Decisions[k]; ok {
+				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", k, n, s.Flips.ByKind[k], lg(s.Flips.MinMarginLog2[k]))
+			}
+		}
+		fmt.Fprintf(tw, "signatures with a flip: %d of %d\n", s.Flips.SignaturesWithFlips, s.Signatures)
+		for _, f := range s.Flips.First {
+			fmt.Fprintf(tw, "  %s: %s %d vs exact %d (margin %s)\n", f.Where, f.Kind, f.B, f.X, lg(f.Gap))
+		}
+		if s.Keygen != nil {
+			fmt.Fprintf(tw, "keygen (%d keys, shadowed): Gram-Schmidt norm error %s; flips %d (rint %d, lt %d)\n", s.Keygen.Keys, lg(s.Keygen.GSNormMaxRel),
+				s.Keygen.Flips.Total, s.Keygen.Flips.ByKind["rint"], s.Keygen.Flips.ByKind["lt"])
+			for _, f := range s.Keygen.Flips.First {
+				fmt.Fprintf(tw, "  %s: %s %d vs exact %d\n", f.Where, f.Kind, f.B, f.X)
+			}
+		}
+		fmt.Fprintf(tw, "\nwhere error is born (normwise relative error of each stage's values)\nstage\tlevel\tvalues\tmedian\t99%%\tmax\n")
+		for _, st := range s.Stages {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", st.Stage, st.Level, st.Values, lg(st.MedianRelLog2), lg(st.Q99RelLog2), lg(st.MaxRelLog2))
+		}
+		fmt.Fprintf(tw, "\nshadowed time: %.3f s per signature (sum over workers %.1f s)\n\n", s.Seconds/float64(max(s.Signatures, 1)), s.Seconds)
+	}
+	return tw.Flush()
+}
+
+func num(p *float64) string {
+	if p == nil {
+		return "inf"
+	}
+	return fmt.Sprintf("%.1f", *p)
+}
+
+func derefS(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

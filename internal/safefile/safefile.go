@@ -1,0 +1,264 @@
+// Package safefile reads and writes the files named on fprlab's command
+// lines so that careless or hostile names cannot lose data or exhaust
+// memory:
+//
+//   - Read reads at most a stated number of bytes and names the file and
+//     the cap when a file is larger (a key given as /dev/zero is an error,
+//     not an out-of-memory crash); "-" reads standard input.
+//   - WriteFiles writes a set of files as one step: each regular file goes
+//     to a temporary file in its directory and all of them are renamed into
+//     place only when every one is complete, so an interrupted or failed run
+//     leaves either the old files or the new ones. "-" writes standard
+//     output. A symbolic link is written through to the file it names (the
+//     link stays); a link to a missing file is refused. A character device
+//     or a FIFO (/dev/null, a terminal, a pipe) is written into, never
+//     replaced; directories and other special files are refused.
+//   - Distinct refuses a command line whose outputs name one of its inputs
+//     or each other (a KAT reference overwritten by its own regeneration,
+//     a checkpoint replaced by a result file).
+//
+// Errors name the user's path, never a temporary file.
+package safefile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Stdio is the path that means standard input (for Read) or standard
+// output (for WriteFiles).
+const Stdio = "-"
+
+// TooLargeError reports a file above the cap given to Read.
+type TooLargeError struct {
+	Path  string
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	name := e.Path
+	if name == Stdio {
+		name = "standard input"
+	}
+	return fmt.Sprintf("%s is larger than %d bytes, the most this input can hold", name, e.Limit)
+}
+
+// Read returns the content of path ("-": all of stdin), at most limit
+// bytes; a longer file is a *TooLargeError, detected after reading
+// limit+1 bytes, so a device that never ends costs no more than that.
+func Read(stdin io.Reader, path string, limit int64) ([]byte, error) {
+	var r io.Reader
+	if path == Stdio {
+		r = stdin
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
+		}
+		defer f.Close()
+		if fi, err := f.Stat(); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("reading %s: is a directory", path)
+		}
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		if path == Stdio {
+			path = "standard input"
+		}
+		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
+	}
+	if int64(len(data)) > limit {
+		return nil, &TooLargeError{Path: path, Limit: limit}
+	}
+	return data, nil
+}
+
+// File is one file of a WriteFiles call.
+type File struct {
+	Path string // "-" for standard output
+	Data []byte
+	// Secret files (private keys) are created readable by their owner
+	// only (mode 0600); others get 0644.
+	Secret bool
+}
+
+// WriteFiles writes files as one step (see the package comment); the
+// files named "-", or naming the file standard output is open on, are
+// written to stdout, after the others are in place.
+func WriteFiles(stdout io.Writer, files ...File) error {
+	type plan struct {
+		f      File
+		target string // the regular file to replace, after links
+		tmp    string
+		direct bool // write into target (a device or FIFO), not replace it
+		stdout bool
+	}
+	plans := make([]plan, len(files))
+	cleanup := func() {
+		for _, p := range plans {
+			if p.tmp != "" {
+				os.Remove(p.tmp)
+			}
+		}
+	}
+	for i, f := range files {
+		p := plan{f: f}
+		switch {
+		case f.Path == "":
+			return errors.New("writing: empty file name")
+		case IsStdout(f.Path):
+			p.stdout = true
+		default:
+			target, direct, err := resolveTarget(f.Path)
+			if err != nil {
+				cleanup()
+				return err
+			}
+			p.target, p.direct = target, direct
+		}
+		plans[i] = p
+		if p.stdout || p.direct {
+			continue
+		}
+		tmp, err := writeTemp(p.target, f)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+		plans[i].tmp = tmp
+	}
+	for i, p := range plans {
+		if p.tmp == "" {
+			continue
+		}
+		if err := os.Rename(p.tmp, p.target); err != nil {
+			// Files already renamed stay: their content is complete.
+			plans = plans[i:]
+			cleanup()
+			return fmt.Errorf("writing %s: %w", p.f.Path, unwrapPath(err))
+		}
+	}
+	for _, p := range plans {
+		var err error
+		switch {
+		case p.stdout:
+			_, err = stdout.Write(p.f.Data)
+		case p.direct:
+			err = writeInto(p.target, p.f.Data)
+		default:
+			continue
+		}
+		if err != nil {
+			name := p.f.Path
+			if p.f.Path == Stdio {
+				name = "standard output"
+			}
+			return fmt.Errorf("writing %s: %w", name, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// resolveTarget follows symbolic links from path to the file it names and
+// says how to write it: replace a regular file (or create a missing one),
+// or write into a character device or FIFO.
+func resolveTarget(path string) (target string, direct bool, err error) {
+	li, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return path, false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+	}
+	fi := li
+	target = path
+	if li.Mode()&fs.ModeSymlink != 0 {
+		fi, err = os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			dest, _ := os.Readlink(path)
+			return "", false, fmt.Errorf("writing %s: it is a symbolic link to %s, which does not exist; name the file itself", path, dest)
+		}
+		if err != nil {
+			return "", false, fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", false, fmt.Errorf("writing %s: %w", path, unwrapPath(err))
+		}
+	}
+	m := fi.Mode()
+	switch {
+	case m.IsRegular():
+		return target, false, nil
+	case m.IsDir():
+		return "", false, fmt.Errorf("writing %s: is a directory", path)
+	case m&fs.ModeCharDevice != 0, m&fs.ModeNamedPipe != 0:
+		return target, true, nil
+	}
+	return "", false, fmt.Errorf("writing %s: not a regular file, character device or pipe (%v); refusing to replace it", path, m.Type())
+}
+
+// writeTemp writes f's data to a new temporary file next to target and
+// returns its name.
+func writeTemp(target string, f File) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
+	if err != nil {
+		return "", unwrapPath(err)
+	}
+	mode := os.FileMode(0o644)
+	if f.Secret {
+		mode = 0o600
+	}
+	merr := tmp.Chmod(mode)
+	_, werr := tmp.Write(f.Data)
+	cerr := tmp.Close()
+	if err := errors.Join(merr, werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return "", unwrapPath(err)
+	}
+	return tmp.Name(), nil
+}
+
+// writeInto writes data into an existing device or FIFO.
+func writeInto(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	return errors.Join(werr, f.Close())
+}
+
+// IsStdout reports whether WriteFiles sends path to standard output: "-",
+// or the file standard output is open on (/dev/stdout, /proc/self/fd/1,
+// or the file stdout was redirected to), so that nothing replaces the file
+// under the shell's redirection. Commands print no summary then.
+func IsStdout(path string) bool {
+	if path == Stdio {
+		return true
+	}
+	so, err := os.Stdout.Stat()
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(so, fi)
+}
+
+// unwrapPath drops the path of an *fs.PathError, which may be a
+// temporary file's; callers name the user's file themselves.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -1,0 +1,196 @@
+package safefile
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+func TestReadCapsEndlessDevice(t *testing.T) {
+	_, err := Read(nil, "/dev/zero", 1000)
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Limit != 1000 || !strings.Contains(err.Error(), "/dev/zero is larger than 1000 bytes") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestReadLimitIsInclusive(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Read(nil, p, 5); err != nil || string(got) != "12345" {
+		t.Errorf("limit 5: %q, %v", got, err)
+	}
+	if _, err := Read(nil, p, 4); err == nil {
+		t.Error("limit 4: no error for a 5-byte file")
+	}
+	if got, err := Read(strings.NewReader("stdin"), "-", 10); err != nil || string(got) != "stdin" {
+		t.Errorf("-: %q, %v", got, err)
+	}
+	if _, err := Read(nil, t.TempDir(), 10); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+}
+
+func TestWriteThroughSymlinkKeepsLink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target")
+	link := filepath.Join(dir, "link")
+	if err := os.WriteFile(target, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFiles(nil, File{Path: link, Data: []byte("new")}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced: %v %v", fi.Mode(), err)
+	}
+	if got, _ := os.ReadFile(target); string(got) != "new" {
+		t.Errorf("target holds %q", got)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("missing", dangling); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFiles(nil, File{Path: dangling, Data: []byte("x")})
+	if err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("dangling link: %v", err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "missing")); err == nil {
+		t.Error("dangling link's target was created")
+	}
+}
+
+// TestWriteIntoFIFO writes into a named pipe: it must stay a pipe (the
+// old code renamed a regular file over it), and the reader gets the data.
+func TestWriteIntoFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	got := make(chan []byte)
+	go func() {
+		data, _ := os.ReadFile(p)
+		got <- data
+	}()
+	if err := WriteFiles(nil, File{Path: p, Data: []byte("through the pipe")}); err != nil {
+		t.Fatal(err)
+	}
+	if data := <-got; string(data) != "through the pipe" {
+		t.Errorf("reader got %q", data)
+	}
+	if fi, err := os.Lstat(p); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
+	}
+}
+
+func TestWriteDevNullStaysDevice(t *testing.T) {
+	if err := WriteFiles(nil, File{Path: "/dev/null", Data: []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
+		t.Fatalf("/dev/null is no longer a device: %v %v", fi.Mode(), err)
+	}
+	if err := WriteFiles(nil, File{Path: "/dev/full", Data: []byte("x")}); err == nil || !strings.Contains(err.Error(), "writing /dev/full") {
+		t.Errorf("/dev/full: %v", err)
+	}
+}
+
+func TestWriteDashIsStdout(t *testing.T) {
+	var out bytes.Buffer
+	p := filepath.Join(t.TempDir(), "f")
+	if err := WriteFiles(&out, File{Path: "-", Data: []byte("to stdout")}, File{Path: p, Data: []byte("file")}); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "to stdout" {
+		t.Errorf("stdout got %q", out.String())
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("a file named - was created")
+	}
+}
+
+// TestWriteSetIsAllOrNothing puts a directory in the way of the second
+// file: the first keeps its old content and no temporary file is left.
+func TestWriteSetIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	if err := os.WriteFile(a, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFiles(nil, File{Path: a, Data: []byte("new")}, File{Path: b, Data: []byte("new")})
+	if err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := os.ReadFile(a); string(got) != "old" {
+		t.Errorf("a holds %q", got)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("directory holds %d entries, want 2 (temporary files left?)", len(ents))
+	}
+}
+
+func TestWriteErrorNamesUserFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "no", "such", "dir", "sig")
+	err := WriteFiles(nil, File{Path: p, Data: []byte("x")})
+	if err == nil || !strings.Contains(err.Error(), p) || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestWriteModes(t *testing.T) {
+	dir := t.TempDir()
+	pub, sec := filepath.Join(dir, "pub"), filepath.Join(dir, "sec")
+	if err := WriteFiles(nil, File{Path: pub, Data: []byte("p")}, File{Path: sec, Data: []byte("s"), Secret: true}); err != nil {
+		t.Fatal(err)
+	}
+	for p, want := range map[string]fs.FileMode{pub: 0o644, sec: 0o600} {
+		if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v (%v)", p, fi.Mode().Perm(), want, err)
+		}
+	}
+}
+
+func TestDistinct(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.WriteFile(in, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(in, link); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other")
+	spelled := filepath.Join(dir, ".", "sub", "..", "in")
+	cases := []struct {
+		ins, outs []Arg
+		want      string // "" for no error
+	}{
+		{[]Arg{{"ref", in}}, []Arg{{"out", in}}, "--out " + in + " is the --ref file"},
+		{[]Arg{{"ref", in}}, []Arg{{"out", link}}, "is the --ref file"},
+		{[]Arg{{"ref", in}}, []Arg{{"out", spelled}}, "is the --ref file"},
+		{nil, []Arg{{"out", other}, {"checkpoint", other}}, "name the same file"},
+		{nil, []Arg{{"pk", "-"}, {"sk", "-"}}, "name the same file"},
+		{[]Arg{{"msg", "-"}}, []Arg{{"out", "-"}}, ""},
+		{[]Arg{{"ref", in}, {"sk", ""}}, []Arg{{"out", other}, {"checkpoint", ""}}, ""},
+	}
+	for i, c := range cases {
+		err := Distinct(c.ins, c.outs)
+		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("case %d: err = %v, want %q", i, err, c.want)
+		}
+	}
+}
