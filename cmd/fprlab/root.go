@@ -39,6 +39,7 @@ func commands(s *streams) []*cobra.Command {
 		newSignCmd(s),
 		newVerifyCmd(s),
 		newOpcountCmd(s),
+		newBenchCmd(s),
 		newBackendsCmd(s),
 		newVersionCmd(s),
 	}
