@@ -60,19 +60,33 @@ var rcdt = [18][3]uint32{
 // comparison runs over all entries with borrow propagation on 24-bit limbs,
 // so its timing does not depend on u.
 func gaussian0(lo uint64, hi uint32) int {
-	v0 := uint32(lo) & 0xFFFFFF
-	v1 := uint32(lo>>24) & 0xFFFFFF
+	// The low two limbs of u and of each entry are compared as one 48-bit
+	// number (the same borrow as the two 24-bit limb steps), the high limb
+	// on its own.
+	u48 := lo & (1<<48 - 1)
 	v2 := uint32(lo>>48) | hi<<16
 	z := 0
-	for _, w := range rcdt {
-		// Borrow of (v2:v1:v0) - (w0:w1:w2): 1 exactly when u < w.
-		cc := (v0 - w[2]) >> 31
-		cc = (v1 - w[1] - cc) >> 31
-		cc = (v2 - w[0] - cc) >> 31
+	for _, w := range &rcdt48 {
+		// Borrow of (v2:u48) - (w.hi:w.lo): 1 exactly when u < w.
+		cc := uint32((u48 - w.lo) >> 63)
+		cc = (v2 - w.hi - cc) >> 31
 		z += int(cc)
 	}
 	return z
 }
+
+// rcdt48 is rcdt with the two low limbs of each entry joined into one
+// 48-bit value.
+var rcdt48 = func() (t [len(rcdt)]struct {
+	lo uint64
+	hi uint32
+}) {
+	for k, w := range rcdt {
+		t[k].lo = uint64(w[1])<<24 | uint64(w[2])
+		t[k].hi = w[0]
+	}
+	return t
+}()
 
 // sampler is a SamplerZ instance for one signing attempt: the random
 // source and the degree's sigma_min, plus the constants it uses, fetched
