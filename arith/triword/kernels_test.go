@@ -105,5 +105,7 @@ func TestKernelsMatchLoops(t *testing.T) {
 	}
 }
 
-func BenchmarkAddLoops(b *testing.B)     { benchBinary(b, addLoops) }
-func BenchmarkMulFastLoops(b *testing.B) { benchBinary(b, func(x, y TW) TW { return mul33Loops(x, y, false) }) }
+func BenchmarkAddLoops(b *testing.B) { benchBinary(b, addLoops) }
+func BenchmarkMulFastLoops(b *testing.B) {
+	benchBinary(b, func(x, y TW) TW { return mul33Loops(x, y, false) })
+}
