@@ -400,14 +400,7 @@ func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k arith.Op, in Inputs,
 		}
 		return exact(intErr(a.Trunc(x), ref.Trunc(bx)))
 	case arith.OpExpmP63:
-		x, ccs := a.FromFloat64(in.X), a.FromFloat64(in.Y)
-		got := a.ExpmP63(x, ccs)
-		want := ref.ExpmP63(a.Big(x), a.Big(ccs))
-		if got == want {
-			return exact(math.Inf(-1))
-		}
-		d := float64(got) - float64(want) // |d| < 2^64: the float64 rounding is harmless
-		return exact(math.Log2(math.Abs(d)) - 63)
+		return exact(expmErrLog2(a, ref, in.X, in.Y))
 	}
 	x, y := a.FromFloat64(in.X), a.FromFloat64(in.Y)
 	bx, by := a.Big(x), a.Big(y)
@@ -430,6 +423,20 @@ func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k arith.Op, in Inputs,
 		return floatErr(a, a.Sqrt(x), ref.Sqrt(bx), minExp, []*big.Float{bx, dx})
 	}
 	panic("analysis: unhandled operation")
+}
+
+// expmErrLog2 returns log2 of the error of the backend's ExpmP63(x, ccs)
+// relative to full scale 2^63 (-Inf when exact), against the oracle's exact
+// floor(2^63 ccs exp(-x)) on the values the backend holds.
+func expmErrLog2[F any, A arith.Arith[F]](a A, ref oracle.Arith, x, ccs float64) float64 {
+	bx, bc := a.FromFloat64(x), a.FromFloat64(ccs)
+	got := a.ExpmP63(bx, bc)
+	want := ref.ExpmP63(a.Big(bx), a.Big(bc))
+	if got == want {
+		return math.Inf(-1)
+	}
+	d := float64(got) - float64(want) // |d| < 2^64: the float64 rounding is harmless
+	return math.Log2(math.Abs(d)) - 63
 }
 
 // floatErr returns the error of the backend value got against the oracle

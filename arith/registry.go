@@ -25,6 +25,14 @@ type Family struct {
 	Usage       string // how the name is written, e.g. "vprec:P (11 <= P <= 256)"
 	Description string
 	New         func(arg string) (Backend, error)
+	// Forms are further ways of writing the family's names, with their
+	// meanings (such as "vprec:P:eE"). New parses them all.
+	Forms []FamilyForm
+}
+
+// FamilyForm is one way of writing a family's names and what it means.
+type FamilyForm struct {
+	Usage, Description string
 }
 
 var (
@@ -87,15 +95,25 @@ func List() []Backend {
 	return out
 }
 
-// Families returns the registered families sorted by name.
+// Families returns the registered families sorted by name, each followed
+// by its further forms as entries of their own (the same Name and New,
+// the form's Usage and Description, no Forms), so that a listing shows
+// every way of writing a name.
 func Families() []Family {
 	regMu.RLock()
 	defer regMu.RUnlock()
-	out := make([]Family, 0, len(families))
+	fams := make([]Family, 0, len(families))
 	for _, f := range families {
-		out = append(out, f)
+		fams = append(fams, f)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(fams, func(i, j int) bool { return fams[i].Name < fams[j].Name })
+	var out []Family
+	for _, f := range fams {
+		out = append(out, f)
+		for _, form := range f.Forms {
+			out = append(out, Family{Name: f.Name, Usage: form.Usage, Description: form.Description, New: f.New})
+		}
+	}
 	return out
 }
 

@@ -16,44 +16,53 @@ import (
 var _ Exact[ddouble.DD] = ddouble.Arith{}
 
 // TestDoubleWordShadowedByOracle measures the double-word backend "dd" as
-// a shadow candidate: Falcon-512 signing of the first NIST KAT records
-// (keys from emu64, as the reference's) over dd, itself shadowed by the
-// 256-bit oracle. dd's own delta_c and delta_sigma at every sampler call
-// are what its use as the exact side would add to a measurement; they
-// must stay far below binary64's (about 2^-40) -- here below 2^-85 -- and
-// no decision may flip. -short signs one record.
+// a shadow candidate: Falcon-512 and Falcon-1024 signing of the first NIST
+// KAT records (keys from emu64, as the reference's) over dd, itself
+// shadowed by the 256-bit oracle. dd's own delta_c and delta_sigma at
+// every sampler call are what its use as the exact side would add to a
+// measurement; they must stay far below binary64's (about 2^-40) -- here
+// below 2^-85 -- and no decision may flip. -short signs one Falcon-512
+// record.
 func TestDoubleWordShadowedByOracle(t *testing.T) {
 	b := lookup(t, "dd")
-	cfg := Config{LogN: 9, KATFrom: 0, KATTo: 10, OracleBits: 256, Sigma: SigmaReference}
-	if testing.Short() {
-		cfg.KATTo = 1
-	}
-	ex, err := NewBigExact(cfg.OracleBits)
+	ex, err := NewBigExact(256)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &pairRunner[ddouble.DD, ddouble.Arith]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
-	var recs []*Record
-	for _, req := range falcon.KATRequests(cfg.KATTo) {
-		_, sig, err := r.kat(cfg.LogN, req, false)
-		if err != nil {
-			t.Fatal(err)
+	r := &pairRunner[ddouble.DD, *big.Float, ddouble.Arith, BigExact]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	for _, c := range []struct {
+		logn       uint
+		short, all int // records signed with and without -short
+	}{{9, 1, 10}, {10, 0, 3}} {
+		cfg := Config{LogN: c.logn, KATFrom: 0, KATTo: c.all, OracleBits: 256, Sigma: SigmaReference}
+		if testing.Short() {
+			cfg.KATTo = c.short
 		}
-		recs = append(recs, sig)
-	}
-	s := Summarize("dd", cfg, recs)
-	if s.SamplerCalls == 0 || s.PerLeaf.Sum.Max == nil {
-		t.Fatalf("no sampler calls measured: %+v", s.PerLeaf)
-	}
-	t.Logf("%d signatures, %d sampler calls: delta_c max 2^%.2f median 2^%.2f; delta_sigma max 2^%.2f median 2^%.2f; "+
-		"sum max 2^%.2f; expm_p63 max 2^%.2f; flips %d",
-		s.Signatures, s.SamplerCalls, log2Of(s.PerLeaf.DeltaC.Max), log2Of(s.PerLeaf.DeltaC.Median),
-		log2Of(s.PerLeaf.DeltaSigma.Max), log2Of(s.PerLeaf.DeltaSigma.Median), log2Of(s.PerLeaf.Sum.Max), log2Of(s.ExpmP63.Max), s.Flips.Total)
-	if m := log2Of(s.PerLeaf.Sum.Max); m > -85 {
-		t.Errorf("dd's worst delta_c + delta_sigma 2^%.2f, want below 2^-85", m)
-	}
-	if s.Flips.Total != 0 {
-		t.Errorf("%d decisions of dd differ from the oracle's: %+v", s.Flips.Total, s.Flips.First)
+		if cfg.KATTo == 0 {
+			continue
+		}
+		var recs []*Record
+		for _, req := range falcon.KATRequests(cfg.KATTo) {
+			_, sig, err := r.kat(cfg.LogN, req, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs = append(recs, sig)
+		}
+		s := Summarize("dd", cfg, recs)
+		if s.SamplerCalls == 0 || s.PerLeaf.Sum.Max == nil {
+			t.Fatalf("n = %d: no sampler calls measured: %+v", 1<<c.logn, s.PerLeaf)
+		}
+		t.Logf("n = %d, %d signatures, %d sampler calls: delta_c max 2^%.2f median 2^%.2f; delta_sigma max 2^%.2f median 2^%.2f; "+
+			"sum max 2^%.2f; expm_p63 max 2^%.2f; flips %d", 1<<c.logn,
+			s.Signatures, s.SamplerCalls, log2Of(s.PerLeaf.DeltaC.Max), log2Of(s.PerLeaf.DeltaC.Median),
+			log2Of(s.PerLeaf.DeltaSigma.Max), log2Of(s.PerLeaf.DeltaSigma.Median), log2Of(s.PerLeaf.Sum.Max), log2Of(s.ExpmP63.Max), s.Flips.Total)
+		if m := log2Of(s.PerLeaf.Sum.Max); m > -85 {
+			t.Errorf("n = %d: dd's worst delta_c + delta_sigma 2^%.2f, want below 2^-85", 1<<c.logn, m)
+		}
+		if s.Flips.Total != 0 {
+			t.Errorf("n = %d: %d decisions of dd differ from the oracle's: %+v", 1<<c.logn, s.Flips.Total, s.Flips.First)
+		}
 	}
 }
 
@@ -73,7 +82,7 @@ func TestDoubleWordAsExactSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br := &pairRunner[float64, native.Arith]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	br := &pairRunner[float64, *big.Float, native.Arith, BigExact]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
 	var tBig, tDD time.Duration
 	worstDiff := 0.0 // largest difference of the maxima, in bits
 	for _, req := range falcon.KATRequests(cfg.KATTo) {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 )
 
 // binsPerBit is the resolution of the error histograms: values are counted
@@ -17,17 +16,45 @@ const binsPerBit = 16
 
 // Hist is a histogram of log2 values (errors, margins) in bins of
 // 1/binsPerBit binade. Exact zeros (log2 = -Inf) are counted apart, as are
-// infinite values (a relative error where the exact value is zero).
+// infinite values (a relative error where the exact value is zero). The bins
+// are a dense slice starting at bin lo, grown as values arrive: adding a
+// value costs no map operation, which matters at millions of values a run.
 type Hist struct {
-	Bins     map[int32]int64
+	lo       int32
+	counts   []int64
 	Zeros    int64   // values that were exactly zero
 	Infinite int64   // +Inf values
-	Min, Max float64 // exact extremes of the finite values (NaN when none)
+	Min, Max float64 // exact extremes of the finite values (log2; NaN when none)
+	// minLin and maxLin are 2^Min and 2^Max, so that AddLinear computes a
+	// logarithm only near a new extreme.
+	minLin, maxLin float64
 }
 
 // NewHist returns an empty histogram.
 func NewHist() *Hist {
-	return &Hist{Bins: map[int32]int64{}, Min: math.NaN(), Max: math.NaN()}
+	return &Hist{Min: math.NaN(), Max: math.NaN(), minLin: math.Inf(1), maxLin: math.Inf(-1)}
+}
+
+// binThresholds[i] = 2^((i+1)/16): a mantissa m in [1, 2) lies in sub-bin
+// #{i : m >= binThresholds[i]}.
+var binThresholds = func() [binsPerBit - 1]float64 {
+	var t [binsPerBit - 1]float64
+	for i := range t {
+		t[i] = math.Exp2(float64(i+1) / binsPerBit)
+	}
+	return t
+}()
+
+// binOf returns floor(binsPerBit log2 x) for a finite x > 0 from its
+// binary exponent and a table of the sub-bin boundaries.
+func binOf(x float64) int32 {
+	frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
+	m := 2 * frac
+	k := int32(0)
+	for k < binsPerBit-1 && m >= binThresholds[k] {
+		k++
+	}
+	return int32(exp-1)*binsPerBit + k
 }
 
 // Add counts one log2 value.
@@ -40,47 +67,87 @@ func (h *Hist) Add(v float64) {
 		h.Infinite++
 		return
 	}
-	h.Bins[int32(math.Floor(v*binsPerBit))]++
+	h.inc(int32(math.Floor(v*binsPerBit)), 1)
 	if math.IsNaN(h.Min) || v < h.Min {
-		h.Min = v
+		h.Min, h.minLin = v, math.Exp2(v)
 	}
 	if math.IsNaN(h.Max) || v > h.Max {
-		h.Max = v
+		h.Max, h.maxLin = v, math.Exp2(v)
+	}
+}
+
+// AddLinear counts log2 x for x >= 0 (0 is an exact zero).
+func (h *Hist) AddLinear(x float64) {
+	switch {
+	case x == 0:
+		h.Zeros++
+		return
+	case math.IsInf(x, 0) || math.IsNaN(x) || x < 0:
+		h.Infinite++
+		return
+	}
+	h.inc(binOf(x), 1)
+	// Extremes are kept as exact logarithms; one is computed only near or
+	// beyond the current extreme (2^Min and 2^Max are rounded, so a value
+	// within a relative 2^-40 of one is compared in the log domain).
+	if x <= h.minLin*(1+0x1p-40) {
+		if v := math.Log2(x); math.IsNaN(h.Min) || v < h.Min {
+			h.Min, h.minLin = v, x
+		}
+	}
+	if x >= h.maxLin*(1-0x1p-40) {
+		if v := math.Log2(x); math.IsNaN(h.Max) || v > h.Max {
+			h.Max, h.maxLin = v, x
+		}
+	}
+}
+
+// inc adds c to bin b, growing the dense range.
+func (h *Hist) inc(b int32, c int64) {
+	if len(h.counts) == 0 {
+		h.lo = b
+		h.counts = make([]int64, 1, 32)
+	}
+	if b < h.lo {
+		grow := int(h.lo - b)
+		h.counts = append(make([]int64, grow, grow+len(h.counts)), h.counts...)
+		h.lo = b
+	}
+	if i := int(b - h.lo); i >= len(h.counts) {
+		h.counts = append(h.counts, make([]int64, i+1-len(h.counts))...)
+	}
+	h.counts[b-h.lo] += c
+}
+
+// eachBin calls f for every non-empty bin in increasing order.
+func (h *Hist) eachBin(f func(b int32, c int64)) {
+	for i, c := range h.counts {
+		if c != 0 {
+			f(h.lo+int32(i), c)
+		}
 	}
 }
 
 // Merge adds the counts of o to h.
 func (h *Hist) Merge(o *Hist) {
-	for b, c := range o.Bins {
-		h.Bins[b] += c
-	}
+	o.eachBin(func(b int32, c int64) { h.inc(b, c) })
 	h.Zeros += o.Zeros
 	h.Infinite += o.Infinite
 	if !math.IsNaN(o.Min) && (math.IsNaN(h.Min) || o.Min < h.Min) {
-		h.Min = o.Min
+		h.Min, h.minLin = o.Min, o.minLin
 	}
 	if !math.IsNaN(o.Max) && (math.IsNaN(h.Max) || o.Max > h.Max) {
-		h.Max = o.Max
+		h.Max, h.maxLin = o.Max, o.maxLin
 	}
 }
 
 // Count is the number of values counted.
 func (h *Hist) Count() int64 {
 	n := h.Zeros + h.Infinite
-	for _, c := range h.Bins {
+	for _, c := range h.counts {
 		n += c
 	}
 	return n
-}
-
-// sortedBins returns the bin indices in increasing order.
-func (h *Hist) sortedBins() []int32 {
-	keys := make([]int32, 0, len(h.Bins))
-	for b := range h.Bins {
-		keys = append(keys, b)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // Quantile returns the q-quantile (0 <= q <= 1) of the values: the value of
@@ -115,10 +182,10 @@ func (h *Hist) rank(r int64) float64 {
 		return math.Inf(-1)
 	}
 	seen := h.Zeros
-	for _, b := range h.sortedBins() {
-		seen += h.Bins[b]
-		if seen >= r {
-			v := (float64(b) + 0.5) / binsPerBit
+	for i, c := range h.counts {
+		seen += c
+		if c != 0 && seen >= r {
+			v := (float64(h.lo+int32(i)) + 0.5) / binsPerBit
 			return math.Min(math.Max(v, h.Min), h.Max)
 		}
 	}
@@ -138,9 +205,7 @@ type histJSON struct {
 // MarshalJSON writes the record form.
 func (h *Hist) MarshalJSON() ([]byte, error) {
 	j := histJSON{Bins: [][2]int64{}, Zeros: h.Zeros, Infinite: h.Infinite, Min: finite(h.Min), Max: finite(h.Max)}
-	for _, b := range h.sortedBins() {
-		j.Bins = append(j.Bins, [2]int64{int64(b), h.Bins[b]})
-	}
+	h.eachBin(func(b int32, c int64) { j.Bins = append(j.Bins, [2]int64{int64(b), c}) })
 	return json.Marshal(j)
 }
 
@@ -155,17 +220,23 @@ func (h *Hist) UnmarshalJSON(data []byte) error {
 	if h.Zeros < 0 || h.Infinite < 0 {
 		return fmt.Errorf("negative count in histogram")
 	}
+	// Bins of finite log2 values of binary64 numbers lie within
+	// +-1100 binades; a record outside is damaged.
+	const binLimit = 1100 * binsPerBit
+	prev := int64(math.MinInt64)
 	for _, bc := range j.Bins {
-		if bc[1] <= 0 || bc[0] < math.MinInt32 || bc[0] > math.MaxInt32 {
-			return fmt.Errorf("histogram bin %d has count %d", bc[0], bc[1])
+		if bc[1] <= 0 || bc[0] < -binLimit || bc[0] > binLimit || bc[0] <= prev {
+			return fmt.Errorf("histogram bin %d with count %d (bins must increase, lie within +-%d and count at least 1)", bc[0], bc[1], binLimit)
 		}
-		h.Bins[int32(bc[0])] += bc[1]
+		prev = bc[0]
+		h.inc(int32(bc[0]), bc[1])
 	}
-	if (j.Min == nil) != (len(h.Bins) == 0) || (j.Max == nil) != (len(h.Bins) == 0) {
+	if (j.Min == nil) != (len(j.Bins) == 0) || (j.Max == nil) != (len(j.Bins) == 0) {
 		return fmt.Errorf("histogram extremes do not match its bins")
 	}
 	if j.Min != nil {
 		h.Min, h.Max = *j.Min, *j.Max
+		h.minLin, h.maxLin = math.Exp2(h.Min), math.Exp2(h.Max)
 	}
 	return nil
 }

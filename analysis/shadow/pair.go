@@ -84,12 +84,11 @@ type decisions struct {
 	count     [numDecisions]int64
 	minMargin [numDecisions]float64 // log2; +Inf before the first
 	lastExpmX uint64                // the exact side's ExpmP63 of the latest call
-	expmErr   []float64             // log2 relative errors of the backend's ExpmP63 calls
-	expmZero  int                   // calls where the error was zero
+	expmErr   *Hist                 // relative errors of the backend's ExpmP63 calls
 }
 
 func newDecisions() *decisions {
-	d := &decisions{}
+	d := &decisions{expmErr: NewHist()}
 	for i := range d.minMargin {
 		d.minMargin[i] = math.Inf(1)
 	}
@@ -145,20 +144,19 @@ func (p *PairArith[F, X, A, AX]) toX(v F) X {
 	return p.x.FromBig(p.b.Big(v))
 }
 
-// errLog2 returns log2 |B - X| (absolute) and log2 |B - X| / |X| (relative)
-// of a pair, -Inf for an exact value; the relative error of a pair whose
-// exact value is zero is +Inf unless B is zero too.
-func (p *PairArith[F, X, A, AX]) errLog2(v Pair[F, X]) (abs, rel float64) {
+// errs returns |B - X| (absolute) and |B - X| / |X| (relative) of a pair;
+// the relative error of a pair whose exact value is zero is +Inf unless B
+// is zero too.
+func (p *PairArith[F, X, A, AX]) errs(v Pair[F, X]) (abs, rel float64) {
 	d := math.Abs(p.x.Float64(p.x.Sub(p.toX(v.B), v.X)))
-	ref := math.Abs(p.x.Float64(v.X))
-	abs = math.Log2(d)
 	if d == 0 {
-		return math.Inf(-1), math.Inf(-1)
+		return 0, 0
 	}
+	ref := math.Abs(p.x.Float64(v.X))
 	if ref == 0 {
-		return abs, math.Inf(1)
+		return d, math.Inf(1)
 	}
-	return abs, math.Log2(d / ref)
+	return d, d / ref
 }
 
 func (p *PairArith[F, X, A, AX]) Of(i int64) Pair[F, X] { return Pair[F, X]{p.b.Of(i), p.x.Of(i)} }
@@ -263,11 +261,7 @@ func (p *PairArith[F, X, A, AX]) ExpmP63(x, ccs Pair[F, X]) uint64 {
 		fx := float64(vx)
 		// exact(xB, ccsB) ~ vx (1 - dx) (1 + dccs)
 		e := float64(int64(vb-vx)) - fx*(dccs-dx)
-		if e == 0 {
-			p.d.expmZero++
-		} else {
-			p.d.expmErr = append(p.d.expmErr, math.Log2(math.Abs(e)/fx))
-		}
+		p.d.expmErr.AddLinear(math.Abs(e) / fx)
 	}
 	return vb
 }

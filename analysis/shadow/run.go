@@ -14,6 +14,7 @@ import (
 	"github.com/ALTree/bigfloat"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
@@ -75,6 +76,18 @@ func InvSigmaFormula(logn uint, prec uint) *big.Float {
 	return new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(w).SetInt64(1), s)
 }
 
+// ShadowKind names an exact side.
+type ShadowKind string
+
+const (
+	// ShadowOracle is the big-float oracle at Config.OracleBits bits.
+	ShadowOracle ShadowKind = "oracle"
+	// ShadowDD is double-double arithmetic (package arith/ddouble): each
+	// operation within 2^-102 relative, validated against the oracle on
+	// the same runs (see the package tests).
+	ShadowDD ShadowKind = "dd"
+)
+
 // Config describes a shadowed campaign over one backend.
 type Config struct {
 	LogN uint
@@ -87,7 +100,10 @@ type Config struct {
 	KATFrom, KATTo int
 	OracleBits     uint
 	Sigma          ExactSigma
-	Workers        int
+	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits) or
+	// ShadowDD (double-double, about 104 bits, much faster).
+	Shadow  ShadowKind
+	Workers int
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any; Done receives each new record as it finishes (from
 	// several goroutines, serialised by Run). Both may be nil.
@@ -106,6 +122,11 @@ func (c *Config) Check() error {
 	}
 	if c.OracleBits < 64 || c.OracleBits > 4096 {
 		return fmt.Errorf("oracle precision %d bits out of range 64..4096", c.OracleBits)
+	}
+	switch c.Shadow {
+	case ShadowOracle, ShadowDD, "":
+	default:
+		return fmt.Errorf("shadow %q: want %q or %q", c.Shadow, ShadowOracle, ShadowDD)
 	}
 	switch c.Sigma {
 	case SigmaReference, SigmaFormula:
@@ -136,27 +157,31 @@ type runner interface {
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool) (kg, sig *Record, err error)
+	// divergence runs one KAT record beside the reference side and
+	// returns the first decision that differs (see FirstDivergence).
+	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
 }
 
-// pairRunner is the runner for backend value type F with arithmetic A.
-type pairRunner[F any, A arith.Arith[F]] struct {
+// pairRunner is the runner for backend value type F with arithmetic A,
+// shadowed by the exact arithmetic AX with values X.
+type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	b      arith.Backend
 	a      A
-	ex     BigExact
-	consts map[arith.Constant]*big.Float
+	ex     AX
+	consts map[arith.Constant]X
 }
 
-func (r *pairRunner[F, A]) pair() *PairArith[F, *big.Float, A, BigExact] {
-	return &PairArith[F, *big.Float, A, BigExact]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts}
+func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
+	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts}
 }
 
-func (r *pairRunner[F, A]) instance(kind string, index, key int) (arith.Backend, *observer[F, *big.Float, A, BigExact]) {
+func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {
 	p := r.pair()
 	o := newObserver(p, kind, index, key)
-	return falcon.Instantiate[Pair[F, *big.Float]](r.b, p, o), o
+	return falcon.Instantiate[Pair[F, X]](r.b, p, o), o
 }
 
-func (r *pairRunner[F, A]) keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error) {
+func (r *pairRunner[F, X, A, AX]) keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error) {
 	t0 := time.Now()
 	pb, o := r.instance("keygen", index, index)
 	sk, _, err := falcon.Keygen(pb, logn, rng)
@@ -168,7 +193,7 @@ func (r *pairRunner[F, A]) keygen(logn uint, rng *sha3.SHAKE, index int) (*falco
 	return sk, rec, nil
 }
 
-func (r *pairRunner[F, A]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
+func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
 	t0 := time.Now()
 	pb, o := r.instance("signature", index, key)
 	sig, err := falcon.Sign(pb, sk, msg, falcon.Compressed, rng)
@@ -187,10 +212,10 @@ func (r *pairRunner[F, A]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHA
 	return rec, nil
 }
 
-func (r *pairRunner[F, A]) kat(logn uint, req falcon.KATRecord, shadowKeys bool) (*Record, *Record, error) {
+func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKeys bool) (*Record, *Record, error) {
 	t0 := time.Now()
 	kb, _ := arith.Lookup("emu64")
-	var ko *observer[F, *big.Float, A, BigExact]
+	var ko *observer[F, X, A, AX]
 	if shadowKeys {
 		kb, ko = r.instance("keygen", req.Count, req.Count)
 	}
@@ -208,30 +233,51 @@ func (r *pairRunner[F, A]) kat(logn uint, req falcon.KATRecord, shadowKeys bool)
 }
 
 // newRunner is the analysis layer's one dispatch from a backend chosen by
-// name to the pair arithmetic over its value type.
+// name to the pair arithmetic over its value type, with the exact side
+// cfg.Shadow.
 func newRunner(b arith.Backend, cfg *Config) (runner, error) {
-	ex, err := NewBigExact(cfg.OracleBits)
-	if err != nil {
-		return nil, err
+	switch cfg.Shadow {
+	case ShadowOracle, "":
+		ex, err := NewBigExact(cfg.OracleBits)
+		if err != nil {
+			return nil, err
+		}
+		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, cfg.OracleBits))
+	case ShadowDD:
+		var ex ddouble.Arith
+		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, 160))
 	}
-	consts := map[arith.Constant]*big.Float{}
-	if cfg.Sigma == SigmaFormula {
+	return nil, fmt.Errorf("shadow %q: want %q or %q", cfg.Shadow, ShadowOracle, ShadowDD)
+}
+
+// exactConsts returns the exact side's constants that differ from its own
+// (SigmaFormula: 1/sigma and sigma_min from their definitions).
+func exactConsts[X any, AX Exact[X]](ex AX, sigma ExactSigma, prec uint) map[arith.Constant]X {
+	consts := map[arith.Constant]X{}
+	if sigma == SigmaFormula {
 		for logn := uint(1); logn <= arith.MaxLogN; logn++ {
-			consts[arith.InvSigma(logn)] = InvSigmaFormula(logn, cfg.OracleBits)
-			consts[arith.SigmaMin(logn)] = SigmaMinFormula(logn, cfg.OracleBits)
+			consts[arith.InvSigma(logn)] = ex.FromBig(InvSigmaFormula(logn, prec))
+			consts[arith.SigmaMin(logn)] = ex.FromBig(SigmaMinFormula(logn, prec))
 		}
 	}
+	return consts
+}
+
+// runnerFor instantiates the pair arithmetic for b's value type.
+func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Constant]X) (runner, error) {
 	switch a := b.Impl.(type) {
 	case native.Arith:
-		return &pairRunner[float64, native.Arith]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[float64, X, native.Arith, AX]{b: b, a: a, ex: ex, consts: consts}, nil
 	case arith.Arith[float64]:
-		return &pairRunner[float64, arith.Arith[float64]]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[float64, X, arith.Arith[float64], AX]{b: b, a: a, ex: ex, consts: consts}, nil
 	case arith.Arith[emu64.FPR]:
-		return &pairRunner[emu64.FPR, arith.Arith[emu64.FPR]]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[emu64.FPR, X, arith.Arith[emu64.FPR], AX]{b: b, a: a, ex: ex, consts: consts}, nil
 	case arith.Arith[triword.TW]:
-		return &pairRunner[triword.TW, arith.Arith[triword.TW]]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[triword.TW, X, arith.Arith[triword.TW], AX]{b: b, a: a, ex: ex, consts: consts}, nil
 	case arith.Arith[*big.Float]:
-		return &pairRunner[*big.Float, arith.Arith[*big.Float]]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+	case arith.Arith[ddouble.DD]:
+		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts}, nil
 	}
 	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
 }

@@ -84,9 +84,6 @@ type observer[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	candidate int // key-generation candidate
 	leafWorst float64
 	stages    map[stageKey]*StageStat
-	maxC      float64
-	maxS      float64
-	maxSum    float64
 	flips     [numDecisions]int64
 }
 
@@ -95,14 +92,10 @@ func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, 
 		p: p,
 		rec: &Record{
 			Kind: kind, Index: index, Key: key,
-			DeltaC: NewHist(), DeltaSigma: NewHist(), Sum: NewHist(), LeafSum: NewHist(), ExpmErr: NewHist(),
+			DeltaC: NewHist(), DeltaSigma: NewHist(), Sum: NewHist(), LeafSum: NewHist(),
 		},
-		keygen:    kind == "keygen",
-		stages:    map[stageKey]*StageStat{},
-		maxC:      math.Inf(-1),
-		maxS:      math.Inf(-1),
-		maxSum:    math.Inf(-1),
-		leafWorst: math.Inf(-1),
+		keygen: kind == "keygen",
+		stages: map[stageKey]*StageStat{},
 	}
 }
 
@@ -146,14 +139,14 @@ func (o *observer[F, X, A, AX]) Stage(st falcon.Stage, level, iter int, values .
 			scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
 		}
 		for _, v := range vs {
-			abs, _ := o.p.errLog2(v)
+			abs, _ := o.p.errs(v)
 			switch {
-			case math.IsInf(abs, -1):
-				ss.Rel.Add(abs)
+			case abs == 0:
+				ss.Rel.AddLinear(0)
 			case scale == 0:
-				ss.Rel.Add(math.Inf(1))
+				ss.Rel.AddLinear(math.Inf(1))
 			default:
-				ss.Rel.Add(abs - math.Log2(scale))
+				ss.Rel.AddLinear(abs / scale)
 			}
 		}
 	}
@@ -181,33 +174,18 @@ func (o *observer[F, X, A, AX]) Sample(mu, isigma Pair[F, X], z int64, rejection
 	o.call++
 	o.rec.Calls++
 	o.rec.Rejections += int64(rejections)
-	dc, _ := o.p.errLog2(mu)
-	_, ds := o.p.errLog2(isigma)
-	sum := log2Sum(dc, ds)
-	o.rec.DeltaC.Add(dc)
-	o.rec.DeltaSigma.Add(ds)
-	o.rec.Sum.Add(sum)
-	o.maxC = math.Max(o.maxC, dc)
-	o.maxS = math.Max(o.maxS, ds)
-	o.maxSum = math.Max(o.maxSum, sum)
+	dc, _ := o.p.errs(mu)
+	_, ds := o.p.errs(isigma)
+	sum := dc + ds
+	o.rec.DeltaC.AddLinear(dc)
+	o.rec.DeltaSigma.AddLinear(ds)
+	o.rec.Sum.AddLinear(sum)
 	// Calls come in pairs per leaf (falcon.Observer.Sample).
 	o.leafWorst = math.Max(o.leafWorst, sum)
 	if call%2 == 1 {
-		o.rec.LeafSum.Add(o.leafWorst)
-		o.leafWorst = math.Inf(-1)
+		o.rec.LeafSum.AddLinear(o.leafWorst)
+		o.leafWorst = 0
 	}
-}
-
-// log2Sum returns log2(2^a + 2^b).
-func log2Sum(a, b float64) float64 {
-	if math.IsInf(a, -1) {
-		return b
-	}
-	if math.IsInf(b, -1) {
-		return a
-	}
-	hi, lo := math.Max(a, b), math.Min(a, b)
-	return hi + math.Log2(1+math.Exp2(lo-hi))
 }
 
 // BerExp implements falcon.Observer: it decides the trial again with the
@@ -246,14 +224,14 @@ func (o *observer[F, X, A, AX]) Attempt(at *falcon.Attempt) {
 	}
 	o.attempt++
 	o.call = 0
-	o.leafWorst = math.Inf(-1)
+	o.leafWorst = 0
 }
 
 // finish completes the record.
 func (o *observer[F, X, A, AX]) finish() *Record {
 	o.flush(func() string { return "end of run" })
 	r := o.rec
-	r.MaxDeltaC, r.MaxDeltaSigma, r.MaxSum = finite(o.maxC), finite(o.maxS), finite(o.maxSum)
+	r.MaxDeltaC, r.MaxDeltaSigma, r.MaxSum = finite(r.DeltaC.Max), finite(r.DeltaSigma.Max), finite(r.Sum.Max)
 	d := o.p.d
 	r.Decisions = map[string]int64{}
 	r.Flips = map[string]int64{}
@@ -266,10 +244,7 @@ func (o *observer[F, X, A, AX]) finish() *Record {
 		r.Flips[k.String()] = o.flips[k]
 		r.MinMargin[k.String()] = finite(d.minMargin[k])
 	}
-	for _, e := range d.expmErr {
-		r.ExpmErr.Add(e)
-	}
-	r.ExpmErr.Zeros += int64(d.expmZero)
+	r.ExpmErr = d.expmErr
 	for st := range falcon.NumStages {
 		for lv := 10; lv >= 0; lv-- {
 			if ss := o.stages[stageKey{st, lv}]; ss != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/fprlab/fprlab/arith/native"
 )
 
-func lookup(t *testing.T, name string) arith.Backend {
+func lookup(t testing.TB, name string) arith.Backend {
 	t.Helper()
 	b, err := arith.Lookup(name)
 	if err != nil {
@@ -113,15 +113,6 @@ func TestInvSigmaTable(t *testing.T) {
 			t.Errorf("logn %d: table %v, correctly rounded formula %v: not one ulp above", logn, table, exact)
 		}
 	}
-}
-
-// clearTimes zeroes the measured times, the only fields that depend on the
-// machine.
-func clearTimes(recs []*Record) []*Record {
-	for _, r := range recs {
-		r.Seconds = 0
-	}
-	return recs
 }
 
 func jsonOf(t *testing.T, v any) string {

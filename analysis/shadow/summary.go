@@ -62,9 +62,7 @@ func QOf(h *Hist) Q {
 	q.Q01, q.Q10, q.Median = finite(h.Quantile(0.01)), finite(h.Quantile(0.10)), finite(h.Median())
 	q.Q90, q.Q99, q.Max = finite(h.Quantile(0.90)), finite(h.Quantile(0.99)), finite(h.Max)
 	coarse := map[int]int64{}
-	for b, c := range h.Bins {
-		coarse[int(math.Floor(float64(b)/binsPerBit))] += c
-	}
+	h.eachBin(func(b int32, c int64) { coarse[int(math.Floor(float64(b)/binsPerBit))] += c })
 	keys := make([]int, 0, len(coarse))
 	for k := range coarse {
 		keys = append(keys, k)
@@ -187,6 +185,7 @@ type Summary struct {
 	Keys          int            `json:"keys"`
 	Seed          *string        `json:"seed,omitempty"`
 	KATRecords    *string        `json:"kat_records,omitempty"`
+	Shadow        ShadowKind     `json:"shadow"`
 	OracleBits    uint           `json:"oracle_bits"`
 	ExactSigma    ExactSigma     `json:"exact_sigma"`
 	Leaves        int64          `json:"leaves"`
@@ -216,7 +215,10 @@ func orInf(p *float64) float64 {
 // summary of an uninterrupted one.
 func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	n := 1 << cfg.LogN
-	s := &Summary{Backend: backend, Params: n, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	if cfg.Shadow == ShadowDD {
+		s.OracleBits = 106
+	}
 	dc, ds, sum, leaf, expm := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
 	sdc, sds, ssum := NewHist(), NewHist(), NewHist()
 	sigFlips := newFlips()

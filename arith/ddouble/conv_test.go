@@ -93,12 +93,17 @@ func checkRounded(t *testing.T, what string, x DD, v *big.Float) {
 }
 
 // TestConstants checks every constant against arith.Exact at 256 bits,
-// and that the constants the reference defines as binary64 values (the
-// sigmas, the keygen bound, the powers of two) have a zero low part.
+// that its high part is the reference's binary64 constant (the reference
+// rounds every constant to nearest), and that the constants the reference
+// defines as binary64 values (the sigmas, the keygen bound, the powers of
+// two) have a zero low part.
 func TestConstants(t *testing.T) {
 	for c := arith.Constant(0); int(c) < arith.NumConstants; c++ {
 		x := dd.Const(c)
 		checkRounded(t, c.String(), x, arith.Exact(c, 256))
+		if x.Hi != arith.Binary64(c) {
+			t.Errorf("%v: Hi = %v, want the reference's binary64 value %v", c, x.Hi, arith.Binary64(c))
+		}
 		switch c {
 		case arith.InvSqrt2, arith.InvSqrt8, arith.InvQ, arith.Inv2SqrSigma0, arith.Log2, arith.InvLog2:
 			if x.Lo == 0 {

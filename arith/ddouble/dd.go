@@ -41,7 +41,10 @@ func addFP(x DD, y float64) DD {
 // operands have opposite signs.
 //
 // A zero sum of two zeros takes the sign IEEE-754 gives x.Hi + y.Hi (-0
-// only for -0 + -0); the algorithm itself would return +0.
+// only for -0 + -0); the algorithm itself would return +0. Where the
+// error-free transforms meet an infinity (an infinite operand, or
+// overflow) they produce NaN; the result is then x.Hi + y.Hi, the IEEE-754
+// infinity (or NaN for Inf - Inf), with Lo = 0.
 func add(x, y DD) DD {
 	sh, sl := twoSum(x.Hi, y.Hi)
 	th, tl := twoSum(x.Lo, y.Lo)
@@ -49,8 +52,11 @@ func add(x, y DD) DD {
 	vh, vl := fastTwoSum(sh, c)
 	w := tl + vl
 	zh, zl := fastTwoSum(vh, w)
-	if zh == 0 && sh == 0 {
+	switch {
+	case zh == 0 && sh == 0:
 		zh = sh
+	case zh != zh:
+		return DD{x.Hi + y.Hi, 0}
 	}
 	return DD{zh, zl}
 }
@@ -72,13 +78,14 @@ func mulFP(x DD, y float64) DD {
 
 // mul is DWTimesDW3 (JMP Algorithm 12), the product with fused
 // multiply-adds: x * y with relative error at most 5u^2.
-// The product of the two low parts only enters through the FMAs. A zero
-// product of the high parts (a zero operand, barring underflow) is
-// returned as it is, keeping IEEE-754's sign, which the algorithm's last
-// addition would lose.
+// The product of the two low parts only enters through the FMAs. A zero,
+// infinite or NaN product of the high parts (a zero or non-finite operand,
+// barring underflow; overflow) is returned as it is, with Lo = 0: that
+// keeps IEEE-754's sign of a zero, which the algorithm's last addition
+// would lose, and its infinities, which the FMAs would turn into NaN.
 func mul(x, y DD) DD {
 	ch, cl1 := twoProd(x.Hi, y.Hi)
-	if ch == 0 {
+	if ch == 0 || ch-ch != 0 {
 		return DD{ch, 0}
 	}
 	tl0 := float64(x.Lo * y.Lo)
@@ -95,11 +102,12 @@ func mul(x, y DD) DD {
 // with xh - rh exact (Sterbenz: rh is within a few ulps of xh), and its
 // quotient by yh is the low part.
 //
-// A zero quotient of the high parts (x = 0) is returned with its IEEE-754
-// sign.
+// A zero, infinite or NaN quotient of the high parts (x or y zero or
+// non-finite) is returned as it is, with Lo = 0, as IEEE-754 division
+// gives it.
 func div(x, y DD) DD {
 	th := x.Hi / y.Hi
-	if th == 0 {
+	if th == 0 || th-th != 0 {
 		return DD{th, 0}
 	}
 	r := mulFP(y, th)
@@ -111,9 +119,13 @@ func div(x, y DD) DD {
 	return DD{zh, zl}
 }
 
-// inv is div(1, y), written out: the same bound, 15u^2 + 56u^3.
+// inv is div(1, y), written out: the same bound, 15u^2 + 56u^3, and the
+// same treatment of zeros and non-finite values (1/±0 = ±Inf).
 func inv(y DD) DD {
 	th := 1 / y.Hi
+	if th == 0 || th-th != 0 {
+		return DD{th, 0}
+	}
 	r := mulFP(y, th)
 	ph := 1 - r.Hi
 	d := ph - r.Lo

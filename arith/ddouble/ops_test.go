@@ -172,3 +172,39 @@ func TestSpecialValues(t *testing.T) {
 		}
 	}
 }
+
+// TestNonFinite checks that infinities and NaNs propagate as IEEE-754
+// binary64 arithmetic propagates them (the native backend's results), with
+// a zero low part, including overflow of finite operands.
+func TestNonFinite(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	huge := DD{math.MaxFloat64, 0x1p969}
+	for k, c := range []struct {
+		name string
+		z    DD
+		want float64
+	}{
+		{"inf + 1", dd.Add(DD{inf, 0}, DD{1, 0x1p-60}), inf},
+		{"-inf - 1", dd.Sub(DD{-inf, 0}, DD{1, 0}), -inf},
+		{"inf - inf", dd.Sub(DD{inf, 0}, DD{inf, 0}), nan},
+		{"max + max", dd.Add(huge, huge), inf},
+		{"inf * -2", dd.Mul(DD{inf, 0}, DD{-2, 1e-17}), -inf},
+		{"inf * 0", dd.Mul(DD{inf, 0}, DD{}), nan},
+		{"max * 2", dd.Mul(huge, DD{2, 0}), inf},
+		{"sqr(inf)", dd.Sqr(DD{-inf, 0}), inf},
+		{"1 / 0", dd.Div(DD{1, 1e-20}, DD{}), inf},
+		{"-1 / 0", dd.Div(DD{-1, 0}, DD{}), -inf},
+		{"0 / 0", dd.Div(DD{}, DD{}), nan},
+		{"inf / 3", dd.Div(DD{inf, 0}, DD{3, 0}), inf},
+		{"inv(0)", dd.Inv(DD{}), inf},
+		{"inv(-0)", dd.Inv(DD{math.Copysign(0, -1), 0}), -inf},
+		{"inv(-inf)", dd.Inv(DD{-inf, 0}), math.Copysign(0, -1)},
+		{"nan + 1", dd.Add(DD{nan, 0}, DD{1, 0}), nan},
+		{"nan * 1", dd.Mul(DD{nan, 0}, DD{1, 0}), nan},
+	} {
+		ok := math.Float64bits(c.z.Hi) == math.Float64bits(c.want) || (math.IsNaN(c.want) && math.IsNaN(c.z.Hi))
+		if !ok || c.z.Lo != 0 {
+			t.Errorf("#%d %s = %v, want {%v 0}", k, c.name, c.z, c.want)
+		}
+	}
+}

@@ -6,7 +6,7 @@ import (
 )
 
 // sqrtRounded returns the square root of a finite x > 0 correctly rounded to
-// p bits, ties to even.
+// p bits in the given mode (ties to even for big.ToNearestEven).
 //
 // Write x = M*2^E with M an integer, scale M by an even power of two until
 // its integer square root R = floor(sqrt(M*2^s)) has at least p+2 bits,
@@ -14,9 +14,10 @@ import (
 // weight). The true root lies strictly between R and R+1; with p+2 bits no
 // p-bit rounding boundary (neither a representable value nor a midpoint)
 // falls strictly inside that interval, so rounding the sticky value rounds
-// the true root the same way. big.Float.Sqrt computes with 32 guard bits
+// the true root the same way (in any rounding mode: no boundary lies between
+// the two). big.Float.Sqrt computes with 32 guard bits
 // and no sticky information, which can misround near midpoints.
-func sqrtRounded(x *big.Float, p uint) *big.Float {
+func sqrtRounded(x *big.Float, p uint, mode big.RoundingMode) *big.Float {
 	mant := new(big.Float)
 	e := x.MantExp(mant) // x = mant * 2^e, 1/2 <= mant < 1
 	k := int(mant.MinPrec())
@@ -36,7 +37,7 @@ func sqrtRounded(x *big.Float, p uint) *big.Float {
 		r.SetBit(r, 0, 1)
 		ex--
 	}
-	z := new(big.Float).SetPrec(p).SetInt(r)
+	z := new(big.Float).SetPrec(p).SetMode(mode).SetInt(r)
 	return z.SetMantExp(z, ex)
 }
 

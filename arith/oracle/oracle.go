@@ -16,12 +16,48 @@
 // vprec:53 rounds exactly as binary64 does and reproduces the native
 // backend bit for bit wherever binary64 stays in its normal range.
 //
+// # Formats: exponent range and rounding
+//
+// "vprec:P:eE[:rn|:rz|:sr=SEED]" is a complete binary format, the VPREC
+// model of Verificarlo (Chatelain et al., "Automatic exploration of reduced
+// floating-point representations in iterative methods", Euro-Par 2019)
+// with the roundings of a hardware datapath:
+//
+//   - E exponent bits give IEEE 754's range: emax = 2^(E-1)-1,
+//     emin = 1-emax (vprec:53:e11 is binary64, vprec:24:e8 binary32's
+//     range and precision). There are no subnormals: a result whose
+//     exact value lies below 2^emin becomes a zero of its sign, even if
+//     rounding would bring it up to 2^emin, as the reference's emulated
+//     binary64 does (and emu64 with it). A result above the largest
+//     finite value becomes +-Inf, except under rounding toward zero, which
+//     gives the largest finite value (IEEE 754, section 7.4). Inputs
+//     (Of, Scaled, FromFloat64), constants and twiddles obey the same range.
+//   - rn (the default) rounds to nearest, ties to even; rz rounds toward
+//     zero (truncation); sr rounds stochastically (Monte Carlo
+//     arithmetic: Parker 1997; Verificarlo's MCA and SR backends): up
+//     with probability equal to the distance from the value below, in
+//     ulps, so that the rounding is unbiased. The decision is a hash of
+//     the seed, the operation and its operands' exact values rather than a
+//     draw from a generator, so a signature's results depend only on its
+//     own operations whatever goroutines share the backend, and a seed
+//     reproduces a run (see format.random). Constants and twiddles are
+//     stored tables, rounded to nearest in every mode.
+//   - ExpmP63 is the reference's native fpr_expm_p63 computed in the
+//     format: Horner's rule over the FACCT coefficients (rounded to P
+//     bits), the product with ccs, then an exact scaling by 2^63 and
+//     truncation. Its error therefore follows the format (about 2^-P of
+//     full scale) down to the polynomial's own 2^-51.2, and vprec:53:e11
+//     reproduces the native backend's ExpmP63 bit for bit.
+//
+// Plain "vprec:P" keeps its meaning: round to nearest, unbounded exponent,
+// and an ExpmP63 from the correctly rounded exponential.
+//
 // # What it is not
 //
-// The exponent is unbounded (big.Float's exponent is a 32-bit integer):
-// there is no overflow, no underflow, no subnormal, so vprec:P models the
-// significand of a P-bit format, not its exponent range. Results obtained
-// with it must say so. big.Float has no NaN either: an operation whose IEEE
+// The exponent of oracle:P and vprec:P is unbounded (big.Float's exponent
+// is a 32-bit integer): there is no overflow, no underflow, no subnormal,
+// so vprec:P models the significand of a P-bit format, not its exponent
+// range. Results obtained with it must say so; vprec:P:eE models both. big.Float has no NaN either: an operation whose IEEE
 // result would be NaN (0/0, Inf-Inf, 0*Inf, the square root of a negative
 // number, importing a NaN) returns +Inf instead of panicking. Falcon with a
 // valid key never produces one.
@@ -74,8 +110,9 @@ const (
 // value is not usable; obtain one from New or NewVirtual.
 type Arith struct {
 	prec    uint
-	virtual bool   // vprec semantics of ExpmP63
-	tab     *table // constants and twiddles at prec
+	virtual bool    // vprec semantics of ExpmP63
+	tab     *table  // constants and twiddles at prec
+	fm      *format // exponent range and rounding of vprec:P:eE; nil otherwise
 }
 
 var _ arith.Arith[*big.Float] = Arith{}
@@ -92,13 +129,36 @@ func (a Arith) newFloat() *big.Float { return new(big.Float).SetPrec(a.prec) }
 // inf is the stand-in for a NaN result (see the package documentation).
 func (a Arith) inf() *big.Float { return a.newFloat().SetInf(false) }
 
+// result computes one rounded operation: compute stores its result in z,
+// rounded by z's precision and mode, and returns it. Without a format z is
+// a fresh P-bit float rounding to nearest even; a format (vprec:P:eE)
+// chooses precision and mode and applies its rounding and range to the
+// result. x, y and ints are the operands, which stochastic rounding hashes.
+func (a Arith) result(o op, x, y *big.Float, ints []int64, compute func(z *big.Float) *big.Float) *big.Float {
+	if a.fm == nil {
+		return compute(a.newFloat())
+	}
+	return a.fm.finish(a.prec, o, x, y, ints, compute)
+}
+
+// exact finishes an operation whose result needs no rounding (Neg, Half,
+// Double, table lookups): a format still applies its exponent range.
+func (a Arith) exact(z *big.Float) *big.Float {
+	if a.fm == nil {
+		return z
+	}
+	return a.fm.fit(a.prec, z, false)
+}
+
 // Of converts i, rounded to P bits (exact for P >= 64).
-func (a Arith) Of(i int64) *big.Float { return a.newFloat().SetInt64(i) }
+func (a Arith) Of(i int64) *big.Float {
+	return a.result(opOf, nil, nil, []int64{i}, func(z *big.Float) *big.Float { return z.SetInt64(i) })
+}
 
 // Scaled returns i*2^e rounded once to P bits.
 func (a Arith) Scaled(i int64, e int) *big.Float {
 	m := new(big.Float).SetPrec(64).SetInt64(i) // exact
-	return a.newFloat().SetMantExp(m, e)
+	return a.result(opScaled, nil, nil, []int64{i, int64(e)}, func(z *big.Float) *big.Float { return z.SetMantExp(m, e) })
 }
 
 // FromFloat64 imports x, rounded to P bits (exact for P >= 53). A NaN
@@ -107,7 +167,7 @@ func (a Arith) FromFloat64(x float64) *big.Float {
 	if math.IsNaN(x) {
 		return a.inf()
 	}
-	return a.newFloat().SetFloat64(x)
+	return a.result(opFromFloat64, nil, nil, []int64{int64(math.Float64bits(x))}, func(z *big.Float) *big.Float { return z.SetFloat64(x) })
 }
 
 // Const returns arith.Exact(c, P), computed once per precision. Out-of-range
@@ -116,7 +176,7 @@ func (a Arith) Const(c arith.Constant) *big.Float {
 	if c < 0 || int(c) >= arith.NumConstants {
 		return a.inf()
 	}
-	return a.tab.constant(c)
+	return a.exact(a.tab.constant(c))
 }
 
 // GM returns twiddle table entry k, arith.GMExact(k, P), computed once per
@@ -125,7 +185,7 @@ func (a Arith) GM(k int) *big.Float {
 	if k < 0 || k >= 2048 {
 		return a.inf()
 	}
-	return a.tab.twiddle(k)
+	return a.exact(a.tab.twiddle(k))
 }
 
 // Add returns x+y rounded to P bits.
@@ -133,7 +193,7 @@ func (a Arith) Add(x, y *big.Float) *big.Float {
 	if x.IsInf() && y.IsInf() && x.Signbit() != y.Signbit() {
 		return a.inf()
 	}
-	return a.newFloat().Add(x, y)
+	return a.result(opAdd, x, y, nil, func(z *big.Float) *big.Float { return z.Add(x, y) })
 }
 
 // Sub returns x-y rounded to P bits.
@@ -141,33 +201,37 @@ func (a Arith) Sub(x, y *big.Float) *big.Float {
 	if x.IsInf() && y.IsInf() && x.Signbit() == y.Signbit() {
 		return a.inf()
 	}
-	return a.newFloat().Sub(x, y)
+	return a.result(opSub, x, y, nil, func(z *big.Float) *big.Float { return z.Sub(x, y) })
 }
 
 // Neg returns -x (exact when x has at most P bits, as every value of this
 // backend has).
 func (a Arith) Neg(x *big.Float) *big.Float { return a.newFloat().Neg(x) }
 
-// Half returns x/2 (exact: the exponent is unbounded).
-func (a Arith) Half(x *big.Float) *big.Float { return a.newFloat().SetMantExp(x, -1) }
+// Half returns x/2 (exact when the exponent is unbounded; a format with E
+// exponent bits flushes a result below its smallest normal to zero).
+func (a Arith) Half(x *big.Float) *big.Float { return a.exact(a.newFloat().SetMantExp(x, -1)) }
 
-// Double returns 2x (exact: the exponent is unbounded).
-func (a Arith) Double(x *big.Float) *big.Float { return a.newFloat().SetMantExp(x, 1) }
+// Double returns 2x (exact when the exponent is unbounded; a format with E
+// exponent bits overflows as its rounding says).
+func (a Arith) Double(x *big.Float) *big.Float { return a.exact(a.newFloat().SetMantExp(x, 1)) }
 
 // Mul returns x*y rounded to P bits.
 func (a Arith) Mul(x, y *big.Float) *big.Float {
 	if (x.IsInf() && y.Sign() == 0) || (y.IsInf() && x.Sign() == 0) {
 		return a.inf()
 	}
-	return a.newFloat().Mul(x, y)
+	return a.result(opMul, x, y, nil, func(z *big.Float) *big.Float { return z.Mul(x, y) })
 }
 
 // Sqr returns x^2 rounded to P bits.
-func (a Arith) Sqr(x *big.Float) *big.Float { return a.newFloat().Mul(x, x) }
+func (a Arith) Sqr(x *big.Float) *big.Float {
+	return a.result(opSqr, x, nil, nil, func(z *big.Float) *big.Float { return z.Mul(x, x) })
+}
 
 // Inv returns 1/x rounded to P bits (1/±0 = ±Inf).
 func (a Arith) Inv(x *big.Float) *big.Float {
-	return a.newFloat().Quo(one, x)
+	return a.result(opInv, x, nil, nil, func(z *big.Float) *big.Float { return z.Quo(one, x) })
 }
 
 // Div returns x/y rounded to P bits.
@@ -175,7 +239,7 @@ func (a Arith) Div(x, y *big.Float) *big.Float {
 	if (x.Sign() == 0 && y.Sign() == 0) || (x.IsInf() && y.IsInf()) {
 		return a.inf()
 	}
-	return a.newFloat().Quo(x, y)
+	return a.result(opDiv, x, y, nil, func(z *big.Float) *big.Float { return z.Quo(x, y) })
 }
 
 // Sqrt returns the square root of x correctly rounded to P bits
@@ -187,7 +251,7 @@ func (a Arith) Sqrt(x *big.Float) *big.Float {
 	case x.Sign() == 0 || x.IsInf():
 		return a.newFloat().Set(x)
 	}
-	return sqrtRounded(x, a.prec)
+	return a.result(opSqrt, x, nil, nil, func(z *big.Float) *big.Float { return sqrtRounded(x, z.Prec(), z.Mode()) })
 }
 
 // Rint rounds x to the nearest integer, ties to even; see toInt for the
@@ -233,6 +297,9 @@ func (a Arith) ExpmP63(x, ccs *big.Float) uint64 {
 	}
 	if !a.virtual {
 		return expmExact(x, ccs, a.prec)
+	}
+	if a.fm != nil {
+		return a.expmPoly(x, ccs)
 	}
 	e := ExpRounded(new(big.Float).Neg(x), a.prec)
 	y := a.newFloat().Mul(e, ccs)

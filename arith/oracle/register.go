@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fprlab/fprlab/arith"
@@ -31,6 +32,19 @@ func init() {
 		Usage:       fmt.Sprintf("vprec:P (%d <= P <= %d)", MinVPrec, MaxVPrec),
 		Description: "virtual precision: every result rounded to a P-bit significand, unbounded exponent range (no overflow, underflow or subnormals)",
 		New:         func(arg string) (arith.Backend, error) { return newBackend(arg, true) },
+		Forms: []arith.FamilyForm{
+			{
+				Usage: fmt.Sprintf("vprec:P:eE (%d <= E <= %d)", MinExpBits, MaxExpBits),
+				Description: "binary format with a P-bit significand and E exponent bits (IEEE range, emax = 2^(E-1)-1, emin = 1-emax; vprec:53:e11 is binary64), " +
+					"round to nearest even; results below 2^emin flush to a signed zero as the reference's emulation does (no subnormals), overflow gives +-Inf; " +
+					"expm_p63 is the reference's polynomial evaluated in this arithmetic",
+			},
+			{Usage: "vprec:P:eE:rz", Description: "vprec:P:eE rounding every result toward zero (truncation); overflow saturates to the largest finite value"},
+			{
+				Usage: "vprec:P:eE:sr=SEED", Description: "vprec:P:eE with stochastic rounding (Monte Carlo arithmetic, as Verificarlo's MCA/SR): each result rounds up with probability equal to its distance from the value below, " +
+					"decided by a hash of SEED, the operation and its operands (reproducible, the same under any concurrency); :sr is seed 0",
+			},
+		},
 	})
 }
 
@@ -43,12 +57,27 @@ func newBackend(arg string, virtual bool) (arith.Backend, error) {
 	if arg == "" {
 		return arith.Backend{}, fmt.Errorf("missing precision: write %s:P with %d <= P <= %d", family, lo, hi)
 	}
+	var fields []string
+	if virtual {
+		arg, fields = splitFormat(arg)
+	} else if strings.Contains(arg, ":") {
+		return arith.Backend{}, fmt.Errorf("%q: write oracle:P with an integer P", arg)
+	}
 	p, err := strconv.Atoi(arg)
 	if err != nil || p < lo || p > hi {
 		return arith.Backend{}, fmt.Errorf("precision %q: need an integer P with %d <= P <= %d", arg, lo, hi)
 	}
 	var a Arith
 	var desc string
+	if virtual && len(fields) > 0 {
+		fm, err := parseFormat(uint(p), fields)
+		if err != nil {
+			return arith.Backend{}, err
+		}
+		a, _ = NewVirtual(uint(p))
+		a.fm = fm
+		return arith.Backend{Name: family + ":" + strconv.Itoa(p) + fm.suffix(), Bits: p, Description: fm.describe(uint(p)), Impl: a}, nil
+	}
 	if virtual {
 		a, err = NewVirtual(uint(p))
 		desc = fmt.Sprintf("virtual precision: every result rounded to a %d-bit significand; exponent range unbounded", p)
@@ -61,6 +90,43 @@ func newBackend(arg string, virtual bool) (arith.Backend, error) {
 	}
 	// The name is rebuilt from P, so "vprec:053" and "vprec:53" are one backend.
 	return arith.Backend{Name: family + ":" + strconv.Itoa(p), Bits: p, Description: desc, Impl: a}, nil
+}
+
+// String returns the backend's registry name: "oracle", "oracle:P",
+// "vprec:P" or the canonical "vprec:P:eE[:rz|:sr=SEED]".
+func (a Arith) String() string {
+	switch {
+	case a.fm != nil:
+		return "vprec:" + strconv.Itoa(int(a.prec)) + a.fm.suffix()
+	case a.virtual:
+		return "vprec:" + strconv.Itoa(int(a.prec))
+	case a.prec == DefaultPrec:
+		return "oracle"
+	}
+	return "oracle:" + strconv.Itoa(int(a.prec))
+}
+
+// splitFormat splits "P:eE:R" into P and the format fields.
+func splitFormat(arg string) (string, []string) {
+	f := strings.Split(arg, ":")
+	return f[0], f[1:]
+}
+
+// NewFormat returns the vprec:P:eE arithmetic with rounding r (seed is
+// used by RoundStochastic only); see the package documentation.
+func NewFormat(prec uint, expBits int, r Rounding, seed uint64) (Arith, error) {
+	a, err := NewVirtual(prec)
+	if err != nil {
+		return Arith{}, err
+	}
+	if expBits < MinExpBits || expBits > MaxExpBits {
+		return Arith{}, fmt.Errorf("vprec: exponent width %d out of range %d..%d", expBits, MinExpBits, MaxExpBits)
+	}
+	if r < RoundNearestEven || r > RoundStochastic {
+		return Arith{}, fmt.Errorf("vprec: unknown rounding %d", r)
+	}
+	a.fm = newFormat(prec, expBits, r, seed)
+	return a, nil
 }
 
 // New returns the oracle at precision prec, MinPrec <= prec <= MaxPrec.
@@ -89,6 +155,8 @@ type table struct {
 	consts    [arith.NumConstants]*big.Float
 	gmOnce    sync.Once
 	gm        [2048]*big.Float
+	expmOnce  sync.Once
+	expm      [13]*big.Float
 }
 
 var (

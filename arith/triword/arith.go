@@ -17,6 +17,15 @@ import (
 // bounds RelErrBound reports).
 type Arith struct {
 	Accurate bool
+	// FullConstants holds the constants with a mathematical definition
+	// (1/q, ln 2, 1/sqrt 2, ...) and the FFT twiddle factors at the
+	// format's precision (each exact value rounded limb by limb into three
+	// float32) instead of importing the reference's binary64 values. The
+	// scheme's parameters defined as binary64 values (1/sigma, sigma_min,
+	// the Gram-Schmidt bound) are imported as they are either way. With
+	// binary64 twiddles the FFT's inputs carry 2^-53 relative errors, which
+	// bound delta_c near binary64's; see `fprlab compare`.
+	FullConstants bool
 }
 
 var (
@@ -37,6 +46,13 @@ func init() {
 		Description: "triple-word binary32 (three float32 limbs, 72-bit significand), Fabiano-Muller-Picot " +
 			"algorithms with the errata fixed, fast product (Alg 10) as TWFalcon; rel. error <= 2^-66.5 per op",
 		Impl: Arith{},
+	})
+	arith.Register(arith.Backend{
+		Name: "triword-fullconst",
+		Bits: 72,
+		Description: "triple-word binary32 as \"triword\" with constants and FFT twiddles held at the format's " +
+			"precision (72 bits) instead of imported from binary64",
+		Impl: Arith{FullConstants: true},
 	})
 	arith.Register(arith.Backend{
 		Name: "triword-acc",
@@ -101,7 +117,54 @@ func (Arith) FromFloat64(x float64) TW {
 
 // Const returns the reference's binary64 value of c, imported exactly
 // (TWFalcon's constants are the binary64 constants split into limbs).
-func (a Arith) Const(c arith.Constant) TW { return a.FromFloat64(arith.Binary64(c)) }
+func (a Arith) Const(c arith.Constant) TW {
+	if a.FullConstants {
+		return fullConst(c)
+	}
+	return a.FromFloat64(arith.Binary64(c))
+}
+
+// fullPrec is the precision the full constants are computed at before
+// being split into limbs.
+const fullPrec = 160
+
+var (
+	fullOnce   sync.Once
+	fullConsts [arith.NumConstants]TW
+	fullGM     [2048]TW
+)
+
+func fullTables() {
+	fullOnce.Do(func() {
+		for c := range fullConsts {
+			fullConsts[c] = fromBig(arith.Exact(arith.Constant(c), fullPrec))
+		}
+		for k := range fullGM {
+			fullGM[k] = fromBig(arith.GMExact(k, fullPrec))
+		}
+	})
+}
+
+func fullConst(c arith.Constant) TW {
+	fullTables()
+	if c < 0 || int(c) >= arith.NumConstants {
+		return TW{float32(math.Inf(1)), 0, 0}
+	}
+	return fullConsts[c]
+}
+
+// fromBig splits v into three float32 limbs, each the nearest binary32 of
+// what remains (the triple word nearest v to about 72 bits).
+func fromBig(v *big.Float) TW {
+	r := new(big.Float).SetPrec(fullPrec).Set(v)
+	var limbs [3]float32
+	for i := range limbs {
+		f, _ := r.Float32()
+		limbs[i] = f
+		r.Sub(r, new(big.Float).SetFloat64(float64(f)))
+	}
+	return TW{limbs[0], limbs[1], limbs[2]}
+}
 
 var (
 	gmOnce sync.Once
@@ -111,6 +174,10 @@ var (
 // GM returns twiddle entry k: the reference's binary64 value, imported
 // exactly.
 func (a Arith) GM(k int) TW {
+	if a.FullConstants && k >= 0 && k < 2048 {
+		fullTables()
+		return fullGM[k]
+	}
 	gmOnce.Do(func() {
 		for j := range gmTab {
 			gmTab[j] = a.FromFloat64(arith.GMBinary64(j))

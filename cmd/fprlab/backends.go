@@ -47,9 +47,13 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 		rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
 	}
 	for _, f := range arith.Families() {
-		// Every family is named NAME:P; a range written in the usage
+		// Every family is named NAME:P, or by the form its usage
+		// starts with ("vprec:P:eE ..."); a range written in the usage
 		// ("vprec:P (11 <= P <= 256)") goes to the description.
 		name, desc := f.Name+":P", f.Description
+		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, name+":") {
+			name = first
+		}
 		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
 			desc += "; " + extra
 		}

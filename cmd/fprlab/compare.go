@@ -27,6 +27,7 @@ type compareOptions struct {
 	Seed        string
 	KATRecords  string
 	OracleBits  uint
+	Shadow      string
 	ExactSigma  string
 	Workers     int
 	Out         string
@@ -35,8 +36,9 @@ type compareOptions struct {
 	Interactive bool
 }
 
-const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (the
-256-bit oracle, --oracle-bits) follows the same control path: every decision
+const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
+arithmetic by default, or the big-float oracle: --shadow oracle --oracle-bits
+256) follows the same control path: every decision
 is the backend's, and the shadow computes from exact inputs along it. At each
 of the 2n SamplerZ calls of every attempt it measures
 
@@ -90,7 +92,8 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn (seeded mode)")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness (seeded mode)")
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
-	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the exact shadow in bits")
+	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, about 104 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
+	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
@@ -109,6 +112,7 @@ type compareIdentity struct {
 	Keys       int      `json:"keys,omitempty"`
 	Seed       string   `json:"seed,omitempty"`
 	KATRecords string   `json:"kat_records,omitempty"`
+	Shadow     string   `json:"shadow"`
 	OracleBits uint     `json:"oracle_bits"`
 	ExactSigma string   `json:"exact_sigma"`
 }
@@ -136,7 +140,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err != nil {
 		return nil, cfg, err
 	}
-	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
+	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
 	if opts.KATRecords != "" {
 		if opts.Signatures != 0 {
 			return nil, cfg, errors.New("--kat-records and --signatures exclude each other")
@@ -169,7 +173,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	var camp *shadow.Campaign
 	if opts.Out != "" {
 		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
-			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
+			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
 		}
@@ -265,8 +269,8 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		if s.KATRecords != nil {
 			src = "NIST KAT records " + *s.KATRecords
 		}
-		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), %d keys from %s; %d sampler calls (%d leaves); shadow %d bits, exact sigma: %s\n",
-			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.OracleBits, s.ExactSigma)
+		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), %d keys from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
+			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
 		row := func(stat, name string, q shadow.Q) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stat, name, lg(q.Min), lg(q.Q01), lg(q.Q10), lg(q.Median), lg(q.Q90), lg(q.Q99), lg(q.Max))

@@ -117,3 +117,27 @@ func TestCompareBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestKatFirstDivergence: a backend whose signature differs from the
+// published one gets the place where it first decided differently from
+// emu64 (here signing over 20-bit virtual precision on the reference key).
+func TestKatFirstDivergence(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"kat", "--params", "512", "--backend", "vprec:20", "--keygen-backend", "emu64", "--records", "1", "--json"}, nil, &out, &errb)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (mismatch): %s", code, errb.String())
+	}
+	var got struct {
+		FirstMismatch   *struct{ Field string } `json:"first_mismatch"`
+		FirstDivergence *struct {
+			Phase, Where, Kind string
+		} `json:"first_divergence"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.FirstMismatch == nil || got.FirstMismatch.Field != "sm" || got.FirstDivergence == nil ||
+		got.FirstDivergence.Phase != "sign" || !strings.Contains(got.FirstDivergence.Where, "sampler call") {
+		t.Errorf("got %s", out.String())
+	}
+}

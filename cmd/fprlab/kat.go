@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
@@ -36,6 +37,10 @@ type katJSON struct {
 	MatchSM       int              `json:"match_sm"`
 	SHA256        string           `json:"sha256"`
 	FirstMismatch *katMismatchJSON `json:"first_mismatch"`
+	// FirstDivergence is where the run of the first mismatching record
+	// first decided differently from emu64 along the same inputs (found by
+	// running the backend beside emu64); null when every record matches.
+	FirstDivergence *shadow.Divergence `json:"first_divergence"`
 	// Error is present only when the backend could not produce a record
 	// (for instance a backend whose exponent range is too small for key
 	// generation). The run stops there: first_mismatch names that
@@ -175,6 +180,14 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		r, err := runKAT(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
 		if err != nil {
 			return err
+		}
+		if m := r.result.FirstMismatch; m != nil && r.result.Error == "" {
+			fmt.Fprintf(s.Err, "kat: %s Falcon-%d: record %d differs; running it beside emu64 to find where\n", b.Name, 1<<logn, m.Record)
+			d, err := shadow.FirstDivergence(b, kb, logn, falcon.KATRequests(m.Record + 1)[m.Record])
+			if err != nil {
+				return fmt.Errorf("backend %s: finding the first divergence of record %d: %w", b.Name, m.Record, err)
+			}
+			r.result.FirstDivergence = d
 		}
 		if r.result.Error != "" && opts.Backend != "all" {
 			return fmt.Errorf("backend %s: %s", b.Name, r.result.Error)
@@ -438,5 +451,13 @@ func printKAT(w io.Writer, logn uint, ref *katReference, runs []*katRun) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\n", name, res.Records, res.MatchPK, res.MatchSK, res.MatchSM, res.SHA256, mm)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, r := range runs {
+		if d := r.result.FirstDivergence; d != nil {
+			fmt.Fprintf(w, "%s first diverges from emu64 at %s\n", r.result.Backend, d)
+		}
+	}
+	return nil
 }

@@ -52,7 +52,7 @@ func TestKatJSONContract(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"backend", "first_mismatch", "keygen_backend", "match_pk", "match_sk", "match_sm", "params", "records", "sha256"}
+	want := []string{"backend", "first_divergence", "first_mismatch", "keygen_backend", "match_pk", "match_sk", "match_sm", "params", "records", "sha256"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("keys %v, want %v", keys, want)
 	}

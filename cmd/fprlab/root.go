@@ -41,6 +41,8 @@ func commands(s *streams) []*cobra.Command {
 		newOpcountCmd(s),
 		newBenchCmd(s),
 		newBackendsCmd(s),
+		newPlotCmd(s),
+		newReportCmd(s),
 		newVersionCmd(s),
 	}
 }

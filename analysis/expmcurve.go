@@ -1,0 +1,78 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/arith/oracle"
+	"github.com/fprlab/fprlab/arith/triword"
+)
+
+// ExpmCurve is the error of one backend's expm_p63 across its domain, for a
+// plot of where on [0, ln 2) the sampler's exponential loses accuracy.
+type ExpmCurve struct {
+	Backend string
+	// X are the grid points x_k = (k + 1/2) ln 2 / len(X).
+	X []float64
+	// ErrLog2[k] is log2 of the largest error at X[k] over the ccs values
+	// CCS, relative to full scale 2^63 as in MeasureOpError; -Inf where
+	// every ccs gave the exact value.
+	ErrLog2 []float64
+	CCS     []float64
+}
+
+// DefaultExpmCCS are the ccs values of MeasureExpmCurve when none are
+// given: 8 points evenly spread over [0.70, 0.99], the range of
+// sigma_min/sigma that Falcon's leaves produce (sigma between sigma_min
+// and sigma_max = 1.8205, so ccs >= 1.2778/1.8205 = 0.70).
+var DefaultExpmCCS = []float64{0.70, 0.7414, 0.7829, 0.8243, 0.8657, 0.9071, 0.9486, 0.99}
+
+// MaxExpmPoints bounds the grid of MeasureExpmCurve.
+const MaxExpmPoints = 100_000
+
+// MeasureExpmCurve measures backend b's ExpmP63 at points grid points of
+// [0, ln 2) and each ccs (DefaultExpmCCS when ccs is empty) against the
+// oracle's exact value.
+func MeasureExpmCurve(b arith.Backend, points int, ccs []float64) (ExpmCurve, error) {
+	if points < 1 || points > MaxExpmPoints {
+		return ExpmCurve{}, fmt.Errorf("expm grid of %d points: need 1..%d", points, MaxExpmPoints)
+	}
+	if len(ccs) == 0 {
+		ccs = DefaultExpmCCS
+	}
+	for _, c := range ccs {
+		if !(c >= 0 && c < 1) {
+			return ExpmCurve{}, fmt.Errorf("ccs %v: need 0 <= ccs < 1", c)
+		}
+	}
+	ref, err := oracle.New(oracle.DefaultPrec)
+	if err != nil {
+		return ExpmCurve{}, err
+	}
+	cv := ExpmCurve{Backend: b.Name, X: make([]float64, points), ErrLog2: make([]float64, points), CCS: ccs}
+	var measure func(x, c float64) float64
+	switch a := b.Impl.(type) {
+	case arith.Arith[float64]:
+		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
+	case arith.Arith[emu64.FPR]:
+		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
+	case arith.Arith[*big.Float]:
+		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
+	case arith.Arith[triword.TW]:
+		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
+	default:
+		return ExpmCurve{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
+	}
+	for k := range cv.X {
+		x := (float64(k) + 0.5) * math.Ln2 / float64(points)
+		w := math.Inf(-1)
+		for _, c := range ccs {
+			w = max(w, measure(x, c))
+		}
+		cv.X[k], cv.ErrLog2[k] = x, w
+	}
+	return cv, nil
+}

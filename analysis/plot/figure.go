@@ -1,0 +1,115 @@
+// Package plot draws the figures of a precision campaign from the
+// documents the measuring commands write (package results reads them):
+// per-call error histograms per backend, error, security and KAT
+// conformance against precision from a sweep, per-stage error per backend,
+// and the expm_p63 error over its domain (measured here, package
+// analysis). It uses gonum.org/v1/plot.
+//
+// Every figure says in its title what was measured and on how many
+// signatures, labels its axes with units (errors as log2), and has a
+// legend. Output is PNG, SVG or PDF, chosen by the file extension. SVG
+// output is byte-stable (fixed embedded fonts, no timestamps), which the
+// golden tests rely on; PDF embeds a creation date and is not.
+//
+// It draws what the documents say and computes nothing about Falcon
+// except the expm_p63 curves.
+package plot
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/fprlab/fprlab/internal/safefile"
+)
+
+// Figure is one drawn figure: one or more panels stacked vertically.
+type Figure struct {
+	panels []*gplot.Plot
+	w, h   vg.Length
+}
+
+// Panels returns the number of panels.
+func (f *Figure) Panels() int { return len(f.panels) }
+
+// PNGDPI is the resolution of PNG output.
+const PNGDPI = 150
+
+// Formats are the output formats, by file extension.
+var Formats = []string{"png", "svg", "pdf"}
+
+// Write draws the figure in format ("png", "svg" or "pdf") to w.
+func (f *Figure) Write(w io.Writer, format string) error {
+	var c vg.CanvasWriterTo
+	switch format {
+	case "svg":
+		c = vgsvg.New(f.w, f.h)
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(f.w, f.h), vgimg.UseDPI(PNGDPI))}
+	case "pdf":
+		c = vgpdf.New(f.w, f.h)
+	default:
+		return fmt.Errorf("output format %q: want one of %s", format, strings.Join(Formats, ", "))
+	}
+	dc := draw.New(c)
+	if len(f.panels) == 1 {
+		f.panels[0].Draw(dc)
+	} else {
+		tiles := draw.Tiles{Rows: len(f.panels), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(10)}
+		grid := make([][]*gplot.Plot, len(f.panels))
+		for i, p := range f.panels {
+			grid[i] = []*gplot.Plot{p}
+		}
+		canvases := gplot.Align(grid, tiles, dc)
+		for i, p := range f.panels {
+			p.Draw(canvases[i][0])
+		}
+	}
+	_, err := c.WriteTo(w)
+	return err
+}
+
+// FormatOf returns the output format a file name asks for.
+func FormatOf(path string) (string, error) {
+	ext := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	for _, f := range Formats {
+		if ext == f {
+			return f, nil
+		}
+	}
+	return "", fmt.Errorf("output file %q: the extension must be .png, .svg or .pdf", path)
+}
+
+// Bytes returns the figure drawn in format.
+func (f *Figure) Bytes(format string) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := f.Write(&buf, format); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Save writes the figure to path in the format its extension names,
+// atomically (package safefile: a temporary file renamed over path once
+// complete).
+func (f *Figure) Save(path string) error {
+	format, err := FormatOf(path)
+	if err != nil {
+		return err
+	}
+	data, err := f.Bytes(format)
+	if err != nil {
+		return err
+	}
+	return safefile.WriteFiles(os.Stdout, safefile.File{Path: path, Data: data})
+}

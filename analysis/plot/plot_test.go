@@ -1,0 +1,207 @@
+package plot
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/analysis/results"
+)
+
+var (
+	update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/golden")
+	pngDir = flag.String("png", "", "also write every figure as PNG into this directory, to look at")
+)
+
+// campaignDir is the hand-written example campaign (compare and sweep
+// documents following their JSON contracts).
+const campaignDir = "../results/testdata/campaign"
+
+func readCampaign(t *testing.T) *results.Campaign {
+	t.Helper()
+	c, err := results.Read(campaignDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// expmOptions keep the expm figure small and fast: four backends whose
+// expm_p63 are deterministic, 48 grid points.
+var expmOptions = Options{ExpmBackends: []string{"native", "emu64", "vprec:24:e11", "oracle"}, ExpmPoints: 48}
+
+// TestGolden draws every kind from the example campaign and compares the
+// SVG with the golden file byte for byte (-update rewrites them; look at
+// the PNGs written with -png before committing new ones).
+func TestGolden(t *testing.T) {
+	c := readCampaign(t)
+	for _, k := range Kinds {
+		if k.Kind == KindOps {
+			continue // the example campaign has no arith errors document: TestGoldenReal
+		}
+		t.Run(string(k.Kind), func(t *testing.T) {
+			f, err := Draw(k.Kind, c, expmOptions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Twice: the output must not depend on anything but the input.
+			f2, err := Draw(k.Kind, c, expmOptions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := f.Bytes("svg")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err := f2.Bytes("svg"); err != nil || !bytes.Equal(a, b) {
+				t.Fatalf("two drawings of the same input differ (%v)", err)
+			}
+			checkGolden(t, f, string(k.Kind))
+		})
+	}
+}
+
+// TestGoldenReal draws the figures of documents as the compare and arith
+// errors commands wrote them (testdata/real of package results) and
+// compares them with their golden SVG.
+func TestGoldenReal(t *testing.T) {
+	c, err := results.Read("../results/testdata/real")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{KindHistogram, KindStages, KindOps} {
+		f, err := Draw(k, c, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		checkGolden(t, f, string(k)+"-real")
+	}
+	// Stages repeated per tree level are labelled with their level.
+	var svg bytes.Buffer
+	f, _ := Draw(KindStages, c, Options{})
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(svg.String(), "ffldl level 9") || strings.Contains(svg.String(), "gram level") {
+		t.Error("stage labels: want levels on repeated stages only")
+	}
+}
+
+// checkGolden compares the figure's SVG with testdata/golden/NAME.svg
+// (rewritten with -update) and writes a PNG with -png.
+func checkGolden(t *testing.T, f *Figure, name string) {
+	t.Helper()
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "golden", name+".svg")
+	if *update {
+		if err := os.WriteFile(golden, svg.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(svg.Bytes(), want) {
+		t.Errorf("SVG differs from %s; rerun with -update after checking the PNG", golden)
+	}
+	if *pngDir != "" {
+		if err := f.Save(filepath.Join(*pngDir, name+".png")); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestTitlesSayWhat checks that each figure's SVG names what was measured
+// and the sample size read from the input.
+func TestTitlesSayWhat(t *testing.T) {
+	c := readCampaign(t)
+	for kind, want := range map[Kind][]string{
+		KindHistogram: {"δc+δσ", "256-bit oracle", "Falcon-512", "100 signatures", "51,200 leaves", "2^-46", "2^-37", "native"},
+		KindStages:    {"signing stage", "100 signatures", "ffSampling merge", "triword median"},
+		KindPrecision: {"significand precision P (bits)", "100 signatures per format", "P* (worst) = 64 bits: Falcon-512 rn e11, Falcon-512 rz e11", "native (Falcon-512, 53 bits)", "triword (Falcon-512, 72 bits)"},
+		KindSecurity:  {"security bits lost", "log2(max signing queries)", "100 signatures per format"},
+		KindKAT:       {"10 records per format", "failed signing attempts (%)"},
+		KindExpm:      {"48 points", "vprec:24:e11", "oracle: exact at all 48 points"},
+	} {
+		f, err := Draw(kind, c, expmOptions)
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		var svg bytes.Buffer
+		if err := f.Write(&svg, "svg"); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(svg.String(), escapeXML(w)) {
+				t.Errorf("%s: no %q in the SVG", kind, w)
+			}
+		}
+	}
+}
+
+func escapeXML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "'", "&#39;", "\"", "&#34;").Replace(s)
+}
+
+// TestFormats writes each output format and checks its signature bytes.
+func TestFormats(t *testing.T) {
+	c := readCampaign(t)
+	f, err := Draw(KindHistogram, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for ext, magic := range map[string]string{".png": "\x89PNG", ".svg": "<?xml", ".pdf": "%PDF"} {
+		p := filepath.Join(dir, "h"+ext)
+		if err := f.Save(p); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(b, []byte(magic)) {
+			t.Errorf("%s: starts with %q", ext, b[:min(8, len(b))])
+		}
+		if ext == ".png" {
+			img, err := png.Decode(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w := img.Bounds().Dx(); w != 8*PNGDPI {
+				t.Errorf("PNG %d pixels wide, want %d", w, 8*PNGDPI)
+			}
+		}
+	}
+	if err := f.Save(filepath.Join(dir, "h.gif")); err == nil || !strings.Contains(err.Error(), ".png, .svg or .pdf") {
+		t.Errorf("gif: %v", err)
+	}
+	if err := f.Save(dir); err == nil {
+		t.Error("saving over a directory succeeded")
+	}
+}
+
+// TestNoData: a kind without its documents says which documents it needs.
+func TestNoData(t *testing.T) {
+	empty := &results.Campaign{}
+	for _, k := range []Kind{KindHistogram, KindStages, KindPrecision, KindSecurity, KindKAT} {
+		if _, err := Draw(k, empty, Options{}); !errors.Is(err, results.ErrNoData) {
+			t.Errorf("%s on an empty campaign: %v, want ErrNoData", k, err)
+		}
+	}
+	if _, err := ParseKind("pie"); err == nil || !strings.Contains(err.Error(), "histogram") {
+		t.Errorf("ParseKind(pie): %v", err)
+	}
+	if _, err := Draw(KindExpm, empty, Options{ExpmBackends: []string{"nosuch"}}); err == nil {
+		t.Error("expm of an unknown backend drew")
+	}
+}

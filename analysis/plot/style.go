@@ -1,0 +1,194 @@
+package plot
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Figure sizes.
+var (
+	width      = 8 * vg.Inch
+	heightOne  = 5 * vg.Inch
+	heightTwo  = 7.5 * vg.Inch
+	titleSize  = vg.Points(11)
+	labelSize  = vg.Points(10)
+	legendSize = vg.Points(9)
+)
+
+// palette is a fixed list of distinguishable colours (Okabe and Ito's
+// colour-blind-safe set, then greys).
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{120, 120, 120, 255}, // grey
+	color.RGBA{0, 0, 0, 255},       // black
+}
+
+func colour(i int) color.Color { return palette[i%len(palette)] }
+
+var glyphShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+
+func shape(i int) draw.GlyphDrawer { return glyphShapes[i%len(glyphShapes)] }
+
+// newPlot returns a panel with the figure conventions: title, axis labels,
+// grid, legend at the given corner.
+func newPlot(title, xLabel, yLabel string) *gplot.Plot {
+	p := gplot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = titleSize
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.X.Label.TextStyle.Font.Size = labelSize
+	p.Y.Label.TextStyle.Font.Size = labelSize
+	p.Legend.TextStyle.Font.Size = legendSize
+	p.Legend.Top = true
+	p.Legend.Padding = vg.Points(2)
+	p.Add(plotter.NewGrid())
+	p.X.Tick.Marker = intTicks
+	p.Y.Tick.Marker = intTicks
+	return p
+}
+
+// refLine is a vertical (x = At) or horizontal (y = At) reference line
+// across the panel with a short label at its end. It widens the axis
+// range to include At and nothing else.
+type refLine struct {
+	At       float64
+	Vertical bool
+	Label    string
+	Style    draw.LineStyle
+}
+
+func newRefLine(at float64, vertical bool, label string, c color.Color) *refLine {
+	return &refLine{At: at, Vertical: vertical, Label: label, Style: draw.LineStyle{Color: c, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
+}
+
+// Plot draws the line and its label.
+func (l *refLine) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.TextStyle{Color: l.Style.Color, Font: p.Legend.TextStyle.Font, Handler: p.Legend.TextStyle.Handler}
+	if l.Vertical {
+		x := trX(l.At)
+		c.StrokeLine2(l.Style, x, c.Min.Y, x, c.Max.Y)
+		sty.Rotation = math.Pi / 2
+		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
+		c.FillText(sty, vg.Point{X: x - vg.Points(2), Y: c.Max.Y - vg.Points(3)}, l.Label)
+		return
+	}
+	y := trY(l.At)
+	c.StrokeLine2(l.Style, c.Min.X, y, c.Max.X, y)
+	sty.XAlign, sty.YAlign = draw.XLeft, draw.YBottom
+	c.FillText(sty, vg.Point{X: c.Min.X + vg.Points(3), Y: y + vg.Points(1)}, l.Label)
+}
+
+// DataRange includes At on its axis only.
+func (l *refLine) DataRange() (xmin, xmax, ymin, ymax float64) {
+	if l.Vertical {
+		return l.At, l.At, math.Inf(1), math.Inf(-1)
+	}
+	return math.Inf(1), math.Inf(-1), l.At, l.At
+}
+
+// Thumbnail draws the legend entry.
+func (l *refLine) Thumbnail(c *draw.Canvas) {
+	y := c.Center().Y
+	c.StrokeLine2(l.Style, c.Min.X, y, c.Max.X, y)
+}
+
+// line returns a solid or dashed polyline in colour i.
+func line(pts plotter.XYs, i int, dashed bool) (*plotter.Line, error) {
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return nil, err
+	}
+	l.Color = colour(i)
+	l.Width = vg.Points(1.5)
+	if dashed {
+		l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+	}
+	return l, nil
+}
+
+// linePoints returns a polyline with markers in colour i.
+func linePoints(pts plotter.XYs, i int, dashed, hollow bool) (*plotter.Line, *plotter.Scatter, error) {
+	l, err := line(pts, i, dashed)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, nil, err
+	}
+	s.Color = colour(i)
+	s.Radius = vg.Points(2.5)
+	s.Shape = draw.CircleGlyph{}
+	if hollow {
+		s.Shape = draw.RingGlyph{}
+	}
+	return l, s, nil
+}
+
+// markers returns scatter points of one shape and colour.
+func markers(pts plotter.XYs, i int, g draw.GlyphDrawer, radius vg.Length) (*plotter.Scatter, error) {
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil, err
+	}
+	s.Color = colour(i)
+	s.Shape = g
+	s.Radius = radius
+	return s, nil
+}
+
+// intTicks are the default tick positions labelled without trailing
+// zeros ("-25", not "-25.00"), for axes of log2 values and bits.
+var intTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	ts := gplot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 10, 64)
+		}
+	}
+	return ts
+})
+
+// pad widens the axis range by lo below and hi above, in data units, so
+// that markers at the extremes are not cut and the legend has room.
+func pad(a *gplot.Axis, lo, hi float64) {
+	a.Min -= lo
+	a.Max += hi
+}
+
+// headroom raises the top of a linear axis by frac of its range.
+func headroom(a *gplot.Axis, frac float64) { a.Max += (a.Max - a.Min) * frac }
+
+// decadeTicks label an axis of log10 values at each integer k as 10^k,
+// for fractions: 1, 0.1, 0.01, ..., then 10^-4 and below.
+var decadeTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	var out []gplot.Tick
+	for k := math.Ceil(min); k <= max; k++ {
+		label := ""
+		switch {
+		case k > 0:
+		case k >= -3:
+			label = strconv.FormatFloat(math.Pow(10, k), 'f', int(-k), 64)
+		default:
+			label = fmt.Sprintf("1e%d", int(k))
+		}
+		if k <= 0 {
+			out = append(out, gplot.Tick{Value: k, Label: label})
+		}
+	}
+	return out
+})

@@ -1,0 +1,269 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fprlab/fprlab/internal/safefile"
+)
+
+// ManifestName is the file of a campaign directory that says what was run.
+const ManifestName = "manifest.json"
+
+// MaxDocument is the largest document Read accepts (a compare document
+// holds one histogram per quantity and backend: kilobytes).
+const MaxDocument = 256 << 20
+
+// Manifest describes a campaign: what was run, with which version, seeds
+// and sample sizes. The measuring commands do not write it; whoever runs
+// the campaign does (a script, or by hand), one run per output document:
+//
+//	{"title": "...", "version": "fprlab ...", "notes": "...",
+//	 "runs": [{"command": "fprlab compare --backend native,triword --params 512 --signatures 1000 --json",
+//	           "output": "compare-512.json", "version": "...", "seed": "1",
+//	           "signatures": 1000, "kat_records": "", "seconds": 61.2}]}
+type Manifest struct {
+	Title   string `json:"title"`
+	Version string `json:"version"`
+	Notes   string `json:"notes,omitempty"`
+	Runs    []Run  `json:"runs"`
+}
+
+// Run is one command of a campaign and the document it wrote.
+type Run struct {
+	Command    string  `json:"command"`
+	Output     string  `json:"output"`
+	Version    string  `json:"version,omitempty"`
+	Seed       string  `json:"seed,omitempty"`
+	Signatures int64   `json:"signatures,omitempty"`
+	KATRecords string  `json:"kat_records,omitempty"`
+	Seconds    float64 `json:"seconds,omitempty"`
+	Note       string  `json:"note,omitempty"`
+}
+
+// CompareDoc is a parsed `compare --json` document.
+type CompareDoc struct {
+	File     string
+	Backends []Compare
+}
+
+// SweepDoc is a parsed `sweep --json` document.
+type SweepDoc struct {
+	File   string
+	Points []Point
+}
+
+// Skipped is a file of a campaign directory that holds no document.
+type Skipped struct {
+	File, Reason string
+}
+
+// Campaign is what a directory (or one file) holds.
+type Campaign struct {
+	Dir      string
+	Manifest *Manifest // nil without manifest.json
+	Compares []CompareDoc
+	Sweeps   []SweepDoc
+	OpErrors []OpErrorDoc
+	Skipped  []Skipped
+}
+
+// Read reads a campaign from path: a directory (every *.json at its top
+// level, manifest.json as the manifest, in name order) or a single
+// document.
+func Read(path string) (*Campaign, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		c := &Campaign{Dir: filepath.Dir(path)}
+		if err := c.add(path); err != nil {
+			return nil, err
+		}
+		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors) == 0 {
+			return nil, fmt.Errorf("%s: %s", path, c.Skipped[0].Reason)
+		}
+		return c, nil
+	}
+	c := &Campaign{Dir: path}
+	files, err := filepath.Glob(filepath.Join(path, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
+			c.Skipped = append(c.Skipped, Skipped{filepath.Base(f), "not a regular file"})
+			continue
+		}
+		if filepath.Base(f) == ManifestName {
+			m, err := readManifest(f)
+			if err != nil {
+				return nil, err
+			}
+			c.Manifest = m
+			continue
+		}
+		if err := c.add(f); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func readManifest(path string) (*Manifest, error) {
+	b, err := safefile.Read(nil, path, MaxDocument)
+	if err != nil {
+		return nil, err
+	}
+	var m Manifest
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s: not a campaign manifest: %w", path, err)
+	}
+	return &m, nil
+}
+
+// add reads one file: a document is parsed (a malformed one is an error),
+// anything else is recorded as skipped.
+func (c *Campaign) add(path string) error {
+	name := filepath.Base(path)
+	b, err := safefile.Read(nil, path, MaxDocument)
+	if err != nil {
+		return err
+	}
+	var objs []map[string]json.RawMessage
+	if err := json.Unmarshal(b, &objs); err != nil {
+		c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare and sweep print arrays)"})
+		return nil
+	}
+	if len(objs) == 0 {
+		c.Skipped = append(c.Skipped, Skipped{name, "empty array"})
+		return nil
+	}
+	_, hasFormat := objs[0]["format"]
+	_, hasBackend := objs[0]["backend"]
+	_, hasLeaf := objs[0]["per_leaf"]
+	_, hasOp := objs[0]["op"]
+	_, hasOpErr := objs[0]["max_rel_err_log2"]
+	switch {
+	case hasBackend && hasOp && hasOpErr:
+		var ops []OpError
+		if err := json.Unmarshal(b, &ops); err != nil {
+			return fmt.Errorf("%s: arith errors document: %w", path, err)
+		}
+		for i := range ops {
+			if ops[i].Backend == "" || ops[i].Op == "" {
+				return fmt.Errorf("%s: arith errors entry %d: needs \"backend\" and \"op\"", path, i)
+			}
+		}
+		c.OpErrors = append(c.OpErrors, OpErrorDoc{name, ops})
+	case hasFormat:
+		var pts []Point
+		if err := json.Unmarshal(b, &pts); err != nil {
+			return fmt.Errorf("%s: sweep document: %w", path, err)
+		}
+		for i := range pts {
+			if pts[i].Format == "" || pts[i].Bits <= 0 {
+				return fmt.Errorf("%s: sweep entry %d: needs \"format\" and \"bits\" > 0", path, i)
+			}
+			fillAbsent(&pts[i].Compare, objs[i])
+		}
+		c.Sweeps = append(c.Sweeps, SweepDoc{name, pts})
+	case hasBackend && hasLeaf:
+		var cs []Compare
+		if err := json.Unmarshal(b, &cs); err != nil {
+			return fmt.Errorf("%s: compare document: %w", path, err)
+		}
+		for i := range cs {
+			if cs[i].Backend == "" {
+				return fmt.Errorf("%s: compare entry %d: no \"backend\"", path, i)
+			}
+			fillAbsent(&cs[i], objs[i])
+		}
+		c.Compares = append(c.Compares, CompareDoc{name, cs})
+	default:
+		c.Skipped = append(c.Skipped, Skipped{name, "not a compare (backend, per_leaf), sweep (format, bits) or arith errors (backend, op, max_rel_err_log2) document"})
+	}
+	return nil
+}
+
+// fillAbsent marks the error statistics a document left out as not
+// measured (NaN) rather than zero.
+func fillAbsent(c *Compare, raw map[string]json.RawMessage) {
+	none := Quantiles{Min: nan, Q01: nan, Q10: nan, Median: nan, Q90: nan, Q99: nan, Max: nan}
+	for key, e := range map[string]*Errors{"per_leaf": &c.PerLeaf, "per_signature": &c.PerSignature} {
+		if _, ok := raw[key]; !ok {
+			*e = Errors{none, none, none}
+		}
+	}
+}
+
+// AllCompares returns every backend object of every compare document.
+func (c *Campaign) AllCompares() []Compare {
+	var out []Compare
+	for _, d := range c.Compares {
+		out = append(out, d.Backends...)
+	}
+	return out
+}
+
+// AllPoints returns every point of every sweep document.
+func (c *Campaign) AllPoints() []Point {
+	var out []Point
+	for _, d := range c.Sweeps {
+		out = append(out, d.Points...)
+	}
+	return out
+}
+
+// ErrNoData is returned when a campaign holds no document a plot needs.
+var ErrNoData = errors.New("no data")
+
+// DescribeSamples says on how many signatures and leaves a set of compare
+// objects was measured: "1000 signatures, 1,024,000 leaves" when they all
+// agree, else the range.
+func DescribeSamples(cs []Compare) string {
+	if len(cs) == 0 {
+		return "no signatures"
+	}
+	lo, hi := cs[0], cs[0]
+	for _, x := range cs {
+		if x.Signatures < lo.Signatures {
+			lo = x
+		}
+		if x.Signatures > hi.Signatures {
+			hi = x
+		}
+	}
+	if lo.Signatures == hi.Signatures {
+		return fmt.Sprintf("%s signatures, %s leaves", Thousands(lo.Signatures), Thousands(lo.Leaves))
+	}
+	return fmt.Sprintf("%s..%s signatures", Thousands(lo.Signatures), Thousands(hi.Signatures))
+}
+
+// Thousands formats n with comma separators.
+func Thousands(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}

@@ -1,0 +1,29 @@
+package results
+
+// OpError is one object of `fprlab arith errors --json`: the relative
+// error of one operation of one backend against the 256-bit oracle.
+type OpError struct {
+	Backend          string   `json:"backend"`
+	Op               string   `json:"op"`
+	Samples          int64    `json:"samples"`
+	MaxRelErrLog2    Log2     `json:"max_rel_err_log2"`
+	MedianRelErrLog2 Log2     `json:"median_rel_err_log2"`
+	BoundLog2        *float64 `json:"bound_log2"` // null: no proven bound
+	BelowRange       int64    `json:"below_range"`
+	AboveRange       int64    `json:"above_range"`
+}
+
+// OpErrorDoc is a parsed `arith errors --json` document.
+type OpErrorDoc struct {
+	File string
+	Ops  []OpError
+}
+
+// AllOpErrors returns every object of every arith errors document.
+func (c *Campaign) AllOpErrors() []OpError {
+	var out []OpError
+	for _, d := range c.OpErrors {
+		out = append(out, d.Ops...)
+	}
+	return out
+}

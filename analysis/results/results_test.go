@@ -1,0 +1,148 @@
+package results
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestReadCampaign reads the hand-written example campaign: one compare
+// document of three backends, one sweep of 13 points, the manifest, and a
+// JSON file that is neither, which is skipped with a reason.
+func TestReadCampaign(t *testing.T) {
+	c, err := Read("testdata/campaign")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Manifest == nil || len(c.Manifest.Runs) != 2 {
+		t.Fatalf("manifest %+v", c.Manifest)
+	}
+	if len(c.Compares) != 1 || len(c.Compares[0].Backends) != 3 {
+		t.Fatalf("compares %+v", c.Compares)
+	}
+	if len(c.Sweeps) != 1 || len(c.Sweeps[0].Points) != 13 {
+		t.Fatalf("sweeps %d", len(c.Sweeps))
+	}
+	if len(c.Skipped) != 1 || c.Skipped[0].File != "notes.json" {
+		t.Fatalf("skipped %+v", c.Skipped)
+	}
+	n := c.Compares[0].Backends[0]
+	if n.Backend != "native" || n.Params != 512 || n.Leaves != 51200 || float64(n.PerLeaf.Sum.Max) != -40.1 || len(n.PerLeaf.Sum.Histogram) != 15 {
+		t.Errorf("native: %+v", n)
+	}
+	if tot, ok := n.FlipsTotal(); !ok || tot != 3 {
+		t.Errorf("native flips %d %v", tot, ok)
+	}
+	// emu64's document leaves out delta_c: not measured, not 2^0.
+	if e := c.Compares[0].Backends[1]; !math.IsNaN(float64(e.PerLeaf.DeltaC.Max)) {
+		t.Errorf("absent delta_c reads as %v, want NaN", e.PerLeaf.DeltaC.Max)
+	}
+	// Without "total", the per-kind counts add up.
+	e := Compare{Flips: json.RawMessage(`{"sampler_z": 2, "rint": 1, "min_margin_log2": -30.5}`)}
+	if tot, ok := e.FlipsTotal(); !ok || tot != 3 {
+		t.Errorf("flips by kind: %d %v, want 3", tot, ok)
+	}
+	if got := DescribeSamples(c.AllCompares()); got != "100 signatures, 51,200 leaves" {
+		t.Errorf("DescribeSamples = %q", got)
+	}
+}
+
+// TestPStars checks P* on the example sweep, whose errors were written as
+// worst = -(P-13) and median = -(P-6) (rz 1.6 bits worse) for P = 24..64
+// step 8, flips reaching zero at 56 (rn) and 64 (rz): worked out by hand,
+// the least precision with worst <= -46 is 64 for both roundings, with
+// median <= -46 it is 56, and without flips 56 (rn) and 64 (rz).
+func TestPStars(t *testing.T) {
+	c, err := Read("testdata/campaign/sweep-512.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"Falcon-512 rn e11 worst": "64 bits", "Falcon-512 rn e11 median": "56 bits", "Falcon-512 rn e11 flips": "56 bits",
+		"Falcon-512 rz e11 worst": "64 bits", "Falcon-512 rz e11 median": "56 bits", "Falcon-512 rz e11 flips": "64 bits",
+	}
+	got := PStars(c.AllPoints())
+	if len(got) != len(want) {
+		t.Fatalf("%d answers, want %d: %+v", len(got), len(want), got)
+	}
+	for _, p := range got {
+		k := p.Curve.String() + " " + string(p.Criterion)
+		if want[k] != p.String() {
+			t.Errorf("%s: P* %q, want %q", k, p.String(), want[k])
+		}
+		if p.Signatures != 100 {
+			t.Errorf("%s: %d signatures", k, p.Signatures)
+		}
+	}
+}
+
+// TestPStarEdges: a criterion that holds at the lowest precision is an
+// upper bound, one that fails at the largest has no answer, a lucky point
+// below a failing one does not count, and missing flips are unknown.
+func TestPStarEdges(t *testing.T) {
+	pt := func(bits int, worst float64) Point {
+		p := Point{Format: "vprec:" + itoa(bits) + ":e11", Bits: bits}
+		p.Params = 512
+		p.PerSignature.Sum.Max = Log2(worst)
+		p.PerLeaf.Sum.Median = Log2(worst)
+		return p
+	}
+	cases := []struct {
+		pts  []Point
+		want string
+	}{
+		{[]Point{pt(30, -50), pt(40, -60)}, "≤ 30 bits"},
+		{[]Point{pt(30, -20), pt(40, -40)}, "none up to 40 bits"},
+		{[]Point{pt(30, -47), pt(40, -40), pt(50, -50)}, "50 bits"},
+	}
+	for i, c := range cases {
+		got := PStars(c.pts)
+		if got[0].String() != c.want {
+			t.Errorf("case %d: worst P* %q, want %q", i, got[0].String(), c.want)
+		}
+		if got[2].Criterion != NoFlips || got[2].String() != "not in the data" {
+			t.Errorf("case %d: flips P* %q, want unknown", i, got[2].String())
+		}
+	}
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestLog2Values reads numbers, null and the infinities.
+func TestLog2Values(t *testing.T) {
+	var q Quantiles
+	if err := json.Unmarshal([]byte(`{"min_log2": "-Inf", "max_log2": -3.5, "median_log2": null}`), &q); err != nil {
+		t.Fatal(err)
+	}
+	// null is compare's log2 of an exact zero; an absent field is NaN.
+	if !math.IsInf(float64(q.Min), -1) || q.Max != -3.5 || !math.IsInf(float64(q.Median), -1) || !math.IsNaN(float64(q.Q99)) {
+		t.Errorf("%+v", q)
+	}
+	if err := json.Unmarshal([]byte(`{"min_log2": "tiny"}`), &q); err == nil || !strings.Contains(err.Error(), "tiny") {
+		t.Errorf("bad log2 accepted: %v", err)
+	}
+}
+
+// TestMalformed: a document with the shape of a sweep but no bits, or
+// a compare without a backend, is an error naming the file and entry.
+func TestMalformed(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"sweep.json":   `[{"format": "vprec:24:e11"}]`,
+		"compare.json": `[{"backend": "", "per_leaf": {}}]`,
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p); err == nil || !strings.Contains(err.Error(), "entry 0") {
+			t.Errorf("%s: error %v", name, err)
+		}
+	}
+	if _, err := Read(filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("missing file accepted")
+	}
+}

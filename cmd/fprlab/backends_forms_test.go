@@ -1,0 +1,35 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestBackendsListsFormForms: 'backends --json' names every form of the
+// vprec family (exponent width, rounding toward zero, stochastic
+// rounding) with its meaning.
+func TestBackendsListsFormForms(t *testing.T) {
+	code, out, errOut := runCLI(t, "backends", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []backendJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	desc := map[string]string{}
+	for _, r := range rows {
+		desc[r.Name] = r.Description
+	}
+	for name, want := range map[string]string{
+		"vprec:P":            "unbounded exponent",
+		"vprec:P:eE":         "2 <= E <= 24",
+		"vprec:P:eE:rz":      "toward zero",
+		"vprec:P:eE:sr=SEED": "stochastic rounding",
+	} {
+		if !strings.Contains(desc[name], want) {
+			t.Errorf("%s: description %q lacks %q", name, desc[name], want)
+		}
+	}
+}

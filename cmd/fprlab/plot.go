@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/safefile"
+)
+
+// plotOptions holds the flags of plot.
+type plotOptions struct {
+	In, Out, Format string
+	Backends        []string
+	Points          int
+}
+
+func plotLong() string {
+	var b strings.Builder
+	b.WriteString(`Draw one figure from the JSON documents of compare, sweep and arith
+errors (--json output saved to files): --in names one document or a campaign directory
+(every *.json in it). The output format follows the extension of --out
+(.png, .svg, .pdf); with --out - give --format.
+
+Kinds and what they draw from:
+`)
+	for _, k := range plot.Kinds {
+		fmt.Fprintf(&b, "  %-10s %s\n", k.Kind, k.Needs)
+	}
+	b.WriteString(`
+histogram: per-call log2(delta_c + delta_sigma) per backend, with the 2^-46
+and 2^-37 lines. precision: per-signature worst and per-call median against
+the significand precision, fixed backends as points, P* marked. security:
+bits lost at 2^64 queries and log2 of the largest query count. stages: the
+error of each signing stage per backend. expm: expm_p63 error over [0, ln 2)
+per backend, measured now against the exact value (--backend, --points).
+kat: KAT records reproduced and failed signing attempts against precision.
+ops: each operation's largest and median error per backend, with the proven
+bounds (arith errors --json).`)
+	return b.String()
+}
+
+func newPlotCmd(s *streams) *cobra.Command {
+	opts := &plotOptions{}
+	cmd := &cobra.Command{
+		Use:   "plot KIND --in FILE|DIR --out FILE.png|.svg|.pdf",
+		Short: "Draw a figure (histogram, precision, security, stages, expm, kat, ops) from compare/sweep/arith errors JSON",
+		Long:  plotLong(),
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runPlot(cmd.Context(), args[0], opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.In, "in", "", "compare or sweep JSON `FILE`, or a campaign DIR (optional for expm)")
+	f.StringVar(&opts.Out, "out", "", "output `FILE` (.png, .svg or .pdf; - for standard output with --format)")
+	f.StringVar(&opts.Format, "format", "", "output format png, svg or pdf (default: from the extension of --out)")
+	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword)")
+	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "expm: grid points over [0, ln 2)")
+	return cmd
+}
+
+// runPlot reads the documents, draws the figure and writes it.
+func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) error {
+	kind, err := plot.ParseKind(kindName)
+	if err != nil {
+		return err
+	}
+	if opts.Out == "" {
+		return errors.New("--out is required (a .png, .svg or .pdf file, or - with --format)")
+	}
+	format := opts.Format
+	if format == "" {
+		if opts.Out == safefile.Stdio {
+			return errors.New("--out - needs --format png, svg or pdf")
+		}
+		if format, err = plot.FormatOf(opts.Out); err != nil {
+			return err
+		}
+	} else if _, err := plot.FormatOf("x." + format); err != nil {
+		return fmt.Errorf("--format %q: want png, svg or pdf", format)
+	}
+	if opts.Points < 1 {
+		return fmt.Errorf("--points %d: need at least 1", opts.Points)
+	}
+	c := &results.Campaign{}
+	switch {
+	case opts.In != "":
+		if c, err = results.Read(opts.In); err != nil {
+			return err
+		}
+	case kind != plot.KindExpm:
+		return fmt.Errorf("--in is required for %s (a compare or sweep JSON file, or a directory of them)", kind)
+	}
+	fig, err := plot.Draw(kind, c, plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points})
+	if err != nil {
+		if errors.Is(err, results.ErrNoData) && opts.In != "" {
+			return fmt.Errorf("%s: %w", opts.In, err)
+		}
+		return err
+	}
+	data, err := fig.Bytes(format)
+	if err != nil {
+		return err
+	}
+	return s.writeOutputs(safefile.File{Path: opts.Out, Data: data})
+}

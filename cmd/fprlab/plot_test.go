@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// exampleCampaign is the hand-written campaign of package results.
+const exampleCampaign = "../../analysis/results/testdata/campaign"
+
+// TestPlotEveryKind draws every kind from the example campaign through
+// the command line.
+func TestPlotEveryKind(t *testing.T) {
+	dir := t.TempDir()
+	for _, kind := range []string{"histogram", "precision", "security", "stages", "kat", "expm"} {
+		out := filepath.Join(dir, kind+".svg")
+		code, _, errOut := runCLI(t, "plot", kind, "--in", exampleCampaign, "--out", out, "--points", "16")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", kind, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil || !strings.HasPrefix(string(b), "<?xml") {
+			t.Fatalf("%s: %v, %.20q", kind, err, b)
+		}
+	}
+	ops := filepath.Join(dir, "ops.png")
+	if code, _, errOut := runCLI(t, "plot", "ops", "--in", "../../analysis/results/testdata/real/arith-errors.json", "--out", ops); code != 0 {
+		t.Fatalf("ops: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := runCLI(t, "plot", "expm", "--backend", "native,vprec:30:e11:rz", "--points", "8", "--out", "-", "--format", "svg")
+	if code != 0 || !strings.Contains(out, "vprec:30:e11:rz") {
+		t.Fatalf("expm to stdout: exit %d, %s", code, errOut)
+	}
+}
+
+// TestPlotErrors: bad command lines name the problem and exit 2.
+func TestPlotErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plot", "pie", "--in", exampleCampaign, "--out", filepath.Join(dir, "x.png")}, "want one of"},
+		{[]string{"plot", "histogram", "--in", exampleCampaign}, "--out is required"},
+		{[]string{"plot", "histogram", "--in", exampleCampaign, "--out", filepath.Join(dir, "x.gif")}, ".png, .svg or .pdf"},
+		{[]string{"plot", "histogram", "--in", exampleCampaign, "--out", "-"}, "--format"},
+		{[]string{"plot", "histogram", "--out", filepath.Join(dir, "x.png")}, "--in is required"},
+		{[]string{"plot", "histogram", "--in", filepath.Join(exampleCampaign, "sweep-512.json"), "--out", filepath.Join(dir, "x.png")}, "no compare object has per_leaf.sum.histogram"},
+		{[]string{"plot", "histogram", "--in", filepath.Join(dir, "missing"), "--out", filepath.Join(dir, "x.png")}, "missing"},
+		{[]string{"plot", "expm", "--backend", "nosuch", "--out", filepath.Join(dir, "x.png")}, "nosuch"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.png")); err == nil {
+		t.Error("a failed plot left an output file")
+	}
+}
+
+// TestReportCommand builds the example campaign's page, and refuses a
+// directory without manifest unless asked.
+func TestReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	code, _, errOut := runCLI(t, "report", "--in", exampleCampaign, "--out", out, "--points", "16")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(b), `id="report-status"`) || !strings.Contains(string(b), "P*") {
+		t.Fatalf("%v: %.200s", err, b)
+	}
+	bare := filepath.Join(dir, "bare")
+	if err := os.Mkdir(bare, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(exampleCampaign, "compare-512.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bare, "c.json"), doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "report", "--in", bare, "--out", out)
+	if code != 2 || !strings.Contains(errOut, "manifest.json") {
+		t.Errorf("no manifest: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "report", "--in", bare, "--out", out, "--allow-no-manifest", "--points", "8")
+	if code != 0 {
+		t.Errorf("--allow-no-manifest: exit %d, %q", code, errOut)
+	}
+	code, _, errOut = runCLI(t, "report", "--in", bare)
+	if code != 2 || !strings.Contains(errOut, "required") {
+		t.Errorf("no --out: exit %d, %q", code, errOut)
+	}
+}

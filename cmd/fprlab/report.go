@@ -1,0 +1,73 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/analysis/report"
+	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/safefile"
+)
+
+// reportOptions holds the flags of report.
+type reportOptions struct {
+	In, Out         string
+	Backends        []string
+	Points          int
+	AllowNoManifest bool
+}
+
+const reportLong = `Build one self-contained HTML page (no network access: styles, figures as
+inline SVG and a small status script are in the file) for a campaign
+directory: every compare and sweep JSON document in it (their --json output
+saved as *.json) and manifest.json, which says what was run:
+
+  {"title": "...", "version": "fprlab ...", "notes": "...",
+   "runs": [{"command": "fprlab compare ... --json", "output": "compare-512.json",
+             "seed": "1", "signatures": 1000, "kat_records": "", "seconds": 61.2}]}
+
+The page holds the manifest, the tables of every document, the P* answers
+of the sweeps, and every figure the documents support (see 'fprlab plot');
+the expm figure is measured when the page is built.`
+
+func newReportCmd(s *streams) *cobra.Command {
+	opts := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report --in DIR --out report.html",
+		Short: "Build a self-contained HTML report of a campaign directory (tables, figures, P*)",
+		Long:  reportLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runReport(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.In, "in", "", "campaign `DIR` (compare/sweep *.json and manifest.json)")
+	f.StringVar(&opts.Out, "out", "", "output HTML `FILE` (- for standard output)")
+	f.StringSliceVar(&opts.Backends, "backend", nil, "backends of the expm figure (default: those of the compare documents, else native, emu64, triword)")
+	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "grid points of the expm figure")
+	f.BoolVar(&opts.AllowNoManifest, "allow-no-manifest", false, "build the page without manifest.json (it then says that what was run is unknown)")
+	return cmd
+}
+
+// runReport reads the campaign and writes its page.
+func runReport(_ context.Context, opts *reportOptions, s *streams) error {
+	if opts.In == "" || opts.Out == "" {
+		return errors.New("--in DIR and --out FILE are required")
+	}
+	c, err := results.Read(opts.In)
+	if err != nil {
+		return err
+	}
+	page, err := report.Build(c, report.Options{
+		Plot:            plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points},
+		RequireManifest: !opts.AllowNoManifest,
+	})
+	if err != nil {
+		return err
+	}
+	return s.writeOutputs(safefile.File{Path: opts.Out, Data: page})
+}
