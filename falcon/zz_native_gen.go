@@ -1071,7 +1071,11 @@ func (s *ntruSolverNative) solve(lim int32) (Fs, Gs []int8, ok bool) {
 
 // samplerNative is sampler (sampler.go) with F = float64, A = native.Arith.
 type samplerNative struct {
-	a             native.Arith
+	a native.Arith
+	// The random source: p is the signer's generator, called directly so
+	// that its reads inline; src, used when p is nil, replays known bytes
+	// in tests.
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      float64
 	inv2SqrSigma0 float64 // 1/(2 sigma_max^2)
@@ -1086,7 +1090,7 @@ type samplerNative struct {
 
 // newSamplerNative is newSampler (sampler.go) with F = float64, A = native.Arith.
 func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[float64]) *samplerNative {
-	return &samplerNative{
+	s := &samplerNative{
 		obs:           obs,
 		a:             a,
 		src:           src,
@@ -1095,6 +1099,26 @@ func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[fl
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
+	if p, ok := src.(*samplerprng.PRNG); ok {
+		s.p = p
+	}
+	return s
+}
+
+// u64 is the native copy of sampler.u64 (sampler.go).
+func (s *samplerNative) u64() uint64 {
+	if s.p != nil {
+		return s.p.U64()
+	}
+	return s.src.U64()
+}
+
+// u8 is the native copy of sampler.u8 (sampler.go).
+func (s *samplerNative) u8() uint32 {
+	if s.p != nil {
+		return s.p.U8()
+	}
+	return s.src.U8()
 }
 
 // sample is the native copy of sampler.sample (sampler.go).
@@ -1110,8 +1134,9 @@ func (s *samplerNative) sample(mu, isigma float64) int64 {
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
-		z0 := int32(gaussian0(s.src))
-		b := int32(s.src.U8() & 1)
+		lo := s.u64()
+		z0 := int32(gaussian0(lo, s.u8()))
+		b := int32(s.u8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -1145,7 +1170,7 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	var drawn uint64
 	i := 56
 	for ; ; i -= 8 {
-		v := s.src.U8()
+		v := s.u8()
 		drawn |= uint64(v) << uint(i)
 		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
@@ -1231,20 +1256,15 @@ func finishAttemptNative(a native.Arith, obs Observer[float64], b00, b01, b10, b
 		obs.Stage(StageLattice, int(logn), 0, t0, t1)
 	}
 
-	at := &Attempt{S1: make([]int16, n), S2: make([]int16, n)}
-	floatS1 := make([]int16, n)
+	s := make([]int16, 2*n)
+	at := &Attempt{S1: s[:n:n], S2: s[n:]}
 	for u := range n {
-		floatS1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
 	}
 	for u := range n {
 		at.S2[u] = int16(-a.Rint(t1[u]))
 	}
-	exactS1(at.S1, hm, at.S2, hNTT, logn)
-	for u := range n {
-		if at.S1[u] != floatS1[u] {
-			at.FloatS1Mismatches++
-		}
-	}
+	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums
 	// (is_short_half); once a partial sum has had its top bit set the total
 	// is forced to at least 2^31 (above every bound).

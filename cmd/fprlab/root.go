@@ -40,6 +40,7 @@ func commands(s *streams) []*cobra.Command {
 		newSignCmd(s),
 		newVerifyCmd(s),
 		newAccelCmd(s),
+		newBenchCmd(s),
 		newBackendsCmd(s),
 		newPlotCmd(s),
 		newReportCmd(s),
