@@ -307,7 +307,7 @@ func GenerateKATRecordFSM[F any, A arith.Arith[F]](kb arith.Backend, a A, logn u
 		s2, s, err := SignHashedDynFSM(a, nil, sk, hm, rng)
 		st = s
 		return s2, err
-	})
+	}, maxKeygenFailures)
 	if err != nil {
 		return nil, err
 	}

@@ -123,7 +123,14 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 // needs binary64's exponent range) on the reference's own keys, taken from
 // a binary64 kb: the DRBG stream is consumed exactly as in the reference.
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
-	return generateKATRecord(kb, logn, r, nil, signOver(sb))
+	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
+}
+
+// GenerateKATRecordLimit is GenerateKATRecordSplit with key generation
+// giving up after maxKeygenFailures consecutive failed candidates (see
+// KeygenLimit); r.PK stays nil when key generation failed.
+func GenerateKATRecordLimit(kb, sb arith.Backend, logn uint, r *KATRecord, maxKeygenFailures int) error {
+	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
 }
 
 // katSigner is crypto_sign's signing step: s2 for hashed point hm with
@@ -151,7 +158,7 @@ type KATStreams struct {
 // bytes read from the record's SHAKE256 streams.
 func GenerateKATRecordStreams(kb, sb arith.Backend, logn uint, r *KATRecord) (*KATStreams, error) {
 	st := &KATStreams{}
-	if err := generateKATRecord(kb, logn, r, st, signOver(sb)); err != nil {
+	if err := generateKATRecord(kb, logn, r, st, signOver(sb), maxKeygenFailures); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -171,7 +178,7 @@ func (c byteCounter) Read(p []byte) (int, error) {
 
 // generateKATRecord is the NIST flow of record r: keys over kb, signature
 // by sign, stream bytes counted into st when it is not nil.
-func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner) error {
+func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner, maxKeygenFailures int) error {
 	// stream wraps a SHAKE256 stream with a byte counter when counting.
 	stream := func(h io.Reader, n func(*KATStreams) *int64) io.Reader {
 		if st == nil {
@@ -191,7 +198,7 @@ func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams
 	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
 
 	// crypto_sign_keypair.
-	sk, pk, err := Keygen(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }))
+	sk, pk, err := KeygenLimit(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }), maxKeygenFailures)
 	if err != nil {
 		return err
 	}
