@@ -114,7 +114,7 @@ func TestHorcruxArithKAT(t *testing.T) {
 // (297,190 x 43 + 160,500 x 108 - 18,721,000) / 457,690 = 24.89 cycles per
 // call; verify has no fpr calls.
 func TestEstimateHorcrux(t *testing.T) {
-	k, err := CountKATRecord(9, 0)
+	k, err := record0Counts(9)
 	if err != nil {
 		t.Fatal(err)
 	}

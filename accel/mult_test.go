@@ -144,7 +144,7 @@ var sinkMult uint64
 // against the design's per-product cost.
 func TestMultiplierCostsRecord0(t *testing.T) {
 	ref := loadRefCounts(t)
-	k, err := CountKATRecord(9, 0)
+	k, err := record0Counts(9)
 	if err != nil {
 		t.Fatal(err)
 	}
