@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
@@ -42,7 +43,9 @@ func (e emuSide) FromBig(v *big.Float) emu64.FPR {
 // in a record's bytes starts at such a decision: between decisions the
 // integer parts of Falcon are the same computation.
 func FirstDivergence(b, kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error) {
-	r, err := runnerFor(b, emuSide{}, map[arith.Constant]emu64.FPR{})
+	// Every difference counts: emu64 is the reference here, not an exact
+	// value with a resolution.
+	r, err := runnerFor(b, emuSide{}, map[arith.Constant]emu64.FPR{}, math.Inf(-1))
 	if err != nil {
 		return nil, err
 	}

@@ -70,10 +70,13 @@ func (d Decision) String() string { return decisionNames[d] }
 
 // flip is one decision where the two sides differ.
 type flip struct {
-	kind Decision
-	b, x int64   // the two outcomes (0/1 for Lt and BerExp)
-	idx  int     // index of the decision among those of its kind since the previous event
-	gap  float64 // log2 of the exact side's distance to the decision boundary
+	// unresolved: the exact side's margin is below its own resolution, so
+	// the shadow cannot tell whether exact arithmetic decides otherwise.
+	unresolved bool
+	kind       Decision
+	b, x       int64   // the two outcomes (0/1 for Lt and BerExp)
+	idx        int     // index of the decision among those of its kind since the previous event
+	gap        float64 // log2 of the exact side's distance to the decision boundary
 }
 
 // decisions collects what the pair arithmetic decided since the previous
@@ -97,7 +100,10 @@ func newDecisions() *decisions {
 
 // note records one decision of kind k with outcomes b (the backend's) and
 // x (exact), the exact side's margin to the boundary given as log2.
-func (d *decisions) note(k Decision, b, x int64, marginLog2 float64) {
+// resolutionLog2 is the smallest margin (log2) the exact side resolves at
+// that point: a differing decision with a smaller margin is reported as
+// unresolved rather than as a flip.
+func (d *decisions) note(k Decision, b, x int64, marginLog2, resolutionLog2 float64) {
 	d.count[k]++
 	idx := d.sinceLast[k]
 	d.sinceLast[k]++
@@ -105,7 +111,7 @@ func (d *decisions) note(k Decision, b, x int64, marginLog2 float64) {
 		d.minMargin[k] = marginLog2
 	}
 	if b != x {
-		d.pending = append(d.pending, flip{kind: k, b: b, x: x, idx: idx, gap: marginLog2})
+		d.pending = append(d.pending, flip{kind: k, b: b, x: x, idx: idx, gap: marginLog2, unresolved: marginLog2 < resolutionLog2})
 	}
 }
 
@@ -132,6 +138,15 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// consts overrides constants on the exact side (the choice of the
 	// exact 1/sigma, see ExactSigma).
 	consts map[arith.Constant]X
+	// resLog2 is the exact side's resolution relative to the magnitude of
+	// a value (log2; -Inf for none): a decision whose exact margin is
+	// smaller is beyond what the shadow can decide.
+	resLog2 float64
+}
+
+// resAt is the smallest margin the exact side resolves near magnitude v.
+func (p *PairArith[F, X, A, AX]) resAt(v float64) float64 {
+	return math.Log2(math.Max(math.Abs(v), 1)) + p.resLog2
 }
 
 var _ arith.Arith[Pair[float64, *big.Float]] = (*PairArith[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
@@ -209,7 +224,7 @@ func (p *PairArith[F, X, A, AX]) Sqrt(u Pair[F, X]) Pair[F, X] {
 func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
 	rb, rx := p.b.Rint(u.B), p.x.Rint(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
-	p.d.note(DecRint, rb, rx, math.Log2(0.5-frac))
+	p.d.note(DecRint, rb, rx, math.Log2(0.5-frac), p.resAt(float64(rx)))
 	return rb
 }
 
@@ -218,7 +233,7 @@ func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
 	rb, rx := p.b.Floor(u.B), p.x.Floor(u.X)
 	frac := p.x.Float64(p.x.Sub(u.X, p.x.Of(rx)))
-	p.d.note(DecFloor, rb, rx, math.Log2(min(frac, 1-frac)))
+	p.d.note(DecFloor, rb, rx, math.Log2(min(frac, 1-frac)), p.resAt(float64(rx)))
 	return rb
 }
 
@@ -226,7 +241,7 @@ func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
 	rb, rx := p.b.Trunc(u.B), p.x.Trunc(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
-	p.d.note(DecTrunc, rb, rx, math.Log2(min(frac, 1-frac)))
+	p.d.note(DecTrunc, rb, rx, math.Log2(min(frac, 1-frac)), p.resAt(float64(rx)))
 	return rb
 }
 
@@ -234,7 +249,7 @@ func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Lt(u, v Pair[F, X]) bool {
 	lb, lx := p.b.Lt(u.B, v.B), p.x.Lt(u.X, v.X)
 	gap := math.Abs(p.x.Float64(p.x.Sub(u.X, v.X)))
-	p.d.note(DecLt, b2i(lb), b2i(lx), math.Log2(gap))
+	p.d.note(DecLt, b2i(lb), b2i(lx), math.Log2(gap), p.resAt(math.Max(math.Abs(p.x.Float64(u.X)), math.Abs(p.x.Float64(v.X)))))
 	return lb
 }
 

@@ -182,10 +182,11 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	a      A
 	ex     AX
 	consts map[arith.Constant]X
+	res    float64 // the exact side's resolution (PairArith.resLog2)
 }
 
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
-	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts}
+	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
 }
 
 func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {
@@ -258,10 +259,14 @@ func newRunner(b arith.Backend, cfg *Config) (runner, error) {
 		if err != nil {
 			return nil, err
 		}
-		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, cfg.OracleBits))
+		// The oracle's own error after Falcon's computation stays some
+		// 40 bits below its precision.
+		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, cfg.OracleBits), -float64(cfg.OracleBits-40))
 	case ShadowDD:
+		// dd's own delta_c against the 256-bit oracle is at most 2^-93.7
+		// (dd_test.go); 2^-90 relative leaves a margin.
 		var ex ddouble.Arith
-		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, 160))
+		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, 160), -90)
 	}
 	return nil, fmt.Errorf("shadow %q: want %q or %q", cfg.Shadow, ShadowOracle, ShadowDD)
 }
@@ -280,20 +285,20 @@ func exactConsts[X any, AX Exact[X]](ex AX, sigma ExactSigma, prec uint) map[ari
 }
 
 // runnerFor instantiates the pair arithmetic for b's value type.
-func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Constant]X) (runner, error) {
+func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Constant]X, res float64) (runner, error) {
 	switch a := b.Impl.(type) {
 	case native.Arith:
-		return &pairRunner[float64, X, native.Arith, AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[float64, X, native.Arith, AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[float64]:
-		return &pairRunner[float64, X, arith.Arith[float64], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[float64, X, arith.Arith[float64], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[emu64.FPR]:
-		return &pairRunner[emu64.FPR, X, arith.Arith[emu64.FPR], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[emu64.FPR, X, arith.Arith[emu64.FPR], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[triword.TW]:
-		return &pairRunner[triword.TW, X, arith.Arith[triword.TW], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[triword.TW, X, arith.Arith[triword.TW], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[*big.Float]:
-		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[ddouble.DD]:
-		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts}, nil
+		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	}
 	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
 }

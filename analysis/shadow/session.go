@@ -62,8 +62,12 @@ type Record struct {
 	MaxDeltaSigma *float64 `json:"max_delta_sigma_log2"`
 	MaxSum        *float64 `json:"max_sum_log2"`
 	// Decisions: counts per kind, flips per kind, the smallest margins.
-	Decisions  map[string]int64    `json:"decisions"`
-	Flips      map[string]int64    `json:"flips"`
+	Decisions map[string]int64 `json:"decisions"`
+	Flips     map[string]int64 `json:"flips"`
+	// Unresolved counts decisions that differ between the two sides where
+	// the exact margin lies below the shadow's own resolution: the shadow
+	// cannot tell which side is right (rerun with --shadow oracle).
+	Unresolved map[string]int64    `json:"unresolved,omitempty"`
 	MinMargin  map[string]*float64 `json:"min_margin_log2"`
 	FlipDetail []FlipDetail        `json:"flip_details,omitempty"`
 	// ExpmErr holds the log2 relative errors of the backend's ExpmP63.
@@ -104,10 +108,19 @@ var _ falcon.Observer[Pair[float64, *big.Float]] = (*observer[float64, *big.Floa
 // flush attributes the decisions since the previous event to where.
 func (o *observer[F, X, A, AX]) flush(where func() string) {
 	for _, f := range o.p.d.take() {
-		o.flips[f.kind]++
+		kind := f.kind.String()
+		if f.unresolved {
+			if o.rec.Unresolved == nil {
+				o.rec.Unresolved = map[string]int64{}
+			}
+			o.rec.Unresolved[kind]++
+			kind += " (unresolved)"
+		} else {
+			o.flips[f.kind]++
+		}
 		if len(o.rec.FlipDetail) < maxFlipDetails {
 			o.rec.FlipDetail = append(o.rec.FlipDetail, FlipDetail{
-				Kind: f.kind.String(), Where: where() + fmt.Sprintf(", %s #%d", f.kind, f.idx), B: f.b, X: f.x, Gap: finite(f.gap),
+				Kind: kind, Where: where() + fmt.Sprintf(", %s #%d", f.kind, f.idx), B: f.b, X: f.x, Gap: finite(f.gap),
 			})
 		}
 	}
@@ -205,12 +218,12 @@ func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nb
 	switch {
 	case hi < zx:
 		margin = float64(zx - hi)
-		o.p.d.note(DecBerExp, b2i(accept), 1, math.Log2(margin)-64)
+		o.p.d.note(DecBerExp, b2i(accept), 1, math.Log2(margin)-64, o.p.resLog2)
 	case lo >= zx:
 		margin = float64(lo - zx)
-		o.p.d.note(DecBerExp, b2i(accept), 0, math.Log2(margin)-64)
+		o.p.d.note(DecBerExp, b2i(accept), 0, math.Log2(margin)-64, o.p.resLog2)
 	default:
-		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1))
+		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1), math.Inf(-1))
 	}
 }
 

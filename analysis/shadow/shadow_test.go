@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	_ "github.com/fprlab/fprlab/arith/backends"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/falcon"
 )
 
 func lookup(t testing.TB, name string) arith.Backend {
@@ -297,4 +298,35 @@ func deref(p *float64) any {
 		return nil
 	}
 	return *p
+}
+
+// TestUnresolvedFlip: in the 10,000-signature triword campaign of the
+// README, signature 9213's last leaf has an exact centre within 2^-97 of
+// the integer -490; triword's floor is -491. The dd shadow cannot resolve
+// that margin (it is below dd's own error) and must report it as
+// unresolved, not as a flip; the 256-bit oracle shows the decision agrees.
+func TestUnresolvedFlip(t *testing.T) {
+	b, em := lookup(t, "triword"), lookup(t, "emu64")
+	j := 9213
+	for _, tc := range []struct {
+		shadow     ShadowKind
+		unresolved int64
+	}{{ShadowDD, 1}, {ShadowOracle, 0}} {
+		cfg := Config{LogN: 9, Signatures: 10000, Keys: 10, Seed: "readme", OracleBits: 256, Sigma: SigmaFormula, Shadow: tc.shadow}
+		r, err := newRunner(b, &cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk, _, err := falcon.Keygen(em, 9, derive("key", cfg.Seed, j%10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := r.sign(sk, Message(cfg.Seed, j), derive("signature", cfg.Seed, j), j, j%10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Flips["floor"] != 0 || rec.Unresolved["floor"] != tc.unresolved {
+			t.Errorf("%s shadow: floor flips %d, unresolved %d (want 0, %d): %+v", tc.shadow, rec.Flips["floor"], rec.Unresolved["floor"], tc.unresolved, rec.FlipDetail)
+		}
+	}
 }

@@ -143,12 +143,15 @@ func BitsLost(dLog2, qLog2 float64) float64 {
 
 // Flips summarises decision flips.
 type Flips struct {
-	Total               int64               `json:"total"`
-	ByKind              map[string]int64    `json:"by_kind"`
-	Decisions           map[string]int64    `json:"decisions"`
-	SignaturesWithFlips int                 `json:"signatures_with_flips"`
-	MinMarginLog2       map[string]*float64 `json:"min_margin_log2"`
-	First               []FlipDetail        `json:"first"`
+	Total               int64            `json:"total"`
+	ByKind              map[string]int64 `json:"by_kind"`
+	Decisions           map[string]int64 `json:"decisions"`
+	SignaturesWithFlips int              `json:"signatures_with_flips"`
+	// Unresolved: differing decisions within the shadow's resolution, not
+	// counted in Total.
+	Unresolved    map[string]int64    `json:"unresolved"`
+	MinMarginLog2 map[string]*float64 `json:"min_margin_log2"`
+	First         []FlipDetail        `json:"first"`
 }
 
 // StageSummary is one row of the where-error-is-born table.
@@ -348,7 +351,7 @@ type flipAcc struct {
 }
 
 func newFlips() *flipAcc {
-	return &flipAcc{f: Flips{ByKind: map[string]int64{}, Decisions: map[string]int64{}, MinMarginLog2: map[string]*float64{}, First: []FlipDetail{}}, m: map[string]float64{}}
+	return &flipAcc{f: Flips{ByKind: map[string]int64{}, Unresolved: map[string]int64{}, Decisions: map[string]int64{}, MinMarginLog2: map[string]*float64{}, First: []FlipDetail{}}, m: map[string]float64{}}
 }
 
 func (a *flipAcc) add(r *Record) {
@@ -360,6 +363,9 @@ func (a *flipAcc) add(r *Record) {
 	}
 	for k, v := range r.Decisions {
 		a.f.Decisions[k] += v
+	}
+	for k, v := range r.Unresolved {
+		a.f.Unresolved[k] += v
 	}
 	for k, v := range r.MinMargin {
 		cur, ok := a.m[k]

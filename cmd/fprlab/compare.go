@@ -313,6 +313,9 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 			}
 		}
 		fmt.Fprintf(tw, "signatures with a flip: %d of %d\n", s.Flips.SignaturesWithFlips, s.Signatures)
+		for k, n := range s.Flips.Unresolved {
+			fmt.Fprintf(tw, "  %d %s decisions differ within the shadow's resolution (unresolved; not counted as flips: rerun with --shadow oracle)\n", n, k)
+		}
 		for _, f := range s.Flips.First {
 			fmt.Fprintf(tw, "  %s: %s %d vs exact %d (margin %s)\n", f.Where, f.Kind, f.B, f.X, lg(f.Gap))
 		}
