@@ -58,6 +58,13 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 	return out
 }
 
+// precisionAxes labels the x axes of precision panels in whole bits.
+func precisionAxes(ps ...*gplot.Plot) {
+	for _, p := range ps {
+		p.X.Tick.Marker = bitsTicks
+	}
+}
+
 func sweepTitle(what string, pts []results.Point) string {
 	keys, m := results.Curves(pts)
 	sigs := int64(-1)
@@ -167,6 +174,7 @@ func Precision(pts []results.Point, refs []Reference) (*Figure, error) {
 	addPStars(p, pts, results.Worst)
 	pad(&p.X, 2, 2)
 	p.Legend.Top, p.Legend.Left = false, true
+	precisionAxes(p)
 	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
 }
 
@@ -239,6 +247,7 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	pad(&top.X, 2, 2)
 	pad(&bot.X, 2, 2)
 	headroom(&top.Y, 0.05)
+	precisionAxes(top, bot)
 	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
 }
 
@@ -315,5 +324,6 @@ func KAT(pts []results.Point) (*Figure, error) {
 	headroom(&bot.Y, 0.05)
 	pad(&top.X, 2, 2)
 	pad(&bot.X, 2, 2)
+	precisionAxes(top, bot)
 	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
 }
