@@ -123,6 +123,13 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 // needs binary64's exponent range) on the reference's own keys, taken from
 // a binary64 kb: the DRBG stream is consumed exactly as in the reference.
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
+	return GenerateKATRecordLimit(kb, sb, logn, r, maxKeygenFailures)
+}
+
+// GenerateKATRecordLimit is GenerateKATRecordSplit with key generation
+// giving up after maxKeygenFailures consecutive failed candidates (see
+// KeygenLimit); r.PK stays nil when key generation failed.
+func GenerateKATRecordLimit(kb, sb arith.Backend, logn uint, r *KATRecord, maxKeygenFailures int) error {
 	if _, err := KATName(logn); err != nil {
 		return err
 	}
@@ -135,7 +142,7 @@ func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error
 	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
 
 	// crypto_sign_keypair.
-	sk, pk, err := Keygen(kb, logn, shakeOfDRBG(d))
+	sk, pk, err := KeygenLimit(kb, logn, shakeOfDRBG(d), maxKeygenFailures)
 	if err != nil {
 		return err
 	}

@@ -307,7 +307,7 @@ func (e *engineOfNative) checkRange() error {
 }
 
 // keygen is the native copy of engineOf.keygen (keygen.go).
-func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey, error) {
+func (e *engineOfNative) keygen(logn uint, r io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
 	p, err := ParamsFor(logn)
 	if err != nil {
 		return nil, nil, err
@@ -318,8 +318,8 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 	rng := &keygenRNG{r: r}
 	failures := 0
 	for candidate := 0; ; {
-		if failures >= maxKeygenFailures {
-			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
+		if failures >= maxFailures {
+			return nil, nil, fmt.Errorf("%w: backend %s, %d consecutive candidates", ErrKeygenFailures, e.b.Name, failures)
 		}
 		f := polySmallMkgauss(rng, logn)
 		g := polySmallMkgauss(rng, logn)

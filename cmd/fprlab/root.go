@@ -34,6 +34,7 @@ func commands(s *streams) []*cobra.Command {
 	return []*cobra.Command{
 		newKatCmd(s),
 		newCompareCmd(s),
+		newSweepCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
