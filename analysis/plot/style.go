@@ -83,7 +83,9 @@ func (l *refLine) Plot(c draw.Canvas, p *gplot.Plot) {
 		c.StrokeLine2(l.Style, x, c.Min.Y, x, c.Max.Y)
 		sty.Rotation = math.Pi / 2
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
-		c.FillText(sty, vg.Point{X: x - vg.Points(2), Y: c.Max.Y - vg.Points(3)}, l.Label)
+		if l.Label != "" {
+			c.FillText(sty, vg.Point{X: x - vg.Points(2), Y: c.Max.Y - vg.Points(3)}, l.Label)
+		}
 		return
 	}
 	y := trY(l.At)
