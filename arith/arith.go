@@ -20,11 +20,13 @@
 // of Falcon that every backend runs is what makes the backends comparable:
 // a difference in output is then a difference in arithmetic, never in code.
 // Where speed matters, the generic code is instantiated by a generator
-// rather than by hand: package falcon runs the native backend on a copy of
-// its generic code with F = float64 and A = native.Arith (whose calls
-// inline), written by falcon/internal/monogen, chosen by the engine's type
-// switch for native.Arith only, and tested bit for bit against the generic
-// code over the same arithmetic. Interface values
+// rather than by hand: package falcon runs the native, emu64 and triword
+// backends on copies of its generic code with F and A substituted
+// (float64 and native.Arith, emu64.FPR and emu64.Arith, triword.TW and
+// triword.Arith, whose calls are direct and can inline), written by
+// falcon/internal/monogen from one table of instances, chosen by the
+// engine for exactly those arithmetic types, and tested bit for bit
+// against the generic code over the same arithmetic. Interface values
 // (dynamic dispatch through Arith[F] boxed in an interface) would cost the
 // same call overhead plus allocations for non-pointer F, so they were not
 // chosen.

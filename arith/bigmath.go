@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"sync"
+	"sync/atomic"
 
 	"github.com/ALTree/bigfloat"
 )
@@ -132,8 +133,9 @@ func GMExact(k int, prec uint) *big.Float {
 }
 
 var (
-	gmOnce sync.Once
-	gmTab  [2048]float64
+	gmOnce  sync.Once
+	gmReady atomic.Bool
+	gmTab   [2048]float64
 )
 
 // GMBinary64 returns table entry k rounded to binary64: the values of the
@@ -141,21 +143,29 @@ var (
 // 2048 entries against the reference's bit patterns). k is in 0..2047; it
 // panics otherwise.
 func GMBinary64(k int) float64 {
-	gmOnce.Do(func() {
-		pi := Pi(200)
-		for j := 1; j < 1024; j++ {
-			num, den := GMAngle(j)
-			if den == 2 {
-				gmTab[2*j] = math.Copysign(0, -1)
-				gmTab[2*j+1] = 1
-				continue
-			}
-			theta := new(big.Float).SetPrec(200).Mul(pi, new(big.Float).SetInt64(num))
-			theta.Quo(theta, new(big.Float).SetInt64(den))
-			s, c := SinCos(theta, 120)
-			gmTab[2*j], _ = c.Float64()
-			gmTab[2*j+1], _ = s.Float64()
-		}
-	})
+	// The ready flag keeps this small enough to inline into the FFT
+	// loops of the backends (a sync.Once with a closure is not).
+	if !gmReady.Load() {
+		gmOnce.Do(computeGM)
+	}
 	return gmTab[k]
+}
+
+// computeGM fills gmTab, once, and then sets gmReady.
+func computeGM() {
+	defer gmReady.Store(true)
+	pi := Pi(200)
+	for j := 1; j < 1024; j++ {
+		num, den := GMAngle(j)
+		if den == 2 {
+			gmTab[2*j] = math.Copysign(0, -1)
+			gmTab[2*j+1] = 1
+			continue
+		}
+		theta := new(big.Float).SetPrec(200).Mul(pi, new(big.Float).SetInt64(num))
+		theta.Quo(theta, new(big.Float).SetInt64(den))
+		s, c := SinCos(theta, 120)
+		gmTab[2*j], _ = c.Float64()
+		gmTab[2*j+1], _ = s.Float64()
+	}
 }

@@ -144,12 +144,22 @@ func trimEncode[T int8 | int16](x []T, bits uint) ([]byte, error) {
 // trimDecode unpacks n values of bits bits from the start of b and returns
 // them with the number of bytes used, ceil(n*bits/8).
 func trimDecode[T int8 | int16](what, name string, b []byte, n int, bits uint) ([]T, int, error) {
+	x := make([]T, n)
+	used, err := trimDecodeInto(what, name, b, x, bits)
+	if err != nil {
+		return nil, 0, err
+	}
+	return x, used, nil
+}
+
+// trimDecodeInto is trimDecode into x (len(x) values).
+func trimDecodeInto[T int8 | int16](what, name string, b []byte, x []T, bits uint) (int, error) {
+	n := len(x)
 	need := (n*int(bits) + 7) / 8
 	if len(b) < need {
-		return nil, 0, malformed(what, "%s needs %d bytes (%d values of %d bits), only %d left", name, need, n, bits, len(b))
+		return 0, malformed(what, "%s needs %d bytes (%d values of %d bits), only %d left", name, need, n, bits, len(b))
 	}
 	r := bitReader{buf: b[:need]}
-	x := make([]T, n)
 	sign := uint32(1) << (bits - 1)
 	for i := range x {
 		u, _ := r.read(bits)
@@ -158,14 +168,14 @@ func trimDecode[T int8 | int16](what, name string, b []byte, n int, bits uint) (
 			v -= int32(sign << 1)
 		}
 		if v == -int32(sign) {
-			return nil, 0, malformed(what, "%s coefficient %d is -%d, which the %d-bit encoding excludes", name, i, sign, bits)
+			return 0, malformed(what, "%s coefficient %d is -%d, which the %d-bit encoding excludes", name, i, sign, bits)
 		}
 		x[i] = T(v)
 	}
 	if !r.restZero() {
-		return nil, 0, malformed(what, "unused bits after %s are not zero", name)
+		return 0, malformed(what, "unused bits after %s are not zero", name)
 	}
-	return x, need, nil
+	return need, nil
 }
 
 // compMax is the largest magnitude the compressed encoding represents.
@@ -197,30 +207,40 @@ func compEncode(s []int16) ([]byte, error) {
 // produces: a magnitude above 2047 (unary part too long), "-0", input that
 // ends early, and nonzero unused bits in the last byte.
 func compDecode(what string, b []byte, n int) ([]int16, int, error) {
-	r := bitReader{buf: b}
 	s := make([]int16, n)
+	used, err := compDecodeInto(what, b, s)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s, used, nil
+}
+
+// compDecodeInto is compDecode into s (len(s) values).
+func compDecodeInto(what string, b []byte, s []int16) (int, error) {
+	n := len(s)
+	r := bitReader{buf: b}
 	for i := range s {
 		low, ok := r.read(8)
 		if !ok {
-			return nil, 0, malformed(what, "compressed s2 ends before coefficient %d of %d", i, n)
+			return 0, malformed(what, "compressed s2 ends before coefficient %d of %d", i, n)
 		}
 		m := low & 127
 		for {
 			bit, ok := r.read(1)
 			if !ok {
-				return nil, 0, malformed(what, "compressed s2 ends inside coefficient %d of %d", i, n)
+				return 0, malformed(what, "compressed s2 ends inside coefficient %d of %d", i, n)
 			}
 			if bit == 1 {
 				break
 			}
 			m += 128
 			if m > compMax {
-				return nil, 0, malformed(what, "compressed coefficient %d exceeds %d (unary part too long)", i, compMax)
+				return 0, malformed(what, "compressed coefficient %d exceeds %d (unary part too long)", i, compMax)
 			}
 		}
 		if low&128 != 0 {
 			if m == 0 {
-				return nil, 0, malformed(what, "compressed coefficient %d is -0, which is not canonical", i)
+				return 0, malformed(what, "compressed coefficient %d is -0, which is not canonical", i)
 			}
 			s[i] = -int16(m)
 		} else {
@@ -228,9 +248,9 @@ func compDecode(what string, b []byte, n int) ([]int16, int, error) {
 		}
 	}
 	if !r.restZero() {
-		return nil, 0, malformed(what, "unused bits after the compressed s2 are not zero")
+		return 0, malformed(what, "unused bits after the compressed s2 are not zero")
 	}
-	return s, r.pos, nil
+	return r.pos, nil
 }
 
 // SigFormat is one of the three signature encodings of falcon.h.
@@ -359,52 +379,67 @@ func EncodeSignature(f SigFormat, logn uint, nonce []byte, s2 []int16) ([]byte, 
 // 1..10, a non-canonical or out-of-range s2, wrong lengths and trailing bytes
 // are errors wrapping ErrMalformed.
 func DecodeSignature(b []byte) (*Signature, error) {
+	sig, err := parseSignature(b, nil)
+	if err != nil {
+		return nil, err
+	}
+	sig.Nonce = append([]byte(nil), sig.Nonce...)
+	return &sig, nil
+}
+
+// parseSignature is DecodeSignature with s2 decoded into s2buf (nil: a
+// new slice) and the nonce a subslice of b: the verifier's decoding, which
+// does not allocate.
+func parseSignature(b []byte, s2buf *[1024]int16) (Signature, error) {
 	const what = "signature"
 	if len(b) == 0 {
-		return nil, malformed(what, "empty")
+		return Signature{}, malformed(what, "empty")
 	}
 	logn := uint(b[0] & 0x0F)
 	kind := b[0] & 0xF0
 	if kind != headerCompressed && kind != headerCT {
-		return nil, malformed(what, "header byte 0x%02x is neither 0x30+logn (compressed/padded) nor 0x50+logn (ct)", b[0])
+		return Signature{}, malformed(what, "header byte 0x%02x is neither 0x30+logn (compressed/padded) nor 0x50+logn (ct)", b[0])
 	}
-	p, err := ParamsFor(logn)
+	p, err := params(logn)
 	if err != nil {
-		return nil, malformed(what, "header byte 0x%02x has logn %d, outside 1..10", b[0], logn)
+		return Signature{}, malformed(what, "header byte 0x%02x has logn %d, outside 1..10", b[0], logn)
 	}
 	if len(b) < 1+NonceSize {
-		return nil, malformed(what, "%d bytes, too short for the header and %d-byte nonce", len(b), NonceSize)
+		return Signature{}, malformed(what, "%d bytes, too short for the header and %d-byte nonce", len(b), NonceSize)
 	}
-	sig := &Signature{LogN: logn, Nonce: append([]byte(nil), b[1:1+NonceSize]...)}
+	sig := Signature{LogN: logn, Nonce: b[1 : 1+NonceSize]}
+	if s2buf != nil {
+		sig.S2 = s2buf[:p.N]
+	} else {
+		sig.S2 = make([]int16, p.N)
+	}
 	body := b[1+NonceSize:]
 	if kind == headerCT {
 		sig.Format = CT
 		if len(b) != p.SigCTSize {
-			return nil, malformed(what, "ct signature is %d bytes, want %d for n = %d", len(b), p.SigCTSize, p.N)
+			return Signature{}, malformed(what, "ct signature is %d bytes, want %d for n = %d", len(b), p.SigCTSize, p.N)
 		}
-		sig.S2, _, err = trimDecode[int16](what, "s2", body, p.N, p.SigBits)
-		if err != nil {
-			return nil, err
+		if _, err := trimDecodeInto(what, "s2", body, sig.S2, p.SigBits); err != nil {
+			return Signature{}, err
 		}
 		return sig, nil
 	}
-	var used int
-	sig.S2, used, err = compDecode(what, body, p.N)
+	used, err := compDecodeInto(what, body, sig.S2)
 	if err != nil {
-		return nil, err
+		return Signature{}, err
 	}
 	if len(b) == p.SigPaddedSize {
 		sig.Format = Padded
 		for i, c := range body[used:] {
 			if c != 0 {
-				return nil, malformed(what, "padding byte %d (offset %d) is 0x%02x, not zero", i, 1+NonceSize+used+i, c)
+				return Signature{}, malformed(what, "padding byte %d (offset %d) is 0x%02x, not zero", i, 1+NonceSize+used+i, c)
 			}
 		}
 		return sig, nil
 	}
 	sig.Format = Compressed
 	if used != len(body) {
-		return nil, malformed(what, "%d trailing bytes after the compressed s2", len(body)-used)
+		return Signature{}, malformed(what, "%d trailing bytes after the compressed s2", len(body)-used)
 	}
 	return sig, nil
 }

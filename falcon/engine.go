@@ -12,8 +12,9 @@ import (
 	"github.com/fprlab/fprlab/arith/triword"
 )
 
-// The native instance of the generic code, written by a generator so that
-// the generic code stays the only source (see internal/monogen).
+// The native, emu64 and triword instances of the generic code, written by a
+// generator so that the generic code stays the only source (see
+// internal/monogen).
 //
 //go:generate go run ./internal/monogen
 
@@ -101,17 +102,23 @@ func init() {
 }
 
 // newEngine is the one place where a Backend becomes an engine: an
-// Instance brings its own instantiation; the native backend itself gets the
-// generated copy of the generic code (zz_native_gen.go), whose arithmetic
-// calls inline; any other backend runs the generic code instantiated for
-// its registered value type (a wrapper around native, such as the operation
-// counter, is an Arith[float64] and runs the generic code).
+// Instance brings its own instantiation; the bundled native, emu64 and
+// triword arithmetics (exactly those types) get the generated copies of the
+// generic code (zz_native_gen.go, zz_emu64_gen.go, zz_triword_gen.go),
+// whose arithmetic calls are direct and can inline; any other backend runs
+// the generic code instantiated for its registered value type (a wrapper
+// around native, such as the operation counter, is an Arith[float64] and
+// runs the generic code).
 func newEngine(b arith.Backend) (engine, error) {
 	switch a := b.Impl.(type) {
 	case instantiated:
 		return a.engine(b), nil
 	case native.Arith:
 		return &engineOfNative{a: a, b: b}, nil
+	case emu64.Arith:
+		return &engineOfEmu64{a: a, b: b}, nil
+	case triword.Arith:
+		return &engineOfTriword{a: a, b: b}, nil
 	}
 	valueTypesMu.RLock()
 	defer valueTypesMu.RUnlock()

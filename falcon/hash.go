@@ -20,30 +20,43 @@ func HashToPoint(nonce, msg []byte, logn uint) []uint16 {
 	if err != nil {
 		return nil
 	}
-	return hashToPointFrom(absorbNonceMsg(nonce, msg), p.N)
+	x := make([]uint16, p.N)
+	hashToPointInto(x, nonce, msg)
+	return x
 }
 
-// absorbNonceMsg returns SHAKE256 with nonce || msg absorbed, the state
-// both hash-to-point variants squeeze.
-func absorbNonceMsg(nonce, msg []byte) *sha3.SHAKE {
-	h := sha3.NewSHAKE256()
+// hashToPointInto is HashToPoint into x (n = len(x) coefficients, n a
+// power of two up to 1024); it does not allocate.
+func hashToPointInto(x []uint16, nonce, msg []byte) {
+	var h sha3.SHAKE
+	absorbNonceMsg(&h, nonce, msg)
+	hashToPointFrom(&h, x)
+}
+
+// absorbNonceMsg absorbs nonce || msg into h, a zero sha3.SHAKE (which is
+// SHAKE256): the state both hash-to-point variants squeeze.
+func absorbNonceMsg(h *sha3.SHAKE, nonce, msg []byte) {
 	h.Write(nonce)
 	h.Write(msg)
-	return h
 }
 
-// hashToPointFrom squeezes n coefficients from an absorbed SHAKE256.
-func hashToPointFrom(h *sha3.SHAKE, n int) []uint16 {
-	x := make([]uint16, 0, n)
+// hashToPointFrom squeezes len(x) coefficients from an absorbed SHAKE256
+// into x.
+func hashToPointFrom(h *sha3.SHAKE, x []uint16) {
+	if len(x) == 0 {
+		return
+	}
 	var buf [128]byte
+	k := 0
 	for {
 		h.Read(buf[:])
 		for i := 0; i < len(buf); i += 2 {
 			w := uint32(buf[i])<<8 | uint32(buf[i+1])
 			if w < hashRejectBound {
-				x = append(x, uint16(w%Q))
-				if len(x) == n {
-					return x
+				x[k] = uint16(w % Q)
+				k++
+				if k == len(x) {
+					return
 				}
 			}
 		}
@@ -70,9 +83,22 @@ func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
 	if err != nil {
 		return nil
 	}
-	buf := make([]byte, 2*(p.N+hashOversample[logn]))
-	absorbNonceMsg(nonce, msg).Read(buf)
-	return ctSelectPoint(buf, p.N)
+	x := make([]uint16, p.N)
+	hashToPointCTInto(x, nonce, msg, logn)
+	return x
+}
+
+// hashToPointCTInto is hashToPointCT into x (len(x) = 2^logn, logn in
+// 1..10); it does not allocate.
+func hashToPointCTInto(x []uint16, nonce, msg []byte, logn uint) {
+	const maxWords = 1024 + 287 // n + hashOversample[10]
+	var buf [2 * maxWords]byte
+	var words [maxWords]uint16
+	m := len(x) + hashOversample[logn]
+	var h sha3.SHAKE
+	absorbNonceMsg(&h, nonce, msg)
+	h.Read(buf[:2*m])
+	copy(x, ctSelectPointInto(words[:m], buf[:2*m], len(x)))
 }
 
 // ctSelectPoint is the data-independent selection of hashToPointCT: buf
@@ -81,8 +107,13 @@ func hashToPointCT(nonce, msg []byte, logn uint) []uint16 {
 // tail of the result holds markers (0xFFFF); with the oversampling of
 // hashOversample that happens with probability below 2^-256.
 func ctSelectPoint(buf []byte, n int) []uint16 {
-	m := len(buf) / 2
-	x := make([]uint16, m)
+	return ctSelectPointInto(make([]uint16, len(buf)/2), buf, n)
+}
+
+// ctSelectPointInto is ctSelectPoint with x (len(buf)/2 values) as its
+// work space; it returns x[:n].
+func ctSelectPointInto(x []uint16, buf []byte, n int) []uint16 {
+	m := len(x)
 	for i := range x {
 		w := uint32(buf[2*i])<<8 | uint32(buf[2*i+1])
 		// w mod q for w < 5q by three conditional subtractions

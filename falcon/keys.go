@@ -231,26 +231,34 @@ func CompleteG(f, g, F []int8, logn uint) ([]int8, error) {
 			return nil, err
 		}
 	}
-	t := mqPolyFromSmall(g)
-	tF := mqPolyFromSmall(F)
+	G, _, err := completeNTT(f, g, F, logn)
+	return G, err
+}
+
+// completeNTT is CompleteG on checked inputs, returning also the public
+// key h = g/f mod q in NTT form, which the signer needs: both come from
+// the same transforms and one division by f (G = h F).
+func completeNTT(f, g, F []int8, logn uint) ([]int8, []uint16, error) {
+	hNTT := mqPolyFromSmall(g)
 	tf := mqPolyFromSmall(f)
-	mqNTT(t, logn)
-	mqNTT(tF, logn)
+	mqNTT(hNTT, logn)
 	mqNTT(tf, logn)
-	mqPolyMulNTT(t, tF)
-	if !mqPolyDivNTT(t, tf) {
-		return nil, errors.New("falcon: f is not invertible modulo q")
+	if !mqPolyDivNTT(hNTT, tf) {
+		return nil, nil, errors.New("falcon: f is not invertible modulo q")
 	}
+	t := mqPolyFromSmall(F)
+	mqNTT(t, logn)
+	mqPolyMulNTT(t, hNTT)
 	mqINTT(t, logn)
-	G := make([]int8, p.N)
+	G := make([]int8, len(t))
 	for i, v := range t {
 		c := mqCentre(v)
 		if c < -127 || c > 127 {
-			return nil, fmt.Errorf("falcon: recomputed G coefficient %d is %d, outside -127..127 (f, g, F is not an NTRU basis)", i, c)
+			return nil, nil, fmt.Errorf("falcon: recomputed G coefficient %d is %d, outside -127..127 (f, g, F is not an NTRU basis)", i, c)
 		}
 		G[i] = int8(c)
 	}
-	return G, nil
+	return G, hNTT, nil
 }
 
 // Public computes the public key of sk from f and g.

@@ -165,14 +165,32 @@ func mqPolyMulNTT(a, b []uint16) {
 }
 
 // mqPolyDivNTT sets a[i] = a[i]/b[i], both in NTT representation. It
-// reports false, leaving a partly updated, when some b[i] is zero, i.e.
-// when b is not invertible modulo (q, X^n + 1).
+// reports false, leaving a unchanged, when some b[i] is zero, i.e. when b
+// is not invertible modulo (q, X^n + 1).
+//
+// The n inverses cost one exponentiation (Montgomery's simultaneous
+// inversion): with prefix products p_i = b_0 ... b_{i-1}, one inverse of
+// p_n gives every 1/b_i = p_i / p_{i+1} walking back down, at three
+// multiplications per coefficient instead of an exponentiation each.
 func mqPolyDivNTT(a, b []uint16) bool {
-	for i := range a {
-		if b[i] == 0 {
+	var buf [1024]uint16
+	prefix := buf[:]
+	if len(b) > len(buf) {
+		prefix = make([]uint16, len(b))
+	}
+	acc := mqElem(1)
+	for i, v := range b {
+		if v == 0 {
 			return false
 		}
-		a[i] = uint16(mqMul(mqElem(a[i]), mqInv(mqElem(b[i]))))
+		prefix[i] = uint16(acc)
+		acc = mqMul(acc, mqElem(v))
+	}
+	inv := mqInv(acc) // 1/(b_0 ... b_{n-1})
+	for i := len(b) - 1; i >= 0; i-- {
+		bi := mqMul(inv, mqElem(prefix[i])) // 1/b_i
+		inv = mqMul(inv, mqElem(b[i]))      // 1/(b_0 ... b_{i-1})
+		a[i] = uint16(mqMul(mqElem(a[i]), bi))
 	}
 	return true
 }

@@ -37,10 +37,35 @@ var (
 
 // ParamsFor returns the parameters for degree 2^logn, 1 <= logn <= 10.
 func ParamsFor(logn uint) (*Params, error) {
+	p, err := params(logn)
+	if err != nil {
+		return nil, err
+	}
+	c := *p
+	return &c, nil
+}
+
+// paramsTab holds the parameters of every degree, computed once, so that
+// the verifier and the signer look them up without allocating.
+var paramsTab = func() (t [11]Params) {
+	for logn := uint(1); logn <= 10; logn++ {
+		t[logn] = computeParams(logn)
+	}
+	return t
+}()
+
+// params is ParamsFor for the package's own use: the returned Params is
+// shared and must not be modified.
+func params(logn uint) (*Params, error) {
 	if logn < 1 || logn > 10 {
 		return nil, fmt.Errorf("falcon: logn %d out of range 1..10 (degree 2..1024)", logn)
 	}
-	p := &Params{
+	return &paramsTab[logn], nil
+}
+
+// computeParams computes the parameters for degree 2^logn, 1 <= logn <= 10.
+func computeParams(logn uint) Params {
+	p := Params{
 		LogN:      logn,
 		N:         1 << logn,
 		L2Bound:   l2bound[logn],
@@ -66,12 +91,13 @@ func ParamsFor(logn uint) (*Params, error) {
 	if logn == 3 {
 		p.SigCTSize--
 	}
-	return p, nil
+	return p
 }
 
-// mustParams is ParamsFor for the fixed degrees below.
+// mustParams is params for degrees known to be valid; the result is shared
+// and must not be modified.
 func mustParams(logn uint) *Params {
-	p, err := ParamsFor(logn)
+	p, err := params(logn)
 	if err != nil {
 		panic(err)
 	}
@@ -80,6 +106,6 @@ func mustParams(logn uint) *Params {
 
 // Falcon512 and Falcon1024 are the two standardised parameter sets.
 var (
-	Falcon512  = mustParams(9)
-	Falcon1024 = mustParams(10)
+	Falcon512, _  = ParamsFor(9)
+	Falcon1024, _ = ParamsFor(10)
 )

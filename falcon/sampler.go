@@ -1,6 +1,9 @@
 package falcon
 
-import "github.com/fprlab/fprlab/arith"
+import (
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
+)
 
 // SamplerZ: the discrete Gaussian sampler at the leaves of ffSampling
 // (Falcon specification v1.2, Algorithms 12-15: BaseSampler, ApproxExp,
@@ -51,33 +54,49 @@ var rcdt = [18][3]uint32{
 	{0, 0, 1},
 }
 
-// gaussian0 is the base sampler (BaseSampler; Zf(gaussian0_sampler)): it
-// draws a 72-bit value u (a u64 for the low 64 bits, then a byte for the
-// high 8 bits) and counts the table entries above it. The comparison runs over all
-// entries with borrow propagation on 24-bit limbs, so its timing does not
-// depend on u.
-func gaussian0(src randSource) int {
-	lo := src.U64()
-	hi := src.U8()
-	v0 := uint32(lo) & 0xFFFFFF
-	v1 := uint32(lo>>24) & 0xFFFFFF
+// gaussian0 is the base sampler (BaseSampler; Zf(gaussian0_sampler)): for
+// a 72-bit value u (lo, drawn first as a u64, for the low 64 bits, then hi,
+// a byte, for the high 8 bits) it counts the table entries above u. The
+// comparison runs over all entries with borrow propagation on 24-bit limbs,
+// so its timing does not depend on u.
+func gaussian0(lo uint64, hi uint32) int {
+	// The low two limbs of u and of each entry are compared as one 48-bit
+	// number (the same borrow as the two 24-bit limb steps), the high limb
+	// on its own.
+	u48 := lo & (1<<48 - 1)
 	v2 := uint32(lo>>48) | hi<<16
 	z := 0
-	for _, w := range rcdt {
-		// Borrow of (v2:v1:v0) - (w0:w1:w2): 1 exactly when u < w.
-		cc := (v0 - w[2]) >> 31
-		cc = (v1 - w[1] - cc) >> 31
-		cc = (v2 - w[0] - cc) >> 31
+	for _, w := range &rcdt48 {
+		// Borrow of (v2:u48) - (w.hi:w.lo): 1 exactly when u < w.
+		cc := uint32((u48 - w.lo) >> 63)
+		cc = (v2 - w.hi - cc) >> 31
 		z += int(cc)
 	}
 	return z
 }
 
+// rcdt48 is rcdt with the two low limbs of each entry joined into one
+// 48-bit value.
+var rcdt48 = func() (t [len(rcdt)]struct {
+	lo uint64
+	hi uint32
+}) {
+	for k, w := range rcdt {
+		t[k].lo = uint64(w[1])<<24 | uint64(w[2])
+		t[k].hi = w[0]
+	}
+	return t
+}()
+
 // sampler is a SamplerZ instance for one signing attempt: the random
 // source and the degree's sigma_min, plus the constants it uses, fetched
 // from the backend once.
 type sampler[F any, A arith.Arith[F]] struct {
-	a             A
+	a A
+	// The random source: p is the signer's generator, called directly so
+	// that its reads inline; src, used when p is nil, replays known bytes
+	// in tests.
+	p             *samplerprng.PRNG
 	src           randSource
 	sigmaMin      F
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
@@ -101,7 +120,7 @@ const maxIter = 1 << 16
 // newSampler returns a sampler for degree 2^logn reading from src,
 // reporting to obs (nil for none).
 func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Observer[F]) *sampler[F, A] {
-	return &sampler[F, A]{
+	s := &sampler[F, A]{
 		obs:           obs,
 		a:             a,
 		src:           src,
@@ -110,6 +129,25 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 		invLog2:       a.Const(arith.InvLog2),
 		log2:          a.Const(arith.Log2),
 	}
+	if p, ok := src.(*samplerprng.PRNG); ok {
+		s.p = p
+	}
+	return s
+}
+
+// u64 and u8 read the sampler's random source.
+func (s *sampler[F, A]) u64() uint64 {
+	if s.p != nil {
+		return s.p.U64()
+	}
+	return s.src.U64()
+}
+
+func (s *sampler[F, A]) u8() uint32 {
+	if s.p != nil {
+		return s.p.U8()
+	}
+	return s.src.U8()
 }
 
 // sample returns an integer drawn from the discrete Gaussian of centre mu
@@ -137,8 +175,9 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
-		z0 := int32(gaussian0(s.src))
-		b := int32(s.src.U8() & 1)
+		lo := s.u64()
+		z0 := int32(gaussian0(lo, s.u8()))
+		b := int32(s.u8() & 1)
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -181,7 +220,7 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	var drawn uint64
 	i := 56
 	for ; ; i -= 8 {
-		v := s.src.U8()
+		v := s.u8()
 		drawn |= uint64(v) << uint(i)
 		w = v - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {

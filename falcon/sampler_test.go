@@ -197,7 +197,7 @@ func TestGaussian0Table(t *testing.T) {
 	sample := func(u *big.Int) int {
 		var b [9]byte
 		u.FillBytes(b[:])
-		return gaussian0(&fixedBytes{b: []byte{b[8], b[7], b[6], b[5], b[4], b[3], b[2], b[1], b[0]}})
+		return gaussian0(binary.BigEndian.Uint64(b[1:]), uint32(b[0]))
 	}
 	if z := sample(big.NewInt(0)); z != 18 {
 		t.Fatalf("u = 0: z0 = %d, want 18", z)
@@ -217,23 +217,4 @@ func TestGaussian0Table(t *testing.T) {
 	if tot.Cmp(new(big.Int).Lsh(one, 72)) != 0 {
 		t.Errorf("distribution sums to %v, want 2^72", tot)
 	}
-}
-
-// fixedBytes delivers bytes in the order the reference's generator would:
-// a u64 is the next 8 bytes little-endian.
-type fixedBytes struct {
-	b   []byte
-	pos int
-}
-
-func (f *fixedBytes) U64() uint64 {
-	v := binary.LittleEndian.Uint64(f.b[f.pos:])
-	f.pos += 8
-	return v
-}
-
-func (f *fixedBytes) U8() uint32 {
-	v := f.b[f.pos]
-	f.pos++
-	return uint32(v)
 }

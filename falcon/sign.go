@@ -53,7 +53,7 @@ type signEngine interface {
 	expandKey(sk *PrivateKey) any
 	// attemptTree and attemptDyn run one signing attempt with the sampler
 	// seeded from seed, on the expanded-key and on the dynamic path.
-	// hNTT is the public key h = g/f mod q in NTT form (publicNTT), with
+	// hNTT is the public key h = g/f mod q in NTT form (completeKeyNTT), with
 	// which every attempt recomputes s1 exactly.
 	attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
@@ -139,11 +139,7 @@ func ExpandPrivateKey(b arith.Backend, sk *PrivateKey) (*ExpandedKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	full, err := completeKey(sk)
-	if err != nil {
-		return nil, err
-	}
-	hNTT, err := publicNTT(full)
+	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, err
 	}
@@ -292,33 +288,22 @@ func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (
 	return e.attemptDyn(full, hNTT, hm, s)
 }
 
-// completeKey validates sk and returns a copy with G recomputed from f, g
-// and F (Zf(complete_private)); a G already present must agree.
-func completeKey(sk *PrivateKey) (*PrivateKey, error) {
+// completeKeyNTT validates sk and returns a copy with G recomputed from
+// f, g and F (Zf(complete_private)), and the public key h = g/f mod q in
+// NTT form, with which attempts recompute s1 exactly; a G already present
+// must agree.
+func completeKeyNTT(sk *PrivateKey) (*PrivateKey, []uint16, error) {
 	if err := sk.Check(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	G, err := CompleteG(sk.SmallF, sk.SmallG, sk.BigF, sk.LogN)
+	G, hNTT, err := completeNTT(sk.SmallF, sk.SmallG, sk.BigF, sk.LogN)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if sk.BigG != nil && !slices.Equal(sk.BigG, G) {
-		return nil, errors.New("falcon: private key G does not satisfy the NTRU equation with f, g, F")
+		return nil, nil, errors.New("falcon: private key G does not satisfy the NTRU equation with f, g, F")
 	}
-	return &PrivateKey{LogN: sk.LogN, SmallF: sk.SmallF, SmallG: sk.SmallG, BigF: sk.BigF, BigG: G}, nil
-}
-
-// completeKeyNTT is completeKey, plus the public key in NTT form.
-func completeKeyNTT(sk *PrivateKey) (*PrivateKey, []uint16, error) {
-	full, err := completeKey(sk)
-	if err != nil {
-		return nil, nil, err
-	}
-	hNTT, err := publicNTT(full)
-	if err != nil {
-		return nil, nil, err
-	}
-	return full, hNTT, nil
+	return &PrivateKey{LogN: sk.LogN, SmallF: sk.SmallF, SmallG: sk.SmallG, BigF: sk.BigF, BigG: G}, hNTT, nil
 }
 
 // checkHashed checks that hm is a point of Z_q[X]/(X^n+1) for degree 2^logn.
@@ -501,20 +486,15 @@ func finishAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], b00, b01, b10,
 		obs.Stage(StageLattice, int(logn), 0, t0, t1)
 	}
 
-	at := &Attempt{S1: make([]int16, n), S2: make([]int16, n)}
-	floatS1 := make([]int16, n)
+	s := make([]int16, 2*n)
+	at := &Attempt{S1: s[:n:n], S2: s[n:]}
 	for u := range n {
-		floatS1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
 	}
 	for u := range n {
 		at.S2[u] = int16(-a.Rint(t1[u]))
 	}
-	exactS1(at.S1, hm, at.S2, hNTT, logn)
-	for u := range n {
-		if at.S1[u] != floatS1[u] {
-			at.FloatS1Mismatches++
-		}
-	}
+	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums
 	// (is_short_half); once a partial sum has had its top bit set the total
 	// is forced to at least 2^31 (above every bound).

@@ -3,6 +3,7 @@ package falcon
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Verification (Falcon spec v1.2, Algorithm 16): with c = HashToPoint(r, m)
@@ -21,26 +22,53 @@ var ErrInvalidSignature = errors.New("falcon: invalid signature")
 // another error (wrapping ErrMalformed for encodings) when pk or sig cannot
 // be used at all.
 func Verify(pk *PublicKey, msg, sig []byte) error {
-	if err := pk.Check(); err != nil {
-		return err
-	}
-	s, err := DecodeSignature(sig)
+	vk, err := NewVerifyingKey(pk)
 	if err != nil {
 		return err
 	}
-	if s.LogN != pk.LogN {
-		return fmt.Errorf("%w: signature is for degree %d, public key for degree %d", ErrInvalidSignature, 1<<s.LogN, 1<<pk.LogN)
+	return vk.Verify(msg, sig)
+}
+
+// VerifyingKey is a public key prepared for verification: h in NTT form,
+// so that each verification transforms only s2. Verify with it does not
+// allocate (except to report an error). It is safe for concurrent use.
+type VerifyingKey struct {
+	logn uint
+	hNTT []uint16
+}
+
+// NewVerifyingKey prepares pk for Verify; it fails when pk is unusable.
+func NewVerifyingKey(pk *PublicKey) (*VerifyingKey, error) {
+	if err := pk.Check(); err != nil {
+		return nil, err
 	}
-	var hm []uint16
+	h := slices.Clone(pk.H)
+	mqNTT(h, pk.LogN)
+	return &VerifyingKey{logn: pk.LogN, hNTT: h}, nil
+}
+
+// Verify checks the falcon.h signature sig (any of the three formats) of
+// msg, as the function Verify does with the key vk was made from.
+func (vk *VerifyingKey) Verify(msg, sig []byte) error {
+	var s2buf [1024]int16
+	s, err := parseSignature(sig, &s2buf)
+	if err != nil {
+		return err
+	}
+	if s.LogN != vk.logn {
+		return fmt.Errorf("%w: signature is for degree %d, public key for degree %d", ErrInvalidSignature, 1<<s.LogN, 1<<vk.logn)
+	}
+	var hmbuf [1024]uint16
+	hm := hmbuf[:len(s.S2)]
 	if s.Format == CT {
 		// The reference hashes in constant time for the ct format; the
 		// result is the same point.
-		hm = hashToPointCT(s.Nonce, msg, s.LogN)
+		hashToPointCTInto(hm, s.Nonce, msg, s.LogN)
 	} else {
-		hm = HashToPoint(s.Nonce, msg, s.LogN)
+		hashToPointInto(hm, s.Nonce, msg)
 	}
-	if !VerifyHashed(pk, hm, s.S2) {
-		return fmt.Errorf("%w: ||(s1, s2)||^2 exceeds the bound %d", ErrInvalidSignature, mustParams(pk.LogN).L2Bound)
+	if !isShortS2(vk.hNTT, hm, s.S2, vk.logn) {
+		return fmt.Errorf("%w: ||(s1, s2)||^2 exceeds the bound %d", ErrInvalidSignature, mustParams(vk.logn).L2Bound)
 	}
 	return nil
 }
@@ -51,7 +79,8 @@ func Verify(pk *PublicKey, msg, sig []byte) error {
 // returns false when pk is unusable, hm or s2 does not have n coefficients,
 // or a coefficient of hm is not below q.
 func VerifyHashed(pk *PublicKey, hm []uint16, s2 []int16) bool {
-	if pk.Check() != nil {
+	vk, err := NewVerifyingKey(pk)
+	if err != nil {
 		return false
 	}
 	n := 1 << pk.LogN
@@ -63,31 +92,16 @@ func VerifyHashed(pk *PublicKey, hm []uint16, s2 []int16) bool {
 			return false
 		}
 	}
-	s1 := make([]int16, n)
-	for i, v := range mqMulPoly(s2, pk.H, pk.LogN) {
-		// v = s2 h; hm - v is s1 mod q.
-		s1[i] = mqCentre(uint16(mqSub(mqElem(hm[i]), mqElem(v))))
-	}
-	return IsShort(s1, s2, pk.LogN)
+	return isShortS2(vk.hNTT, hm, s2, pk.LogN)
 }
 
-// mqMulPoly returns s h mod (q, X^n + 1) for a signed s of any int16 values
-// and h in 0..q-1.
-func mqMulPoly(s []int16, h []uint16, logn uint) []uint16 {
-	t := make([]uint16, len(s))
-	for i, v := range s {
-		r := int32(v) % Q
-		if r < 0 {
-			r += Q
-		}
-		t[i] = uint16(r)
-	}
-	th := append([]uint16(nil), h...)
-	mqNTT(t, logn)
-	mqNTT(th, logn)
-	mqPolyMulNTT(t, th)
-	mqINTT(t, logn)
-	return t
+// isShortS2 computes s1 = hm - s2 h (exactS1, h in NTT form) and reports
+// whether (s1, s2) is short; hm and s2 have n coefficients.
+func isShortS2(hNTT, hm []uint16, s2 []int16, logn uint) bool {
+	var s1buf [1024]int16
+	s1 := s1buf[:len(s2)]
+	exactS1(s1, hm, s2, hNTT, logn)
+	return IsShort(s1, s2, logn)
 }
 
 // IsShort reports whether ||(s1, s2)||^2 <= Params.L2Bound for degree
@@ -96,7 +110,7 @@ func mqMulPoly(s []int16, h []uint16, logn uint) []uint16 {
 // wrap-around can make a long vector look short. It returns false for
 // slices of the wrong length or a logn outside 1..10.
 func IsShort(s1, s2 []int16, logn uint) bool {
-	p, err := ParamsFor(logn)
+	p, err := params(logn)
 	if err != nil || len(s1) != p.N || len(s2) != p.N {
 		return false
 	}
@@ -118,7 +132,7 @@ func IsShort(s1, s2 []int16, logn uint) bool {
 // signer does): it adds ||s2||^2 with the same saturation and compares
 // with Params.L2Bound.
 func IsShortHalf(sqn uint32, s2 []int16, logn uint) bool {
-	p, err := ParamsFor(logn)
+	p, err := params(logn)
 	if err != nil || len(s2) != p.N {
 		return false
 	}
@@ -132,32 +146,36 @@ func IsShortHalf(sqn uint32, s2 []int16, logn uint) bool {
 	return sqn <= p.L2Bound
 }
 
-// publicNTT returns the public key h = g/f mod q of sk in NTT form.
-func publicNTT(sk *PrivateKey) ([]uint16, error) {
-	h, err := ComputePublic(sk.SmallF, sk.SmallG, sk.LogN)
-	if err != nil {
-		return nil, err
-	}
-	mqNTT(h, sk.LogN)
-	return h, nil
-}
-
-// exactS1 sets s1 = hm - s2 h mod (q, X^n + 1) with centred coefficients,
-// h given in NTT form: what VerifyHashed computes, so that a signer using
-// it never returns a signature that does not verify.
-func exactS1(s1 []int16, hm []uint16, s2 []int16, hNTT []uint16, logn uint) {
-	t := make([]uint16, len(s2))
+// exactS1 replaces s1, the floating-point signer's s1, with
+// hm - s2 h mod (q, X^n + 1) with centred coefficients, h given in NTT
+// form: what VerifyHashed computes, so that a signer using it never
+// returns a signature that does not verify. It returns the number of
+// coefficients that changed. It does not allocate.
+func exactS1(s1 []int16, hm []uint16, s2 []int16, hNTT []uint16, logn uint) int {
+	var buf [1024]uint16
+	t := buf[:len(s2)]
 	for i, v := range s2 {
-		r := int32(v) % Q
-		if r < 0 {
-			r += Q
-		}
-		t[i] = uint16(r)
+		t[i] = mqFromInt16(v)
 	}
 	mqNTT(t, logn)
 	mqPolyMulNTT(t, hNTT)
 	mqINTT(t, logn)
+	changed := 0
 	for i, v := range t {
-		s1[i] = mqCentre(uint16(mqSub(mqElem(hm[i]), mqElem(v))))
+		e := mqCentre(uint16(mqSub(mqElem(hm[i]), mqElem(v))))
+		if e != s1[i] {
+			changed++
+			s1[i] = e
+		}
 	}
+	return changed
+}
+
+// mqFromInt16 maps any int16 to 0..q-1 (its residue modulo q).
+func mqFromInt16(v int16) uint16 {
+	r := int32(v) % Q
+	if r < 0 {
+		r += Q
+	}
+	return uint16(r)
 }

@@ -372,13 +372,60 @@ func TestIsShortBoundary(t *testing.T) {
 	}
 }
 
-// BenchmarkVerify512 times Verify of a Falcon-512 padded signature.
+// BenchmarkVerify512 times Verify of a Falcon-512 padded signature, and
+// VerifyingKey.Verify with the key prepared once.
 func BenchmarkVerify512(b *testing.B) {
 	pkb, msg, sig := vrfyFalcon512(b)
 	pk, _ := DecodePublicKey(pkb)
 	for b.Loop() {
 		if err := Verify(pk, msg, sig); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkVerifyPrepared512(b *testing.B) {
+	pkb, msg, sig := vrfyFalcon512(b)
+	pk, _ := DecodePublicKey(pkb)
+	vk, err := NewVerifyingKey(pk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := vk.Verify(msg, sig); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestVerifyAllocs checks that a prepared key verifies without allocating,
+// in every signature format (hashing, decoding and the NTT product all run
+// in fixed-size stack buffers).
+func TestVerifyAllocs(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("allocation counts differ under coverage")
+	}
+	sk := katKeys(t)[9]
+	pk, err := sk.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vk, err := NewVerifyingKey(pk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("allocation budget")
+	for _, format := range []SigFormat{Compressed, Padded, CT} {
+		sig, err := Sign(mustBackend(t, "native"), sk, msg, format, seededRand(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := testing.AllocsPerRun(50, func() {
+			if err := vk.Verify(msg, sig); err != nil {
+				t.Fatal(err)
+			}
+		}); got != 0 {
+			t.Errorf("%v: %.1f allocations per verification, want 0", format, got)
 		}
 	}
 }

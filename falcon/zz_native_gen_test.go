@@ -65,6 +65,12 @@ func (e *engineOfNative) fftAdj(f []float64, logn uint) []float64 {
 	return e.toFloat(x)
 }
 
+// expandedParts is the native copy of engineOf.expandedParts (generated_test.go).
+func (e *engineOfNative) expandedParts(key any) []any {
+	k := key.(*expandedKeyNative)
+	return []any{k.b00, k.b01, k.b10, k.b11, k.tree}
+}
+
 // samplerZ is the native copy of engineOf.samplerZ (sampler_test.go).
 func (e *engineOfNative) samplerZ(src randSource, logn uint, mu, isigma, sigmin float64) int64 {
 	s := newSamplerNative(e.a, src, logn, nil)

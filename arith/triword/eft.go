@@ -117,18 +117,31 @@ func vseb(e []float32, out []float32) {
 	j := 0
 	eps := e[0]
 	for i := 1; i < n-1; i++ {
-		r, t := twoSum(eps, e[i])
-		if t != 0 {
-			if j < len(out) {
-				out[j] = r
-			}
-			j++
-			eps = t
-		} else {
-			eps = r
-		}
+		eps, j = vsebStep(out, j, eps, e[i])
 	}
-	y0, y1 := twoSum(eps, e[n-1])
+	vsebEnd(out, j, eps, e[n-1])
+}
+
+// vsebStep is one iteration of VSEB's loop: the 2Sum of the running eps
+// and the next term v; a nonzero error emits the sum as output term j
+// (kept if j < len(out)) and carries the error on. It returns the new eps
+// and j. The kernels call it directly, unrolled (vseb's loop does not
+// inline).
+func vsebStep(out []float32, j int, eps, v float32) (float32, int) {
+	r, t := twoSum(eps, v)
+	if t == 0 {
+		return r, j
+	}
+	if j < len(out) {
+		out[j] = r
+	}
+	return t, j + 1
+}
+
+// vsebEnd is VSEB's final 2Sum of eps and the last term v, emitted as
+// output terms j and j+1 (those below len(out)).
+func vsebEnd(out []float32, j int, eps, v float32) {
+	y0, y1 := twoSum(eps, v)
 	if j < len(out) {
 		out[j] = y0
 	}

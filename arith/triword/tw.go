@@ -53,9 +53,20 @@ func add(x, y TW) TW {
 			j++
 		}
 	}
-	vecSum(z[:])
+	// VecSum(z) then VSEB(3), unrolled: the operations of vecSum and
+	// vseb, in their order, without their loops (which do not inline).
+	z0, z1, z2, z3, z4, z5 := z[0], z[1], z[2], z[3], z[4], z[5]
+	s, z5 := twoSum(z4, z5)
+	s, z4 = twoSum(z3, s)
+	s, z3 = twoSum(z2, s)
+	s, z2 = twoSum(z1, s)
+	z0, z1 = twoSum(z0, s)
 	var r [3]float32
-	vseb(z[:], r[:])
+	eps, k := vsebStep(r[:], 0, z0, z1)
+	eps, k = vsebStep(r[:], k, eps, z2)
+	eps, k = vsebStep(r[:], k, eps, z3)
+	eps, k = vsebStep(r[:], k, eps, z4)
+	vsebEnd(r[:], k, eps, z5)
 	return TW{r[0], r[1], r[2]}
 }
 
@@ -68,24 +79,33 @@ func mul33(x, y TW, accurate bool) TW {
 	z00p, z00m := twoProd(x.Hi, y.Hi)
 	z01p, z01m := twoProd(x.Hi, y.Mid)
 	z10p, z10m := twoProd(x.Mid, y.Hi)
-	b := [3]float32{z00m, z01p, z10p}
-	vecSum(b[:])
-	c := fma32(x.Mid, y.Mid, b[2])
+	// VecSum(z00-, z01+, z10+), unrolled as in add.
+	s, b2 := twoSum(z01p, z10p)
+	b0, b1 := twoSum(z00m, s)
+	c := fma32(x.Mid, y.Mid, b2)
 	z31 := fma32(x.Hi, y.Lo, z10m)
 	z32 := fma32(x.Lo, y.Hi, z01m)
 	z3 := z31 + z32
 	var r [2]float32
 	if accurate {
-		e := [5]float32{z00p, b[0], b[1], c, z3}
-		vecSum(e[:])
-		vseb(e[1:], r[:])
-		return TW{e[0], r[0], r[1]}
+		// VecSum(z00+, b0, b1, c, z3), then VSEB(2) of its last four.
+		s, e4 := twoSum(c, z3)
+		s, e3 := twoSum(b1, s)
+		s, e2 := twoSum(b0, s)
+		e0, e1 := twoSum(z00p, s)
+		eps, k := vsebStep(r[:], 0, e1, e2)
+		eps, k = vsebStep(r[:], k, eps, e3)
+		vsebEnd(r[:], k, eps, e4)
+		return TW{e0, r[0], r[1]}
 	}
+	// VecSum(z00+, b0, b1, c+z3), then VSEB(2) of its last three.
 	s3 := c + z3
-	e := [4]float32{z00p, b[0], b[1], s3}
-	vecSum(e[:])
-	vseb(e[1:], r[:])
-	return TW{e[0], r[0], r[1]}
+	s, e3 := twoSum(b1, s3)
+	s, e2 := twoSum(b0, s)
+	e0, e1 := twoSum(z00p, s)
+	eps, k := vsebStep(r[:], 0, e1, e2)
+	vsebEnd(r[:], k, eps, e3)
+	return TW{e0, r[0], r[1]}
 }
 
 // mulDW is Algorithm 11 (3Prod^acc_{2,3}): the double word (x0, x1) times

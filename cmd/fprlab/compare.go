@@ -283,7 +283,7 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		if s.KATRecords != nil {
 			src = "NIST KAT records " + *s.KATRecords
 		}
-		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), %d keys from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
+		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
 		row := func(stat, name string, q shadow.Q) {

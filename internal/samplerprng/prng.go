@@ -75,43 +75,65 @@ func FromSHAKE256(input []byte) *PRNG {
 // refill computes the next eight ChaCha20 blocks into the buffer, in the
 // interleaved order described in the package comment, and rewinds the read
 // position.
+//
+// The state lives in sixteen local variables and the quarter round is a
+// function of four words, so that the compiler inlines it and keeps the
+// state in registers (RFC 8439, section 2.3: ten double rounds of column
+// then diagonal quarter rounds, then the input added back).
 func (p *PRNG) refill() {
+	k := &p.key
 	for u := range 8 {
-		var st [16]uint32
-		copy(st[:4], chachaConst[:])
-		copy(st[4:], p.key[:])
-		st[14] ^= uint32(p.cc)
-		st[15] ^= uint32(p.cc >> 32)
-		in := st
+		x0, x1, x2, x3 := chachaConst[0], chachaConst[1], chachaConst[2], chachaConst[3]
+		x4, x5, x6, x7 := k[0], k[1], k[2], k[3]
+		x8, x9, x10, x11 := k[4], k[5], k[6], k[7]
+		x12, x13 := k[8], k[9]
+		x14, x15 := k[10]^uint32(p.cc), k[11]^uint32(p.cc>>32)
+		in14, in15 := x14, x15
 		for range 10 {
-			quarterRound(&st, 0, 4, 8, 12)
-			quarterRound(&st, 1, 5, 9, 13)
-			quarterRound(&st, 2, 6, 10, 14)
-			quarterRound(&st, 3, 7, 11, 15)
-			quarterRound(&st, 0, 5, 10, 15)
-			quarterRound(&st, 1, 6, 11, 12)
-			quarterRound(&st, 2, 7, 8, 13)
-			quarterRound(&st, 3, 4, 9, 14)
+			x0, x4, x8, x12 = quarterRound(x0, x4, x8, x12)
+			x1, x5, x9, x13 = quarterRound(x1, x5, x9, x13)
+			x2, x6, x10, x14 = quarterRound(x2, x6, x10, x14)
+			x3, x7, x11, x15 = quarterRound(x3, x7, x11, x15)
+			x0, x5, x10, x15 = quarterRound(x0, x5, x10, x15)
+			x1, x6, x11, x12 = quarterRound(x1, x6, x11, x12)
+			x2, x7, x8, x13 = quarterRound(x2, x7, x8, x13)
+			x3, x4, x9, x14 = quarterRound(x3, x4, x9, x14)
 		}
-		for v := range 16 {
-			binary.LittleEndian.PutUint32(p.buf[4*(u+8*v):], st[v]+in[v])
-		}
+		// Word v of block u goes to byte 4*(u + 8v).
+		b := p.buf[4*u:]
+		put := func(v int, w uint32) { binary.LittleEndian.PutUint32(b[32*v:], w) }
+		put(0, x0+chachaConst[0])
+		put(1, x1+chachaConst[1])
+		put(2, x2+chachaConst[2])
+		put(3, x3+chachaConst[3])
+		put(4, x4+k[0])
+		put(5, x5+k[1])
+		put(6, x6+k[2])
+		put(7, x7+k[3])
+		put(8, x8+k[4])
+		put(9, x9+k[5])
+		put(10, x10+k[6])
+		put(11, x11+k[7])
+		put(12, x12+k[8])
+		put(13, x13+k[9])
+		put(14, x14+in14)
+		put(15, x15+in15)
 		p.cc++
 	}
 	p.ptr = 0
 }
 
-// quarterRound is the ChaCha20 quarter round (RFC 8439 section 2.1) on
-// words a, b, c, d of s.
-func quarterRound(s *[16]uint32, a, b, c, d int) {
-	s[a] += s[b]
-	s[d] = bits.RotateLeft32(s[d]^s[a], 16)
-	s[c] += s[d]
-	s[b] = bits.RotateLeft32(s[b]^s[c], 12)
-	s[a] += s[b]
-	s[d] = bits.RotateLeft32(s[d]^s[a], 8)
-	s[c] += s[d]
-	s[b] = bits.RotateLeft32(s[b]^s[c], 7)
+// quarterRound is the ChaCha20 quarter round (RFC 8439, section 2.1).
+func quarterRound(a, b, c, d uint32) (uint32, uint32, uint32, uint32) {
+	a += b
+	d = bits.RotateLeft32(d^a, 16)
+	c += d
+	b = bits.RotateLeft32(b^c, 12)
+	a += b
+	d = bits.RotateLeft32(d^a, 8)
+	c += d
+	b = bits.RotateLeft32(b^c, 7)
+	return a, b, c, d
 }
 
 // U64 returns the next 8 bytes as a little-endian integer (prng_get_u64).

@@ -1,20 +1,24 @@
-// Command monogen writes the native (float64) instance of package falcon's
-// generic code as ordinary, non-generic Go.
+// Command monogen writes monomorphic instances of package falcon's generic
+// code as ordinary, non-generic Go: one per bundled backend whose
+// arithmetic is cheap (native float64, emu64, triword).
 //
 // Falcon is written once, as generic code over [F any, A arith.Arith[F]].
 // Go compiles a method call on a type parameter into a dictionary call that
 // is never inlined, which makes hardware float64 arithmetic about five times
-// slower than plain code. monogen substitutes F = float64 and
-// A = native.Arith (a zero-size struct whose methods inline) into every
-// generic function, method and type of the package, so that the compiler
-// sees concrete code. The generic code stays the only source: the copies
-// are regenerated from it and never edited.
+// slower than plain code, and adds a call to every integer-emulated
+// operation. monogen substitutes, for each instance of its table
+// (instances in gen.go), a value type for F and a concrete arithmetic type
+// for A -- F = float64, A = native.Arith; F = emu64.FPR, A = emu64.Arith;
+// F = triword.TW, A = triword.Arith -- into every generic function, method
+// and type of the package, so that the compiler sees concrete code whose
+// calls are direct and can inline. The generic code stays the only source:
+// the copies are regenerated from it and never edited.
 //
 // Run it from package falcon (go generate runs it there):
 //
 //	go run ./internal/monogen
 //
-// It writes two files in the current directory:
+// It writes two files per instance in the current directory (for native):
 //
 //   - zz_native_gen.go: the copies of the generic declarations of the
 //     package's non-test files;
@@ -26,24 +30,28 @@
 //
 // A declaration is generic if it has type parameters (functions and types)
 // or a generic receiver (methods). Every type parameter must be either
-// unconstrained (any; it becomes float64) or constrained by arith.Arith of
-// the first kind (it becomes native.Arith). Each generic function and type
-// X is copied as XNative with its type parameter list removed; methods keep
-// their names and move to the copied receiver type. In the copies:
+// unconstrained (any; it becomes the instance's value type, e.g. float64)
+// or constrained by arith.Arith of the first kind (it becomes the
+// instance's arithmetic, e.g. native.Arith). Each generic function and type
+// X is copied as X+suffix (XNative, XEmu64, XTriword) with its type
+// parameter list removed; methods keep their names and move to the copied
+// receiver type. In the copies:
 //
-//   - a use of a type parameter becomes float64 or native.Arith;
+//   - a use of a type parameter becomes the value or arithmetic type;
 //   - a reference to a generic function or type of the package, written
 //     with explicit type arguments (fft[F, A], expandedKey[F]) or inferred
 //     (fft(a, f, logn)), becomes a reference to its copy; the type
 //     arguments must be the type parameters of the enclosing declaration,
-//     or float64 and native.Arith, in the roles the callee expects.
+//     or the instance's value and arithmetic types, in the roles the
+//     callee expects.
 //
 // The rewriting is a set of text edits on the original source, located
 // with go/types (so shadowed names are never touched), which keeps the
 // comments inside function bodies. Anything the rules do not cover (a
 // type parameter of another kind, an instantiation with other type
-// arguments, a local declaration named native or float64) is an error
-// rather than a silent miscompilation. The output is gofmt'ed.
+// arguments, a local declaration named like a substituted package or
+// float64) is an error rather than a silent miscompilation. The output is
+// gofmt'ed.
 package main
 
 import (
@@ -64,7 +72,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: monogen [-dir DIR]")
 		os.Exit(2)
 	}
-	files, err := generate(*dir)
+	files, err := generate(*dir, instances)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -13,12 +13,12 @@ import (
 	"testing"
 )
 
-// TestGeneratedUpToDate regenerates package falcon's native copies in
-// memory and compares them with the checked-in files: a change to the
-// generic code without `go generate` fails here.
+// TestGeneratedUpToDate regenerates package falcon's copies (every
+// instance of the table) in memory and compares them with the checked-in
+// files: a change to the generic code without `go generate` fails here.
 func TestGeneratedUpToDate(t *testing.T) {
 	dir := filepath.Join("..", "..")
-	files, err := generate(dir)
+	files, err := generate(dir, instances)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,27 +33,30 @@ func TestGeneratedUpToDate(t *testing.T) {
 			t.Errorf("falcon/%s is out of date: run go generate in falcon", f.name)
 		}
 	}
-	if !names[genName] {
-		t.Errorf("no %s generated", genName)
-	}
-	for _, n := range []string{genName, genTestName} {
-		if _, err := os.Stat(filepath.Join(dir, n)); err == nil && !names[n] {
-			t.Errorf("falcon/%s exists but is no longer generated: delete it", n)
+	for _, in := range instances {
+		if !names[in.genName()] {
+			t.Errorf("no %s generated", in.genName())
+		}
+		for _, n := range []string{in.genName(), in.genTestName()} {
+			if _, err := os.Stat(filepath.Join(dir, n)); err == nil && !names[n] {
+				t.Errorf("falcon/%s exists but is no longer generated: delete it", n)
+			}
 		}
 	}
 }
 
-// TestRewriteRules generates the copies of testdata/rules, a small package
-// that uses every construct the rules cover, compares them with the
+// TestRewriteRules generates the native copies of testdata/rules, a small
+// package that uses every construct the rules cover, compares them with the
 // expected output testdata/rules.golden (checked by reading it), and
 // type-checks the package together with its copies.
 func TestRewriteRules(t *testing.T) {
-	files, err := generate(filepath.Join("testdata", "rules"))
+	native := instances[0]
+	files, err := generate(filepath.Join("testdata", "rules"), []instance{native})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != 1 || files[0].name != genName {
-		t.Fatalf("generated %d files, want only %s", len(files), genName)
+	if len(files) != 1 || files[0].name != native.genName() {
+		t.Fatalf("generated %d files, want only %s", len(files), native.genName())
 	}
 	want, err := os.ReadFile(filepath.Join("testdata", "rules.golden"))
 	if err != nil {
@@ -84,9 +87,59 @@ func TestRewriteRejects(t *testing.T) {
 		{"shadow", "would shadow the substitution"},
 		{"otherargs", "does not become"},
 	} {
-		_, err := generate(filepath.Join("testdata", c.dir))
+		_, err := generate(filepath.Join("testdata", c.dir), instances[:1])
 		if err == nil || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: got error %v, want one containing %q", c.dir, err, c.msg)
+		}
+	}
+}
+
+// TestRewriteInstances generates every instance of the table for
+// testdata/rules and type-checks the package with all the copies: each
+// instance's substitution is declared once and uses its own types (the
+// emu64 copy of add takes an emu64.Arith and emu64.FPR values).
+func TestRewriteInstances(t *testing.T) {
+	files, err := generate(filepath.Join("testdata", "rules"), instances)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != len(instances) {
+		t.Fatalf("generated %d files, want %d", len(files), len(instances))
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, filepath.Join("testdata", "rules", "rules.go"), nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asts := []*ast.File{f}
+	for i, g := range files {
+		if want := instances[i].genName(); g.name != want {
+			t.Errorf("file %d is %s, want %s", i, g.name, want)
+		}
+		f, err := parser.ParseFile(fset, g.name, g.src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asts = append(asts, f)
+	}
+	info := &types.Info{Defs: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check("rules", fset, asts, info)
+	if err != nil {
+		t.Fatalf("the package with all copies does not type-check: %v", err)
+	}
+	for _, c := range []struct{ fn, sig string }{
+		{"addNative", "func(a github.com/fprlab/fprlab/arith/native.Arith, x float64, y float64) float64"},
+		{"addEmu64", "func(a github.com/fprlab/fprlab/arith/emu64.Arith, x github.com/fprlab/fprlab/arith/emu64.FPR, y github.com/fprlab/fprlab/arith/emu64.FPR) github.com/fprlab/fprlab/arith/emu64.FPR"},
+		{"addTriword", "func(a github.com/fprlab/fprlab/arith/triword.Arith, x github.com/fprlab/fprlab/arith/triword.TW, y github.com/fprlab/fprlab/arith/triword.TW) github.com/fprlab/fprlab/arith/triword.TW"},
+	} {
+		obj := pkg.Scope().Lookup(c.fn)
+		if obj == nil {
+			t.Errorf("%s not generated", c.fn)
+			continue
+		}
+		if got := obj.Type().String(); got != c.sig {
+			t.Errorf("%s has type %s, want %s", c.fn, got, c.sig)
 		}
 	}
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestBenchJSON runs a minimal benchmark and checks the JSON contract:
+// every requested row, native and emu64 always present, positive times
+// with min <= median <= max, ratios consistent with the medians (1 for a
+// reference against itself), and triword's keygen skipped with a warning.
+func TestBenchJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", "--backend", "triword", "--params", "512", "--op", "keygen,verify", "--count", "2", "--min-time", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []struct {
+		Backend       string   `json:"backend"`
+		Params        int      `json:"params"`
+		Op            string   `json:"op"`
+		MedianNS      int64    `json:"median_ns"`
+		MinNS         int64    `json:"min_ns"`
+		MaxNS         int64    `json:"max_ns"`
+		Runs          int      `json:"runs"`
+		OpsPerRun     int      `json:"ops_per_run"`
+		Clock         string   `json:"clock"`
+		RatioToEmu64  *float64 `json:"ratio_to_emu64"`
+		RatioToNative *float64 `json:"ratio_to_native"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("decoding --json output: %v\n%s", err, out)
+	}
+	got := map[string]bool{}
+	medians := map[string]int64{}
+	for i, r := range rows {
+		got[r.Backend+" "+r.Op] = true
+		medians[r.Backend+" "+r.Op] = r.MedianNS
+		if r.Params != 512 || r.Runs != 2 || r.OpsPerRun != 1 || (r.Clock != "cpu" && r.Clock != "wall") {
+			t.Errorf("row %d: %+v", i, r)
+		}
+		if r.MinNS <= 0 || r.MinNS > r.MedianNS || r.MedianNS > r.MaxNS {
+			t.Errorf("row %d (%s %s): min %d, median %d, max %d", i, r.Backend, r.Op, r.MinNS, r.MedianNS, r.MaxNS)
+		}
+	}
+	for _, want := range []string{"triword verify", "native verify", "emu64 verify", "native keygen", "emu64 keygen"} {
+		if !got[want] {
+			t.Errorf("no row for %s:\n%s", want, out)
+		}
+	}
+	if got["triword keygen"] || !strings.Contains(errs, "triword keygen Falcon-512 skipped") {
+		t.Errorf("triword keygen not skipped with a warning; stderr %q", errs)
+	}
+	for i, r := range rows {
+		if r.RatioToEmu64 == nil || r.RatioToNative == nil {
+			t.Errorf("row %d (%s %s): ratio missing", i, r.Backend, r.Op)
+			continue
+		}
+		if want := float64(r.MedianNS) / float64(medians["native "+r.Op]); *r.RatioToNative != want {
+			t.Errorf("row %d (%s %s): ratio to native %v, medians give %v", i, r.Backend, r.Op, *r.RatioToNative, want)
+		}
+		if r.Backend == "emu64" && *r.RatioToEmu64 != 1 {
+			t.Errorf("emu64 %s: ratio to itself %v", r.Op, *r.RatioToEmu64)
+		}
+	}
+}
+
+// TestBenchErrors checks that bad flags are errors naming the problem.
+func TestBenchErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--op", "sign,frobnicate"}, `--op "frobnicate": unknown operation`},
+		{[]string{"--count", "0"}, "--count 0"},
+		{[]string{"--params", "500"}, `--params "500"`},
+		{[]string{"--backend", "nosuch"}, "--backend"},
+		{[]string{"--clock", "sundial"}, `--clock "sundial"`},
+		{[]string{"--backend", ","}, "--backend"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"bench"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.msg) {
+			t.Errorf("bench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, exitUsage, c.msg)
+		}
+	}
+}
