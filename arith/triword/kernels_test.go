@@ -8,11 +8,25 @@ import (
 
 // The kernels add and mul33 run VecSum and VSEB unrolled (tw.go). The
 // loop forms below are the algorithms as written in the paper, through
-// the generic vecSum and vseb (add's limb merge is shared); the kernels
+// the generic vecSum and vseb; the kernels
 // must give the same limbs, bit for bit, on every input.
 
+// addLoops restates Algorithm 8 as the paper writes it: the limb merge
+// (x's limb first on ties, as in the formal proof), VecSum, VSEB(3).
 func addLoops(x, y TW) TW {
-	z := mergeLimbs(x, y)
+	a := [3]float32{x.Hi, x.Mid, x.Lo}
+	b := [3]float32{y.Hi, y.Mid, y.Lo}
+	var z [6]float32
+	i, j := 0, 0
+	for k := range z {
+		if j == 3 || (i < 3 && abs32(b[j]) <= abs32(a[i])) {
+			z[k] = a[i]
+			i++
+		} else {
+			z[k] = b[j]
+			j++
+		}
+	}
 	vecSum(z[:])
 	var r [3]float32
 	vseb(z[:], r[:])
