@@ -1,13 +1,29 @@
 // Package accel models hardware datapaths for Falcon's floating-point
-// ("fpr") layer: what a unit that accelerates the reference's emulated
-// binary64 arithmetic would execute, and how often.
+// ("fpr") layer and its neighbours: what a unit that accelerates the
+// reference's emulated binary64 arithmetic executes, how often, and at
+// what cost. Every model that computes is bit-exact and is replayed on
+// real Falcon runs (NIST KAT records), which come out unchanged.
 //
-// Its first piece is operation counting. [Counting] wraps any
-// arith.Arith[F] and counts every call per operation; wrapped in an
-// arith.Backend it runs through Falcon unchanged (Falcon's engine selects
-// the generic code by the backend's value type, and a Counting[F]
-// implements arith.Arith[F] for the same F), so the results are bit for bit
-// those of the wrapped backend and only the counters are added.
+//   - Counting (count.go, kat.go, intcounts.go): operation counts per
+//     phase of a KAT record in the structure of the reference's FPEMU
+//     build, plus mq_montymul and Keccak-f[1600] counted structurally.
+//   - The HORCRUX fpr-unit (horcrux.go): its six instructions on 32-bit
+//     words, an emu64 whose packing and normalisation run on them, and a
+//     cycle model against HORCRUX Table IV (horcrux_cycles.go).
+//   - Mantissa multipliers (mult.go, multcost.go): schoolbook, 25x18 DSP
+//     tiling, Comba, Karatsuba 64 and 64+32, at 53 and 64 bits, with cost
+//     models; they plug into emu64 through emu64.Datapath.
+//   - SamplerZ (ripst.go, pipeline.go, acceptance.go, samplerobs.go): the
+//     RIPST formulas of the pipelined-sampler comparison, a cycle-level
+//     simulation of serial and alternating pipelines driven by the
+//     accept/reject sequence of real signing (falcon's observer), and the
+//     pipelined design's two-Bernoulli acceptance test.
+//   - ffSampling as a state machine lives in package falcon
+//     (falcon.SignFSM), which owns the internals it needs.
+//   - plot.go draws the fpr-unit cycle breakdown and the RIPST comparison.
+//
+// It is not a hardware simulator: cycle figures come from stated per-call
+// costs and schedules, never from a model of gates or timing.
 //
 // # What is counted, and why in the FPEMU structure
 //
@@ -37,7 +53,9 @@
 // div includes inv, scaled includes of, and trunc includes the two
 // truncations inside expm_p63. The reference's integer Montgomery products
 // (modp_montymul in key generation, mq_montymul modulo q) are not fpr
-// operations, never go through Arith, and are not counted here.
+// operations and never go through Arith: mq_montymul is counted
+// structurally (intcounts.go), modp_montymul not at all (fprlab's NTRUSolve
+// does not make the reference's sequence of them).
 //
 // Const and GM are counted in [Calls] but contribute to no reference
 // counter: the reference reads its constants and twiddle factors

@@ -3,6 +3,7 @@ package accel
 import (
 	"bytes"
 	"fmt"
+	"slices"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -27,7 +28,21 @@ type KATCounts struct {
 	// KeypairCalls and SignCalls are the raw Arith method calls behind
 	// Keypair and Sign.
 	KeypairCalls, SignCalls Calls
+
+	// KeypairInt, SignInt and OpenInt are the integer counters of the
+	// phases (intcounts.go).
+	KeypairInt, SignInt, OpenInt IntCounts
+	// Candidates is the number of key-generation candidates that passed
+	// the Gram-Schmidt bound (each calls compute_public), SignAttempts
+	// the number of signing attempts. MqExact is false when a candidate
+	// before the last one may have left compute_public early (see
+	// keygenCandidates): keygen's mq_montymul then counts it in full.
+	Candidates, SignAttempts int
+	MqExact                  bool
 }
+
+// TotalInt returns the integer counters summed over the phases.
+func (k *KATCounts) TotalInt() IntCounts { return k.KeypairInt.Plus(k.SignInt).Plus(k.OpenInt) }
 
 // Total returns the counters summed over the three phases (zero for a nil
 // k).
@@ -59,12 +74,39 @@ func CountKATRecord(logn uint, count int) (*KATCounts, error) {
 	}
 	kc := NewCounting[emu64.FPR](emu64.Arith{})
 	sc := NewCounting[emu64.FPR](emu64.Arith{})
-	if err := falcon.GenerateKATRecordSplit(kc.Backend(base), sc.Backend(base), logn, &rec); err != nil {
+	cand := newKeygenCandidates()
+	kb := falcon.Instantiate(kc.Backend(base), kc, falcon.Observer[emu64.FPR](cand))
+	streams, err := falcon.GenerateKATRecordStreams(kb, sc.Backend(base), logn, &rec)
+	if err != nil {
 		return nil, err
 	}
 	k := &KATCounts{Record: rec, KeypairCalls: kc.Calls(), SignCalls: sc.Calls()}
 	k.Keypair = k.KeypairCalls.FPEMU()
 	k.Sign = k.SignCalls.FPEMU()
+
+	// Integer counters. The nonce is bytes 2..41 of the signed message.
+	if len(rec.SM) < 2+falcon.NonceSize {
+		return nil, fmt.Errorf("accel: KAT record %d: signed message of %d bytes", count, len(rec.SM))
+	}
+	nonce := rec.SM[2 : 2+falcon.NonceSize]
+	draws, pt := hashToPointDraws(nonce, rec.Msg, logn)
+	if !slices.Equal(pt, falcon.HashToPoint(nonce, rec.Msg, logn)) {
+		return nil, fmt.Errorf("accel: KAT record %d: the hash-to-point model disagrees with falcon.HashToPoint", count)
+	}
+	hash := shakePermutations(int64(len(nonce)+len(rec.Msg)), 2*draws)
+	const seedBytes = 48 // each SHAKE256 stream of nist.c is seeded with 48 DRBG bytes
+	k.Candidates = cand.passed
+	k.SignAttempts = int(streams.SignBytes / falcon.SeedSize)
+	k.MqExact = cand.uncertain == 0
+	k.KeypairInt = IntCounts{
+		MqMontymul:  uint64(cand.passed) * MqComputePublic(logn),
+		KeccakF1600: shakePermutations(seedBytes, streams.KeygenBytes),
+	}
+	k.SignInt = IntCounts{
+		MqMontymul:  MqCompletePrivate(logn),
+		KeccakF1600: hash + shakePermutations(seedBytes, streams.SignBytes),
+	}
+	k.OpenInt = IntCounts{MqMontymul: MqVerify(logn), KeccakF1600: hash}
 
 	pk, err := falcon.DecodePublicKey(rec.PK)
 	if err != nil {

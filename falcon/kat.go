@@ -123,6 +123,69 @@ func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
 // needs binary64's exponent range) on the reference's own keys, taken from
 // a binary64 kb: the DRBG stream is consumed exactly as in the reference.
 func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
+	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
+}
+
+// GenerateKATRecordLimit is GenerateKATRecordSplit with key generation
+// giving up after maxKeygenFailures consecutive failed candidates (see
+// KeygenLimit); r.PK stays nil when key generation failed.
+func GenerateKATRecordLimit(kb, sb arith.Backend, logn uint, r *KATRecord, maxKeygenFailures int) error {
+	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
+}
+
+// katSigner is crypto_sign's signing step: s2 for hashed point hm with
+// the sampler seeds read from rng.
+type katSigner func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error)
+
+// signOver is the signing step of the reference's NIST API over backend b.
+func signOver(b arith.Backend) katSigner {
+	return func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		return SignHashedDyn(b, sk, hm, rng)
+	}
+}
+
+// KATStreams counts the bytes one record's NIST flow reads from its two
+// SHAKE256 streams (crypto_sign_keypair's and crypto_sign's): what a
+// hardware or software Keccak implementation has to squeeze for them.
+type KATStreams struct {
+	// KeygenBytes is read by key generation (8 bytes per random word,
+	// several candidates when some are rejected), SignBytes by signing
+	// (one SeedSize-byte sampler seed per attempt).
+	KeygenBytes, SignBytes int64
+}
+
+// GenerateKATRecordStreams is GenerateKATRecordSplit that also counts the
+// bytes read from the record's SHAKE256 streams.
+func GenerateKATRecordStreams(kb, sb arith.Backend, logn uint, r *KATRecord) (*KATStreams, error) {
+	st := &KATStreams{}
+	if err := generateKATRecord(kb, logn, r, st, signOver(sb), maxKeygenFailures); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// byteCounter counts the bytes read through it into *n.
+type byteCounter struct {
+	r io.Reader
+	n *int64
+}
+
+func (c byteCounter) Read(p []byte) (int, error) {
+	k, err := c.r.Read(p)
+	*c.n += int64(k)
+	return k, err
+}
+
+// generateKATRecord is the NIST flow of record r: keys over kb, signature
+// by sign, stream bytes counted into st when it is not nil.
+func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner, maxKeygenFailures int) error {
+	// stream wraps a SHAKE256 stream with a byte counter when counting.
+	stream := func(h io.Reader, n func(*KATStreams) *int64) io.Reader {
+		if st == nil {
+			return h
+		}
+		return byteCounter{h, n(st)}
+	}
 	if _, err := KATName(logn); err != nil {
 		return err
 	}
@@ -135,7 +198,7 @@ func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error
 	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
 
 	// crypto_sign_keypair.
-	sk, pk, err := Keygen(kb, logn, shakeOfDRBG(d))
+	sk, pk, err := KeygenLimit(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }), maxKeygenFailures)
 	if err != nil {
 		return err
 	}
@@ -154,7 +217,7 @@ func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error
 	nonce := make([]byte, NonceSize)
 	d.Generate(nonce)
 	hm := HashToPoint(nonce, r.Msg, logn)
-	s2, err := SignHashedDyn(sb, dsk, hm, shakeOfDRBG(d))
+	s2, err := sign(dsk, hm, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.SignBytes }))
 	if err != nil {
 		return err
 	}

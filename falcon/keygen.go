@@ -28,7 +28,9 @@ import (
 type keygenEngine interface {
 	// keygen draws keys of degree 2^logn from rng until one passes every
 	// check, and returns f, g, F, G and h.
-	keygen(logn uint, rng io.Reader) (*PrivateKey, *PublicKey, error)
+	// At most maxFailures consecutive candidates may fail the
+	// floating-point checks.
+	keygen(logn uint, rng io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error)
 	// solveNTRU runs NTRUSolve alone on (f, g) of degree 2^logn; ok is false
 	// when the reference would reject the candidate.
 	solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool)
@@ -48,6 +50,17 @@ type keygenEngine interface {
 // candidates fail the floating-point checks (the reference would loop
 // forever).
 func Keygen(b arith.Backend, logn uint, rng io.Reader) (*PrivateKey, *PublicKey, error) {
+	return KeygenLimit(b, logn, rng, maxKeygenFailures)
+}
+
+// KeygenLimit is Keygen giving up (with an error wrapping ErrKeygenFailures)
+// after maxFailures consecutive candidates fail the floating-point checks
+// instead of the default 4096: over a backend with too little precision
+// every candidate fails, and a precision sweep wants to know that quickly.
+func KeygenLimit(b arith.Backend, logn uint, rng io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
+	if maxFailures < 1 {
+		return nil, nil, fmt.Errorf("falcon: keygen failure limit %d, want at least 1", maxFailures)
+	}
 	if _, err := ParamsFor(logn); err != nil {
 		return nil, nil, err
 	}
@@ -58,7 +71,7 @@ func Keygen(b arith.Backend, logn uint, rng io.Reader) (*PrivateKey, *PublicKey,
 	if err != nil {
 		return nil, nil, err
 	}
-	return e.keygen(logn, rng)
+	return e.keygen(logn, rng, maxFailures)
 }
 
 // KeygenSupported reports whether backend b can run key generation: nil,
@@ -231,6 +244,10 @@ const keygenExpRange = 341
 // relies on binary64's range, so such a backend could only fail forever.
 var ErrKeygenRange = errors.New("falcon: the backend's exponent range does not reach 2^±341, which the reference's NTRUSolve needs")
 
+// ErrKeygenFailures is wrapped by the error of a key generation that gave
+// up after too many consecutive candidates failed the floating-point checks.
+var ErrKeygenFailures = errors.New("falcon: keygen: candidates kept failing the Gram-Schmidt bound or NTRUSolve")
+
 // maxKeygenFailures bounds the number of consecutive (f, g) candidates that
 // pass the integer norm check but fail a floating-point dependent stage
 // (the Gram-Schmidt bound or NTRUSolve). Over binary64 the longest runs
@@ -256,7 +273,7 @@ func (e *engineOf[F, A]) checkRange() error {
 	return nil
 }
 
-func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey, error) {
+func (e *engineOf[F, A]) keygen(logn uint, r io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
 	p, err := ParamsFor(logn)
 	if err != nil {
 		return nil, nil, err
@@ -267,8 +284,8 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 	rng := &keygenRNG{r: r}
 	failures := 0
 	for candidate := 0; ; {
-		if failures >= maxKeygenFailures {
-			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
+		if failures >= maxFailures {
+			return nil, nil, fmt.Errorf("%w: backend %s, %d consecutive candidates", ErrKeygenFailures, e.b.Name, failures)
 		}
 		f := polySmallMkgauss(rng, logn)
 		g := polySmallMkgauss(rng, logn)

@@ -22,6 +22,180 @@ type engineOfNative struct {
 // backend is the native copy of engineOf.backend (engine.go).
 func (e *engineOfNative) backend() arith.Backend { return e.b }
 
+// ffSamplingFSMNative is ffSamplingFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+	stack := make([]ffsFrame, 0, root.logn)
+	cur := root
+	cur.checkpoint = ckBeforeRight
+	state := sFFSampling
+	for state != sDone {
+		st.Transitions++
+		n := 1 << cur.logn
+		hn := n >> 1
+		switch state {
+		case sFFSampling:
+			state = ffsActuateNative(a, s, w, &cur, origLogn, st)
+		case sRight, sLeft:
+			// Push the frame with the checkpoint to resume at and
+			// descend: the regions of the child are those ffSamplingDyn
+			// passes to its recursive calls.
+			var child ffsFrame
+			if state == sRight {
+				cur.checkpoint = ckBetween
+				z1 := cur.tmp + n
+				child = ffsFrame{t0: z1, t1: z1 + hn, g00: cur.g11, g01: cur.g11 + hn, g11: cur.g01 + hn, tmp: z1 + n}
+			} else {
+				cur.checkpoint = ckAfterLeft
+				z0 := cur.tmp
+				child = ffsFrame{t0: z0, t1: z0 + hn, g00: cur.g00, g01: cur.g00 + hn, g11: cur.g01, tmp: z0 + n}
+			}
+			stack = append(stack, cur)
+			st.MaxDepth = max(st.MaxDepth, len(stack))
+			child.logn = cur.logn - 1
+			child.checkpoint = ckBeforeRight
+			cur = child
+			state = sFFSampling
+		case sAscend:
+			if len(stack) == 0 {
+				state = sDone
+				break
+			}
+			cur = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			state = sFFSampling
+		}
+	}
+}
+
+// ffsActuateNative is ffsActuate (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+	obs := s.obs
+	n := 1 << f.logn
+	hn := n >> 1
+	reg := func(off, size int) []float64 { return w[off : off+size] }
+	t0, t1 := reg(f.t0, n), reg(f.t1, n)
+	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
+	tmp := w[f.tmp:]
+	if f.logn == 0 {
+		st.Leaves++
+		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+		if obs != nil {
+			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
+		}
+		t0[0] = a.Of(s.sample(t0[0], leaf))
+		t1[0] = a.Of(s.sample(t1[0], leaf))
+		return sAscend
+	}
+	switch f.checkpoint {
+	case ckBeforeRight:
+		polyLDLFFTNative(a, g00, g01, g11, f.logn)
+		if obs != nil {
+			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
+		}
+		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g00, f.logn)
+		copy(g00[:n], tmp[:n])
+		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g11, f.logn)
+		copy(g11[:n], tmp[:n])
+		copy(tmp[:n], g01[:n])
+		copy(g01[:hn], g00[:hn])
+		copy(g01[hn:n], g11[:hn])
+		z1 := tmp[n:]
+		polySplitFFTNative(a, z1[:hn], z1[hn:], t1, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
+		}
+		return sRight
+	case ckBetween:
+		z1 := tmp[n:]
+		polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
+		}
+		copy(z1[:n], t1[:n])
+		polySubNative(a, z1, tmp[2*n:], f.logn)
+		copy(t1[:n], tmp[2*n:3*n])
+		polyMulFFTNative(a, tmp, z1, f.logn)
+		polyAddNative(a, t0, tmp, f.logn)
+		if obs != nil {
+			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
+		}
+		z0 := tmp
+		polySplitFFTNative(a, z0[:hn], z0[hn:], t0, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
+		}
+		return sLeft
+	default: // ckAfterLeft
+		polyMergeFFTNative(a, t0, tmp[:hn], tmp[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
+		}
+		return sAscend
+	}
+}
+
+// doSignDynFSMNative is doSignDynFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func doSignDynFSMNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
+	logn := sk.LogN
+	n := 1 << logn
+	buf := make([]float64, 11*n)
+	poly := func(i int) []float64 { return buf[i*n : (i+1)*n] }
+	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+	}
+
+	s01, tmp := poly(4), poly(5)
+	copy(s01, b01)
+	polyMulselfadjFFTNative(a, s01, logn)
+	copy(tmp, b00)
+	polyMuladjFFTNative(a, tmp, b10, logn)
+	polyMulselfadjFFTNative(a, b00, logn)
+	polyAddNative(a, b00, s01, logn)
+	copy(s01, b01)
+	polyMuladjFFTNative(a, b01, b11, logn)
+	polyAddNative(a, b01, tmp, logn)
+	polyMulselfadjFFTNative(a, b10, logn)
+	copy(tmp, b11)
+	polyMulselfadjFFTNative(a, tmp, logn)
+	polyAddNative(a, b10, tmp, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
+	}
+
+	t0, t1 := poly(5), poly(6)
+	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
+	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
+	// from poly 7 on.
+	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+	ffSamplingFSMNative(a, s, buf, root, logn, st)
+	st.Attempts++
+	st.StackWords = st.MaxDepth * ffsFrameWords
+	st.WorkspaceWords = 9 * n
+	st.PeakWords = st.StackWords + st.WorkspaceWords
+
+	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
+}
+
+// fsmAttemptNative is fsmAttempt (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
+	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		var p samplerprng.PRNG
+		p.Init(seed)
+		s := newSamplerNative(a, &p, sk.LogN, obs)
+		at := doSignDynFSMNative(a, s, sk, hNTT, hm, st)
+		if s.stuck {
+			return nil, errSamplerStuck
+		}
+		if obs != nil {
+			obs.Attempt(at)
+		}
+		return at, nil
+	}
+}
+
 // cmulNative is cmul (fft.go) with F = float64, A = native.Arith.
 func cmulNative(a native.Arith, xr, xi, yr, yi float64) (float64, float64) {
 	re := a.Sub(a.Mul(xr, yr), a.Mul(xi, yi))
@@ -307,7 +481,7 @@ func (e *engineOfNative) checkRange() error {
 }
 
 // keygen is the native copy of engineOf.keygen (keygen.go).
-func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey, error) {
+func (e *engineOfNative) keygen(logn uint, r io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
 	p, err := ParamsFor(logn)
 	if err != nil {
 		return nil, nil, err
@@ -318,8 +492,8 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader) (*PrivateKey, *PublicKey
 	rng := &keygenRNG{r: r}
 	failures := 0
 	for candidate := 0; ; {
-		if failures >= maxKeygenFailures {
-			return nil, nil, fmt.Errorf("falcon: keygen over backend %s: %d consecutive candidates failed the Gram-Schmidt bound or NTRUSolve", e.b.Name, failures)
+		if failures >= maxFailures {
+			return nil, nil, fmt.Errorf("%w: backend %s, %d consecutive candidates", ErrKeygenFailures, e.b.Name, failures)
 		}
 		f := polySmallMkgauss(rng, logn)
 		g := polySmallMkgauss(rng, logn)

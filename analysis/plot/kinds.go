@@ -30,8 +30,8 @@ var Kinds = []struct {
 }{
 	{KindHistogram, "compare documents (per_leaf.sum.histogram)"},
 	{KindStages, "compare documents (stages)"},
-	{KindPrecision, "sweep documents (+ compare documents for reference points)"},
-	{KindSecurity, "sweep documents (renyi)"},
+	{KindPrecision, "sweep documents, or compare documents over vprec:P formats (+ compare documents for reference points)"},
+	{KindSecurity, "sweep documents, or compare documents over vprec:P formats (renyi)"},
 	{KindKAT, "sweep documents (kat, attempts)"},
 	{KindOps, "arith errors documents (max_rel_err_log2, median_rel_err_log2, bound_log2)"},
 	{KindExpm, "nothing: measures the backends (default: those of the compare documents, else native, emu64, triword)"},
@@ -74,9 +74,11 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 	case KindStages:
 		return Stages(c.AllCompares())
 	case KindPrecision:
-		return Precision(c.AllPoints(), References(c.AllPoints(), c.AllCompares()))
+		pts := c.PrecisionPoints()
+		return Precision(pts, References(pts, c.AllCompares()))
 	case KindSecurity:
-		return Security(c.AllPoints(), References(c.AllPoints(), c.AllCompares()))
+		pts := c.PrecisionPoints()
+		return Security(pts, References(pts, c.AllCompares()))
 	case KindKAT:
 		return KAT(c.AllPoints())
 	case KindOps:

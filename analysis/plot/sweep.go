@@ -48,6 +48,9 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 		}
 	}
 	for _, c := range cs {
+		if results.IsFamilyName(c.Backend) {
+			continue // a point of a curve (Campaign.PrecisionPoints), not a reference
+		}
 		if b, err := arith.Lookup(c.Backend); err == nil {
 			add(c, b.Bits)
 		}

@@ -50,7 +50,7 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	for _, d := range c.OpErrors {
 		page.OpTables = append(page.OpTables, opTable(d))
 	}
-	page.PStars = results.PStars(c.AllPoints())
+	page.PStars = results.PStars(c.PrecisionPoints())
 	for _, k := range plot.Kinds {
 		f, err := plot.Draw(k.Kind, c, o.Plot)
 		if errors.Is(err, results.ErrNoData) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fprlab/fprlab/internal/safefile"
@@ -223,6 +224,48 @@ func (c *Campaign) AllPoints() []Point {
 		out = append(out, d.Points...)
 	}
 	return out
+}
+
+// PrecisionPoints returns the points of the precision figures: every sweep
+// point, then every compare object over a precision family (backend
+// "vprec:P..." or "oracle:P") as a point of precision P, so that compare
+// runs over several formats draw as a sweep (without KAT data). A format
+// already in a sweep document for the same degree is not repeated.
+func (c *Campaign) PrecisionPoints() []Point {
+	out := c.AllPoints()
+	seen := map[string]bool{}
+	for _, p := range out {
+		seen[fmt.Sprint(p.Format, p.Params)] = true
+	}
+	for _, x := range c.AllCompares() {
+		bits, ok := familyBits(x.Backend)
+		if !ok || seen[fmt.Sprint(x.Backend, x.Params)] {
+			continue
+		}
+		seen[fmt.Sprint(x.Backend, x.Params)] = true
+		out = append(out, Point{Compare: x, Format: x.Backend, Bits: bits})
+	}
+	return out
+}
+
+// IsFamilyName reports whether a backend name is a member of a precision
+// family ("vprec:P...", "oracle:P"), a point on a precision axis rather
+// than a fixed reference backend.
+func IsFamilyName(name string) bool {
+	_, ok := familyBits(name)
+	return ok
+}
+
+// familyBits reads P from "vprec:P[:...]" or "oracle:P".
+func familyBits(name string) (int, bool) {
+	for _, fam := range []string{"vprec:", "oracle:"} {
+		if rest, ok := strings.CutPrefix(name, fam); ok {
+			p, _, _ := strings.Cut(rest, ":")
+			n, err := strconv.Atoi(p)
+			return n, err == nil && n > 0
+		}
+	}
+	return 0, false
 }
 
 // ErrNoData is returned when a campaign holds no document a plot needs.

@@ -287,9 +287,7 @@ func (p *Point) Family() (rounding string, expBits int) {
 
 // IsSwept reports whether the point is a member of a precision family
 // (vprec or oracle) rather than a fixed reference backend.
-func (p *Point) IsSwept() bool {
-	return strings.HasPrefix(p.Format, "vprec:") || strings.HasPrefix(p.Format, "oracle:")
-}
+func (p *Point) IsSwept() bool { return IsFamilyName(p.Format) }
 
 // nan is the value of a Log2 field the document leaves out.
 var nan = Log2(math.NaN())

@@ -2,6 +2,7 @@ package results
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -144,5 +145,52 @@ func TestMalformed(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(dir, "missing.json")); err == nil {
 		t.Error("missing file accepted")
+	}
+}
+
+// TestPrecisionPoints: compare objects over vprec formats become points
+// of their precision; fixed backends do not; a format already in a sweep
+// is not repeated.
+func TestPrecisionPoints(t *testing.T) {
+	dir := t.TempDir()
+	doc := `[{"backend": "vprec:40:e11", "params": 512, "signatures": 5, "per_leaf": {}, "per_signature": {"sum": {"max_log2": -30}}},
+	         {"backend": "vprec:48:e11:rz", "params": 512, "signatures": 5, "per_leaf": {}},
+	         {"backend": "vprec:64:e11", "params": 512, "signatures": 5, "per_leaf": {}},
+	         {"backend": "native", "params": 512, "signatures": 5, "per_leaf": {}}]`
+	sweep := `[{"format": "vprec:64:e11", "bits": 64, "params": 512, "signatures": 9}]`
+	for name, body := range map[string]string{"c.json": doc, "s.json": sweep} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := c.PrecisionPoints()
+	got := map[string]int{}
+	for _, p := range pts {
+		got[p.Format] = p.Bits
+	}
+	want := map[string]int{"vprec:64:e11": 64, "vprec:40:e11": 40, "vprec:48:e11:rz": 48}
+	if len(pts) != 3 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("points %v, want %v", got, want)
+	}
+	if pts[0].Signatures != 9 {
+		t.Errorf("the sweep's vprec:64:e11 was replaced by the compare object")
+	}
+	keys, m := Curves(pts)
+	if len(keys) != 2 || len(m[Curve{512, "rn", 11}]) != 2 {
+		t.Errorf("curves %v", keys)
+	}
+	for _, n := range []string{"vprec:24", "oracle:300", "vprec:53:e11:sr=1"} {
+		if !IsFamilyName(n) {
+			t.Errorf("%s is a family member", n)
+		}
+	}
+	for _, n := range []string{"native", "vprec", "vprec:x", "triword-fullconst"} {
+		if IsFamilyName(n) {
+			t.Errorf("%s is not a family member", n)
+		}
 	}
 }

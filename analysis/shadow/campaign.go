@@ -83,8 +83,14 @@ func (c *Campaign) recordsFile(backend string) string {
 // recordKey identifies a unit of a campaign.
 func recordKey(kind string, index int) string { return fmt.Sprintf("%s/%d", kind, index) }
 
+// errNoCampaign is what the methods of a nil *Campaign return.
+var errNoCampaign = errors.New("shadow: campaign not open (use OpenCampaign)")
+
 // Load returns the finished records of backend, by unit.
 func (c *Campaign) Load(backend string) (map[string]*Record, error) {
+	if c == nil {
+		return nil, errNoCampaign
+	}
 	path := c.recordsFile(backend)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -135,6 +141,9 @@ func (c *Campaign) Load(backend string) (map[string]*Record, error) {
 
 // Append writes one finished record of backend and syncs it to disk.
 func (c *Campaign) Append(backend string, r *Record) error {
+	if c == nil {
+		return errNoCampaign
+	}
 	line, err := json.Marshal(r)
 	if err != nil {
 		return err
@@ -157,6 +166,9 @@ func (c *Campaign) Append(backend string, r *Record) error {
 
 // WriteSummary writes DIR/summary.json atomically.
 func (c *Campaign) WriteSummary(v any) error {
+	if c == nil {
+		return errNoCampaign
+	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -171,6 +183,9 @@ func (c *Campaign) WriteSummary(v any) error {
 
 // Close closes the records files.
 func (c *Campaign) Close() error {
+	if c == nil {
+		return errNoCampaign
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var errs []error

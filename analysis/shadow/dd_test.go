@@ -43,7 +43,7 @@ func TestDoubleWordShadowedByOracle(t *testing.T) {
 		}
 		var recs []*Record
 		for _, req := range falcon.KATRequests(cfg.KATTo) {
-			_, sig, err := r.kat(cfg.LogN, req, false)
+			_, sig, err := r.kat(cfg.LogN, req, false, "emu64")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -87,7 +87,7 @@ func TestDoubleWordAsExactSide(t *testing.T) {
 	worstDiff := 0.0 // largest difference of the maxima, in bits
 	for _, req := range falcon.KATRequests(cfg.KATTo) {
 		t0 := time.Now()
-		_, want, err := br.kat(cfg.LogN, req, false)
+		_, want, err := br.kat(cfg.LogN, req, false, "emu64")
 		if err != nil {
 			t.Fatal(err)
 		}

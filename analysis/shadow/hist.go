@@ -19,6 +19,8 @@ const binsPerBit = 16
 // infinite values (a relative error where the exact value is zero). The bins
 // are a dense slice starting at bin lo, grown as values arrive: adding a
 // value costs no map operation, which matters at millions of values a run.
+// The zero Hist is an empty histogram, as NewHist's is, and a nil *Hist
+// reads as an empty one (Count 0, quantiles NaN; merging it adds nothing).
 type Hist struct {
 	lo       int32
 	counts   []int64
@@ -57,8 +59,17 @@ func binOf(x float64) int32 {
 	return int32(exp-1)*binsPerBit + k
 }
 
+// init turns the zero Hist into NewHist's empty histogram: with no bins
+// no finite value has been counted, so the extremes are NaN.
+func (h *Hist) init() {
+	if h.counts == nil && h.minLin == 0 && h.maxLin == 0 {
+		h.Min, h.Max, h.minLin, h.maxLin = math.NaN(), math.NaN(), math.Inf(1), math.Inf(-1)
+	}
+}
+
 // Add counts one log2 value.
 func (h *Hist) Add(v float64) {
+	h.init()
 	switch {
 	case math.IsInf(v, -1):
 		h.Zeros++
@@ -78,6 +89,7 @@ func (h *Hist) Add(v float64) {
 
 // AddLinear counts log2 x for x >= 0 (0 is an exact zero).
 func (h *Hist) AddLinear(x float64) {
+	h.init()
 	switch {
 	case x == 0:
 		h.Zeros++
@@ -121,6 +133,9 @@ func (h *Hist) inc(b int32, c int64) {
 
 // eachBin calls f for every non-empty bin in increasing order.
 func (h *Hist) eachBin(f func(b int32, c int64)) {
+	if h == nil {
+		return
+	}
 	for i, c := range h.counts {
 		if c != 0 {
 			f(h.lo+int32(i), c)
@@ -130,6 +145,10 @@ func (h *Hist) eachBin(f func(b int32, c int64)) {
 
 // Merge adds the counts of o to h.
 func (h *Hist) Merge(o *Hist) {
+	if o == nil {
+		return
+	}
+	h.init()
 	o.eachBin(func(b int32, c int64) { h.inc(b, c) })
 	h.Zeros += o.Zeros
 	h.Infinite += o.Infinite
@@ -143,6 +162,9 @@ func (h *Hist) Merge(o *Hist) {
 
 // Count is the number of values counted.
 func (h *Hist) Count() int64 {
+	if h == nil {
+		return 0
+	}
 	n := h.Zeros + h.Infinite
 	for _, c := range h.counts {
 		n += c
@@ -178,6 +200,9 @@ func (h *Hist) Median() float64 {
 
 // rank returns the value of rank r (1-based), as Quantile reads it.
 func (h *Hist) rank(r int64) float64 {
+	if h.Count() == 0 {
+		return math.NaN()
+	}
 	if r <= h.Zeros {
 		return math.Inf(-1)
 	}
@@ -206,6 +231,9 @@ type histJSON struct {
 func (h *Hist) MarshalJSON() ([]byte, error) {
 	j := histJSON{Bins: [][2]int64{}, Zeros: h.Zeros, Infinite: h.Infinite, Min: finite(h.Min), Max: finite(h.Max)}
 	h.eachBin(func(b int32, c int64) { j.Bins = append(j.Bins, [2]int64{int64(b), c}) })
+	if len(j.Bins) == 0 {
+		j.Min, j.Max = nil, nil // the zero Hist's extremes are not values
+	}
 	return json.Marshal(j)
 }
 

@@ -43,7 +43,12 @@ const (
 //	sigma_min = (1/pi) sqrt(ln(4n (1 + 1/eps)) / 2),  1/eps = sqrt(2^64 lambda),
 //
 // with lambda = max(2, n/4) (128 for Falcon-512, 256 for Falcon-1024).
+// logn must be in 1..10 (the degrees Falcon defines): another value is a
+// programming error and panics, as arith.InvSigma does.
 func SigmaMinFormula(logn uint, prec uint) *big.Float {
+	if logn < 1 || logn > arith.MaxLogN {
+		panic(fmt.Sprintf("shadow: sigma_min of logn %d: Falcon defines logn 1..%d", logn, arith.MaxLogN))
+	}
 	w := prec + 64
 	n := int64(1) << logn
 	lambda := max(2, n/4)
@@ -65,7 +70,8 @@ func SigmaMinFormula(logn uint, prec uint) *big.Float {
 var bigLogMu sync.Mutex
 
 // InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
-// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly).
+// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly); logn
+// must be in 1..10, as there.
 func InvSigmaFormula(logn uint, prec uint) *big.Float {
 	w := prec + 64
 	sq := new(big.Float).SetPrec(w).SetInt64(falcon.Q)
@@ -104,6 +110,10 @@ type Config struct {
 	// ShadowDD (double-double, about 104 bits, much faster).
 	Shadow  ShadowKind
 	Workers int
+	// KeygenBackend, when set, generates the keys (unshadowed unless it is
+	// the measured backend itself) instead of the default rule of
+	// KeygenBackend(b): a sweep signs every format with the same keys.
+	KeygenBackend string
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any; Done receives each new record as it finishes (from
 	// several goroutines, serialised by Run). Both may be nil.
@@ -113,10 +123,13 @@ type Config struct {
 }
 
 // KATMode reports whether the configuration uses KAT records.
-func (c *Config) KATMode() bool { return c.KATTo > c.KATFrom }
+func (c *Config) KATMode() bool { return c != nil && c.KATTo > c.KATFrom }
 
 // Check validates the configuration.
 func (c *Config) Check() error {
+	if c == nil {
+		return errors.New("shadow: nil configuration")
+	}
 	if _, err := falcon.ParamsFor(c.LogN); err != nil {
 		return err
 	}
@@ -156,7 +169,7 @@ type runner interface {
 	sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error)
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
-	kat(logn uint, req falcon.KATRecord, shadowKeys bool) (kg, sig *Record, err error)
+	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -212,9 +225,12 @@ func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *s
 	return rec, nil
 }
 
-func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKeys bool) (*Record, *Record, error) {
+func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (*Record, *Record, error) {
 	t0 := time.Now()
-	kb, _ := arith.Lookup("emu64")
+	kb, err := arith.Lookup(kbName)
+	if err != nil {
+		return nil, nil, err
+	}
 	var ko *observer[F, X, A, AX]
 	if shadowKeys {
 		kb, ko = r.instance("keygen", req.Count, req.Count)
@@ -327,7 +343,11 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	shadowKeys := KeygenBackend(b) == b.Name
+	kbName := KeygenBackend(b)
+	if cfg.KeygenBackend != "" {
+		kbName = cfg.KeygenBackend
+	}
+	shadowKeys := kbName == b.Name
 	var mu sync.Mutex
 	var out []*Record
 	done, total := 0, 0
@@ -374,7 +394,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 				mu.Unlock()
 				return nil
 			}
-			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys)
+			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys, kbName)
 			if err != nil {
 				return err
 			}
@@ -388,7 +408,9 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	keys := make([]*falcon.PrivateKey, cfg.Keys)
 	kb := b
 	if !shadowKeys {
-		kb, _ = arith.Lookup("emu64")
+		if kb, err = arith.Lookup(kbName); err != nil {
+			return nil, err
+		}
 	}
 	total = cfg.Keys + cfg.Signatures
 	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {

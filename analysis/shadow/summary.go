@@ -48,9 +48,13 @@ type QBin struct {
 	Count int64 `json:"count"`
 }
 
-// QOf returns the statistic of a histogram. Quantiles are read from bins
-// of 1/16 bit (exact to 1/32 bit); min and max are exact.
+// QOf returns the statistic of a histogram (an empty one for nil).
+// Quantiles are read from bins of 1/16 bit (exact to 1/32 bit); min and max
+// are exact.
 func QOf(h *Hist) Q {
+	if h == nil {
+		h = NewHist()
+	}
 	q := Q{Count: h.Count(), Zeros: h.Zeros, Histogram: []QBin{}}
 	if q.Count == 0 {
 		return q
@@ -228,7 +232,8 @@ func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	var order, kgOrder []stageKey2
 	s.Attempts.Reasons = map[string]int{}
 	keys := 0
-	for _, r := range sortRecords(slices.Clone(recs)) {
+	recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool { return r == nil })
+	for _, r := range sortRecords(recs) {
 		s.Seconds += r.Seconds
 		if r.Kind == "keygen" {
 			keys++

@@ -170,6 +170,20 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	sums, err := compareRun(ctx, opts, cfg, bs, s)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, sums)
+	}
+	return printCompare(s.Out, sums)
+}
+
+// compareRun runs the campaign cfg over each backend (in the campaign
+// directory opts.Out when set) and returns the summaries.
+func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
+	var err error
 	var camp *shadow.Campaign
 	if opts.Out != "" {
 		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
@@ -181,7 +195,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 			id.Backends = append(id.Backends, b.Name)
 		}
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
-			return err
+			return nil, err
 		}
 		defer camp.Close()
 		s.stopOnInterrupt()
@@ -192,7 +206,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 		if camp != nil {
 			have, err := camp.Load(b.Name)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			bcfg.Have = shadow.Have(have)
 			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
@@ -205,14 +219,17 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 		if err != nil {
 			if ctx.Err() != nil {
 				if camp != nil {
-					return interrupted(opts.Out)
+					return nil, interrupted(opts.Out)
 				}
-				return interrupted("")
+				return nil, interrupted("")
 			}
-			return fmt.Errorf("backend %s: %w", b.Name, err)
+			return nil, fmt.Errorf("backend %s: %w", b.Name, err)
 		}
 		sum := shadow.Summarize(b.Name, cfg, recs)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
+		if cfg.KeygenBackend != "" {
+			sum.KeygenBackend = cfg.KeygenBackend
+		}
 		if !opts.JSON {
 			fmt.Fprintf(s.Err, "compare: %s Falcon-%d: %d signatures in %.1f s\n", b.Name, 1<<cfg.LogN, sum.Signatures, time.Since(t0).Seconds())
 		}
@@ -220,13 +237,10 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	}
 	if camp != nil {
 		if err := camp.WriteSummary(sums); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	if opts.JSON {
-		return printJSON(s.Out, sums)
-	}
-	return printCompare(s.Out, sums)
+	return sums, nil
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.
@@ -269,7 +283,7 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		if s.KATRecords != nil {
 			src = "NIST KAT records " + *s.KATRecords
 		}
-		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), %d keys from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
+		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
 		row := func(stat, name string, q shadow.Q) {

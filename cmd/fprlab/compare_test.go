@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func compareArgs(extra ...string) []string {
@@ -139,5 +140,61 @@ func TestKatFirstDivergence(t *testing.T) {
 	if got.FirstMismatch == nil || got.FirstMismatch.Field != "sm" || got.FirstDivergence == nil ||
 		got.FirstDivergence.Phase != "sign" || !strings.Contains(got.FirstDivergence.Where, "sampler call") {
 		t.Errorf("got %s", out.String())
+	}
+}
+
+func TestSweepFormats(t *testing.T) {
+	for _, tc := range []struct {
+		opts sweepOptions
+		want string
+	}{
+		{sweepOptions{Format: "vprec:{24..26}"}, "vprec:24 vprec:25 vprec:26"},
+		{sweepOptions{Format: "vprec:{30..31}:e11:rz,native"}, "vprec:30:e11:rz vprec:31:e11:rz native"},
+		{sweepOptions{Bits: "24:30:3", Rounding: "rn"}, "vprec:24 vprec:27 vprec:30"},
+		{sweepOptions{Bits: "40:41", Rounding: "rz"}, "vprec:40:e11:rz vprec:41:e11:rz"},
+		{sweepOptions{Bits: "40:40", Exp: 8, Rounding: "rn"}, "vprec:40:e8"},
+	} {
+		got, err := sweepFormats(&tc.opts)
+		if err != nil || strings.Join(got, " ") != tc.want {
+			t.Errorf("%+v: %v, %v; want %s", tc.opts, got, err, tc.want)
+		}
+	}
+	for _, bad := range []sweepOptions{{}, {Format: "a", Bits: "1:2"}, {Bits: "30:20"}, {Bits: "1:2:0"}, {Bits: "x"}, {Format: "vprec:{9..1}"}, {Bits: "1:5000"}} {
+		if got, err := sweepFormats(&bad); err == nil {
+			t.Errorf("%+v accepted: %v", bad, got)
+		}
+	}
+}
+
+// TestSweepOutResume runs a two-format sweep into a directory, then again:
+// the second run measures nothing new and prints the same points.
+func TestSweepOutResume(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "sweep")
+	args := []string{"sweep", "--format", "vprec:{40..41}", "--reference", "native", "--params", "512", "--signatures", "2", "--kat", "0", "--out", dir, "--json"}
+	var out1, out2, errb bytes.Buffer
+	if code := run(context.Background(), args, nil, &out1, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var pts []map[string]any
+	if err := json.Unmarshal(out1.Bytes(), &pts); err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 3 || pts[0]["format"] != "native" || pts[1]["format"] != "vprec:40" || pts[2]["bits"].(float64) != 41 {
+		t.Fatalf("points: %s", out1.String()[:300])
+	}
+	for _, k := range []string{"per_signature", "per_leaf", "flips", "renyi", "attempts", "rounding"} {
+		if _, ok := pts[1][k]; !ok {
+			t.Errorf("point lacks %q", k)
+		}
+	}
+	t0 := time.Now()
+	if code := run(context.Background(), args, nil, &out2, &errb); code != 0 {
+		t.Fatalf("rerun exit %d: %s", code, errb.String())
+	}
+	if out1.String() != out2.String() {
+		t.Errorf("rerun printed other points")
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("rerun took %v: finished formats were measured again", d)
 	}
 }

@@ -34,11 +34,12 @@ func commands(s *streams) []*cobra.Command {
 	return []*cobra.Command{
 		newKatCmd(s),
 		newCompareCmd(s),
+		newSweepCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
 		newVerifyCmd(s),
-		newOpcountCmd(s),
+		newAccelCmd(s),
 		newBenchCmd(s),
 		newBackendsCmd(s),
 		newPlotCmd(s),

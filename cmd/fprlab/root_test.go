@@ -73,10 +73,10 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestKatDegreeMessages checks that kat and opcount, which accept 512 and
-// 1024 only, suggest only those.
+// TestKatDegreeMessages checks that kat and accel counts, which accept 512
+// and 1024 only, suggest only those.
 func TestKatDegreeMessages(t *testing.T) {
-	for _, args := range [][]string{{"kat"}, {"opcount"}, {"kat", "--params", "256"}, {"opcount", "--params", "x"}} {
+	for _, args := range [][]string{{"kat"}, {"accel", "counts"}, {"kat", "--params", "256"}, {"accel", "counts", "--params", "x"}} {
 		code, _, errs := runCLI(t, args...)
 		if code != exitUsage || !strings.Contains(errs, "512 or 1024") || strings.Contains(errs, "power of two") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)

@@ -25,7 +25,8 @@ import (
 // format both implement: the falcon.h compressed and padded detached
 // formats and the round-3 NIST signed-message layout ("attached"; noble has
 // no ct format). Keys come from both sides; fprlab signs with the native,
-// emu64 and triword backends. Every signature must verify on both sides,
+// emu64, triword and dd backends (binary64 in hardware and emulated,
+// triple-word binary32, double-word binary64). Every signature must verify on both sides,
 // and the same signature with one bit flipped, or checked against another
 // message, must be rejected on both sides.
 
@@ -36,7 +37,7 @@ const envRequire = "FPRLAB_INTEROP"
 var formats = []string{"compressed", "padded", "attached"}
 
 // signBackends are the fprlab backends that sign in the test.
-var signBackends = []string{"native", "emu64", "triword"}
+var signBackends = []string{"native", "emu64", "triword", "dd"}
 
 // peer is a running noble.mjs.
 type peer struct {

@@ -1,0 +1,90 @@
+package accel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestBernoulliThreshold(t *testing.T) {
+	for _, c := range []struct {
+		q    float64
+		want uint64
+	}{
+		{0, 0}, {-1, 0}, {math.NaN(), 0}, {1, math.MaxUint64}, {2, math.MaxUint64},
+		{0.5, 1 << 63}, {0.25, 1 << 62}, {math.Nextafter(1, 0), math.MaxUint64 - (1<<11 - 1)},
+		{0x1p-64, 1}, {0x1p-65, 0},
+	} {
+		if got := BernoulliThreshold(c.q); got != c.want {
+			t.Errorf("BernoulliThreshold(%v) = %#x, want %#x", c.q, got, c.want)
+		}
+	}
+}
+
+// TestTwoBernoulliAccept checks the decision rule on chosen words and the
+// acceptance frequency against ccs exp(-x) on random ones.
+func TestTwoBernoulliAccept(t *testing.T) {
+	// x = ln 2: exp(-x) = 1/2 within an ulp, threshold just at 2^63.
+	th := BernoulliThreshold(ExpNeg(math.Ln2))
+	if d := int64(th - 1<<63); d < -4096 || d > 4096 {
+		t.Fatalf("threshold of exp(-ln 2) = %#x", th)
+	}
+	if !TwoBernoulliAccept(math.Ln2, 0.75, nil, th-1, 3<<62-1) || TwoBernoulliAccept(math.Ln2, 0.75, nil, th, 0) ||
+		TwoBernoulliAccept(math.Ln2, 0.75, nil, 0, 3<<62) {
+		t.Error("decision rule at the thresholds")
+	}
+	if TwoBernoulliAccept(0, 0, nil, 0, 0) {
+		t.Error("ccs = 0 accepted")
+	}
+	n := 1000000
+	if testing.Short() {
+		n = 100000
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct{ x, ccs float64 }{{0.1, 0.9}, {1.7, 0.75}, {5, 0.6}} {
+		acc := 0
+		for range n {
+			if TwoBernoulliAccept(c.x, c.ccs, nil, rng.Uint64(), rng.Uint64()) {
+				acc++
+			}
+		}
+		p := c.ccs * math.Exp(-c.x)
+		got := float64(acc) / float64(n)
+		if tol := 6 * math.Sqrt(p*(1-p)/float64(n)); math.Abs(got-p) > tol {
+			t.Errorf("x %v ccs %v: accepted %.5f of %d, want %.5f", c.x, c.ccs, got, n, p)
+		}
+	}
+}
+
+// TestCompareAcceptance measures both acceptance designs on the attempts of
+// two Falcon-512 KAT records (one with -short) against exact arithmetic:
+// the reference's BerExp over emu64 is within emu64's expm_p63 accuracy
+// (about 2^-50 relative), the two-Bernoulli design within a few ulps of
+// binary64 (math.Exp is within one ulp, the 64-bit thresholds truncate at
+// 2^-64).
+func TestCompareAcceptance(t *testing.T) {
+	n := 2
+	if testing.Short() {
+		n = 1
+	}
+	c, err := CompareAcceptance(9, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Attempts < 1700*n || len(c.Designs) != 2 {
+		t.Fatalf("%+v", c)
+	}
+	for _, d := range c.Designs {
+		bound := 0x1p-48
+		if d.Design == "two_bernoulli64" {
+			bound = 0x1p-50
+		}
+		if !(d.MaxRelErr > 0 && d.MaxRelErr < bound) || !(d.MeanAbsDiff > 0 && d.MeanAbsDiff <= d.MaxAbsDiff) {
+			t.Errorf("%+v (bound %g)", d, bound)
+		}
+		t.Logf("%s: max relative error 2^%.2f, mean |P - P*| 2^%.2f over %d attempts", d.Design, math.Log2(d.MaxRelErr), math.Log2(d.MeanAbsDiff), c.Attempts)
+	}
+	if _, err := CompareAcceptance(9, 0); err == nil {
+		t.Error("0 records accepted")
+	}
+}

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAccelCountsJSON checks the JSON contract of accel counts on
+// Falcon-512 record 0 against published figures: HORCRUX Table II (FPR
+// 731,119, FPR_NORM64 388,031, Keccak-f[1600] 503) and the reference's
+// mq_montymul per phase; modp_montymul is null (not counted).
+func TestAccelCountsJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "counts", "--params", "512", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var r struct {
+		Params  int                           `json:"params"`
+		Record  int                           `json:"record"`
+		Backend string                        `json:"backend"`
+		Phases  map[string]map[string]*uint64 `json:"phases"`
+		Total   map[string]*uint64            `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("decoding: %v\n%s", err, out)
+	}
+	if r.Params != 512 || r.Record != 0 || r.Backend != "emu64" || len(r.Phases) != 3 {
+		t.Fatalf("params %d record %d backend %q, %d phases", r.Params, r.Record, r.Backend, len(r.Phases))
+	}
+	val := func(m map[string]*uint64, k string) uint64 {
+		if m[k] == nil {
+			t.Fatalf("%s missing or null", k)
+		}
+		return *m[k]
+	}
+	for k, want := range map[string]uint64{"FPR": 731119, "FPR_NORM64": 388031, "keccak_f1600": 503, "mq_montymul": 47104, "add": 327573} {
+		if got := val(r.Total, k); got != want {
+			t.Errorf("total %s = %d, want %d", k, got, want)
+		}
+	}
+	for ph, want := range map[string]uint64{"keygen": 17664, "sign": 20992, "verify": 8448} {
+		if got := val(r.Phases[ph], "mq_montymul"); got != want {
+			t.Errorf("%s mq_montymul = %d, want %d", ph, got, want)
+		}
+	}
+	if v, ok := r.Total["modp_montymul"]; !ok || v != nil {
+		t.Errorf("modp_montymul present %v, value %v; want null", ok, v)
+	}
+}
+
+// TestAccelRipstJSON checks the row order and the pipelined design's
+// figures (22.21 cycles, 100.05 ns in the table; simulation within 0.3
+// cycles of the formula on real signing).
+func TestAccelRipstJSON(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "ripst")
+	code, out, errs := runCLI(t, "accel", "ripst", "--records", "2", "--json", "--plot", plot)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var rows []ripstRowJSON
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 6+5 || rows[5].Simulated || !rows[6].Simulated {
+		t.Fatalf("%d rows: %s", len(rows), out)
+	}
+	p := rows[5]
+	if p.Model != "alternating" || p.TTFS != 19 || p.TTNS != 1 || p.MHz != 222 ||
+		p.RIPSTCycles != 22.21 || p.RIPSTNs != 100.05 {
+		t.Errorf("pipelined row %+v", p)
+	}
+	s := rows[len(rows)-1]
+	if !s.Simulated || s.Lanes != 2 || s.CyclesPerPair < 21.9 || s.CyclesPerPair > 22.5 || s.Pairs != 1024 || s.RandomBitsPerPair <= 0 {
+		t.Errorf("simulated pipelined row %+v", s)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if fi, err := os.Stat(plot + ext); err != nil || fi.Size() < 1000 {
+			t.Errorf("plot %s: %v", ext, err)
+		}
+	}
+}
+
+// TestAccelModelsText runs fpru, mult and ffsampling on Falcon-512 record
+// 0 and checks that each model reproduced the record.
+func TestAccelModelsText(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"accel", "fpru", "--params", "512"}, []string{"equals the published record (3357450 instructions)", "1.38x", "1.34x"}},
+		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "1"}, []string{"recursive ffSampling's:  true", "4090.0"}},
+	} {
+		code, out, errs := runCLI(t, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %q", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output lacks %q:\n%s", c.args, w, out)
+			}
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	code, out, errs := runCLI(t, "accel", "mult", "--params", "512", "--json")
+	if code != 0 {
+		t.Fatalf("mult: exit %d, stderr %q", code, errs)
+	}
+	var m multJSON
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Designs) != 10 {
+		t.Fatalf("%d designs", len(m.Designs))
+	}
+	for _, d := range m.Designs {
+		if !d.KATMatch {
+			t.Errorf("%s/%d: KAT record differs", d.Design, d.Width)
+		}
+	}
+}
+
+// TestAccelBadInput checks that wrong values give exit 2 and a message
+// naming the flag.
+func TestAccelBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"accel", "counts", "--params", "256"}, "512 or 1024"},
+		{[]string{"accel", "counts", "--params", "512", "--record", "100"}, "--record 100"},
+		{[]string{"accel", "fpru", "--params", "512", "--ext-fpr", "-1"}, "--ext-fpr"},
+		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "0"}, "--signatures 0"},
+		{[]string{"accel", "ripst", "--records", "0"}, "--records 0"},
+		{[]string{"accel", "ripst", "--records", "1", "--backend", "oracle"}, "oracle"},
+		{[]string{"accel", "ripst", "--backend", "nosuch", "--records", "1"}, "nosuch"},
+	} {
+		code, _, errs := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestAccelAcceptanceJSON checks the shape of accel ripst --acceptance
+// --json on one record.
+func TestAccelAcceptanceJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "ripst", "--acceptance", "--records", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var c struct {
+		Params, Records, Attempts int
+		Designs                   []struct {
+			Design      string  `json:"design"`
+			MaxRelErr   float64 `json:"max_rel_err"`
+			MeanAbsDiff float64 `json:"mean_abs_diff"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Params != 512 || c.Records != 1 || c.Attempts < 1000 || len(c.Designs) != 2 || c.Designs[1].Design != "two_bernoulli64" {
+		t.Errorf("%+v", c)
+	}
+	if code, _, errs := runCLI(t, "accel", "ripst", "--acceptance", "--backend", "native"); code != exitUsage || !strings.Contains(errs, "--acceptance") {
+		t.Errorf("--acceptance --backend native: exit %d, %q", code, errs)
+	}
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+)
+
+// sweepOptions holds the flags of sweep.
+type sweepOptions struct {
+	Format     string
+	Bits       string
+	Exp        int
+	Rounding   string
+	References string
+	KAT        int
+	compareOptions
+}
+
+const sweepLong = `sweep runs compare's shadowed measurement over a range of floating-point
+formats -- vprec:P (P-bit significand, unbounded exponent), vprec:P:eE (an
+E-bit exponent, underflow flushed to zero), with rounding :rz (toward zero)
+or :sr=SEED (stochastic) -- and reports for each: the per-signature worst and
+per-call median delta_c + delta_sigma, decision flips, the Renyi figures,
+the fraction of failed signing attempts, NIST KAT conformance of its first
+--kat records (key generation and signing over the format; a key generation
+that cannot complete is counted, not fatal) and the time. Then P*, the least
+precision at which a criterion holds there and at every larger swept
+precision: per-signature worst <= 2^-46, per-call median <= 2^-46, no flip.
+
+Formats: --format 'vprec:{24..80}' (one {A..B} range, or a comma-separated
+list), or --bits FROM:TO[:STEP] with --exp E and --rounding rn|rz|sr=SEED
+(rz and sr need an exponent width; --exp defaults to 11 for them). The
+--reference backends (default native,triword) are measured too and marked
+in the table and plots.
+
+--out DIR keeps one compare campaign per format (DIR/FORMAT/) and the
+finished formats' results; the same command run again continues where it
+stopped without losing a finished format or signature.`
+
+func newSweepCmd(s *streams) *cobra.Command {
+	opts := &sweepOptions{}
+	cmd := &cobra.Command{
+		Use:   "sweep (--format 'vprec:{24..80}' | --bits FROM:TO[:STEP]) --params 512|1024 (--signatures K | --kat-records A:B)",
+		Short: "Precision sweep: compare's measurement per format, KAT conformance, P*",
+		Long:  sweepLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Interactive = s.ErrIsTerminal
+			return runSweep(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "", "formats: a comma-separated list, with at most one {A..B} range each")
+	f.StringVar(&opts.Bits, "bits", "", "significand widths `FROM:TO[:STEP]` of vprec formats")
+	f.IntVar(&opts.Exp, "exp", 0, "exponent width E of the --bits formats (default: unbounded; 11 with --rounding rz or sr)")
+	f.StringVar(&opts.Rounding, "rounding", "rn", "rounding of the --bits formats: rn, rz or sr=SEED")
+	f.StringVar(&opts.References, "reference", "native,triword", "backends measured beside the formats (empty for none)")
+	f.IntVar(&opts.KAT, "kat", 1, "NIST KAT records regenerated per format for conformance (0 to skip)")
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures per format (seeded mode)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; generated on emu64 when a format cannot)")
+	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
+	f.StringVar(&opts.KATRecords, "kat-records", "", "sign NIST KAT records `FROM:TO` instead of seeded inputs")
+	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd or oracle")
+	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow")
+	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
+	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
+	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
+	f.BoolVar(&opts.Progress, "progress", false, "show per-signature progress on stderr (default: when stderr is a terminal)")
+	return cmd
+}
+
+// braceRange matches one {A..B} range in a format.
+var braceRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)
+
+// sweepFormats expands the flags into backend names.
+func sweepFormats(opts *sweepOptions) ([]string, error) {
+	var names []string
+	switch {
+	case opts.Format != "" && opts.Bits != "":
+		return nil, errors.New("--format and --bits exclude each other")
+	case opts.Format != "":
+		for _, f := range strings.Split(opts.Format, ",") {
+			f = strings.TrimSpace(f)
+			m := braceRange.FindStringSubmatchIndex(f)
+			if m == nil {
+				names = append(names, f)
+				continue
+			}
+			a, _ := strconv.Atoi(f[m[2]:m[3]])
+			b, _ := strconv.Atoi(f[m[4]:m[5]])
+			if a > b || b-a > 1000 {
+				return nil, fmt.Errorf("--format %q: range {%d..%d} must increase and hold at most 1000 values", f, a, b)
+			}
+			for p := a; p <= b; p++ {
+				names = append(names, f[:m[0]]+strconv.Itoa(p)+f[m[1]:])
+			}
+		}
+	case opts.Bits != "":
+		parts := strings.Split(opts.Bits, ":")
+		var v [3]int
+		v[2] = 1
+		ok := len(parts) == 2 || len(parts) == 3
+		for i, p := range parts {
+			n, err := strconv.Atoi(p)
+			ok = ok && err == nil && i < 3
+			if ok {
+				v[i] = n
+			}
+		}
+		if !ok || v[0] > v[1] || v[2] < 1 {
+			return nil, fmt.Errorf("--bits %q: want FROM:TO or FROM:TO:STEP with FROM <= TO and STEP >= 1", opts.Bits)
+		}
+		suffix := ""
+		exp := opts.Exp
+		if opts.Rounding != "rn" && exp == 0 {
+			exp = 11
+		}
+		if exp != 0 {
+			suffix = ":e" + strconv.Itoa(exp)
+		}
+		if opts.Rounding != "rn" {
+			suffix += ":" + opts.Rounding
+		}
+		for p := v[0]; p <= v[1]; p += v[2] {
+			names = append(names, "vprec:"+strconv.Itoa(p)+suffix)
+		}
+	default:
+		return nil, errors.New("missing --format or --bits (for instance --bits 24:80)")
+	}
+	if len(names) > 1000 {
+		return nil, fmt.Errorf("%d formats: at most 1000 in one sweep", len(names))
+	}
+	return names, nil
+}
+
+// formatFamily reads exponent width and rounding from a vprec name.
+func formatFamily(name string) (expBits int, rounding string) {
+	rounding = "rn"
+	f := strings.Split(name, ":")
+	for _, s := range f[min(2, len(f)):] {
+		switch {
+		case strings.HasPrefix(s, "e"):
+			expBits, _ = strconv.Atoi(s[1:])
+		case s == "rz" || strings.HasPrefix(s, "sr"):
+			rounding = s
+		}
+	}
+	return expBits, rounding
+}
+
+// runSweep measures every format and reference backend.
+func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
+	names, err := sweepFormats(opts)
+	if err != nil {
+		return err
+	}
+	if opts.KAT < 0 || opts.KAT > 100 {
+		return fmt.Errorf("--kat %d: want 0..100", opts.KAT)
+	}
+	var refs []string
+	if opts.References != "" {
+		refs = strings.Split(opts.References, ",")
+	}
+	var bs []arith.Backend
+	for _, n := range append(refs, names...) {
+		b, err := lookupBackend(strings.TrimSpace(n))
+		if err != nil {
+			return err
+		}
+		bs = append(bs, b)
+	}
+	opts.Backends = bs[0].Name
+	_, cfg, err := compareConfig(&opts.compareOptions)
+	if err != nil {
+		return err
+	}
+	// Every format signs with the same keys, the reference's binary64
+	// ones; key generation over the formats is what --kat measures.
+	cfg.KeygenBackend = "emu64"
+	s.stopOnInterrupt()
+	var points []shadow.Point
+	for i, b := range bs {
+		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), s)
+		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted(opts.Out)
+			}
+			return fmt.Errorf("format %s: %w", b.Name, err)
+		}
+		if !opts.JSON {
+			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", b.Name, i+1, len(bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
+		}
+		points = append(points, *pt)
+	}
+	if opts.Out != "" {
+		data, err := json.MarshalIndent(points, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		return printJSON(s.Out, points)
+	}
+	return printSweep(s.Out, points, len(refs))
+}
+
+// sweepPoint measures one format (or reference backend), taking a finished
+// result from the campaign directory when there is one.
+func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, s *streams) (*shadow.Point, error) {
+	exp, rounding := formatFamily(b.Name)
+	if reference {
+		exp, rounding = 0, "reference"
+	}
+	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: exp, Rounding: rounding}
+	var dir string
+	if opts.Out != "" {
+		dir = filepath.Join(opts.Out, strings.NewReplacer(":", "_", "=", "_", ",", "_", "/", "_").Replace(b.Name))
+		if data, err := os.ReadFile(filepath.Join(dir, "point.json")); err == nil {
+			if err := json.Unmarshal(data, pt); err != nil || pt.Summary == nil || pt.Format != b.Name {
+				return nil, fmt.Errorf("%s/point.json is damaged (remove it to measure the format again)", dir)
+			}
+			return pt, nil
+		}
+	}
+	co := opts.compareOptions
+	co.Backends, co.Out, co.JSON = b.Name, dir, true
+	sums, err := compareRun(ctx, &co, cfg, []arith.Backend{b}, s)
+	if err != nil {
+		return nil, err
+	}
+	pt.Summary = sums[0]
+	if opts.KAT > 0 {
+		t0 := time.Now()
+		k, err := shadow.KATConformance(ctx, b, cfg.LogN, opts.KAT)
+		if err != nil {
+			return nil, err
+		}
+		pt.KAT = k
+		pt.Seconds += time.Since(t0).Seconds()
+	}
+	if dir != "" {
+		data, err := json.MarshalIndent(pt, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		if err := writeFileAtomic(filepath.Join(dir, "point.json"), append(data, '\n')); err != nil {
+			return nil, err
+		}
+	}
+	return pt, nil
+}
+
+// writeFileAtomic writes a campaign file through a temporary file.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// printSweep prints the per-format table and P*.
+func printSweep(w io.Writer, points []shadow.Point, refs int) error {
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	if len(points) > 0 {
+		p := points[0]
+		fmt.Fprintf(tw, "Falcon-%d precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", p.Params, p.Signatures, p.Shadow, p.ExactSigma)
+	}
+	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")
+	for i, p := range points {
+		name := p.Format
+		if i < refs {
+			name += " (reference)"
+		}
+		kat := "-"
+		if p.KAT != nil {
+			kat = fmt.Sprintf("%d/%d", p.KAT.Passed, p.KAT.Records)
+			if p.KAT.KeygenFailed > 0 {
+				kat += fmt.Sprintf(" (%d keygen failed)", p.KAT.KeygenFailed)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%.2f\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
+			p.Flips.Total, p.Renyi.BitsLostAt2_64, num(p.Renyi.MaxQueriesLog2), p.Attempts.FailRate, kat, p.Seconds)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	data, err := json.Marshal(points)
+	if err != nil {
+		return err
+	}
+	var rp []results.Point
+	if err := json.Unmarshal(data, &rp); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, ps := range results.PStars(rp[refs:]) {
+		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", ps.Curve, ps.Criterion.Describe(), ps, ps.Signatures)
+	}
+	return nil
+}

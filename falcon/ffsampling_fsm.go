@@ -1,0 +1,315 @@
+package falcon
+
+import (
+	"io"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/samplerprng"
+)
+
+// ffSampling as hardware runs it: a state machine with an explicit stack
+// instead of recursion (Peregrino, section IV-F: an actuation module that
+// computes, and a state-control module with a custom stack that stores
+// the memory addresses, the polynomial degree and a checkpoint in its
+// states S_RIGHT and S_LEFT, enables the actuation module in
+// S_FFSAMPLING at one of three entry points -- before the first
+// recursive call, between the two, after the second -- and ascends to the
+// parent when a call is complete).
+//
+// The machine runs the dynamic-tree ffSampling of the round-3 NIST API
+// (ffSamplingDyn, Zf(ffSampling_fft_dyntree)) on one workspace addressed
+// by offsets, as a hardware memory is: each frame holds the six region
+// addresses (t0, t1, g00, g01, g11, tmp), the degree and the checkpoint.
+// Its arithmetic is that of ffSamplingDyn, operation for operation, so
+// signatures are bit for bit those of Sign; the tests check it on the
+// signing vectors.
+
+// ffsState is a state of the control module.
+type ffsState uint8
+
+const (
+	// sFFSampling enables the actuation module at the frame's checkpoint.
+	sFFSampling ffsState = iota
+	// sRight and sLeft push the frame (with the checkpoint to resume at)
+	// and descend into the right or left child; the right child (t1) is
+	// sampled first.
+	sRight
+	sLeft
+	// sAscend pops the parent frame, or finishes at the root.
+	sAscend
+	sDone
+)
+
+// Checkpoints of a frame: the three entry points of the actuation module.
+const (
+	ckBeforeRight uint8 = iota
+	ckBetween
+	ckAfterLeft
+)
+
+// ffsFrame is one entry of the custom stack.
+type ffsFrame struct {
+	t0, t1, g00, g01, g11, tmp int // addresses in the workspace
+	logn                       uint
+	checkpoint                 uint8
+}
+
+// ffsFrameWords is the number of memory words of a stack frame: six
+// addresses, the degree and the checkpoint.
+const ffsFrameWords = 8
+
+// FFSamplingStats describes the state machine's runs over one signature
+// (all its attempts).
+type FFSamplingStats struct {
+	// Attempts is the number of signing attempts, each one run of
+	// ffSampling.
+	Attempts int
+	// MaxDepth is the largest number of frames on the stack.
+	MaxDepth int
+	// StackWords is the stack at its peak, MaxDepth frames of
+	// ffsFrameWords words; WorkspaceWords the floating-point values of the
+	// workspace the machine addresses (t0, t1 and the Gram matrix, 5n,
+	// plus 4n of scratch, as ffSampling_fft_dyntree needs). PeakWords is
+	// their sum, the memory held at the deepest point.
+	StackWords, WorkspaceWords, PeakWords int
+	// Transitions counts the states entered, over all attempts.
+	Transitions int
+	// Leaves is the number of leaves sampled (two SamplerZ calls each).
+	Leaves int
+}
+
+// ffSamplingFSM is ffSamplingDyn as a state machine over workspace w: the
+// root frame's regions hold the target and the Gram matrix, and the result
+// replaces the target as in ffSamplingDyn.
+func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+	stack := make([]ffsFrame, 0, root.logn)
+	cur := root
+	cur.checkpoint = ckBeforeRight
+	state := sFFSampling
+	for state != sDone {
+		st.Transitions++
+		n := 1 << cur.logn
+		hn := n >> 1
+		switch state {
+		case sFFSampling:
+			state = ffsActuate(a, s, w, &cur, origLogn, st)
+		case sRight, sLeft:
+			// Push the frame with the checkpoint to resume at and
+			// descend: the regions of the child are those ffSamplingDyn
+			// passes to its recursive calls.
+			var child ffsFrame
+			if state == sRight {
+				cur.checkpoint = ckBetween
+				z1 := cur.tmp + n
+				child = ffsFrame{t0: z1, t1: z1 + hn, g00: cur.g11, g01: cur.g11 + hn, g11: cur.g01 + hn, tmp: z1 + n}
+			} else {
+				cur.checkpoint = ckAfterLeft
+				z0 := cur.tmp
+				child = ffsFrame{t0: z0, t1: z0 + hn, g00: cur.g00, g01: cur.g00 + hn, g11: cur.g01, tmp: z0 + n}
+			}
+			stack = append(stack, cur)
+			st.MaxDepth = max(st.MaxDepth, len(stack))
+			child.logn = cur.logn - 1
+			child.checkpoint = ckBeforeRight
+			cur = child
+			state = sFFSampling
+		case sAscend:
+			if len(stack) == 0 {
+				state = sDone
+				break
+			}
+			cur = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			state = sFFSampling
+		}
+	}
+}
+
+// ffsActuate is the actuation module: the part of ffSamplingDyn for the
+// frame's checkpoint, returning the next state. It reports the observer
+// events ffSamplingDyn reports, in the same order.
+func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+	obs := s.obs
+	n := 1 << f.logn
+	hn := n >> 1
+	reg := func(off, size int) []F { return w[off : off+size] }
+	t0, t1 := reg(f.t0, n), reg(f.t1, n)
+	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
+	tmp := w[f.tmp:]
+	if f.logn == 0 {
+		st.Leaves++
+		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+		if obs != nil {
+			obs.Stage(StageLeaf, 0, 0, []F{leaf})
+		}
+		t0[0] = a.Of(s.sample(t0[0], leaf))
+		t1[0] = a.Of(s.sample(t1[0], leaf))
+		return sAscend
+	}
+	switch f.checkpoint {
+	case ckBeforeRight:
+		polyLDLFFT(a, g00, g01, g11, f.logn)
+		if obs != nil {
+			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
+		}
+		polySplitFFT(a, tmp[:hn], tmp[hn:], g00, f.logn)
+		copy(g00[:n], tmp[:n])
+		polySplitFFT(a, tmp[:hn], tmp[hn:], g11, f.logn)
+		copy(g11[:n], tmp[:n])
+		copy(tmp[:n], g01[:n])
+		copy(g01[:hn], g00[:hn])
+		copy(g01[hn:n], g11[:hn])
+		z1 := tmp[n:]
+		polySplitFFT(a, z1[:hn], z1[hn:], t1, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
+		}
+		return sRight
+	case ckBetween:
+		z1 := tmp[n:]
+		polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
+		}
+		copy(z1[:n], t1[:n])
+		polySub(a, z1, tmp[2*n:], f.logn)
+		copy(t1[:n], tmp[2*n:3*n])
+		polyMulFFT(a, tmp, z1, f.logn)
+		polyAdd(a, t0, tmp, f.logn)
+		if obs != nil {
+			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
+		}
+		z0 := tmp
+		polySplitFFT(a, z0[:hn], z0[hn:], t0, f.logn)
+		if obs != nil {
+			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
+		}
+		return sLeft
+	default: // ckAfterLeft
+		polyMergeFFT(a, t0, tmp[:hn], tmp[hn:], f.logn)
+		if obs != nil {
+			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
+		}
+		return sAscend
+	}
+}
+
+// doSignDynFSM is doSignDyn with ffSampling run by the state machine. It
+// repeats doSignDyn's basis, Gram matrix and target computation, observer
+// events included (sign.go has no seam for the ffSampling step; given one,
+// this copy goes).
+func doSignDynFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
+	logn := sk.LogN
+	n := 1 << logn
+	buf := make([]F, 11*n)
+	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
+	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+	}
+
+	s01, tmp := poly(4), poly(5)
+	copy(s01, b01)
+	polyMulselfadjFFT(a, s01, logn)
+	copy(tmp, b00)
+	polyMuladjFFT(a, tmp, b10, logn)
+	polyMulselfadjFFT(a, b00, logn)
+	polyAdd(a, b00, s01, logn)
+	copy(s01, b01)
+	polyMuladjFFT(a, b01, b11, logn)
+	polyAdd(a, b01, tmp, logn)
+	polyMulselfadjFFT(a, b10, logn)
+	copy(tmp, b11)
+	polyMulselfadjFFT(a, tmp, logn)
+	polyAdd(a, b10, tmp, logn)
+	if s.obs != nil {
+		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
+	}
+
+	t0, t1 := poly(5), poly(6)
+	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
+	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
+	// from poly 7 on.
+	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+	ffSamplingFSM(a, s, buf, root, logn, st)
+	st.Attempts++
+	st.StackWords = st.MaxDepth * ffsFrameWords
+	st.WorkspaceWords = 9 * n
+	st.PeakWords = st.StackWords + st.WorkspaceWords
+
+	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	return finishAttempt(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
+}
+
+// fsmAttempt returns the attempt function of the state-machine path over
+// a, reporting to obs (nil for none) and accumulating into st.
+func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
+	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
+		var p samplerprng.PRNG
+		p.Init(seed)
+		s := newSampler(a, &p, sk.LogN, obs)
+		at := doSignDynFSM(a, s, sk, hNTT, hm, st)
+		if s.stuck {
+			return nil, errSamplerStuck
+		}
+		if obs != nil {
+			obs.Attempt(at)
+		}
+		return at, nil
+	}
+}
+
+// SignFSM is Sign (the dynamic path, falcon_sign_dyn) over arithmetic a
+// with ffSampling run by the hardware-style state machine: the same
+// signature bit for bit, and the machine's statistics over all attempts.
+// obs (nil for none) sees the events Sign reports.
+func SignFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *FFSamplingStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &FFSamplingStats{}
+	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttempt(a, obs, full, hNTT, st))
+	if err != nil {
+		return nil, nil, err
+	}
+	return sig, st, nil
+}
+
+// SignHashedDynFSM is SignHashedDyn over arithmetic a with ffSampling run
+// by the state machine: s2 of the round-3 NIST API's crypto_sign, bit for
+// bit, and the machine's statistics.
+func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *FFSamplingStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, nil, err
+	}
+	st := &FFSamplingStats{}
+	budget := maxAttempts
+	s2, err := signLoop(hm, rng, fsmAttempt(a, obs, full, hNTT, st), &budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s2, st, nil
+}
+
+// GenerateKATRecordFSM is GenerateKATRecord with keys over backend kb and
+// crypto_sign's signature made over arithmetic a with ffSampling run by
+// the state machine: the published record, bit for bit, and the machine's
+// statistics over the signature's attempts.
+func GenerateKATRecordFSM[F any, A arith.Arith[F]](kb arith.Backend, a A, logn uint, r *KATRecord) (*FFSamplingStats, error) {
+	var st *FFSamplingStats
+	err := generateKATRecord(kb, logn, r, nil, func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		s2, s, err := SignHashedDynFSM(a, nil, sk, hm, rng)
+		st = s
+		return s2, err
+	}, maxKeygenFailures)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
