@@ -133,7 +133,7 @@ func (c *Config) Check() error {
 	if _, err := falcon.ParamsFor(c.LogN); err != nil {
 		return err
 	}
-	if c.OracleBits < 64 || c.OracleBits > 4096 {
+	if c.Shadow == ShadowOracle && (c.OracleBits < 64 || c.OracleBits > 4096) {
 		return fmt.Errorf("oracle precision %d bits out of range 64..4096", c.OracleBits)
 	}
 	switch c.Shadow {

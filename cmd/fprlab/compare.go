@@ -34,6 +34,8 @@ type compareOptions struct {
 	JSON        bool
 	Progress    bool
 	Interactive bool
+	// seedOrKeysSet records that --seed or --keys was given.
+	seedOrKeysSet bool
 }
 
 const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
@@ -82,6 +84,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
+			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
 			return runCompare(cmd.Context(), opts, s)
 		},
 	}
@@ -92,7 +95,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn (seeded mode)")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness (seeded mode)")
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
-	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, about 104 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
+	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
@@ -113,7 +116,7 @@ type compareIdentity struct {
 	Seed       string   `json:"seed,omitempty"`
 	KATRecords string   `json:"kat_records,omitempty"`
 	Shadow     string   `json:"shadow"`
-	OracleBits uint     `json:"oracle_bits"`
+	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
 }
 
@@ -133,6 +136,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		if seen[b.Name] {
 			return nil, cfg, fmt.Errorf("--backend names %s twice", b.Name)
 		}
+		if b.Name == "dd" && opts.Shadow == string(shadow.ShadowDD) {
+			return nil, cfg, errors.New("--backend dd is the dd shadow itself: measure it with --shadow oracle")
+		}
 		seen[b.Name] = true
 		bs = append(bs, b)
 	}
@@ -142,8 +148,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	}
 	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
 	if opts.KATRecords != "" {
-		if opts.Signatures != 0 {
-			return nil, cfg, errors.New("--kat-records and --signatures exclude each other")
+		if opts.Signatures != 0 || opts.seedOrKeysSet {
+			return nil, cfg, errors.New("--kat-records takes each record's own key and randomness: it excludes --signatures, --keys and --seed")
 		}
 		from, to, ok := strings.Cut(opts.KATRecords, ":")
 		a, err1 := strconv.Atoi(from)
@@ -190,6 +196,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
+		}
+		if cfg.Shadow != shadow.ShadowOracle {
+			id.OracleBits = 0 // not used by the dd shadow
 		}
 		for _, b := range bs {
 			id.Backends = append(id.Backends, b.Name)

@@ -198,3 +198,55 @@ func TestSweepOutResume(t *testing.T) {
 		t.Errorf("rerun took %v: finished formats were measured again", d)
 	}
 }
+
+// TestCampaignDirsRefuseForeignData: an edited record line, another
+// backend's line, and a sweep directory rerun with other flags are refused.
+func TestCampaignDirsRefuseForeignData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	args := []string{"compare", "--backend", "native,emu64", "--params", "512", "--signatures", "1", "--out", dir}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	native := filepath.Join(dir, "records-native.jsonl")
+	emu := filepath.Join(dir, "records-emu64.jsonl")
+	good, _ := os.ReadFile(native)
+	edited := strings.Replace(string(good), `"attempts":1`, `"attempts":2`, 1)
+	if edited == string(good) {
+		t.Fatal("test does not edit the record")
+	}
+	for _, tc := range []struct {
+		file, data, want string
+	}{
+		{native, edited, "checksum"},
+		{emu, string(good), "a record of backend"},
+	} {
+		orig, _ := os.ReadFile(tc.file)
+		os.WriteFile(tc.file, []byte(tc.data), 0o644)
+		errb.Reset()
+		if code := run(context.Background(), args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%s: exit %d, %q; want exit 2 naming %q", filepath.Base(tc.file), code, errb.String(), tc.want)
+		}
+		os.WriteFile(tc.file, orig, 0o644)
+	}
+	sw := filepath.Join(t.TempDir(), "s")
+	sargs := []string{"sweep", "--format", "vprec:40", "--reference", "", "--params", "512", "--signatures", "1", "--kat", "0", "--out", sw}
+	if code := run(context.Background(), sargs, nil, &out, &errb); code != 0 {
+		t.Fatalf("sweep exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	sargs[8] = "2" // --signatures 2
+	if code := run(context.Background(), sargs, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "another run") {
+		t.Errorf("sweep rerun with other flags: exit %d, %q", code, errb.String())
+	}
+	for _, bad := range [][]string{
+		{"compare", "--backend", "dd", "--params", "512", "--signatures", "1"},
+		{"compare", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--seed", "x"},
+		{"sweep", "--format", "vprec:{30..31},vprec:31", "--params", "512", "--signatures", "1"},
+	} {
+		errb.Reset()
+		if code := run(context.Background(), bad, nil, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, %q", bad, code, errb.String())
+		}
+	}
+}
