@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 )
@@ -248,8 +251,50 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
+		if err := writeManifest(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+			return nil, err
+		}
 	}
 	return sums, nil
+}
+
+// compareCommandLine restates the flags that determined a campaign.
+func compareCommandLine(opts *compareOptions, bs []arith.Backend) string {
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Name
+	}
+	c := fmt.Sprintf("fprlab compare --backend %s --params %s", strings.Join(names, ","), opts.Params)
+	if opts.KATRecords != "" {
+		c += " --kat-records " + opts.KATRecords
+	} else {
+		c += fmt.Sprintf(" --signatures %d --keys %d --seed %q", opts.Signatures, opts.Keys, opts.Seed)
+	}
+	c += " --shadow " + opts.Shadow + " --exact-sigma " + opts.ExactSigma
+	if opts.Shadow == string(shadow.ShadowOracle) {
+		c += fmt.Sprintf(" --oracle-bits %d", opts.OracleBits)
+	}
+	return c
+}
+
+// writeManifest writes DIR/manifest.json, the description of a campaign
+// directory that `fprlab report` reads: what was run, the document it
+// wrote, the sample sizes and the time.
+func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	run := results.Run{Command: command, Output: output, Version: releaseVersion(), Seed: cfg.Seed, KATRecords: ""}
+	if cfg.KATMode() {
+		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
+	}
+	for _, s := range sums {
+		run.Signatures = max(run.Signatures, int64(s.Signatures))
+		run.Seconds += s.Seconds
+	}
+	m := results.Manifest{Title: fmt.Sprintf("fprlab %s, Falcon-%d", what, 1<<cfg.LogN), Version: releaseVersion(), Runs: []results.Run{run}}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, results.ManifestName), append(data, '\n'))
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.

@@ -257,6 +257,15 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
 			return err
 		}
+		var sums []*shadow.Summary
+		for i := range points {
+			sums = append(sums, points[i].Summary)
+		}
+		line := fmt.Sprintf("fprlab sweep --format %s --reference %q --kat %d --params %s --signatures %d --seed %q --shadow %s --exact-sigma %s",
+			strings.Join(names, ","), opts.References, opts.KAT, opts.Params, opts.Signatures, opts.Seed, opts.Shadow, opts.ExactSigma)
+		if err := writeManifest(opts.Out, "sweep", line, "sweep.json", cfg, sums); err != nil {
+			return err
+		}
 	}
 	if opts.JSON {
 		return printJSON(s.Out, points)
