@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,6 +38,7 @@ type compareOptions struct {
 	JSON        bool
 	Progress    bool
 	Interactive bool
+	Shard       string
 	// seedOrKeysSet records that --seed or --keys was given.
 	seedOrKeysSet bool
 }
@@ -105,6 +107,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT); combine with fprlab merge")
 	return cmd
 }
 
@@ -121,6 +124,8 @@ type compareIdentity struct {
 	Shadow     string   `json:"shadow"`
 	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
+	// Shard is "I/N" for one shard of a campaign split over N processes.
+	Shard string `json:"shard,omitempty"`
 }
 
 // compareConfig validates the flags into a campaign configuration.
@@ -167,6 +172,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		}
 		cfg.Signatures, cfg.Keys, cfg.Seed = opts.Signatures, opts.Keys, opts.Seed
 	}
+	if err := parseShard(opts.Shard, &cfg); err != nil {
+		return nil, cfg, err
+	}
 	if opts.Workers < 0 {
 		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
 	}
@@ -202,6 +210,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 		if cfg.Shadow != shadow.ShadowOracle {
 			id.OracleBits = 0 // not used by the dd shadow
+		}
+		if cfg.Shards > 1 {
+			id.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
 		}
 		for _, b := range bs {
 			id.Backends = append(id.Backends, b.Name)
@@ -256,6 +267,29 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	return sums, nil
+}
+
+// parseShard reads --shard I/N, or "slurm" for the job array's task id and
+// count.
+func parseShard(v string, cfg *shadow.Config) error {
+	if v == "" {
+		return nil
+	}
+	if v == "slurm" {
+		id, count := os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("SLURM_ARRAY_TASK_COUNT")
+		if id == "" || count == "" {
+			return errors.New("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not in a Slurm job array?)")
+		}
+		v = id + "/" + count
+	}
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return fmt.Errorf("--shard %q: want I/N with 0 <= I < N", v)
+	}
+	cfg.Shard, cfg.Shards = i, n
+	return nil
 }
 
 // compareCommandLine restates the flags that determined a campaign.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,6 +248,56 @@ func TestCampaignDirsRefuseForeignData(t *testing.T) {
 		errb.Reset()
 		if code := run(context.Background(), bad, nil, &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d, %q", bad, code, errb.String())
+		}
+	}
+}
+
+// TestShardsMergeToSingleRun: three shards of a campaign, merged, give the
+// single process's summary field for field (apart from the measured
+// seconds); a missing or repeated shard and another run's shard are refused.
+func TestShardsMergeToSingleRun(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"compare", "--backend", "native,emu64", "--params", "512", "--signatures", "5", "--keys", "2", "--seed", "shards", "--json"}
+	var whole, errb bytes.Buffer
+	if code := run(context.Background(), base, nil, &whole, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var dirs []string
+	for i := range 3 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		var out bytes.Buffer
+		args := append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/3", i), "--out", d)
+		if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+	}
+	var merged bytes.Buffer
+	margs := append(append([]string{"merge"}, dirs...), "--out", filepath.Join(tmp, "m"), "--json")
+	if code := run(context.Background(), margs, nil, &merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	strip := func(b []byte) string {
+		var v []map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			delete(s, "seconds")
+		}
+		return string(must(json.Marshal(v)))
+	}
+	if strip(whole.Bytes()) != strip(merged.Bytes()) {
+		t.Errorf("merged summary differs from the single run's")
+	}
+	for _, bad := range [][]string{
+		{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m2")},
+		{"merge", dirs[0], dirs[1], dirs[1], dirs[2], "--out", filepath.Join(tmp, "m3")},
+		{"merge", dirs[0], dirs[1], dirs[2], "--out", filepath.Join(tmp, "m")},
+	} {
+		errb.Reset()
+		if code := run(context.Background(), bad, nil, &merged, &errb); code != 2 {
+			t.Errorf("%v: exit %d, %q", bad[1:len(bad)-2], code, errb.String())
 		}
 	}
 }

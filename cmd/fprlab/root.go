@@ -35,6 +35,7 @@ func commands(s *streams) []*cobra.Command {
 		newKatCmd(s),
 		newCompareCmd(s),
 		newSweepCmd(s),
+		newMergeCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
