@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -299,5 +300,61 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 		if code := run(context.Background(), bad, nil, &merged, &errb); code != 2 {
 			t.Errorf("%v: exit %d, %q", bad[1:len(bad)-2], code, errb.String())
 		}
+	}
+}
+
+// TestCampaignSlurmScripts runs the generated batch scripts as Slurm would
+// run them -- each array task with its SLURM_ARRAY_TASK_ID and count, then
+// the merge script -- with bash and a freshly built fprlab, and checks the
+// merged summary against a single process's.
+func TestCampaignSlurmScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "fprlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(tmp, "camp")
+	cargs := []string{"compare", "--backend", "native", "--params", "512", "--signatures", "4", "--keys", "1", "--seed", "slurm"}
+	var out, errb bytes.Buffer
+	args := append([]string{"campaign", "slurm", "--shards", "3", "--out", dir, "--binary", bin, "--"}, cargs...)
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+		t.Fatalf("campaign: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "sbatch --dependency=afterok:") {
+		t.Errorf("no submission commands printed: %s", out.String())
+	}
+	for i := range 3 {
+		c := exec.Command("bash", filepath.Join(dir, "shards.sbatch"))
+		c.Env = append(os.Environ(), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+		if o, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("task %d: %v\n%s", i, err, o)
+		}
+	}
+	if o, err := exec.Command("bash", filepath.Join(dir, "merge.sbatch")).CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v\n%s", err, o)
+	}
+	merged, err := os.ReadFile(filepath.Join(dir, "merged.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	if code := run(context.Background(), append(cargs, "--json"), nil, &whole, &errb); code != 0 {
+		t.Fatalf("single run: exit %d", code)
+	}
+	strip := func(b []byte) string {
+		var v []map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			delete(s, "seconds")
+		}
+		return string(must(json.Marshal(v)))
+	}
+	if strip(merged) != strip(whole.Bytes()) {
+		t.Errorf("merged campaign differs from the single run")
 	}
 }

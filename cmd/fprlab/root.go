@@ -36,6 +36,7 @@ func commands(s *streams) []*cobra.Command {
 		newCompareCmd(s),
 		newSweepCmd(s),
 		newMergeCmd(s),
+		newCampaignCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),
