@@ -28,11 +28,12 @@ type campaignOptions struct {
 
 const campaignLong = `campaign slurm writes the Slurm batch scripts of a sharded compare campaign:
 DIR/shards.sbatch, a job array of --shards tasks each running
-"fprlab compare ARGS --shard slurm --out DIR/shard-I", and DIR/merge.sbatch,
+"fprlab compare ARGS --shard I/N --out DIR/shard-I", and DIR/merge.sbatch,
 which merges the shards into DIR/merged once every task has succeeded
 (submit it with --dependency=afterok on the array). It prints the two sbatch
 commands; --submit runs them when sbatch is on PATH. A task that is killed
-and started again resumes its shard without losing a finished signature.
+and started again resumes its shard without losing a finished signature;
+one task is resubmitted alone with "sbatch --array=I DIR/shards.sbatch".
 
   fprlab campaign slurm --shards 100 --time 4:00:00 --cpus 8 --out camp -- \
       compare --backend native,triword --params 1024 --signatures 100000 --keys 100`
@@ -98,9 +99,12 @@ func campaignScripts(opts *campaignOptions, bin, dir string) (shards, merge stri
 #SBATCH --cpus-per-task=%d
 #SBATCH --output=%s/slurm-%%A_%%a.out
 %sset -euo pipefail
-exec %s %s --shard slurm --workers "${SLURM_CPUS_PER_TASK:-%d}" --out %s/shard-"$SLURM_ARRAY_TASK_ID" --json \
+# The shard count is written out rather than read from SLURM_ARRAY_TASK_COUNT,
+# which counts the tasks of one submission: a task resubmitted alone
+# (sbatch --array=I) must still be shard I of %d.
+exec %s %s --shard "$SLURM_ARRAY_TASK_ID/%d" --workers "${SLURM_CPUS_PER_TASK:-%d}" --out %s/shard-"$SLURM_ARRAY_TASK_ID" --json \
   > %s/shard-"$SLURM_ARRAY_TASK_ID".json
-`, opts.Shards, opts.Shards-1, opts.CPUs, shellQuote(dir), hdr.String(), shellQuote(bin), strings.Join(quoted, " "), opts.CPUs, shellQuote(dir), shellQuote(dir))
+`, opts.Shards, opts.Shards-1, opts.CPUs, shellQuote(dir), hdr.String(), opts.Shards, shellQuote(bin), strings.Join(quoted, " "), opts.Shards, opts.CPUs, shellQuote(dir), shellQuote(dir))
 	var dirs []string
 	for i := range opts.Shards {
 		dirs = append(dirs, shellQuote(filepath.Join(dir, "shard-"+strconv.Itoa(i))))

@@ -107,7 +107,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
-	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT); combine with fprlab merge")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
 
