@@ -47,8 +47,8 @@ func newCampaignCmd(s *streams) *cobra.Command {
 	}
 	opts := &campaignOptions{}
 	sl := &cobra.Command{
-		Use:   "slurm --shards N --out DIR -- compare ARGS...",
-		Short: "Write (and optionally submit) the sbatch scripts of a sharded compare campaign",
+		Use:   "slurm --shards N --out DIR -- compare|sweep ARGS...",
+		Short: "Write (and optionally submit) the sbatch scripts of a sharded compare or sweep campaign",
 		Long:  campaignLong,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -122,8 +122,8 @@ exec %s merge %s --out %s/merged --json > %s/merged.json
 // runCampaignSlurm writes the scripts, prints how to submit them, and
 // submits them with --submit.
 func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) error {
-	if len(opts.Args) == 0 || opts.Args[0] != "compare" {
-		return errors.New("campaign slurm runs compare: give -- compare ARGS...")
+	if len(opts.Args) == 0 || (opts.Args[0] != "compare" && opts.Args[0] != "sweep") {
+		return errors.New("campaign slurm runs compare or sweep: give -- compare ARGS... or -- sweep ARGS...")
 	}
 	for _, a := range opts.Args[1:] {
 		if a == "--out" || strings.HasPrefix(a, "--out=") || a == "--shard" || strings.HasPrefix(a, "--shard=") || a == "--workers" || strings.HasPrefix(a, "--workers=") {
@@ -139,9 +139,13 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 	if opts.Out == "" {
 		return errors.New("missing --out DIR (a directory every node can reach)")
 	}
-	// The compare flags must at least parse here.
-	if err := newCompareCmd(s).ParseFlags(opts.Args[1:]); err != nil {
-		return fmt.Errorf("compare arguments: %w", err)
+	// The command's flags must at least parse here.
+	check := newCompareCmd(s)
+	if opts.Args[0] == "sweep" {
+		check = newSweepCmd(s)
+	}
+	if err := check.ParseFlags(opts.Args[1:]); err != nil {
+		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
 	}
 	dir, err := filepath.Abs(opts.Out)
 	if err != nil {

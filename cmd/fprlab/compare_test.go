@@ -358,3 +358,34 @@ func TestCampaignSlurmScripts(t *testing.T) {
 		t.Errorf("merged campaign differs from the single run")
 	}
 }
+
+// TestSweepShardsMerge: a sweep split in two shards by format merges to the
+// single sweep's points.
+func TestSweepShardsMerge(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"sweep", "--format", "vprec:{40..42}", "--reference", "native", "--params", "512", "--signatures", "2", "--kat", "0", "--json"}
+	var whole, errb bytes.Buffer
+	if code := run(context.Background(), base, nil, &whole, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		var out bytes.Buffer
+		if code := run(context.Background(), append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+	}
+	var merged bytes.Buffer
+	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m"), "--json"}, nil, &merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	if stripSeconds(t, whole.Bytes()) != stripSeconds(t, merged.Bytes()) {
+		t.Errorf("merged sweep differs from the single sweep")
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"merge", dirs[0], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "missing shards") {
+		t.Errorf("one shard of two: exit %d, %q", code, errb.String())
+	}
+}

@@ -66,11 +66,7 @@ func readIdentity(dir string) (compareIdentity, error) {
 	return id, nil
 }
 
-// mustJSON is the JSON text of an identity (which always marshals).
-func mustJSON(v compareIdentity) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
+func mustJSON(v compareIdentity) string { return jsonText(v) }
 
 // configOf rebuilds the campaign configuration from its identity.
 func configOf(id compareIdentity) (shadow.Config, error) {
@@ -96,42 +92,31 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if opts.Out == "" {
 		return errors.New("missing --out DIR")
 	}
+	var head struct {
+		Command string `json:"command"`
+	}
+	if data, err := os.ReadFile(filepath.Join(opts.Dirs[0], "run.json")); err == nil && json.Unmarshal(data, &head) == nil && head.Command == "sweep" {
+		return runMergeSweep(opts, s)
+	}
 	var ref compareIdentity
-	shards := -1
-	seen := map[int][]string{}
+	var shardStr []string
 	for i, d := range opts.Dirs {
 		id, err := readIdentity(d)
 		if err != nil {
 			return err
 		}
-		var si, sn int
-		if _, err := fmt.Sscanf(id.Shard, "%d/%d", &si, &sn); err != nil {
-			return fmt.Errorf("%s is not a shard (no --shard I/N in its run.json)", d)
-		}
+		shardStr = append(shardStr, id.Shard)
 		bare := id
 		bare.Shard = ""
 		if i == 0 {
-			ref, shards = bare, sn
-		} else if rb, bb := mustJSON(ref), mustJSON(bare); rb != bb || sn != shards {
-			return fmt.Errorf("%s belongs to another run than %s (command, flags, version or shard count differ)", d, opts.Dirs[0])
-		}
-		seen[si] = append(seen[si], d)
-	}
-	var missing, dup []string
-	for i := range shards {
-		switch len(seen[i]) {
-		case 0:
-			missing = append(missing, strconv.Itoa(i))
-		case 1:
-		default:
-			dup = append(dup, fmt.Sprintf("%d (%s)", i, strings.Join(seen[i], ", ")))
+			ref = bare
+		} else if mustJSON(ref) != mustJSON(bare) {
+			return fmt.Errorf("%s belongs to another run than %s (command, flags or version differ)", d, opts.Dirs[0])
 		}
 	}
-	if len(dup) > 0 {
-		return fmt.Errorf("shards given twice: %s", strings.Join(dup, "; "))
-	}
-	if len(missing) > 0 {
-		return fmt.Errorf("missing shards of %d: %s", shards, strings.Join(missing, ", "))
+	shards, err := shardSet(opts.Dirs, shardStr)
+	if err != nil {
+		return err
 	}
 	cfg, err := configOf(ref)
 	if err != nil {
@@ -237,4 +222,113 @@ func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) er
 		return fmt.Errorf("%d signatures missing (a shard did not finish: rerun it with the same command): %s", len(miss), strings.Join(miss, ", "))
 	}
 	return nil
+}
+
+// shardSet checks that the shard strings "I/N" of dirs cover 0..N-1 once
+// each, and returns N.
+func shardSet(dirs, shards []string) (int, error) {
+	n := -1
+	seen := map[int][]string{}
+	for i, sh := range shards {
+		var si, sn int
+		if _, err := fmt.Sscanf(sh, "%d/%d", &si, &sn); err != nil {
+			return 0, fmt.Errorf("%s is not a shard (no --shard I/N in its run.json)", dirs[i])
+		}
+		if n >= 0 && sn != n {
+			return 0, fmt.Errorf("%s is a shard of %d, %s of %d", dirs[i], sn, dirs[0], n)
+		}
+		n = sn
+		seen[si] = append(seen[si], dirs[i])
+	}
+	var missing, dup []string
+	for i := range n {
+		switch len(seen[i]) {
+		case 0:
+			missing = append(missing, strconv.Itoa(i))
+		case 1:
+		default:
+			dup = append(dup, fmt.Sprintf("%d (%s)", i, strings.Join(seen[i], ", ")))
+		}
+	}
+	if len(dup) > 0 {
+		return 0, fmt.Errorf("shards given twice: %s", strings.Join(dup, "; "))
+	}
+	if len(missing) > 0 {
+		return 0, fmt.Errorf("missing shards of %d: %s", n, strings.Join(missing, ", "))
+	}
+	return n, nil
+}
+
+// runMergeSweep unites the formats of a sweep's shards.
+func runMergeSweep(opts *mergeOptions, s *streams) error {
+	var ref sweepIdentity
+	var shardStr []string
+	byFormat := map[string]shadow.Point{}
+	from := map[string]string{}
+	for i, d := range opts.Dirs {
+		data, err := os.ReadFile(filepath.Join(d, "run.json"))
+		if err != nil {
+			return fmt.Errorf("%s is not a sweep directory: %w", d, err)
+		}
+		var id sweepIdentity
+		dec := json.NewDecoder(strings.NewReader(string(data)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&id); err != nil || id.Command != "sweep" {
+			return fmt.Errorf("%s/run.json is not a sweep's identity", d)
+		}
+		shardStr = append(shardStr, id.Shard)
+		id.Shard = ""
+		if i == 0 {
+			ref = id
+		} else if a, b := jsonText(ref), jsonText(id); a != b {
+			return fmt.Errorf("%s belongs to another sweep than %s (command, flags or version differ)", d, opts.Dirs[0])
+		}
+		pdata, err := os.ReadFile(filepath.Join(d, "sweep.json"))
+		if err != nil {
+			return fmt.Errorf("%s has no sweep.json (the shard did not finish: rerun its command)", d)
+		}
+		var pts []shadow.Point
+		if err := json.Unmarshal(pdata, &pts); err != nil {
+			return fmt.Errorf("%s/sweep.json: %w", d, err)
+		}
+		for _, p := range pts {
+			if prev, dupl := from[p.Format]; dupl {
+				return fmt.Errorf("format %s is measured by two shards (%s and %s)", p.Format, prev, d)
+			}
+			byFormat[p.Format], from[p.Format] = p, d
+		}
+	}
+	if _, err := shardSet(opts.Dirs, shardStr); err != nil {
+		return err
+	}
+	var points []shadow.Point
+	for _, f := range ref.Formats {
+		p, ok := byFormat[f]
+		if !ok {
+			return fmt.Errorf("format %s is in no shard's results (a shard did not finish: rerun its command)", f)
+		}
+		points = append(points, p)
+	}
+	out, err := shadow.OpenCampaign(opts.Out, ref)
+	if err != nil {
+		return err
+	}
+	out.Close()
+	data, err := json.MarshalIndent(points, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, points)
+	}
+	return printSweep(s.Out, points, ref.References)
+}
+
+// jsonText is the JSON text of an identity (which always marshals).
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

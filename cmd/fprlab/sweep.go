@@ -85,7 +85,27 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
 	f.BoolVar(&opts.Progress, "progress", false, "show per-signature progress on stderr (default: when stderr is a terminal)")
+	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats (those whose index is I modulo N); combine with fprlab merge")
 	return cmd
+}
+
+// sweepIdentity is what determines a sweep directory's results (its
+// run.json).
+type sweepIdentity struct {
+	Command    string   `json:"command"`
+	Version    string   `json:"version"`
+	Formats    []string `json:"formats"`
+	References int      `json:"references"`
+	KAT        int      `json:"kat"`
+	Params     int      `json:"params"`
+	Signatures int      `json:"signatures,omitempty"`
+	Keys       int      `json:"keys,omitempty"`
+	Seed       string   `json:"seed,omitempty"`
+	KATRecords string   `json:"kat_records,omitempty"`
+	Shadow     string   `json:"shadow"`
+	OracleBits uint     `json:"oracle_bits,omitempty"`
+	ExactSigma string   `json:"exact_sigma"`
+	Shard      string   `json:"shard,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -201,25 +221,18 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	// Every format signs with the same keys, the reference's binary64
 	// ones; key generation over the formats is what --kat measures.
 	cfg.KeygenBackend = "emu64"
+	// A sweep is sharded by format: each shard measures whole formats.
+	shardI, shardN := cfg.Shard, cfg.Shards
+	cfg.Shard, cfg.Shards = 0, 0
 	s.stopOnInterrupt()
 	if opts.Out != "" {
 		// The directory's identity: a rerun with other flags is refused
 		// instead of reusing finished formats measured differently.
-		id := struct {
-			Command    string   `json:"command"`
-			Version    string   `json:"version"`
-			Formats    []string `json:"formats"`
-			KAT        int      `json:"kat"`
-			Params     int      `json:"params"`
-			Signatures int      `json:"signatures,omitempty"`
-			Keys       int      `json:"keys,omitempty"`
-			Seed       string   `json:"seed,omitempty"`
-			KATRecords string   `json:"kat_records,omitempty"`
-			Shadow     string   `json:"shadow"`
-			OracleBits uint     `json:"oracle_bits,omitempty"`
-			ExactSigma string   `json:"exact_sigma"`
-		}{Command: "sweep", Version: releaseVersion(), KAT: opts.KAT, Params: 1 << cfg.LogN, Signatures: cfg.Signatures, Keys: cfg.Keys,
+		id := sweepIdentity{Command: "sweep", Version: releaseVersion(), KAT: opts.KAT, References: len(refs), Params: 1 << cfg.LogN, Signatures: cfg.Signatures, Keys: cfg.Keys,
 			Seed: cfg.Seed, KATRecords: opts.KATRecords, Shadow: string(cfg.Shadow), ExactSigma: string(cfg.Sigma)}
+		if shardN > 1 {
+			id.Shard = fmt.Sprintf("%d/%d", shardI, shardN)
+		}
 		if cfg.Shadow == shadow.ShadowOracle {
 			id.OracleBits = cfg.OracleBits
 		}
@@ -237,6 +250,9 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	var points []shadow.Point
 	for i, b := range bs {
+		if shardN > 1 && i%shardN != shardI {
+			continue
+		}
 		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), s)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -269,6 +285,15 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	if opts.JSON {
 		return printJSON(s.Out, points)
+	}
+	if shardN > 1 {
+		fmt.Fprintf(s.Err, "sweep: shard %d/%d of the formats; P* needs them all (fprlab merge)\n", shardI, shardN)
+		refs = refs[:0]
+		for i := range points {
+			if points[i].Rounding == "reference" {
+				refs = append(refs, points[i].Format)
+			}
+		}
 	}
 	return printSweep(s.Out, points, len(refs))
 }
