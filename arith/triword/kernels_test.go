@@ -55,11 +55,15 @@ func mul33Loops(x, y TW, accurate bool) TW {
 }
 
 // sameBits reports whether x and y have identical limbs (-0 and +0
-// differ, NaNs compare by pattern).
+// differ). Any two NaNs are the same: IEEE 754 leaves the sign and payload
+// of a generated NaN open, and they differ by architecture (for an
+// overflowing product, on arm64 under qemu, the unrolled kernel returned
+// NaN limbs 0x7fc00000 and the loop form 0xffc00000; on amd64 both agree).
 func sameBits(x, y TW) bool {
-	return math.Float32bits(x.Hi) == math.Float32bits(y.Hi) &&
-		math.Float32bits(x.Mid) == math.Float32bits(y.Mid) &&
-		math.Float32bits(x.Lo) == math.Float32bits(y.Lo)
+	same := func(a, b float32) bool {
+		return math.Float32bits(a) == math.Float32bits(b) || (math.IsNaN(float64(a)) && math.IsNaN(float64(b)))
+	}
+	return same(x.Hi, y.Hi) && same(x.Mid, y.Mid) && same(x.Lo, y.Lo)
 }
 
 // TestKernelsMatchLoops compares the unrolled kernels with the loop forms
