@@ -36,8 +36,14 @@ func degrees(cs []results.Compare) string {
 	return strings.Join(out, ", ")
 }
 
+// oracleBits names the exact side the documents were measured against.
 func oracleBits(cs []results.Compare) string {
-	if len(cs) == 0 || cs[0].OracleBits == 0 {
+	switch {
+	case len(cs) == 0:
+		return "the exact shadow"
+	case cs[0].Shadow == "dd":
+		return "the double-double shadow"
+	case cs[0].OracleBits == 0:
 		return "the oracle"
 	}
 	return fmt.Sprintf("the %d-bit oracle", cs[0].OracleBits)

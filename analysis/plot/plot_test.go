@@ -2,9 +2,11 @@ package plot
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"flag"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,6 +91,49 @@ func TestGoldenReal(t *testing.T) {
 	}
 	if !strings.Contains(svg.String(), "ffldl level 9") || strings.Contains(svg.String(), "gram level") {
 		t.Error("stage labels: want levels on repeated stages only")
+	}
+}
+
+// TestGoldenRealFormats draws the precision and security figures from a
+// real compare run over vprec:53..64:e11 in both roundings (20 signatures
+// each), the way a sweep will draw, and checks the P* lines it marks.
+func TestGoldenRealFormats(t *testing.T) {
+	gz, err := os.ReadFile("../results/testdata/real-formats/compare-vprec-512.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "compare-vprec-512.json"), doc, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := results.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kind{KindPrecision, KindSecurity} {
+		f, err := Draw(k, c, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		checkGolden(t, f, string(k)+"-real")
+	}
+	f, _ := Draw(KindPrecision, c, Options{})
+	svg, err := f.Bytes("svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"P* (worst) = 59 bits: Falcon-512 rn e11", "P* (worst) = 61 bits: Falcon-512 rz e11", "triword-fullconst (Falcon-512, 72 bits)", "20 signatures per format, 24 formats"} {
+		if !strings.Contains(string(svg), escapeXML(want)) {
+			t.Errorf("no %q", want)
+		}
 	}
 }
 

@@ -83,7 +83,9 @@ func (l *refLine) Plot(c draw.Canvas, p *gplot.Plot) {
 		c.StrokeLine2(l.Style, x, c.Min.Y, x, c.Max.Y)
 		sty.Rotation = math.Pi / 2
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
-		c.FillText(sty, vg.Point{X: x - vg.Points(2), Y: c.Max.Y - vg.Points(3)}, l.Label)
+		if l.Label != "" {
+			c.FillText(sty, vg.Point{X: x - vg.Points(2), Y: c.Max.Y - vg.Points(3)}, l.Label)
+		}
 		return
 	}
 	y := trY(l.At)
@@ -191,4 +193,25 @@ var decadeTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
 		}
 	}
 	return out
+})
+
+// bitsTicks label a precision axis at whole bits: a step of 1, 2, 4, 8,
+// 16 or 32 bits, the smallest that gives at most 12 labels, with unlabelled
+// ticks at every bit when the step is small.
+var bitsTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	step := 1.0
+	for step < 32 && (max-min)/step > 12 {
+		step *= 2
+	}
+	var ts []gplot.Tick
+	for v := math.Ceil(min); v <= max; v++ {
+		t := gplot.Tick{Value: v}
+		if math.Mod(v, step) == 0 {
+			t.Label = strconv.Itoa(int(v))
+		} else if step > 4 {
+			continue
+		}
+		ts = append(ts, t)
+	}
+	return ts
 })

@@ -58,6 +58,13 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 	return out
 }
 
+// precisionAxes labels the x axes of precision panels in whole bits.
+func precisionAxes(ps ...*gplot.Plot) {
+	for _, p := range ps {
+		p.X.Tick.Marker = bitsTicks
+	}
+}
+
 func sweepTitle(what string, pts []results.Point) string {
 	keys, m := results.Curves(pts)
 	sigs := int64(-1)
@@ -166,7 +173,12 @@ func Precision(pts []results.Point, refs []Reference) (*Figure, error) {
 	p.Add(newRefLine(specBoundLog2, false, "2^-46 (specification bound)", colour(7)))
 	addPStars(p, pts, results.Worst)
 	pad(&p.X, 2, 2)
-	p.Legend.Top, p.Legend.Left = false, true
+	// The curves fall from top left to bottom right: the legend goes top
+	// right, above room made for it, and the 2^-46 line keeps a margin.
+	p.Y.Min = min(p.Y.Min, specBoundLog2-3)
+	headroom(&p.Y, 0.4)
+	p.Legend.Top, p.Legend.Left = true, false
+	precisionAxes(p)
 	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
 }
 
@@ -191,9 +203,12 @@ func addPStars(p *gplot.Plot, pts []results.Point, c results.Criterion) {
 		for ; j < len(stars) && stars[j].Bits == stars[i].Bits; j++ {
 			names = append(names, stars[j].Curve.String())
 		}
-		l := newRefLine(float64(stars[i].Bits), true, fmt.Sprintf("P* (%s) = %s: %s", c, stars[i].String(), strings.Join(names, ", ")), colour(colourOf[stars[i].Curve]))
+		// The answer goes to the legend: a label along the line would
+		// cross the curves, which end near it.
+		l := newRefLine(float64(stars[i].Bits), true, "", colour(colourOf[stars[i].Curve]))
 		l.Style.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("P* (%s) = %s: %s", c, stars[i].String(), strings.Join(names, ", ")), l)
 		i = j
 	}
 }
@@ -239,6 +254,7 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	pad(&top.X, 2, 2)
 	pad(&bot.X, 2, 2)
 	headroom(&top.Y, 0.05)
+	precisionAxes(top, bot)
 	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
 }
 
@@ -264,7 +280,11 @@ func KAT(pts []results.Point) (*Figure, error) {
 			records = max(records, q.KAT.Records)
 		}
 	}
-	top := newPlot(sweepTitle(fmt.Sprintf("NIST KAT conformance (%d records per format) and failed signing attempts", records), pts),
+	plural := "s"
+	if records == 1 {
+		plural = ""
+	}
+	top := newPlot(sweepTitle(fmt.Sprintf("NIST KAT conformance (%d record%s per format) and failed signing attempts", records, plural), pts),
 		"significand precision P (bits)", "KAT records reproduced (%)")
 	bot := newPlot("", "significand precision P (bits)", "failed signing attempts (%)")
 	pass := func(q *results.Point) float64 {
@@ -312,8 +332,10 @@ func KAT(pts []results.Point) (*Figure, error) {
 	top.Y.Min, top.Y.Max = -5, 105
 	top.Legend.Left = true
 	bot.Y.Min = 0
+	bot.Y.Max = max(bot.Y.Max, 1) // a percent axis even when nothing failed
 	headroom(&bot.Y, 0.05)
 	pad(&top.X, 2, 2)
 	pad(&bot.X, 2, 2)
+	precisionAxes(top, bot)
 	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
 }

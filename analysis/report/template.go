@@ -65,7 +65,7 @@ svg.figure { width: 100%; height: auto; display: block; margin: 1em 0; }
 {{end}}
 {{range .CompareTables}}
 <h2>Compare: {{.File}}</h2>
-<p class="note">Errors are log2 of δc + δσ against the oracle; "per-call" statistics are over all sampler calls (the contract's per_leaf), "per-signature" over the maximum of each signature's calls.</p>
+<p class="note">Errors are log2 of δc + δσ against the exact shadow (double-double or the big-float oracle, as each document's "shadow" field says); "per-call" statistics are over all sampler calls (the contract's per_leaf), "per-signature" over the maximum of each signature's calls.</p>
 <table><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
 {{end}}</table>

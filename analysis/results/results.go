@@ -146,15 +146,18 @@ type Compare struct {
 	Seed          json.RawMessage `json:"seed,omitempty"`
 	KATRecords    json.RawMessage `json:"kat_records,omitempty"`
 	OracleBits    int             `json:"oracle_bits"`
-	Leaves        int64           `json:"leaves"`
-	PerLeaf       Errors          `json:"per_leaf"`
-	PerSignature  Errors          `json:"per_signature"`
-	Meets246      *bool           `json:"meets_2^-46"`
-	Renyi         *Renyi          `json:"renyi"`
-	Flips         json.RawMessage `json:"flips,omitempty"`
-	Stages        []Stage         `json:"stages"`
-	Attempts      *Attempts       `json:"attempts,omitempty"`
-	Seconds       float64         `json:"seconds"`
+	// Shadow is the exact side: "dd" (double-double) or "oracle"
+	// (big.Float at OracleBits); empty in documents that predate it.
+	Shadow       string          `json:"shadow,omitempty"`
+	Leaves       int64           `json:"leaves"`
+	PerLeaf      Errors          `json:"per_leaf"`
+	PerSignature Errors          `json:"per_signature"`
+	Meets246     *bool           `json:"meets_2^-46"`
+	Renyi        *Renyi          `json:"renyi"`
+	Flips        json.RawMessage `json:"flips,omitempty"`
+	Stages       []Stage         `json:"stages"`
+	Attempts     *Attempts       `json:"attempts,omitempty"`
+	Seconds      float64         `json:"seconds"`
 }
 
 // FlipsTotal returns the total number of decision flips: the "total"

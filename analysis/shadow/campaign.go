@@ -3,6 +3,8 @@ package shadow
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,9 +23,10 @@ import (
 //	DIR/records-BACKEND.jsonl    one JSON line per finished signature or key
 //	DIR/summary.json             the summary, rewritten at the end of a run
 //
-// Lines are appended and synced one at a time; a last line cut short by a
-// crash is dropped on reading (its unit is computed again), any other bad
-// line is an error naming the file and line.
+// Lines are appended and synced one at a time, each with its backend and
+// the SHA-256 of its record; a last line cut short by a crash is dropped on
+// reading (its unit is computed again), any other bad line -- damaged,
+// edited, or another backend's -- is an error naming the file and line.
 
 // Campaign is an open campaign directory.
 type Campaign struct {
@@ -113,13 +116,10 @@ func (c *Campaign) Load(backend string) (map[string]*Record, error) {
 	}
 	for i, l := range lines {
 		line = i + 1
-		var r Record
-		if err := json.Unmarshal(l, &r); err != nil || (r.Kind != "signature" && r.Kind != "keygen") || r.DeltaC == nil {
+		r, err := decodeLine(l, backend)
+		if err != nil {
 			if i == len(lines)-1 && !complete {
 				break // cut short by a crash: computed again
-			}
-			if err == nil {
-				err = errors.New("not a record")
 			}
 			return nil, fmt.Errorf("%s line %d: %v (remove the line or the directory)", path, line, err)
 		}
@@ -127,7 +127,7 @@ func (c *Campaign) Load(backend string) (map[string]*Record, error) {
 		if _, dup := out[k]; dup {
 			return nil, fmt.Errorf("%s line %d: %s %d recorded twice", path, line, r.Kind, r.Index)
 		}
-		out[k] = &r
+		out[k] = r
 	}
 	if !complete && len(data) > 0 {
 		// Drop the partial line so that appends start on a new line.
@@ -144,7 +144,7 @@ func (c *Campaign) Append(backend string, r *Record) error {
 	if c == nil {
 		return errNoCampaign
 	}
-	line, err := json.Marshal(r)
+	line, err := encodeLine(backend, r)
 	if err != nil {
 		return err
 	}
@@ -162,6 +162,46 @@ func (c *Campaign) Append(backend string, r *Record) error {
 		return err
 	}
 	return f.Sync()
+}
+
+// recordLine is one line of a records file: the record, the backend it
+// measures and the SHA-256 of the record's bytes, so that a line edited,
+// damaged or copied from another backend's file is refused.
+type recordLine struct {
+	Backend string          `json:"backend"`
+	SHA256  string          `json:"sha256"`
+	Record  json.RawMessage `json:"record"`
+}
+
+func encodeLine(backend string, r *Record) ([]byte, error) {
+	rec, err := json.Marshal(r)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(rec)
+	return json.Marshal(recordLine{Backend: backend, SHA256: hex.EncodeToString(sum[:]), Record: rec})
+}
+
+func decodeLine(l []byte, backend string) (*Record, error) {
+	var rl recordLine
+	if err := json.Unmarshal(l, &rl); err != nil {
+		return nil, err
+	}
+	if rl.Backend != backend {
+		return nil, fmt.Errorf("a record of backend %q in the file of %q", rl.Backend, backend)
+	}
+	sum := sha256.Sum256(rl.Record)
+	if hex.EncodeToString(sum[:]) != rl.SHA256 {
+		return nil, errors.New("the record does not match its checksum (damaged or edited)")
+	}
+	var r Record
+	if err := json.Unmarshal(rl.Record, &r); err != nil {
+		return nil, err
+	}
+	if (r.Kind != "signature" && r.Kind != "keygen") || r.DeltaC == nil || r.Index < 0 {
+		return nil, errors.New("not a record")
+	}
+	return &r, nil
 }
 
 // WriteSummary writes DIR/summary.json atomically.

@@ -110,6 +110,12 @@ type Config struct {
 	// ShadowDD (double-double, about 104 bits, much faster).
 	Shadow  ShadowKind
 	Workers int
+	// Shard and Shards split the campaign over Shards processes: this run
+	// measures only the units (signatures, KAT records, shadowed key
+	// generations) whose index is Shard modulo Shards; every shard
+	// regenerates all keys (unshadowed where another shard measures them).
+	// Shards 0 or 1 is the whole campaign.
+	Shard, Shards int
 	// KeygenBackend, when set, generates the keys (unshadowed unless it is
 	// the measured backend itself) instead of the default rule of
 	// KeygenBackend(b): a sweep signs every format with the same keys.
@@ -122,6 +128,9 @@ type Config struct {
 	Progress func(done, total int)
 }
 
+// Owns reports whether unit index i belongs to this shard.
+func (c *Config) Owns(i int) bool { return c.Shards <= 1 || i%c.Shards == c.Shard }
+
 // KATMode reports whether the configuration uses KAT records.
 func (c *Config) KATMode() bool { return c != nil && c.KATTo > c.KATFrom }
 
@@ -133,7 +142,7 @@ func (c *Config) Check() error {
 	if _, err := falcon.ParamsFor(c.LogN); err != nil {
 		return err
 	}
-	if c.OracleBits < 64 || c.OracleBits > 4096 {
+	if c.Shadow == ShadowOracle && (c.OracleBits < 64 || c.OracleBits > 4096) {
 		return fmt.Errorf("oracle precision %d bits out of range 64..4096", c.OracleBits)
 	}
 	switch c.Shadow {
@@ -145,6 +154,9 @@ func (c *Config) Check() error {
 	case SigmaReference, SigmaFormula:
 	default:
 		return fmt.Errorf("exact sigma %q: want %q or %q", c.Sigma, SigmaReference, SigmaFormula)
+	}
+	if c.Shards < 0 || c.Shards > 1_000_000 || (c.Shards > 1 && (c.Shard < 0 || c.Shard >= c.Shards)) || (c.Shards <= 1 && c.Shard != 0) {
+		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
 	}
 	if c.KATMode() {
 		if c.KATFrom < 0 || c.KATTo > 100 {
@@ -386,8 +398,16 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	if cfg.KATMode() {
 		reqs := falcon.KATRequests(cfg.KATTo)[cfg.KATFrom:]
 		total = len(reqs)
+		for i := range reqs {
+			if !cfg.Owns(reqs[i].Count) {
+				total--
+			}
+		}
 		err := parallel(ctx, cfg.Workers, len(reqs), func(i int) error {
 			req := reqs[i]
+			if !cfg.Owns(req.Count) {
+				return nil
+			}
 			if rec, ok := have("signature", req.Count); ok {
 				kg, _ := have("keygen", req.Count)
 				mu.Lock()
@@ -417,10 +437,15 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 			return nil, err
 		}
 	}
-	total = cfg.Keys + cfg.Signatures
+	total = cfg.Keys
+	for j := range cfg.Signatures {
+		if cfg.Owns(j) {
+			total++
+		}
+	}
 	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {
 		rng := derive("key", cfg.Seed, i)
-		if rec, ok := have("keygen", i); ok || !shadowKeys {
+		if rec, ok := have("keygen", i); ok || !shadowKeys || !cfg.Owns(i) {
 			sk, _, err := falcon.Keygen(kb, cfg.LogN, rng)
 			if err != nil {
 				return fmt.Errorf("key %d: %w", i, err)
@@ -445,6 +470,9 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 		return nil, err
 	}
 	err = parallel(ctx, cfg.Workers, cfg.Signatures, func(j int) error {
+		if !cfg.Owns(j) {
+			return nil
+		}
 		if rec, ok := have("signature", j); ok {
 			mu.Lock()
 			out = append(out, rec)

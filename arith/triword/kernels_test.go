@@ -8,9 +8,11 @@ import (
 
 // The kernels add and mul33 run VecSum and VSEB unrolled (tw.go). The
 // loop forms below are the algorithms as written in the paper, through
-// the generic vecSum and vseb; the kernels must give the same limbs, bit
-// for bit, on every input.
+// the generic vecSum and vseb; the kernels
+// must give the same limbs, bit for bit, on every input.
 
+// addLoops restates Algorithm 8 as the paper writes it: the limb merge
+// (x's limb first on ties, as in the formal proof), VecSum, VSEB(3).
 func addLoops(x, y TW) TW {
 	a := [3]float32{x.Hi, x.Mid, x.Lo}
 	b := [3]float32{y.Hi, y.Mid, y.Lo}

@@ -15,21 +15,26 @@ func TestBenchJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []struct {
-		Backend       string   `json:"backend"`
-		Params        int      `json:"params"`
-		Op            string   `json:"op"`
-		MedianNS      int64    `json:"median_ns"`
-		MinNS         int64    `json:"min_ns"`
-		MaxNS         int64    `json:"max_ns"`
-		Runs          int      `json:"runs"`
-		OpsPerRun     int      `json:"ops_per_run"`
-		Clock         string   `json:"clock"`
-		RatioToEmu64  *float64 `json:"ratio_to_emu64"`
-		RatioToNative *float64 `json:"ratio_to_native"`
-	}
+	var rows []benchResultJSON
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("decoding --json output: %v\n%s", err, out)
+	}
+	// The field names are the contract of issue 12 (plus ops_per_run and
+	// clock): checked on the raw objects, not through the struct above.
+	var raw []map[string]any
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	contract := []string{"backend", "params", "op", "median_ns", "min_ns", "max_ns", "runs", "ratio_to_emu64", "ratio_to_native", "ops_per_run", "clock"}
+	for i, obj := range raw {
+		if len(obj) != len(contract) {
+			t.Errorf("row %d has fields %v, want %v", i, obj, contract)
+		}
+		for _, k := range contract {
+			if _, ok := obj[k]; !ok {
+				t.Errorf("row %d lacks %q", i, k)
+			}
+		}
 	}
 	got := map[string]bool{}
 	medians := map[string]int64{}

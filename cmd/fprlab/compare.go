@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 )
@@ -34,6 +38,9 @@ type compareOptions struct {
 	JSON        bool
 	Progress    bool
 	Interactive bool
+	Shard       string
+	// seedOrKeysSet records that --seed or --keys was given.
+	seedOrKeysSet bool
 }
 
 const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
@@ -82,6 +89,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
+			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
 			return runCompare(cmd.Context(), opts, s)
 		},
 	}
@@ -92,13 +100,14 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn (seeded mode)")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness (seeded mode)")
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
-	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, about 104 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
+	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
 
@@ -113,8 +122,10 @@ type compareIdentity struct {
 	Seed       string   `json:"seed,omitempty"`
 	KATRecords string   `json:"kat_records,omitempty"`
 	Shadow     string   `json:"shadow"`
-	OracleBits uint     `json:"oracle_bits"`
+	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
+	// Shard is "I/N" for one shard of a campaign split over N processes.
+	Shard string `json:"shard,omitempty"`
 }
 
 // compareConfig validates the flags into a campaign configuration.
@@ -133,6 +144,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		if seen[b.Name] {
 			return nil, cfg, fmt.Errorf("--backend names %s twice", b.Name)
 		}
+		if b.Name == "dd" && opts.Shadow == string(shadow.ShadowDD) {
+			return nil, cfg, errors.New("--backend dd is the dd shadow itself: measure it with --shadow oracle")
+		}
 		seen[b.Name] = true
 		bs = append(bs, b)
 	}
@@ -142,8 +156,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	}
 	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
 	if opts.KATRecords != "" {
-		if opts.Signatures != 0 {
-			return nil, cfg, errors.New("--kat-records and --signatures exclude each other")
+		if opts.Signatures != 0 || opts.seedOrKeysSet {
+			return nil, cfg, errors.New("--kat-records takes each record's own key and randomness: it excludes --signatures, --keys and --seed")
 		}
 		from, to, ok := strings.Cut(opts.KATRecords, ":")
 		a, err1 := strconv.Atoi(from)
@@ -157,6 +171,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 			return nil, cfg, errors.New("missing --signatures K or --kat-records FROM:TO")
 		}
 		cfg.Signatures, cfg.Keys, cfg.Seed = opts.Signatures, opts.Keys, opts.Seed
+	}
+	if err := parseShard(opts.Shard, &cfg); err != nil {
+		return nil, cfg, err
 	}
 	if opts.Workers < 0 {
 		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
@@ -190,6 +207,12 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
+		}
+		if cfg.Shadow != shadow.ShadowOracle {
+			id.OracleBits = 0 // not used by the dd shadow
+		}
+		if cfg.Shards > 1 {
+			id.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
 		}
 		for _, b := range bs {
 			id.Backends = append(id.Backends, b.Name)
@@ -239,8 +262,73 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
+		if err := writeManifest(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+			return nil, err
+		}
 	}
 	return sums, nil
+}
+
+// parseShard reads --shard I/N, or "slurm" for the job array's task id and
+// count.
+func parseShard(v string, cfg *shadow.Config) error {
+	if v == "" {
+		return nil
+	}
+	if v == "slurm" {
+		id, count := os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("SLURM_ARRAY_TASK_COUNT")
+		if id == "" || count == "" {
+			return errors.New("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not in a Slurm job array?)")
+		}
+		v = id + "/" + count
+	}
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return fmt.Errorf("--shard %q: want I/N with 0 <= I < N", v)
+	}
+	cfg.Shard, cfg.Shards = i, n
+	return nil
+}
+
+// compareCommandLine restates the flags that determined a campaign.
+func compareCommandLine(opts *compareOptions, bs []arith.Backend) string {
+	names := make([]string, len(bs))
+	for i, b := range bs {
+		names[i] = b.Name
+	}
+	c := fmt.Sprintf("fprlab compare --backend %s --params %s", strings.Join(names, ","), opts.Params)
+	if opts.KATRecords != "" {
+		c += " --kat-records " + opts.KATRecords
+	} else {
+		c += fmt.Sprintf(" --signatures %d --keys %d --seed %q", opts.Signatures, opts.Keys, opts.Seed)
+	}
+	c += " --shadow " + opts.Shadow + " --exact-sigma " + opts.ExactSigma
+	if opts.Shadow == string(shadow.ShadowOracle) {
+		c += fmt.Sprintf(" --oracle-bits %d", opts.OracleBits)
+	}
+	return c
+}
+
+// writeManifest writes DIR/manifest.json, the description of a campaign
+// directory that `fprlab report` reads: what was run, the document it
+// wrote, the sample sizes and the time.
+func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	run := results.Run{Command: command, Output: output, Version: releaseVersion(), Seed: cfg.Seed, KATRecords: ""}
+	if cfg.KATMode() {
+		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
+	}
+	for _, s := range sums {
+		run.Signatures = max(run.Signatures, int64(s.Signatures))
+		run.Seconds += s.Seconds
+	}
+	m := results.Manifest{Title: fmt.Sprintf("fprlab %s, Falcon-%d", what, 1<<cfg.LogN), Version: releaseVersion(), Runs: []results.Run{run}}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, results.ManifestName), append(data, '\n'))
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.

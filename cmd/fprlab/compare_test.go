@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -196,5 +198,163 @@ func TestSweepOutResume(t *testing.T) {
 	}
 	if d := time.Since(t0); d > 5*time.Second {
 		t.Errorf("rerun took %v: finished formats were measured again", d)
+	}
+}
+
+// TestCampaignDirsRefuseForeignData: an edited record line, another
+// backend's line, and a sweep directory rerun with other flags are refused.
+func TestCampaignDirsRefuseForeignData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "c")
+	args := []string{"compare", "--backend", "native,emu64", "--params", "512", "--signatures", "1", "--out", dir}
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	native := filepath.Join(dir, "records-native.jsonl")
+	emu := filepath.Join(dir, "records-emu64.jsonl")
+	good, _ := os.ReadFile(native)
+	edited := strings.Replace(string(good), `"attempts":1`, `"attempts":2`, 1)
+	if edited == string(good) {
+		t.Fatal("test does not edit the record")
+	}
+	for _, tc := range []struct {
+		file, data, want string
+	}{
+		{native, edited, "checksum"},
+		{emu, string(good), "a record of backend"},
+	} {
+		orig, _ := os.ReadFile(tc.file)
+		os.WriteFile(tc.file, []byte(tc.data), 0o644)
+		errb.Reset()
+		if code := run(context.Background(), args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%s: exit %d, %q; want exit 2 naming %q", filepath.Base(tc.file), code, errb.String(), tc.want)
+		}
+		os.WriteFile(tc.file, orig, 0o644)
+	}
+	sw := filepath.Join(t.TempDir(), "s")
+	sargs := []string{"sweep", "--format", "vprec:40", "--reference", "", "--params", "512", "--signatures", "1", "--kat", "0", "--out", sw}
+	if code := run(context.Background(), sargs, nil, &out, &errb); code != 0 {
+		t.Fatalf("sweep exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	sargs[8] = "2" // --signatures 2
+	if code := run(context.Background(), sargs, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "another run") {
+		t.Errorf("sweep rerun with other flags: exit %d, %q", code, errb.String())
+	}
+	for _, bad := range [][]string{
+		{"compare", "--backend", "dd", "--params", "512", "--signatures", "1"},
+		{"compare", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--seed", "x"},
+		{"sweep", "--format", "vprec:{30..31},vprec:31", "--params", "512", "--signatures", "1"},
+	} {
+		errb.Reset()
+		if code := run(context.Background(), bad, nil, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, %q", bad, code, errb.String())
+		}
+	}
+}
+
+// TestShardsMergeToSingleRun: three shards of a campaign, merged, give the
+// single process's summary field for field (apart from the measured
+// seconds); a missing or repeated shard and another run's shard are refused.
+func TestShardsMergeToSingleRun(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"compare", "--backend", "native,emu64", "--params", "512", "--signatures", "5", "--keys", "2", "--seed", "shards", "--json"}
+	var whole, errb bytes.Buffer
+	if code := run(context.Background(), base, nil, &whole, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var dirs []string
+	for i := range 3 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		var out bytes.Buffer
+		args := append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/3", i), "--out", d)
+		if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+	}
+	var merged bytes.Buffer
+	margs := append(append([]string{"merge"}, dirs...), "--out", filepath.Join(tmp, "m"), "--json")
+	if code := run(context.Background(), margs, nil, &merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	strip := func(b []byte) string {
+		var v []map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			delete(s, "seconds")
+		}
+		return string(must(json.Marshal(v)))
+	}
+	if strip(whole.Bytes()) != strip(merged.Bytes()) {
+		t.Errorf("merged summary differs from the single run's")
+	}
+	for _, bad := range [][]string{
+		{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m2")},
+		{"merge", dirs[0], dirs[1], dirs[1], dirs[2], "--out", filepath.Join(tmp, "m3")},
+		{"merge", dirs[0], dirs[1], dirs[2], "--out", filepath.Join(tmp, "m")},
+	} {
+		errb.Reset()
+		if code := run(context.Background(), bad, nil, &merged, &errb); code != 2 {
+			t.Errorf("%v: exit %d, %q", bad[1:len(bad)-2], code, errb.String())
+		}
+	}
+}
+
+// TestCampaignSlurmScripts runs the generated batch scripts as Slurm would
+// run them -- each array task with its SLURM_ARRAY_TASK_ID and count, then
+// the merge script -- with bash and a freshly built fprlab, and checks the
+// merged summary against a single process's.
+func TestCampaignSlurmScripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "fprlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := filepath.Join(tmp, "camp")
+	cargs := []string{"compare", "--backend", "native", "--params", "512", "--signatures", "4", "--keys", "1", "--seed", "slurm"}
+	var out, errb bytes.Buffer
+	args := append([]string{"campaign", "slurm", "--shards", "3", "--out", dir, "--binary", bin, "--"}, cargs...)
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+		t.Fatalf("campaign: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "sbatch --dependency=afterok:") {
+		t.Errorf("no submission commands printed: %s", out.String())
+	}
+	for i := range 3 {
+		c := exec.Command("bash", filepath.Join(dir, "shards.sbatch"))
+		c.Env = append(os.Environ(), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
+		if o, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("task %d: %v\n%s", i, err, o)
+		}
+	}
+	if o, err := exec.Command("bash", filepath.Join(dir, "merge.sbatch")).CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v\n%s", err, o)
+	}
+	merged, err := os.ReadFile(filepath.Join(dir, "merged.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	if code := run(context.Background(), append(cargs, "--json"), nil, &whole, &errb); code != 0 {
+		t.Fatalf("single run: exit %d", code)
+	}
+	strip := func(b []byte) string {
+		var v []map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			delete(s, "seconds")
+		}
+		return string(must(json.Marshal(v)))
+	}
+	if strip(merged) != strip(whole.Bytes()) {
+		t.Errorf("merged campaign differs from the single run")
 	}
 }

@@ -35,6 +35,8 @@ func commands(s *streams) []*cobra.Command {
 		newKatCmd(s),
 		newCompareCmd(s),
 		newSweepCmd(s),
+		newMergeCmd(s),
+		newCampaignCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),
 		newSignCmd(s),

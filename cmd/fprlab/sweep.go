@@ -62,6 +62,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
+			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
 			return runSweep(cmd.Context(), opts, s)
 		},
 	}
@@ -74,10 +75,10 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.KAT, "kat", 1, "NIST KAT records regenerated per format for conformance (0 to skip)")
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures per format (seeded mode)")
-	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; generated on emu64 when a format cannot)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; every format signs with the same emu64-generated keys)")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
 	f.StringVar(&opts.KATRecords, "kat-records", "", "sign NIST KAT records `FROM:TO` instead of seeded inputs")
-	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd or oracle")
+	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits) or oracle")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
@@ -180,11 +181,16 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		refs = strings.Split(opts.References, ",")
 	}
 	var bs []arith.Backend
+	seen := map[string]bool{}
 	for _, n := range append(refs, names...) {
 		b, err := lookupBackend(strings.TrimSpace(n))
 		if err != nil {
 			return err
 		}
+		if seen[b.Name] {
+			return fmt.Errorf("format %s is listed twice", b.Name)
+		}
+		seen[b.Name] = true
 		bs = append(bs, b)
 	}
 	opts.Backends = bs[0].Name
@@ -196,6 +202,39 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	// ones; key generation over the formats is what --kat measures.
 	cfg.KeygenBackend = "emu64"
 	s.stopOnInterrupt()
+	if opts.Out != "" {
+		// The directory's identity: a rerun with other flags is refused
+		// instead of reusing finished formats measured differently.
+		id := struct {
+			Command    string   `json:"command"`
+			Version    string   `json:"version"`
+			Formats    []string `json:"formats"`
+			KAT        int      `json:"kat"`
+			Params     int      `json:"params"`
+			Signatures int      `json:"signatures,omitempty"`
+			Keys       int      `json:"keys,omitempty"`
+			Seed       string   `json:"seed,omitempty"`
+			KATRecords string   `json:"kat_records,omitempty"`
+			Shadow     string   `json:"shadow"`
+			OracleBits uint     `json:"oracle_bits,omitempty"`
+			ExactSigma string   `json:"exact_sigma"`
+		}{Command: "sweep", Version: releaseVersion(), KAT: opts.KAT, Params: 1 << cfg.LogN, Signatures: cfg.Signatures, Keys: cfg.Keys,
+			Seed: cfg.Seed, KATRecords: opts.KATRecords, Shadow: string(cfg.Shadow), ExactSigma: string(cfg.Sigma)}
+		if cfg.Shadow == shadow.ShadowOracle {
+			id.OracleBits = cfg.OracleBits
+		}
+		if cfg.KATMode() {
+			id.Signatures, id.Keys, id.Seed = 0, 0, ""
+		}
+		for _, b := range bs {
+			id.Formats = append(id.Formats, b.Name)
+		}
+		camp, err := shadow.OpenCampaign(opts.Out, id)
+		if err != nil {
+			return err
+		}
+		camp.Close()
+	}
 	var points []shadow.Point
 	for i, b := range bs {
 		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), s)
@@ -216,6 +255,15 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 			return err
 		}
 		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+			return err
+		}
+		var sums []*shadow.Summary
+		for i := range points {
+			sums = append(sums, points[i].Summary)
+		}
+		line := fmt.Sprintf("fprlab sweep --format %s --reference %q --kat %d --params %s --signatures %d --seed %q --shadow %s --exact-sigma %s",
+			strings.Join(names, ","), opts.References, opts.KAT, opts.Params, opts.Signatures, opts.Seed, opts.Shadow, opts.ExactSigma)
+		if err := writeManifest(opts.Out, "sweep", line, "sweep.json", cfg, sums); err != nil {
 			return err
 		}
 	}

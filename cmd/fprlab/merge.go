@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+)
+
+// mergeOptions holds the flags of merge.
+type mergeOptions struct {
+	Dirs []string
+	Out  string
+	JSON bool
+}
+
+const mergeLong = `merge combines the campaign directories of the shards of one compare run
+(compare --shard I/N --out DIR_I) into one directory with the summary a single
+process would have computed: the summary depends only on the records, so the
+merged result equals, field for field, that of one process running the whole
+campaign with the same flags (apart from "seconds", the sum of the measured
+times). The shards must come from the same command, flags and version (their
+run.json); missing and duplicated shards are named by index, a unit recorded
+by two shards or missing from all is an error, and nothing is counted twice.`
+
+func newMergeCmd(s *streams) *cobra.Command {
+	opts := &mergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge DIR... --out DIR",
+		Short: "Combine the shard directories of a compare campaign into one summary",
+		Long:  mergeLong,
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Dirs = args
+			return runMerge(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Out, "out", "", "the merged campaign `DIR` (new or empty)")
+	f.BoolVar(&opts.JSON, "json", false, "print the merged summaries as compare --json does")
+	return cmd
+}
+
+// readIdentity reads a campaign directory's run.json.
+func readIdentity(dir string) (compareIdentity, error) {
+	var id compareIdentity
+	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	if err != nil {
+		return id, fmt.Errorf("%s is not a compare campaign directory: %w", dir, err)
+	}
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&id); err != nil || id.Command != "compare" {
+		return id, fmt.Errorf("%s/run.json is not a compare campaign's identity", dir)
+	}
+	return id, nil
+}
+
+// mustJSON is the JSON text of an identity (which always marshals).
+func mustJSON(v compareIdentity) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// configOf rebuilds the campaign configuration from its identity.
+func configOf(id compareIdentity) (shadow.Config, error) {
+	logn, err := katDegreeLogn(strconv.Itoa(id.Params))
+	if err != nil {
+		return shadow.Config{}, err
+	}
+	cfg := shadow.Config{LogN: logn, Signatures: id.Signatures, Keys: id.Keys, Seed: id.Seed,
+		OracleBits: id.OracleBits, Shadow: shadow.ShadowKind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma)}
+	if cfg.OracleBits == 0 {
+		cfg.OracleBits = 256
+	}
+	if id.KATRecords != "" {
+		a, b, _ := strings.Cut(id.KATRecords, ":")
+		cfg.KATFrom, _ = strconv.Atoi(a)
+		cfg.KATTo, _ = strconv.Atoi(b)
+	}
+	return cfg, cfg.Check()
+}
+
+// runMerge checks the shards, unites their records and writes the result.
+func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
+	if opts.Out == "" {
+		return errors.New("missing --out DIR")
+	}
+	var ref compareIdentity
+	shards := -1
+	seen := map[int][]string{}
+	for i, d := range opts.Dirs {
+		id, err := readIdentity(d)
+		if err != nil {
+			return err
+		}
+		var si, sn int
+		if _, err := fmt.Sscanf(id.Shard, "%d/%d", &si, &sn); err != nil {
+			return fmt.Errorf("%s is not a shard (no --shard I/N in its run.json)", d)
+		}
+		bare := id
+		bare.Shard = ""
+		if i == 0 {
+			ref, shards = bare, sn
+		} else if rb, bb := mustJSON(ref), mustJSON(bare); rb != bb || sn != shards {
+			return fmt.Errorf("%s belongs to another run than %s (command, flags, version or shard count differ)", d, opts.Dirs[0])
+		}
+		seen[si] = append(seen[si], d)
+	}
+	var missing, dup []string
+	for i := range shards {
+		switch len(seen[i]) {
+		case 0:
+			missing = append(missing, strconv.Itoa(i))
+		case 1:
+		default:
+			dup = append(dup, fmt.Sprintf("%d (%s)", i, strings.Join(seen[i], ", ")))
+		}
+	}
+	if len(dup) > 0 {
+		return fmt.Errorf("shards given twice: %s", strings.Join(dup, "; "))
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("missing shards of %d: %s", shards, strings.Join(missing, ", "))
+	}
+	cfg, err := configOf(ref)
+	if err != nil {
+		return err
+	}
+	out, err := shadow.OpenCampaign(opts.Out, ref)
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	var sums []*shadow.Summary
+	for _, name := range ref.Backends {
+		b, err := lookupBackend(name)
+		if err != nil {
+			return err
+		}
+		if have, err := out.Load(name); err != nil || len(have) > 0 {
+			if err != nil {
+				return err
+			}
+			return fmt.Errorf("%s already holds records of %s: merge into a new directory", opts.Out, name)
+		}
+		all := map[string]*shadow.Record{}
+		from := map[string]string{}
+		for _, d := range opts.Dirs {
+			id, _ := readIdentity(d)
+			c, err := shadow.OpenCampaign(d, id)
+			if err != nil {
+				return err
+			}
+			recs, err := c.Load(name)
+			c.Close()
+			if err != nil {
+				return err
+			}
+			for k, r := range recs {
+				if prev, dupl := from[k]; dupl {
+					return fmt.Errorf("%s %s is recorded by two shards (%s and %s)", name, k, prev, d)
+				}
+				all[k], from[k] = r, d
+			}
+		}
+		recs := make([]*shadow.Record, 0, len(all))
+		for _, r := range all {
+			recs = append(recs, r)
+		}
+		if err := checkComplete(cfg, b, recs); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		sort.Slice(recs, func(i, j int) bool {
+			if recs[i].Kind != recs[j].Kind {
+				return recs[i].Kind == "keygen"
+			}
+			return recs[i].Index < recs[j].Index
+		})
+		for _, r := range recs {
+			if err := out.Append(name, r); err != nil {
+				return err
+			}
+		}
+		sum := shadow.Summarize(name, cfg, recs)
+		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sums = append(sums, sum)
+	}
+	if err := out.WriteSummary(sums); err != nil {
+		return err
+	}
+	if err := writeManifest(opts.Out, "compare (merged from "+strconv.Itoa(shards)+" shards)", "fprlab merge "+strings.Join(opts.Dirs, " ")+" --out "+opts.Out, "summary.json", cfg, sums); err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, sums)
+	}
+	return printCompare(s.Out, sums)
+}
+
+// checkComplete reports units of the campaign that no shard recorded.
+func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) error {
+	have := map[string]bool{}
+	for _, r := range recs {
+		have[r.Kind+"/"+strconv.Itoa(r.Index)] = true
+	}
+	var want []int
+	if cfg.KATMode() {
+		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
+			want = append(want, i)
+		}
+	} else {
+		for i := range cfg.Signatures {
+			want = append(want, i)
+		}
+	}
+	var miss []string
+	for _, i := range want {
+		if !have["signature/"+strconv.Itoa(i)] {
+			miss = append(miss, strconv.Itoa(i))
+		}
+	}
+	if len(miss) > 0 {
+		if len(miss) > 10 {
+			miss = append(miss[:10], "...")
+		}
+		return fmt.Errorf("%d signatures missing (a shard did not finish: rerun it with the same command): %s", len(miss), strings.Join(miss, ", "))
+	}
+	return nil
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSlurmCluster submits sharded compare campaigns to a real Slurm
+// cluster (the one-node cluster .ci/slurm.sh starts; FPRLAB_SLURM=1): the
+// merged result of a 4-task array equals a single process's, and a second
+// campaign with one task cancelled mid-way (scancel) and resubmitted loses
+// nothing and counts nothing twice.
+func TestSlurmCluster(t *testing.T) {
+	if os.Getenv("FPRLAB_SLURM") != "1" {
+		t.Skip("no Slurm cluster (.ci/slurm.sh starts one and sets FPRLAB_SLURM=1)")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "fprlab")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	single := func(cargs []string) string {
+		var out, errb bytes.Buffer
+		if code := run(context.Background(), append(cargs, "--json"), nil, &out, &errb); code != 0 {
+			t.Fatalf("single run: exit %d: %s", code, errb.String())
+		}
+		return stripSeconds(t, out.Bytes())
+	}
+	submitted := regexp.MustCompile(`array job (\d+), merge job (\d+)`)
+	submit := func(dir string, cargs []string) (array, merge string) {
+		var out, errb bytes.Buffer
+		args := append([]string{"campaign", "slurm", "--shards", "4", "--out", dir, "--binary", bin, "--submit", "--"}, cargs...)
+		if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+			t.Fatalf("campaign slurm: exit %d: %s", code, errb.String())
+		}
+		m := submitted.FindStringSubmatch(out.String())
+		if m == nil {
+			t.Fatalf("no job ids in %q", out.String())
+		}
+		return m[1], m[2]
+	}
+	waitFor := func(what string, ok func() bool) {
+		deadline := time.Now().Add(5 * time.Minute)
+		for !ok() {
+			if time.Now().After(deadline) {
+				q, _ := exec.Command("squeue").CombinedOutput()
+				t.Fatalf("timed out waiting for %s; squeue:\n%s", what, q)
+			}
+			time.Sleep(time.Second)
+		}
+	}
+	mergedOf := func(dir string) string {
+		data, err := os.ReadFile(filepath.Join(dir, "merged.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return stripSeconds(t, data)
+	}
+	exists := func(p string) func() bool {
+		return func() bool { st, err := os.Stat(p); return err == nil && st.Size() > 0 }
+	}
+
+	// 1. A campaign as submitted.
+	c1 := []string{"compare", "--backend", "native", "--params", "512", "--signatures", "8", "--keys", "2", "--seed", "slurm"}
+	d1 := filepath.Join(tmp, "c1")
+	submit(d1, c1)
+	waitFor("the merged result", exists(filepath.Join(d1, "merged.json")))
+	if mergedOf(d1) != single(c1) {
+		t.Errorf("merged campaign differs from the single run")
+	}
+
+	// 2. One task cancelled once it has recorded a signature, then
+	// resubmitted; the merge job (its dependency now unsatisfiable) is
+	// cancelled and submitted again.
+	c2 := []string{"compare", "--backend", "triword", "--params", "512", "--signatures", "24", "--keys", "1", "--seed", "slurm2"}
+	d2 := filepath.Join(tmp, "c2")
+	array, merge := submit(d2, c2)
+	recs := filepath.Join(d2, "shard-2", "records-triword.jsonl")
+	waitFor("task 2's first record", exists(recs))
+	if out, err := exec.Command("scancel", array+"_2").CombinedOutput(); err != nil {
+		t.Fatalf("scancel: %v %s", err, out)
+	}
+	waitFor("the array job to end", func() bool {
+		q, _ := exec.Command("squeue", "-h", "-j", array).Output()
+		return strings.TrimSpace(string(q)) == ""
+	})
+	exec.Command("scancel", merge).Run()
+	if out, err := exec.Command("sbatch", "--wait", "--array=2", filepath.Join(d2, "shards.sbatch")).CombinedOutput(); err != nil {
+		logs, _ := filepath.Glob(filepath.Join(d2, "slurm-*_2.out"))
+		var text []string
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			text = append(text, l+":\n"+string(b))
+		}
+		t.Fatalf("resubmitting task 2: %v %s\n%s", err, out, strings.Join(text, "\n"))
+	}
+	if out, err := exec.Command("sbatch", "--wait", filepath.Join(d2, "merge.sbatch")).CombinedOutput(); err != nil {
+		t.Fatalf("merge: %v %s", err, out)
+	}
+	if mergedOf(d2) != single(c2) {
+		t.Errorf("campaign with a cancelled and resubmitted task differs from the single run")
+	}
+	data, _ := os.ReadFile(recs)
+	t.Logf("slurm_test: task 2 holds %d records after its resubmission (6 signatures of 24)", strings.Count(string(data), "\n"))
+}
+
+// stripSeconds removes the measured times from compare summaries.
+func stripSeconds(t *testing.T, b []byte) string {
+	t.Helper()
+	var v []map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	for _, s := range v {
+		delete(s, "seconds")
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
+}
