@@ -1,6 +1,6 @@
 module github.com/fprlab/fprlab
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/ALTree/bigfloat v0.0.0-20220102081255-38c8b72a9924

@@ -57,13 +57,13 @@ func mul33Loops(x, y TW, accurate bool) TW {
 }
 
 // sameBits reports whether x and y have identical limbs (-0 and +0
-// differ, NaNs compare by pattern).
-// A NaN limb matches any NaN: which NaN an operation produces (sign,
-// payload) is the hardware's choice -- arm64 returns the default NaN where
-// amd64 propagates an operand's -- and Falcon never computes one.
+// differ). Any two NaNs are the same: IEEE 754 leaves the sign and payload
+// of a generated NaN open, and they differ by architecture (for an
+// overflowing product, on arm64 under qemu, the unrolled kernel returned
+// NaN limbs 0x7fc00000 and the loop form 0xffc00000; on amd64 both agree).
 func sameBits(x, y TW) bool {
 	same := func(a, b float32) bool {
-		return math.Float32bits(a) == math.Float32bits(b) || (a != a && b != b)
+		return math.Float32bits(a) == math.Float32bits(b) || (math.IsNaN(float64(a)) && math.IsNaN(float64(b)))
 	}
 	return same(x.Hi, y.Hi) && same(x.Mid, y.Mid) && same(x.Lo, y.Lo)
 }
