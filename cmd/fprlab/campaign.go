@@ -123,7 +123,7 @@ exec %s merge %s --out %s/merged --json > %s/merged.json
 // submits them with --submit.
 func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) error {
 	if len(opts.Args) == 0 || (opts.Args[0] != "compare" && opts.Args[0] != "sweep") {
-		return errors.New("campaign slurm runs compare or sweep: give -- compare ARGS... or -- sweep ARGS...")
+		return errors.New("campaign slurm runs compare or sweep: give \"-- compare ARGS\" or \"-- sweep ARGS\"")
 	}
 	for _, a := range opts.Args[1:] {
 		if a == "--out" || strings.HasPrefix(a, "--out=") || a == "--shard" || strings.HasPrefix(a, "--shard=") || a == "--workers" || strings.HasPrefix(a, "--workers=") {
