@@ -68,6 +68,57 @@ func newCampaignCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
+// takeCampaignFlags moves campaign flags written among the command's
+// arguments ("-- compare ARGS --shards 4 --out DIR", the order of the issue
+// tracker's examples) into opts: --shards, --partition, --time, --cpus,
+// --out, --binary, --submit belong to the campaign, never to the command.
+func takeCampaignFlags(opts *campaignOptions) error {
+	var rest []string
+	args := opts.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, val, hasVal := strings.Cut(a, "=")
+		switch name {
+		case "--submit":
+			opts.Submit = !hasVal || val == "true"
+			continue
+		case "--shards", "--partition", "--time", "--cpus", "--out", "--binary":
+		default:
+			rest = append(rest, a)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return fmt.Errorf("%s needs a value", name)
+			}
+			i++
+			val = args[i]
+		}
+		switch name {
+		case "--shards", "--cpus":
+			n, err := strconv.Atoi(val)
+			if err != nil {
+				return fmt.Errorf("%s %q: want an integer", name, val)
+			}
+			if name == "--shards" {
+				opts.Shards = n
+			} else {
+				opts.CPUs = n
+			}
+		case "--partition":
+			opts.Partition = val
+		case "--time":
+			opts.Time = val
+		case "--out":
+			opts.Out = val
+		case "--binary":
+			opts.Binary = val
+		}
+	}
+	opts.Args = rest
+	return nil
+}
+
 // shellQuote quotes one word for bash.
 func shellQuote(w string) string {
 	if w != "" && strings.IndexFunc(w, func(r rune) bool {
@@ -122,6 +173,9 @@ exec %s merge %s --out %s/merged --json > %s/merged.json
 // runCampaignSlurm writes the scripts, prints how to submit them, and
 // submits them with --submit.
 func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) error {
+	if err := takeCampaignFlags(opts); err != nil {
+		return err
+	}
 	if len(opts.Args) == 0 || (opts.Args[0] != "compare" && opts.Args[0] != "sweep") {
 		return errors.New("campaign slurm runs compare or sweep: give \"-- compare ARGS\" or \"-- sweep ARGS\"")
 	}
