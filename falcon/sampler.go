@@ -218,18 +218,18 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
-	var drawn uint64
 	i := 56
 	for ; ; i -= 8 {
-		v := s.u8()
-		drawn |= uint64(v) << uint(i)
-		w = v - uint32(z>>uint(i))&0xFF
+		w = s.u8() - uint32(z>>uint(i))&0xFF
 		if w != 0 || i == 0 {
 			break
 		}
 	}
 	accept := w>>31 != 0
 	if s.obs != nil {
+		// The bytes drawn equal z's above the deciding byte, which is
+		// z's byte plus w: recovered here rather than kept in the loop.
+		drawn := z>>uint(i+8)<<uint(i+8) | uint64((w+uint32(z>>uint(i)))&0xFF)<<uint(i)
 		s.obs.BerExp(expm, uint(sw), drawn, (64-i)/8, accept)
 	}
 	return accept

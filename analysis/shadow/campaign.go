@@ -8,11 +8,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // A campaign directory holds a shadowed run's results as they are made, so
@@ -51,11 +54,7 @@ func OpenCampaign(dir string, identity any) (*Campaign, error) {
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		tmp := path + ".tmp"
-		if err := os.WriteFile(tmp, id, 0o644); err != nil {
-			return nil, fmt.Errorf("campaign directory: %w", err)
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: id}); err != nil {
 			return nil, fmt.Errorf("campaign directory: %w", err)
 		}
 	case err != nil:
@@ -214,11 +213,7 @@ func (c *Campaign) WriteSummary(v any) error {
 		return err
 	}
 	path := filepath.Join(c.dir, "summary.json")
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: append(data, '\n')})
 }
 
 // Close closes the records files.

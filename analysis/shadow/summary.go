@@ -387,12 +387,10 @@ func (a *flipAcc) add(r *Record) {
 
 func recordLabel(r *Record) string {
 	if r.Kind == "keygen" {
-		return "key " + itoa(r.Index)
+		return "key " + strconv.Itoa(r.Index)
 	}
-	return "signature " + itoa(r.Index)
+	return "signature " + strconv.Itoa(r.Index)
 }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 func (a *flipAcc) summary() Flips {
 	for k, v := range a.m {

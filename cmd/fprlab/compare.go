@@ -95,20 +95,27 @@ func newCompareCmd(s *streams) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Backends, "backend", "", "backend or comma-separated backends (see 'fprlab backends')")
-	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures (seeded mode)")
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn (seeded mode)")
+	bindMeasureFlags(cmd, opts)
+	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
+	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
+	return cmd
+}
+
+// bindMeasureFlags binds the flags that compare and sweep share: the
+// inputs besides their counts, the exact side, parallelism, progress.
+func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
+	f := cmd.Flags()
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness (seeded mode)")
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
 	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
-	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
-	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
-	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
-	return cmd
 }
 
 // compareIdentity is what determines a campaign's results (its run.json).

@@ -66,8 +66,6 @@ func readIdentity(dir string) (compareIdentity, error) {
 	return id, nil
 }
 
-func mustJSON(v compareIdentity) string { return jsonText(v) }
-
 // configOf rebuilds the campaign configuration from its identity.
 func configOf(id compareIdentity) (shadow.Config, error) {
 	logn, err := katDegreeLogn(strconv.Itoa(id.Params))
@@ -110,7 +108,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		bare.Shard = ""
 		if i == 0 {
 			ref = bare
-		} else if mustJSON(ref) != mustJSON(bare) {
+		} else if jsonText(ref) != jsonText(bare) {
 			return fmt.Errorf("%s belongs to another run than %s (command, flags or version differ)", d, opts.Dirs[0])
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -73,18 +74,11 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Rounding, "rounding", "rn", "rounding of the --bits formats: rn, rz or sr=SEED")
 	f.StringVar(&opts.References, "reference", "native,triword", "backends measured beside the formats (empty for none)")
 	f.IntVar(&opts.KAT, "kat", 1, "NIST KAT records regenerated per format for conformance (0 to skip)")
-	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures per format (seeded mode)")
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; every format signs with the same emu64-generated keys)")
-	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
-	f.StringVar(&opts.KATRecords, "kat-records", "", "sign NIST KAT records `FROM:TO` instead of seeded inputs")
-	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits) or oracle")
-	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow")
-	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
-	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	bindMeasureFlags(cmd, &opts.compareOptions)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
-	f.BoolVar(&opts.Progress, "progress", false, "show per-signature progress on stderr (default: when stderr is a terminal)")
 	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats (those whose index is I modulo N); combine with fprlab merge")
 	return cmd
 }
@@ -344,16 +338,13 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 	return pt, nil
 }
 
-// writeFileAtomic writes a campaign file through a temporary file.
+// writeFileAtomic writes a campaign file (safefile's atomic write),
+// creating its directory.
 func writeFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: data})
 }
 
 // printSweep prints the per-format table and P*.
