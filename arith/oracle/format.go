@@ -145,6 +145,7 @@ const (
 	opInv
 	opDiv
 	opSqrt
+	opConvert
 )
 
 // finish computes an operation in the format: compute stores the result of

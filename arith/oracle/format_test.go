@@ -418,3 +418,58 @@ func TestFormatExpmDegrades(t *testing.T) {
 }
 
 func itoa(i int) string { return big.NewInt(int64(i)).String() }
+
+// Convert rounds a wider value as the format's own results round: into
+// vprec:24:e8 as float32 conversion does (Go's conversion is IEEE round to
+// nearest even), into vprec:53:e11 as big.Float.Float64 does, toward zero
+// as truncation of the significand does; below 2^emin it flushes, and it
+// is the identity on the format's values.
+func TestConvert(t *testing.T) {
+	f32, err := NewFormat(24, 8, RoundNearestEven, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f64, err := NewFormat(53, 11, RoundNearestEven, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rz, err := NewFormat(24, 8, RoundTowardZero, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, err := New(256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20000 {
+		x := math.Float64frombits(rng.Uint64()&^(0x7ff<<52) | uint64(1023-40+rng.IntN(80))<<52)
+		bx := new(big.Float).SetFloat64(x)
+		if got, want := f32.Float64(f32.Convert(bx)), float64(float32(x)); got != want {
+			t.Fatalf("%d: vprec:24:e8 Convert(%g) = %g, float32 gives %g", i, x, got, want)
+		}
+		m, e := math.Frexp(x)
+		trunc := math.Ldexp(math.Trunc(math.Ldexp(m, 24)), e-24)
+		if got := rz.Float64(rz.Convert(bx)); got != trunc {
+			t.Fatalf("%d: vprec:24:e8:rz Convert(%g) = %g, truncation gives %g", i, x, got, trunc)
+		}
+		// A 256-bit quotient, rounded into binary64.
+		q := wide.Div(bx, wide.Of(int64(3+rng.IntN(1000))))
+		want, _ := q.Float64()
+		if got := f64.Float64(f64.Convert(q)); got != want {
+			t.Fatalf("%d: vprec:53:e11 Convert(%v) = %g, big.Float.Float64 gives %g", i, q, got, want)
+		}
+		own := f32.Convert(bx)
+		if again := f32.Convert(own); again.Cmp(own) != 0 {
+			t.Fatalf("%d: Convert is not the identity on the format's own value %v", i, own)
+		}
+	}
+	tiny := new(big.Float).SetMantExp(big.NewFloat(1), -127) // below 2^-126
+	if z := f32.Convert(tiny); z.Sign() != 0 {
+		t.Errorf("vprec:24:e8 Convert(2^-127) = %v, want a flush to zero", z)
+	}
+	huge := new(big.Float).SetMantExp(big.NewFloat(1), 200)
+	if z := f32.Convert(huge); !z.IsInf() {
+		t.Errorf("vprec:24:e8 Convert(2^200) = %v, want +Inf", z)
+	}
+}

@@ -188,6 +188,19 @@ func (a Arith) GM(k int) *big.Float {
 	return a.exact(a.tab.twiddle(k))
 }
 
+// Convert returns x, a value of any precision (another format's result),
+// rounded into this arithmetic as one of its own results would be: P bits,
+// the format's rounding and exponent range. It is the conversion at the
+// boundary between two datapaths of different widths, and the identity on
+// the arithmetic's own values (for stochastic rounding too: a P-bit value
+// needs no rounding).
+func (a Arith) Convert(x *big.Float) *big.Float {
+	if x.IsInf() {
+		return a.newFloat().Set(x)
+	}
+	return a.result(opConvert, x, nil, nil, func(z *big.Float) *big.Float { return z.Set(x) })
+}
+
 // Add returns x+y rounded to P bits.
 func (a Arith) Add(x, y *big.Float) *big.Float {
 	if x.IsInf() && y.IsInf() && x.Signbit() != y.Signbit() {
