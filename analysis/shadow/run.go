@@ -18,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -311,6 +312,8 @@ func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Cons
 		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[ddouble.DD]:
 		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
+	case arith.Arith[vfloat.V]:
+		return &pairRunner[vfloat.V, X, arith.Arith[vfloat.V], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	}
 	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
 }
