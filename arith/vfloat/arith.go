@@ -18,8 +18,12 @@ import (
 const MaxPrec = 113
 
 // Arith implements arith.Arith[V] for one vprec format. The zero value is
-// not usable; obtain one from New, NewFormat, Parse or FromOracle.
-type Arith struct {
+// not usable; obtain one from New, NewFormat, Parse or FromOracle. It is
+// one pointer, so that a method call passes its operands in registers.
+type Arith struct{ *params }
+
+// params is a format's parameters, shared read-only by copies of an Arith.
+type params struct {
 	prec uint
 	rz   bool    // round toward zero (else to nearest even)
 	fm   *format // exponent range of vprec:P:eE; nil for vprec:P
@@ -55,7 +59,7 @@ func FromOracle(a oracle.Arith) (Arith, error) {
 	if a.Prec() > MaxPrec {
 		return Arith{}, fmt.Errorf("vfloat: %s: precision above %d bits (use package oracle)", a, MaxPrec)
 	}
-	f := Arith{prec: a.Prec(), ref: a, tab: tablesFor(a)}
+	f := Arith{&params{prec: a.Prec(), ref: a, tab: tablesFor(a)}}
 	if expBits, r, _, ok := a.Format(); ok {
 		emax := int64(1)<<(expBits-1) - 1
 		f.fm = &format{emin: 1 - emax, emax: emax}
@@ -180,19 +184,19 @@ func (a Arith) inf() V { return infV(false) }
 // above the largest finite value becomes ±Inf, or the largest finite value
 // when rounding toward zero.
 func (a Arith) fit(v V, e int64) V {
-	if a.fm == nil || v.form != finite {
+	if a.fm == nil || v.cls() != finite {
 		return v
 	}
 	switch {
 	case e-1 < a.fm.emin:
-		return zeroV(v.neg)
+		return zeroV(v.isNeg())
 	case int64(v.exp)-1 > a.fm.emax:
 		if a.rz {
 			m := a.fm.maxFinite
-			m.neg = v.neg
+			m.k |= v.k & negBit
 			return m
 		}
-		return infV(v.neg)
+		return infV(v.isNeg())
 	}
 	return v
 }
@@ -200,21 +204,21 @@ func (a Arith) fit(v V, e int64) V {
 // roundOwn rounds x to P bits in the format's rounding and range (the
 // conversion of a value, exact or from another format).
 func (a Arith) roundOwn(x V) V {
-	if x.form != finite {
+	if x.cls() != finite {
 		return x
 	}
 	if x.fits(a.prec) {
 		return a.fit(x, int64(x.exp))
 	}
-	return a.fit(round(x.neg, int64(x.exp), x.hi, x.lo, 0, false, a.prec, a.rz), int64(x.exp))
+	return a.fit(round(x.isNeg(), int64(x.exp), x.hi, x.lo, 0, false, a.prec, a.rz), int64(x.exp))
 }
 
 // exact is the reference's Neg rounding: x (exact in a P-bit format)
 // rounded to nearest at P bits, which changes only a value of a wider
 // format, then, withRange, the exponent range as for an exact result.
 func (a Arith) exact(x V, withRange bool) V {
-	if x.form == finite && !x.fits(a.prec) {
-		x = round(x.neg, int64(x.exp), x.hi, x.lo, 0, false, a.prec, false)
+	if x.cls() == finite && !x.fits(a.prec) {
+		x = round(x.isNeg(), int64(x.exp), x.hi, x.lo, 0, false, a.prec, false)
 	}
 	if withRange {
 		return a.fit(x, int64(x.exp))
@@ -264,7 +268,7 @@ func (a Arith) FromFloat64(x float64) V {
 		return fromBig(a.ref.FromFloat64(x))
 	}
 	v := fromFloat64(x, 53, false) // exact
-	if v.form != finite {
+	if v.cls() != finite {
 		return v
 	}
 	return a.roundOwn(v)
@@ -312,16 +316,16 @@ func (a Arith) Add(x, y V) V {
 // zeros and infinities (Inf-Inf gives the NaN stand-in +Inf).
 func (a Arith) add(x, y V) V {
 	switch {
-	case x.form == finite && y.form == finite:
-		if x.neg != y.neg && cmpAbs(x, y) == 0 {
+	case x.cls() == finite && y.cls() == finite:
+		if x.isNeg() != y.isNeg() && cmpAbs(x, y) == 0 {
 			return zeroV(false)
 		}
 		return a.fit(addExact(x, y, a.prec, a.rz))
-	case x.form == inf && y.form == inf && x.neg != y.neg:
+	case x.cls() == inf && y.cls() == inf && x.isNeg() != y.isNeg():
 		return a.inf()
-	case x.form == zero && y.form == zero:
-		return zeroV(x.neg && y.neg)
-	case x.form == inf || y.form == zero:
+	case x.cls() == zero && y.cls() == zero:
+		return zeroV(x.isNeg() && y.isNeg())
+	case x.cls() == inf || y.cls() == zero:
 		return a.roundOwn(x)
 	}
 	return a.roundOwn(y)
@@ -332,13 +336,13 @@ func (a Arith) Sub(x, y V) V {
 	if a.sr {
 		return fromBig(a.ref.Sub(a.toBig(x), a.toBig(y)))
 	}
-	y.neg = !y.neg
+	y.k ^= negBit
 	return a.add(x, y)
 }
 
 // Neg returns -x.
 func (a Arith) Neg(x V) V {
-	x.neg = !x.neg
+	x.k ^= negBit
 	return a.exact(x, false)
 }
 
@@ -352,15 +356,15 @@ func (a Arith) Double(x V) V { return a.scale(x, 1) }
 // reference's (big.Float.SetMantExp) it does not round a value of a wider
 // format.
 func (a Arith) scale(x V, d int64) V {
-	if x.form != finite {
+	if x.cls() != finite {
 		return x
 	}
 	e := int64(x.exp) + d
 	switch {
 	case e < math.MinInt32:
-		return zeroV(x.neg)
+		return zeroV(x.isNeg())
 	case e > math.MaxInt32:
-		return infV(x.neg)
+		return infV(x.isNeg())
 	}
 	x.exp = int32(e)
 	return a.fit(x, e)
@@ -376,14 +380,14 @@ func (a Arith) Mul(x, y V) V {
 
 func (a Arith) mul(x, y V) V {
 	switch {
-	case x.form == finite && y.form == finite:
+	case x.cls() == finite && y.cls() == finite:
 		return a.fit(mulExact(x, y, a.prec, a.rz))
-	case x.form == inf && y.form == zero, x.form == zero && y.form == inf:
+	case x.cls() == inf && y.cls() == zero, x.cls() == zero && y.cls() == inf:
 		return a.inf()
-	case x.form == inf || y.form == inf:
-		return infV(x.neg != y.neg)
+	case x.cls() == inf || y.cls() == inf:
+		return infV(x.isNeg() != y.isNeg())
 	}
-	return zeroV(x.neg != y.neg)
+	return zeroV(x.isNeg() != y.isNeg())
 }
 
 // Sqr returns x^2 rounded.
@@ -399,7 +403,7 @@ func (a Arith) Inv(x V) V {
 	if a.sr {
 		return fromBig(a.ref.Inv(a.toBig(x)))
 	}
-	return a.quo(V{hi: 1 << 63, exp: 1, form: finite}, x)
+	return a.quo(mkV(1<<63, 0, 1, false), x)
 }
 
 // Div returns x/y rounded.
@@ -407,7 +411,7 @@ func (a Arith) Div(x, y V) V {
 	switch {
 	case a.sr:
 		return fromBig(a.ref.Div(a.toBig(x), a.toBig(y)))
-	case (x.form == zero && y.form == zero) || (x.form == inf && y.form == inf):
+	case (x.cls() == zero && y.cls() == zero) || (x.cls() == inf && y.cls() == inf):
 		return a.inf()
 	}
 	return a.quo(x, y)
@@ -415,12 +419,12 @@ func (a Arith) Div(x, y V) V {
 
 func (a Arith) quo(x, y V) V {
 	switch {
-	case x.form == finite && y.form == finite:
+	case x.cls() == finite && y.cls() == finite:
 		return a.fit(quoExact(x, y, a.prec, a.rz))
-	case x.form == zero || y.form == inf:
-		return zeroV(x.neg != y.neg)
+	case x.cls() == zero || y.cls() == inf:
+		return zeroV(x.isNeg() != y.isNeg())
 	}
-	return infV(x.neg != y.neg)
+	return infV(x.isNeg() != y.isNeg())
 }
 
 // Sqrt returns the square root of x correctly rounded (sqrt(±0) = ±0; a
@@ -431,7 +435,7 @@ func (a Arith) Sqrt(x V) V {
 	switch {
 	case x.sign() < 0:
 		return a.inf()
-	case x.form != finite:
+	case x.cls() != finite:
 		return x
 	}
 	return fromBig(a.ref.Sqrt(a.toBig(x)))
@@ -468,11 +472,11 @@ func (a Arith) ExpmP63(x, ccs V) uint64 {
 	if a.fm == nil {
 		return a.ref.ExpmP63(a.toBig(x), a.toBig(ccs))
 	}
-	if x.form == inf || ccs.form == inf || ccs.sign() <= 0 || (x.form == finite && x.exp > 12) || ccs.exp > 12 {
+	if x.cls() == inf || ccs.cls() == inf || ccs.sign() <= 0 || (x.cls() == finite && x.exp > 12) || ccs.exp > 12 {
 		switch {
 		case ccs.sign() <= 0:
 			return 0
-		case x.sign() > 0 && (x.form == inf || x.exp > 12):
+		case x.sign() > 0 && (x.cls() == inf || x.exp > 12):
 			return 0
 		}
 		return math.MaxUint64
@@ -486,7 +490,7 @@ func (a Arith) ExpmP63(x, ccs V) uint64 {
 	switch {
 	case y.sign() <= 0:
 		return 0
-	case y.form == inf || int64(y.exp)+63 > 64:
+	case y.cls() == inf || int64(y.exp)+63 > 64:
 		return math.MaxUint64
 	case int64(y.exp)+63 <= 0:
 		return 0

@@ -20,10 +20,10 @@ const (
 // significand and the rest is the fraction.
 func toInt(x V, mode intRounding) int64 {
 	switch {
-	case x.form == zero:
+	case x.cls() == zero:
 		return 0
-	case x.form == inf || x.exp >= 64:
-		if x.neg {
+	case x.cls() == inf || x.exp >= 64:
+		if x.isNeg() {
 			return math.MinInt64
 		}
 		return math.MaxInt64
@@ -46,7 +46,7 @@ func toInt(x V, mode intRounding) int64 {
 	up := false // increment the magnitude
 	switch mode {
 	case roundFloor:
-		up = x.neg && nonzero
+		up = x.isNeg() && nonzero
 	case roundEven:
 		half := fracHi > 1<<63 || (fracHi == 1<<63 && fracLo != 0)
 		tie := fracHi == 1<<63 && fracLo == 0
@@ -55,7 +55,7 @@ func toInt(x V, mode intRounding) int64 {
 	if up {
 		t++
 	}
-	if x.neg {
+	if x.isNeg() {
 		return -int64(t) // t <= 2^63; -2^63 wraps to MinInt64, as wanted
 	}
 	if t > math.MaxInt64 {

@@ -49,7 +49,7 @@ func addExact(x, y V, prec uint, rz bool) (V, int64) {
 	y0, y1, y2, st := shiftRight3(y.hi, y.lo, uint64(int64(x.exp)-int64(y.exp)))
 	exp := int64(x.exp)
 	var s0, s1, s2 uint64
-	if x.neg == y.neg {
+	if x.isNeg() == y.isNeg() {
 		var cy uint64
 		s2 = y2
 		s1, cy = bits.Add64(x.lo, y1, 0)
@@ -61,7 +61,7 @@ func addExact(x, y V, prec uint, rz bool) (V, int64) {
 			s0 = s0>>1 | 1<<63
 			exp++
 		}
-		return round(x.neg, exp, s0, s1, s2, st, prec, rz), exp
+		return round(x.isNeg(), exp, s0, s1, s2, st, prec, rz), exp
 	}
 	var bw uint64
 	extra := uint64(0)
@@ -83,7 +83,7 @@ func addExact(x, y V, prec uint, rz bool) (V, int64) {
 	}
 	s0, s1, s2 = shiftLeft3(s0, s1, s2, uint(n))
 	exp -= int64(n)
-	return round(x.neg, exp, s0, s1, s2, st, prec, rz), exp
+	return round(x.isNeg(), exp, s0, s1, s2, st, prec, rz), exp
 }
 
 // shiftLeft3 shifts the 192-bit w0 w1 w2 left by n < 192 bits.
@@ -101,7 +101,7 @@ func shiftLeft3(w0, w1, w2 uint64, n uint) (uint64, uint64, uint64) {
 // mulExact returns x*y for finite nonzero x, y: the 256-bit product of the
 // significands, its last word folded into sticky.
 func mulExact(x, y V, prec uint, rz bool) (V, int64) {
-	neg := x.neg != y.neg
+	neg := x.isNeg() != y.isNeg()
 	exp := int64(x.exp) + int64(y.exp)
 	var w0, w1, w2, w3 uint64
 	if x.lo == 0 && y.lo == 0 {
@@ -175,7 +175,7 @@ func divStep(r0, r1, v0, v1 uint64) (q, n0, n1 uint64) {
 // quoExact returns x/y for finite nonzero x, y: the quotient of the
 // significands to 128 or 129 bits and whether the remainder is nonzero.
 func quoExact(x, y V, prec uint, rz bool) (V, int64) {
-	neg := x.neg != y.neg
+	neg := x.isNeg() != y.isNeg()
 	exp := int64(x.exp) - int64(y.exp)
 	r0, r1 := x.hi, x.lo
 	top := x.hi > y.hi || (x.hi == y.hi && x.lo >= y.lo)

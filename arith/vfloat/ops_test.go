@@ -318,7 +318,11 @@ func TestConvertFromWider(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, f := range fs {
 		wide := f
-		wide.a.prec = MaxPrec
+		w, err := New(MaxPrec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wide.a = w
 		g := gen{r, wide}
 		for range samplesPerFormat(1_000_000, len(fs)) {
 			x := g.value()

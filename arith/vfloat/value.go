@@ -25,21 +25,44 @@ const (
 type V struct {
 	hi, lo uint64
 	exp    int32
-	neg    bool
-	form   form
+	k      uint8 // form | negBit
 }
 
+// negBit is the sign bit of V.k. V has four fields so that the compiler
+// keeps values in registers (a struct of more fields always goes through
+// memory, several times slower here).
+const negBit = 4
+
+// kind packs a form and a sign.
+func kind(f form, neg bool) uint8 {
+	if neg {
+		return uint8(f) | negBit
+	}
+	return uint8(f)
+}
+
+// mkV returns the finite value (-1)^neg * 0.hi lo * 2^exp.
+func mkV(hi, lo uint64, exp int32, neg bool) V {
+	return V{hi: hi, lo: lo, exp: exp, k: kind(finite, neg)}
+}
+
+// cls is v's form.
+func (v V) cls() form { return form(v.k &^ negBit) }
+
+// isNeg reports v's sign bit.
+func (v V) isNeg() bool { return v.k&negBit != 0 }
+
 // IsInf reports whether v is an infinity.
-func (v V) IsInf() bool { return v.form == inf }
+func (v V) IsInf() bool { return v.cls() == inf }
 
 // IsZero reports whether v is +0 or -0.
-func (v V) IsZero() bool { return v.form == zero }
+func (v V) IsZero() bool { return v.cls() == zero }
 
 // Signbit reports whether v is negative or -0.
-func (v V) Signbit() bool { return v.neg }
+func (v V) Signbit() bool { return v.isNeg() }
 
-func infV(neg bool) V  { return V{neg: neg, form: inf} }
-func zeroV(neg bool) V { return V{neg: neg} }
+func infV(neg bool) V  { return V{k: kind(inf, neg)} }
+func zeroV(neg bool) V { return V{k: kind(zero, neg)} }
 
 // round returns the value (-1)^neg * 0.w0 w1 w2 (binary) * 2^exp, plus a
 // nonzero amount below w2's last bit when sticky is set, rounded to prec
@@ -104,12 +127,12 @@ func round(neg bool, exp int64, w0, w1, w2 uint64, sticky bool, prec uint, rz bo
 			}
 		}
 	}
-	return V{hi: k0, lo: k1, exp: int32(exp), neg: neg, form: finite}
+	return mkV(k0, k1, int32(exp), neg)
 }
 
 // fits reports whether v's significand has at most prec bits.
 func (v V) fits(prec uint) bool {
-	if prec >= 128 || v.form != finite {
+	if prec >= 128 || v.cls() != finite {
 		return true
 	}
 	if prec >= 64 {
@@ -155,11 +178,11 @@ func cmp(x, y V) int {
 	}
 	var c int
 	switch {
-	case x.form == inf && y.form == inf:
+	case x.cls() == inf && y.cls() == inf:
 		c = 0
-	case x.form == inf:
+	case x.cls() == inf:
 		c = 1
-	case y.form == inf:
+	case y.cls() == inf:
 		c = -1
 	default:
 		c = cmpAbs(x, y)
@@ -173,9 +196,9 @@ func cmp(x, y V) int {
 // sign is -1, 0 or +1 (0 for both zeros), as big.Float.Sign.
 func (v V) sign() int {
 	switch {
-	case v.form == zero:
+	case v.cls() == zero:
 		return 0
-	case v.neg:
+	case v.isNeg():
 		return -1
 	}
 	return 1
@@ -223,9 +246,9 @@ func fromFloat64(x float64, prec uint, rz bool) V {
 // float64Exact returns v as a float64 when it is one exactly (a normal
 // binary64 number, a zero or an infinity).
 func (v V) float64Exact() (float64, bool) {
-	switch v.form {
+	switch v.cls() {
 	case zero:
-		if v.neg {
+		if v.isNeg() {
 			return math.Copysign(0, -1), true
 		}
 		return 0, true
@@ -236,7 +259,7 @@ func (v V) float64Exact() (float64, bool) {
 		return 0, false
 	}
 	b := uint64(v.exp-1+1023)<<52 | v.hi>>11&(1<<52-1)
-	if v.neg {
+	if v.isNeg() {
 		b |= 1 << 63
 	}
 	return math.Float64frombits(b), true
@@ -249,7 +272,7 @@ func (v V) float64() float64 {
 		return f
 	}
 	if v.exp >= -1020 && v.exp <= 1024 {
-		r := round(v.neg, int64(v.exp), v.hi, v.lo, 0, false, 53, false)
+		r := round(v.isNeg(), int64(v.exp), v.hi, v.lo, 0, false, 53, false)
 		if r.exp <= 1024 {
 			f, _ := r.float64Exact()
 			return f
@@ -264,14 +287,14 @@ func (v V) float64() float64 {
 // exactly.
 func (v V) big(prec uint) *big.Float {
 	z := new(big.Float).SetPrec(prec)
-	switch v.form {
+	switch v.cls() {
 	case zero:
-		if v.neg {
+		if v.isNeg() {
 			z.Neg(z)
 		}
 		return z
 	case inf:
-		return z.SetInf(v.neg)
+		return z.SetInf(v.isNeg())
 	}
 	t := new(big.Float).SetPrec(128).SetUint64(v.hi)
 	if v.lo != 0 {
@@ -281,7 +304,7 @@ func (v V) big(prec uint) *big.Float {
 	} else {
 		t.SetMantExp(t, int(v.exp)-64)
 	}
-	if v.neg {
+	if v.isNeg() {
 		t.Neg(t)
 	}
 	return z.Set(t)
@@ -290,7 +313,7 @@ func (v V) big(prec uint) *big.Float {
 // minPrec is the number of significand bits v needs (0 for zero and Inf).
 func (v V) minPrec() uint {
 	switch {
-	case v.form != finite:
+	case v.cls() != finite:
 		return 0
 	case v.lo != 0:
 		return 128 - uint(bits.TrailingZeros64(v.lo))
@@ -315,5 +338,5 @@ func fromBig(x *big.Float) V {
 	i, _ := mant.SetMantExp(mant.Abs(mant), 128).Int(nil) // in [2^127, 2^128), exact
 	lo := new(big.Int).And(i, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
 	hi := i.Rsh(i, 64).Uint64()
-	return V{hi: hi, lo: lo, exp: int32(e), neg: x.Signbit(), form: finite}
+	return mkV(hi, lo, int32(e), x.Signbit())
 }
