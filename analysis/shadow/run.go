@@ -199,7 +199,34 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 }
 
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
-	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
+	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
+		splitX: pairImporter[F, X](r.a, r.ex), consts: r.consts, resLog2: r.res}
+}
+
+// pairImporter returns the exact import of backend values into the dd
+// exact side without big.Float, for a backend whose values split into two
+// binary64 numbers hi = RN(v), lo = v - hi (vfloat.Arith.Float64Pair, for
+// formats wider than binary64): the double word (hi, lo) is exactly what
+// ddouble's FromBig makes of such a value. nil when either side lacks it.
+func pairImporter[F, X any](b, x any) func(F) (X, bool) {
+	split, ok := b.(interface {
+		Float64Pair(v F) (hi, lo float64, ok bool)
+	})
+	if !ok {
+		return nil
+	}
+	if _, ok := x.(ddouble.Arith); !ok {
+		return nil
+	}
+	return func(v F) (X, bool) {
+		hi, lo, ok := split.Float64Pair(v)
+		if !ok {
+			var z X
+			return z, false
+		}
+		d, ok := any(ddouble.DD{Hi: hi, Lo: lo}).(X)
+		return d, ok
+	}
 }
 
 func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {

@@ -497,3 +497,37 @@ func (a Arith) ExpmP63(x, ccs V) uint64 {
 	}
 	return y.hi >> (64 - (int64(y.exp) + 63))
 }
+
+// Float64Pair splits x into binary64 numbers hi = x rounded to nearest and
+// lo = x - hi, exactly (hi + lo = x), so that a double-word arithmetic can
+// import it without big.Float; ok is false where that is not possible (an
+// infinity, a remainder needing more than 53 bits or below binary64's
+// normal range, hi beyond it).
+func (a Arith) Float64Pair(x V) (hi, lo float64, ok bool) {
+	switch x.cls() {
+	case zero:
+		hi, _ = x.float64Exact()
+		return hi, 0, true
+	case inf:
+		return 0, 0, false
+	}
+	if hi, ok = x.float64Exact(); ok {
+		return hi, 0, true
+	}
+	if x.exp < -1020 || x.exp > 1023 {
+		return 0, 0, false
+	}
+	h := round(x.isNeg(), int64(x.exp), x.hi, x.lo, 0, false, 53, false)
+	if hi, ok = h.float64Exact(); !ok {
+		return 0, 0, false
+	}
+	h.k ^= negBit
+	r, _ := addExact(x, h, 127, false) // exact: |x - hi| < 2^-52 |x| has at most 127 - 53 significant bits of x below hi's
+	if r.cls() != finite {             // x - hi == 0 was handled above (x exact in binary64); addExact never gives 0 otherwise
+		return 0, 0, false
+	}
+	if lo, ok = r.float64Exact(); !ok {
+		return 0, 0, false
+	}
+	return hi, lo, true
+}

@@ -505,3 +505,30 @@ func TestExpmP63(t *testing.T) {
 		}
 	}
 }
+
+// TestFloat64Pair: where Float64Pair reports a split, hi is x rounded to
+// binary64 and hi + lo is x exactly.
+func TestFloat64Pair(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	split := 0
+	for _, f := range testFormats(t) {
+		g := gen{r, f}
+		for range samplesPerFormat(200_000, 70) {
+			x := g.value()
+			hi, lo, ok := f.a.Float64Pair(fromRef(x))
+			if !ok {
+				continue
+			}
+			split++
+			want, _ := x.Float64()
+			sum := new(big.Float).SetPrec(200).SetFloat64(hi)
+			sum.Add(sum, big.NewFloat(lo))
+			if math.Float64bits(hi) != math.Float64bits(want) || sum.Cmp(x) != 0 || math.Abs(lo) > math.Abs(hi)*0x1p-53 {
+				t.Fatalf("%s: Float64Pair(%s) = %v, %v", f.name, x.Text('p', 0), hi, lo)
+			}
+		}
+	}
+	if split == 0 {
+		t.Fatal("no value split")
+	}
+}
