@@ -62,6 +62,12 @@
 // number, importing a NaN) returns +Inf instead of panicking. Falcon with a
 // valid key never produces one.
 //
+// The names "vprec:..." select package arith/vfloat's implementation of
+// these formats where it has one (P <= 113, installed with SetFastVPrec):
+// the same results bit for bit, without allocation. This package's
+// big.Float code stays the reference it is tested against, selected by
+// "vprecbig:..." names.
+//
 // It is slow: every operation allocates a new big.Float (values are
 // immutable, as package arith requires), a 256-bit multiplication costs
 // some hundreds of nanoseconds, and each ExpmP63 evaluates an exponential

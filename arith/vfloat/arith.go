@@ -463,41 +463,6 @@ func (a Arith) Float64(x V) float64 { return x.float64() }
 // the reference's values).
 func (a Arith) Big(x V) *big.Float { return a.toBig(x) }
 
-// ExpmP63 approximates 2^63*ccs*exp(-x) as the reference's vprec does:
-// for vprec:P the correctly rounded exponential (computed by the
-// reference on the exact operands), for vprec:P:eE the FACCT polynomial
-// evaluated by Horner's rule in the format, then the product with ccs,
-// an exact scaling by 2^63 and truncation.
-func (a Arith) ExpmP63(x, ccs V) uint64 {
-	if a.fm == nil {
-		return a.ref.ExpmP63(a.toBig(x), a.toBig(ccs))
-	}
-	if x.cls() == inf || ccs.cls() == inf || ccs.sign() <= 0 || (x.cls() == finite && x.exp > 12) || ccs.exp > 12 {
-		switch {
-		case ccs.sign() <= 0:
-			return 0
-		case x.sign() > 0 && (x.cls() == inf || x.exp > 12):
-			return 0
-		}
-		return math.MaxUint64
-	}
-	c := a.tab.expmCoeffs()
-	y := c[0]
-	for _, ci := range c[1:] {
-		y = a.Sub(ci, a.Mul(y, x))
-	}
-	y = a.Mul(y, ccs)
-	switch {
-	case y.sign() <= 0:
-		return 0
-	case y.cls() == inf || int64(y.exp)+63 > 64:
-		return math.MaxUint64
-	case int64(y.exp)+63 <= 0:
-		return 0
-	}
-	return y.hi >> (64 - (int64(y.exp) + 63))
-}
-
 // Float64Pair splits x into binary64 numbers hi = x rounded to nearest and
 // lo = x - hi, exactly (hi + lo = x), so that a double-word arithmetic can
 // import it without big.Float; ok is false where that is not possible (an

@@ -486,13 +486,22 @@ func TestExpmP63(t *testing.T) {
 		g := gen{r, f}
 		n := samplesPerFormat(200_000, len(fs))
 		if f.a.fm == nil {
-			n /= 10 // the reference's correctly rounded exponential, computed by the reference
+			n /= 4 // the reference computes a correctly rounded exponential, slowly
 		}
 		for range n {
 			var x, ccs *big.Float
-			if r.IntN(10) == 0 {
+			switch r.IntN(10) {
+			case 0:
 				x, ccs = g.value(), g.value()
-			} else {
+			case 1, 2: // full P-bit operands in [0, 1), some tiny
+				x = g.valueAt(-1 - r.IntN(3) - r.IntN(2)*r.IntN(200))
+				x.Abs(x)
+				ccs = g.valueAt(-1 - r.IntN(2))
+				ccs.Abs(ccs)
+				if f.bounded {
+					x, ccs = f.ref.Convert(x), f.ref.Convert(ccs)
+				}
+			default:
 				x = f.ref.FromFloat64(r.Float64() * math.Ln2)
 				ccs = f.ref.FromFloat64(r.Float64())
 				if r.IntN(20) == 0 {
@@ -530,5 +539,39 @@ func TestFloat64Pair(t *testing.T) {
 	}
 	if split == 0 {
 		t.Fatal("no value split")
+	}
+}
+
+// TestExpNeg compares the fixed-point exponential of plain vprec:P's
+// ExpmP63 with the reference's correctly rounded one, and checks that it
+// rarely needs the reference.
+func TestExpNeg(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	for _, p := range testPrecs {
+		f := testFormat{name: fmt.Sprintf("vprec:%d", p)}
+		var err error
+		if f.ref, err = refFor(f.name); err != nil {
+			t.Fatal(err)
+		}
+		if f.a, err = FromOracle(f.ref); err != nil {
+			t.Fatal(err)
+		}
+		g := gen{r, f}
+		n, undecided := samplesPerFormat(400_000, len(testPrecs)), 0
+		for range n {
+			x := g.valueAt(-1 - r.IntN(4) - r.IntN(2)*r.IntN(140))
+			x.Abs(x)
+			e, ok := expNeg(fromRef(x), p)
+			if !ok {
+				undecided++
+				continue
+			}
+			if !check(t, f, "exp(-"+x.Text('p', 0)+")", e, oracle.ExpRounded(new(big.Float).Neg(x), p)) {
+				return
+			}
+		}
+		if limit := n / 100; p <= 100 && undecided > limit {
+			t.Errorf("P = %d: %d of %d undecided", p, undecided, n)
+		}
 	}
 }
