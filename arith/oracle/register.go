@@ -29,10 +29,11 @@ func init() {
 		New:         func(arg string) (arith.Backend, error) { return newBackend(arg, false) },
 	})
 	arith.RegisterFamily(arith.Family{
-		Name:        "vprec",
-		Usage:       fmt.Sprintf("vprec:P (%d <= P <= %d)", MinVPrec, MaxVPrec),
-		Description: "virtual precision: every result rounded to a P-bit significand, unbounded exponent range (no overflow, underflow or subnormals)",
-		New:         newVPrecBackend,
+		Name:  "vprec",
+		Usage: fmt.Sprintf("vprec:P (%d <= P <= %d)", MinVPrec, MaxVPrec),
+		Description: "virtual precision: every result rounded to a P-bit significand, unbounded exponent range (no overflow, underflow or subnormals); " +
+			"computed without big.Float by package arith/vfloat for P <= 113 (every result bit for bit that of vprecbig, the big.Float code)",
+		New: newVPrecBackend,
 		Forms: []arith.FamilyForm{
 			{
 				Usage: fmt.Sprintf("vprec:P:eE (%d <= E <= %d)", MinExpBits, MaxExpBits),
