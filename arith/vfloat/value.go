@@ -213,15 +213,6 @@ func fromUint64(neg bool, u uint64, e int64, prec uint, rz bool) V {
 	return round(neg, 64-int64(n)+e, u<<n, 0, 0, false, prec, rz)
 }
 
-// fromInt64 returns i * 2^e rounded to prec bits (+0 for i = 0, as
-// big.Float.SetInt64 gives).
-func fromInt64(i int64, e int64, prec uint, rz bool) V {
-	if i < 0 {
-		return fromUint64(true, uint64(-i), e, prec, rz) // -MinInt64 wraps to 2^63, as wanted
-	}
-	return fromUint64(false, uint64(i), e, prec, rz)
-}
-
 // fromFloat64 returns the finite or infinite x rounded to prec bits (x not
 // NaN); ±0 keep their sign, as big.Float.SetFloat64 does.
 func fromFloat64(x float64, prec uint, rz bool) V {
