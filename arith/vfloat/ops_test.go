@@ -252,12 +252,15 @@ func TestBinaryOps(t *testing.T) {
 	for _, op := range binaryOps {
 		t.Run(op.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(3, uint64(len(op.name))))
+			total := 0
+			defer func() { t.Logf("%s: %d operand pairs over %d formats", op.name, total, len(fs)) }()
 			for _, f := range fs {
 				g := gen{r, f}
-				n := samplesPerFormat(1_000_000, len(fs))
+				n := samplesPerFormat(1_250_000, len(fs)) // >= 1,000,000 in all without -short
 				if f.a.sr {
-					n /= 4
+					n /= 4 // through the reference
 				}
+				total += n
 				for range n {
 					x, y := g.pair()
 					if r.IntN(2) == 0 {
@@ -293,12 +296,15 @@ func TestUnaryOps(t *testing.T) {
 	for _, op := range unaryOps {
 		t.Run(op.name, func(t *testing.T) {
 			r := rand.New(rand.NewPCG(5, uint64(len(op.name))))
+			total := 0
+			defer func() { t.Logf("%s: %d operands over %d formats", op.name, total, len(fs)) }()
 			for _, f := range fs {
 				g := gen{r, f}
-				n := samplesPerFormat(1_000_000, len(fs))
+				n := samplesPerFormat(1_250_000, len(fs))
 				if f.a.sr || op.name == "sqrt" {
-					n /= 4
+					n /= 4 // through the reference
 				}
+				total += n
 				for range n {
 					x := g.value()
 					want := op.ref(f.ref, x)
