@@ -448,7 +448,7 @@ func (a Arith) Sqrt(x V) V {
 
 // sqrtFloat64 returns sqrt(x) rounded to prec <= 53 bits, with the exact
 // result's exponent, for a positive x of at most 53 bits well inside
-// binary64's range (else false).
+// binary64's range (else false: near its bottom the residual could underflow).
 //
 // s = math.Sqrt(x) is sqrt(x) rounded to nearest at 53 bits, and the
 // residual x - s*s is a binary64 number (Boldo and Daumas, "Representable
@@ -466,7 +466,9 @@ func (a Arith) Sqrt(x V) V {
 // (above), or s less one unit in the last of 192 bits with a sticky bit
 // (below). The tests search inputs whose s is a boundary.
 func sqrtFloat64(x V, prec uint, rz bool) (V, int64, bool) {
-	if !x.fits(53) || x.exp < -1000 || x.exp > 1000 {
+	// From 2^-900 up the residual, a multiple of ulp(s)^2 >= 2^-1004, is a
+	// normal number when nonzero; below 2^1000, s*s does not overflow.
+	if !x.fits(53) || x.exp < -900 || x.exp > 1000 {
 		return V{}, 0, false
 	}
 	xf, ok := x.float64Exact()
