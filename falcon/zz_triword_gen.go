@@ -465,8 +465,16 @@ func (e *engineOfTriword) gsNormOK(f, g []int8, logn uint) bool {
 // solveNTRU is the triword copy of engineOf.solveNTRU (keygen.go).
 func (e *engineOfTriword) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool) {
 	p := mustParams(logn)
+	kc, _ := e.obs.(KeygenCounter)
 	s := &ntruSolverTriword{a: e.a, logn: logn, f: f, g: g, obs: e.obs}
-	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		s.mc = new(modpCounter)
+	}
+	bigF, bigG, ok = s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		kc.NTRUSolve(logn, s.mc.n, ok)
+	}
+	return bigF, bigG, ok
 }
 
 // checkRange is the triword copy of engineOf.checkRange (keygen.go).
@@ -490,6 +498,7 @@ func (e *engineOfTriword) keygen(logn uint, r io.Reader, maxFailures int) (*Priv
 		return nil, nil, err
 	}
 	rng := &keygenRNG{r: r}
+	kc, _ := e.obs.(KeygenCounter)
 	failures := 0
 	for candidate := 0; ; {
 		if failures >= maxFailures {
@@ -522,8 +531,11 @@ func (e *engineOfTriword) keygen(logn uint, r io.Reader, maxFailures int) (*Priv
 		}
 
 		// h = g/f mod q; f must be invertible.
-		h, err := ComputePublic(f, g, logn)
-		if err != nil {
+		h, divided := computePublic(f, g, logn, kc != nil)
+		if kc != nil {
+			kc.ComputePublic(logn, divided)
+		}
+		if h == nil {
 			continue
 		}
 
@@ -649,8 +661,8 @@ func (s *ntruSolverTriword) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint3
 		sch := uint32(scaleK / 31)
 		scl := uint32(scaleK % 31)
 		if depth <= depthIntFG {
-			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
-			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
+			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, s.mc)
+			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, s.mc)
 		} else {
 			polySubScaled(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
 			polySubScaled(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
@@ -760,6 +772,7 @@ type ntruSolverTriword struct {
 	logn uint
 	f, g []int8
 	obs  Observer[triword.TW] // nil for none
+	mc   *modpCounter         // nil for none
 }
 
 // babai is the triword copy of ntruSolver.babai (ntru_solve.go).
@@ -772,11 +785,16 @@ func (s *ntruSolverTriword) babai(depth, iter int, values []triword.TW) {
 // deepest is the triword copy of ntruSolver.deepest (ntru_solve.go).
 func (s *ntruSolverTriword) deepest() (Fd, Gd []uint32, ok bool) {
 	n := maxBlSmall[s.logn]
-	fp, gp := makeFg(s.f, s.g, s.logn, int(s.logn), false)
+	f1, g1 := makeFg(s.f, s.g, s.logn, int(s.logn), false, s.mc)
+	// The two resultants side by side, rebuilt in one CRT pass as the
+	// reference does (one set of per-prime constants for both).
+	fg := make([]uint32, 2*n)
+	copy(fg, f1)
+	copy(fg[n:], g1)
+	fp, gp := fg[:n], fg[n:]
 	t1 := make([]uint32, 4*n)
 	// The resultants are nonnegative: no signed normalisation.
-	zintRebuildCRT(fp, n, n, 1, false, t1)
-	zintRebuildCRT(gp, n, n, 1, false, t1)
+	zintRebuildCRT(fg, n, n, 2, false, t1, s.mc)
 
 	Fd = make([]uint32, n)
 	Gd = make([]uint32, n)
@@ -799,12 +817,12 @@ func (s *ntruSolverTriword) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []u
 	llen := maxBlLarge[depth]
 
 	// f and g at this depth, in RNS and NTT form.
-	ft, gt := makeFg(s.f, s.g, s.logn, depth, true)
+	mc := s.mc
+	ft, gt := makeFg(s.f, s.g, s.logn, depth, true, mc)
 
 	Ft = make([]uint32, n*llen)
 	Gt = make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
@@ -812,34 +830,34 @@ func (s *ntruSolverTriword) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []u
 	gx := make([]uint32, n)
 	t1 := make([]uint32, max(llen, slen))
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		if u == slen {
 			// All slen residues of f and g have been taken out of NTT
 			// form below: rebuild them as big integers.
-			zintRebuildCRT(ft, slen, slen, n, true, t1)
-			zintRebuildCRT(gt, slen, slen, n, true, t1)
+			zintRebuildCRT(ft, slen, slen, n, true, t1, mc)
+			zintRebuildCRT(gt, slen, slen, n, true, t1, mc)
 		}
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		if u < slen {
 			for v := range n {
 				fx[v] = ft[v*slen+u]
 				gx[v] = gt[v*slen+u]
 			}
-			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i)
-			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i)
+			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i, mc)
+			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i, mc)
 		} else {
-			rx := modpRx(uint(slen), p, p0i, r2)
+			rx := modpRx(uint(slen), p, p0i, r2, mc)
 			for v := range n {
-				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx)
-				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx)
+				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx, mc)
+				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx, mc)
 			}
-			modpNTT2(fx, gm, logn, p, p0i)
-			modpNTT2(gx, gm, logn, p, p0i)
+			modpNTT2(fx, gm, logn, p, p0i, mc)
+			modpNTT2(gx, gm, logn, p, p0i, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 	}
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
+	zintRebuildCRT(Ft, llen, llen, n, true, t1, mc)
+	zintRebuildCRT(Gt, llen, llen, n, true, t1, mc)
 
 	FGlen, ok := s.reduceIntermediate(depth, Ft, Gt, ft, gt)
 	if !ok {
@@ -879,38 +897,40 @@ func (s *ntruSolverTriword) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	dlen := maxBlSmall[depth+1]
 	llen := maxBlLarge[depth]
 
-	Ft := make([]uint32, n*llen)
-	Gt := make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	mc := s.mc
+	// F, G (and f, g) side by side, so that each pair is rebuilt from RNS
+	// in one CRT pass, as in the reference.
+	FGt := make([]uint32, 2*n*llen)
+	Ft, Gt := FGt[:n*llen], FGt[n*llen:]
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
-	ft := make([]uint32, n*slen)
-	gt := make([]uint32, n*slen)
+	fgt := make([]uint32, 2*n*slen)
+	ft, gt := fgt[:n*slen], fgt[n*slen:]
 	gm := make([]uint32, nTop)
 	igm := make([]uint32, nTop)
 	fx := make([]uint32, nTop)
 	gx := make([]uint32, nTop)
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		// f and g at depth 1 mod p, from the full-degree f and g: NTT at
 		// the top degree, then one field norm in NTT form. The twiddle
 		// tables of degree 2^logTop also serve the smaller degrees (their
 		// first entries are the smaller tables).
-		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i, mc)
 		for v := range nTop {
 			fx[v] = modpSet(int32(s.f[v]), p)
 			gx[v] = modpSet(int32(s.g[v]), p)
 		}
-		modpNTT2(fx, gm, logTop, p, p0i)
-		modpNTT2(gx, gm, logTop, p, p0i)
+		modpNTT2(fx, gm, logTop, p, p0i, mc)
+		modpNTT2(gx, gm, logTop, p, p0i, mc)
 		for e := logTop; e > logn; e-- {
-			modpPolyRecRes(fx, e, p, p0i, r2)
-			modpPolyRecRes(gx, e, p, p0i, r2)
+			modpPolyRecRes(fx, e, p, p0i, r2, mc)
+			modpPolyRecRes(gx, e, p, p0i, r2, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 		if u < slen {
-			modpINTT2(fx, igm, logn, p, p0i)
-			modpINTT2(gx, igm, logn, p, p0i)
+			modpINTT2(fx, igm, logn, p, p0i, mc)
+			modpINTT2(gx, igm, logn, p, p0i, mc)
 			for v := range n {
 				ft[v*slen+u] = fx[v]
 				gt[v*slen+u] = gx[v]
@@ -918,10 +938,8 @@ func (s *ntruSolverTriword) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		}
 	}
 	t1 := make([]uint32, max(llen, slen))
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
-	zintRebuildCRT(ft, slen, slen, n, true, t1)
-	zintRebuildCRT(gt, slen, slen, n, true, t1)
+	zintRebuildCRT(FGt, llen, llen, 2*n, true, t1, mc)
+	zintRebuildCRT(fgt, slen, slen, 2*n, true, t1, mc)
 
 	return s.reduceDepth1(Ft, Gt, ft, gt, llen, slen)
 }
@@ -931,10 +949,11 @@ func (s *ntruSolverTriword) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	logn := s.logn
 	n := 1 << logn
 	hn := n >> 1
-	p, p0i, r2 := primeData(0)
+	mc := s.mc
+	p, p0i, r2 := primeData(0, mc)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
 
 	// F', G' and f, g in NTT form.
 	Fp := make([]uint32, hn)
@@ -943,16 +962,17 @@ func (s *ntruSolverTriword) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		Fp[u] = modpSet(zintOneToPlain(Fd[u]), p)
 		Gp[u] = modpSet(zintOneToPlain(Gd[u]), p)
 	}
-	modpNTT2(Fp, gm, logn-1, p, p0i)
-	modpNTT2(Gp, gm, logn-1, p, p0i)
+	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
+	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
 	fn := polyModp(s.f, p)
 	gn := polyModp(s.g, p)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
 
 	// Unreduced F = F'(X^2) g(-X), G = G'(X^2) f(-X).
 	F := make([]uint32, n)
 	G := make([]uint32, n)
+	mc.add(3 * n)
 	for u := 0; u < n; u += 2 {
 		ftA, ftB := fn[u], fn[u+1]
 		gtA, gtB := gn[u], gn[u+1]
@@ -963,20 +983,22 @@ func (s *ntruSolverTriword) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		G[u] = modpMontymul(ftB, mGp, p, p0i)
 		G[u+1] = modpMontymul(ftA, mGp, p, p0i)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 
 	// Back to NTT form for the products with adj(f), adj(g) and k.
-	modpNTT2(F, gm, logn, p, p0i)
-	modpNTT2(G, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(F, gm, logn, p, p0i, mc)
+	modpNTT2(G, gm, logn, p, p0i, mc)
 
 	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
 	num := make([]uint32, n)
 	den := make([]uint32, n)
-	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2)
-	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2)
-	modpINTT2(num, igm, logn, p, p0i)
-	modpINTT2(den, igm, logn, p, p0i)
+	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2, mc)
+	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2, mc)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpINTT2(num, igm, logn, p, p0i, mc)
+	modpINTT2(den, igm, logn, p, p0i, mc)
 	numS := make([]int32, n)
 	denS := make([]int32, n)
 	for u := range n {
@@ -993,16 +1015,18 @@ func (s *ntruSolverTriword) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	}
 	fn = polyModp(s.f, p)
 	gn = polyModp(s.g, p)
-	modpNTT2(kn, gm, logn, p, p0i)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(kn, gm, logn, p, p0i, mc)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
+	mc.add(3 * n)
 	for u := range n {
 		kw := modpMontymul(kn[u], r2, p, p0i)
 		F[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
 		G[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 	for u := range n {
 		F[u] = uint32(modpNorm(F[u], p))
 		G[u] = uint32(modpNorm(G[u], p))
@@ -1048,19 +1072,23 @@ func (s *ntruSolverTriword) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	// Check the NTRU equation modulo the first prime, in NTT form:
 	// f G - g F must be q at every root. Plain*plain Montgomery products
 	// carry a factor 1/R, so the target is montymul(q, 1).
-	p, p0i, _ := primeData(0)
+	p, p0i := primeP(0)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, s.mc)
 	Gt := polyModp(Gs, p)
 	ft := polyModp(s.f, p)
 	gt := polyModp(s.g, p)
 	Ft := polyModp(Fs, p)
 	for _, x := range [4][]uint32{ft, gt, Ft, Gt} {
-		modpNTT2(x, gm, logn, p, p0i)
+		modpNTT2(x, gm, logn, p, p0i, s.mc)
 	}
+	s.mc.add(1)
 	r := modpMontymul(Q, 1, p, p0i)
 	for u := range n {
+		// The reference stops at the first slot that fails: count the
+		// products made up to there.
+		s.mc.add(2)
 		z := modpSub(modpMontymul(ft[u], Gt[u], p, p0i), modpMontymul(gt[u], Ft[u], p, p0i), p)
 		if z != r {
 			return nil, nil, false
