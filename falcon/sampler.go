@@ -108,6 +108,10 @@ type sampler[F any, A arith.Arith[F]] struct {
 	stuck bool
 	// obs, when not nil, sees every call and every Bernoulli trial.
 	obs Observer[F]
+	// st, when not nil, is told where the sampler's arithmetic begins and
+	// ends (precision plans), and where the signing stages that hold the
+	// sampler begin.
+	st Staged
 }
 
 // maxIter bounds the rejection loop of one sample. Each iteration accepts
@@ -121,8 +125,11 @@ const maxIter = 1 << 16
 // newSampler returns a sampler for degree 2^logn reading from src,
 // reporting to obs (nil for none).
 func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Observer[F]) *sampler[F, A] {
+	st, _ := any(a).(Staged)
+	prev := enterStage(st, PlanSampler)
 	s := &sampler[F, A]{
 		obs:           obs,
+		st:            st,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -133,6 +140,7 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
+	enterStage(st, prev)
 	return s
 }
 
@@ -165,6 +173,17 @@ func (s *sampler[F, A]) u8() uint32 {
 // where the reference computes 1/(2 sigma^2) as dss = (isigma^2)/2 and
 // ccs = sigma_min/sigma as isigma * sigma_min.
 func (s *sampler[F, A]) sample(mu, isigma F) int64 {
+	if s.st == nil {
+		return s.draw(mu, isigma)
+	}
+	prev := s.st.EnterStage(PlanSampler)
+	z := s.draw(mu, isigma)
+	s.st.EnterStage(prev)
+	return z
+}
+
+// draw is sample's computation, in the sampler's plan stage.
+func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 	if s.stuck {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.

@@ -409,7 +409,8 @@ func fitsPadded(logn uint, nonce []byte, s2 []int16) bool {
 
 // expandKey implements signEngine.
 func (e *engineOf[F, A]) expandKey(sk *PrivateKey) any {
-	return expandPrivkey(e.a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
+	a := e.runArith()
+	return expandPrivkey(a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
 }
 
 // attemptTree implements signEngine.
@@ -417,8 +418,9 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	ek := key.(*expandedKey[F])
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSampler(e.a, &p, ek.logn, e.obs)
-	at := doSignTree(e.a, s, ek, hNTT, hm)
+	a := e.runArith()
+	s := newSampler(a, &p, ek.logn, e.obs)
+	at := doSignTree(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -432,8 +434,9 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSampler(e.a, &p, sk.LogN, e.obs)
-	at := doSignDyn(e.a, s, sk, hNTT, hm)
+	a := e.runArith()
+	s := newSampler(a, &p, sk.LogN, e.obs)
+	at := doSignDyn(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -524,10 +527,13 @@ func doSignTree[F any, A arith.Arith[F]](a A, s *sampler[F, A], ek *expandedKey[
 	buf := make([]F, 6*n)
 	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
 
+	enterStage(s.st, PlanTarget)
 	targetFFT(a, s.obs, t0, t1, ek.b01, ek.b11, hm, logn)
+	enterStage(s.st, PlanFFSampling)
 	ffSamplingTree(a, s, tx, ty, ek.tree, t0, t1, logn, tmp)
 	copy(t0, tx)
 	copy(t1, ty)
+	enterStage(s.st, PlanLattice)
 	return finishAttempt(a, s.obs, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hNTT, hm, logn)
 }
 
@@ -540,6 +546,7 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 	buf := make([]F, 11*n)
 	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	enterStage(s.st, PlanFFT)
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
@@ -549,6 +556,7 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 	// target, -F stays in b11. The order of the products and sums is the
 	// reference's, which differs from expandPrivkey's in g01.
 	s01, tmp := poly(4), poly(5)
+	enterStage(s.st, PlanGram)
 	copy(s01, b01)
 	polyMulselfadjFFT(a, s01, logn) // b01 adj(b01)
 	copy(tmp, b00)
@@ -568,10 +576,13 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 	}
 
 	t0, t1 := poly(5), poly(6)
+	enterStage(s.st, PlanTarget)
 	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
 	ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
 
+	enterStage(s.st, PlanFFT)
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	enterStage(s.st, PlanLattice)
 	return finishAttempt(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
@@ -589,6 +600,7 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, g01, g11 []F, origLogn, logn uint, tmp []F) {
 	obs := s.obs
 	if logn == 0 {
+		enterStage(s.st, PlanLeaf)
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
 		if obs != nil {
 			obs.Stage(StageLeaf, 0, 0, []F{leaf})
@@ -600,6 +612,7 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 	n := 1 << logn
 	hn := n >> 1
 
+	enterStage(s.st, PlanLDL)
 	polyLDLFFT(a, g00, g01, g11, logn)
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
@@ -619,11 +632,13 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 
 	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
 	z1 := tmp[n:]
+	enterStage(s.st, PlanFFSampling)
 	polySplitFFT(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
 	ffSamplingDyn(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
@@ -646,6 +661,7 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
 	ffSamplingDyn(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFT(a, t0, z0[:hn], z0[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 0, t0[:n])

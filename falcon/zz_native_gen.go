@@ -1097,6 +1097,14 @@ func (s *ntruSolverNative) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	return Fs, Gs, true
 }
 
+// runArith is the native copy of engineOf.runArith (planstage.go).
+func (e *engineOfNative) runArith() native.Arith {
+	if f, ok := any(e.a).(RunForker[native.Arith]); ok {
+		return f.ForRun()
+	}
+	return e.a
+}
+
 // samplerNative is sampler (sampler.go) with F = float64, A = native.Arith.
 type samplerNative struct {
 	a native.Arith
@@ -1114,12 +1122,19 @@ type samplerNative struct {
 	stuck bool
 	// obs, when not nil, sees every call and every Bernoulli trial.
 	obs Observer[float64]
+	// st, when not nil, is told where the sampler's arithmetic begins and
+	// ends (precision plans), and where the signing stages that hold the
+	// sampler begin.
+	st Staged
 }
 
 // newSamplerNative is newSampler (sampler.go) with F = float64, A = native.Arith.
 func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[float64]) *samplerNative {
+	st, _ := any(a).(Staged)
+	prev := enterStage(st, PlanSampler)
 	s := &samplerNative{
 		obs:           obs,
+		st:            st,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -1130,6 +1145,7 @@ func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[fl
 	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
+	enterStage(st, prev)
 	return s
 }
 
@@ -1151,6 +1167,17 @@ func (s *samplerNative) u8() uint32 {
 
 // sample is the native copy of sampler.sample (sampler.go).
 func (s *samplerNative) sample(mu, isigma float64) int64 {
+	if s.st == nil {
+		return s.draw(mu, isigma)
+	}
+	prev := s.st.EnterStage(PlanSampler)
+	z := s.draw(mu, isigma)
+	s.st.EnterStage(prev)
+	return z
+}
+
+// draw is the native copy of sampler.draw (sampler.go).
+func (s *samplerNative) draw(mu, isigma float64) int64 {
 	if s.stuck {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
@@ -1214,7 +1241,8 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 
 // expandKey is the native copy of engineOf.expandKey (sign.go).
 func (e *engineOfNative) expandKey(sk *PrivateKey) any {
-	return expandPrivkeyNative(e.a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
+	a := e.runArith()
+	return expandPrivkeyNative(a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
 }
 
 // attemptTree is the native copy of engineOf.attemptTree (sign.go).
@@ -1222,8 +1250,9 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	ek := key.(*expandedKeyNative)
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSamplerNative(e.a, &p, ek.logn, e.obs)
-	at := doSignTreeNative(e.a, s, ek, hNTT, hm)
+	a := e.runArith()
+	s := newSamplerNative(a, &p, ek.logn, e.obs)
+	at := doSignTreeNative(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -1237,8 +1266,9 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSamplerNative(e.a, &p, sk.LogN, e.obs)
-	at := doSignDynNative(e.a, s, sk, hNTT, hm)
+	a := e.runArith()
+	s := newSamplerNative(a, &p, sk.LogN, e.obs)
+	at := doSignDynNative(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -1322,10 +1352,13 @@ func doSignTreeNative(a native.Arith, s *samplerNative, ek *expandedKeyNative, h
 	buf := make([]float64, 6*n)
 	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
 
+	enterStage(s.st, PlanTarget)
 	targetFFTNative(a, s.obs, t0, t1, ek.b01, ek.b11, hm, logn)
+	enterStage(s.st, PlanFFSampling)
 	ffSamplingTreeNative(a, s, tx, ty, ek.tree, t0, t1, logn, tmp)
 	copy(t0, tx)
 	copy(t1, ty)
+	enterStage(s.st, PlanLattice)
 	return finishAttemptNative(a, s.obs, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hNTT, hm, logn)
 }
 
@@ -1336,6 +1369,7 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	buf := make([]float64, 11*n)
 	poly := func(i int) []float64 { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	enterStage(s.st, PlanFFT)
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
@@ -1345,6 +1379,7 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	// target, -F stays in b11. The order of the products and sums is the
 	// reference's, which differs from expandPrivkey's in g01.
 	s01, tmp := poly(4), poly(5)
+	enterStage(s.st, PlanGram)
 	copy(s01, b01)
 	polyMulselfadjFFTNative(a, s01, logn) // b01 adj(b01)
 	copy(tmp, b00)
@@ -1364,10 +1399,13 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	}
 
 	t0, t1 := poly(5), poly(6)
+	enterStage(s.st, PlanTarget)
 	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
 	ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
 
+	enterStage(s.st, PlanFFT)
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	enterStage(s.st, PlanLattice)
 	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
@@ -1375,6 +1413,7 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11 []float64, origLogn, logn uint, tmp []float64) {
 	obs := s.obs
 	if logn == 0 {
+		enterStage(s.st, PlanLeaf)
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
 		if obs != nil {
 			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
@@ -1386,6 +1425,7 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 	n := 1 << logn
 	hn := n >> 1
 
+	enterStage(s.st, PlanLDL)
 	polyLDLFFTNative(a, g00, g01, g11, logn)
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
@@ -1405,11 +1445,13 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 
 	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
 	z1 := tmp[n:]
+	enterStage(s.st, PlanFFSampling)
 	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
 	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
@@ -1432,6 +1474,7 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
 	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTNative(a, t0, z0[:hn], z0[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 0, t0[:n])
@@ -1475,7 +1518,10 @@ func expandPrivkeyNative(a native.Arith, f, g, bigF, bigG []int8, logn uint) *ex
 		b11:  buf[3*n : 4*n],
 		tree: buf[4*n:],
 	}
+	st, _ := any(a).(Staged)
+	enterStage(st, PlanFFT)
 	basisFFTNative(a, ek.b00, ek.b01, ek.b10, ek.b11, f, g, bigF, bigG, logn)
+	enterStage(st, PlanGram)
 
 	// Gram matrix G = B B* (upper triangle; g10 = adj(g01)):
 	//   g00 = b00 adj(b00) + b01 adj(b01)
@@ -1504,7 +1550,9 @@ func expandPrivkeyNative(a native.Arith, f, g, bigF, bigG []int8, logn uint) *ex
 	polyMulselfadjFFTNative(a, gxx, logn)
 	polyAddNative(a, g11, gxx, logn)
 
+	enterStage(st, PlanLDL)
 	ffLDLNative(a, ek.tree, g00, g01, g11, logn, gxx)
+	enterStage(st, PlanLeaf)
 	normalizeTreeNative(a, ek.tree, logn, logn)
 	return ek
 }

@@ -1097,6 +1097,14 @@ func (s *ntruSolverTriword) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	return Fs, Gs, true
 }
 
+// runArith is the triword copy of engineOf.runArith (planstage.go).
+func (e *engineOfTriword) runArith() triword.Arith {
+	if f, ok := any(e.a).(RunForker[triword.Arith]); ok {
+		return f.ForRun()
+	}
+	return e.a
+}
+
 // samplerTriword is sampler (sampler.go) with F = triword.TW, A = triword.Arith.
 type samplerTriword struct {
 	a triword.Arith
@@ -1114,12 +1122,19 @@ type samplerTriword struct {
 	stuck bool
 	// obs, when not nil, sees every call and every Bernoulli trial.
 	obs Observer[triword.TW]
+	// st, when not nil, is told where the sampler's arithmetic begins and
+	// ends (precision plans), and where the signing stages that hold the
+	// sampler begin.
+	st Staged
 }
 
 // newSamplerTriword is newSampler (sampler.go) with F = triword.TW, A = triword.Arith.
 func newSamplerTriword(a triword.Arith, src randSource, logn uint, obs Observer[triword.TW]) *samplerTriword {
+	st, _ := any(a).(Staged)
+	prev := enterStage(st, PlanSampler)
 	s := &samplerTriword{
 		obs:           obs,
+		st:            st,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -1130,6 +1145,7 @@ func newSamplerTriword(a triword.Arith, src randSource, logn uint, obs Observer[
 	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
+	enterStage(st, prev)
 	return s
 }
 
@@ -1151,6 +1167,17 @@ func (s *samplerTriword) u8() uint32 {
 
 // sample is the triword copy of sampler.sample (sampler.go).
 func (s *samplerTriword) sample(mu, isigma triword.TW) int64 {
+	if s.st == nil {
+		return s.draw(mu, isigma)
+	}
+	prev := s.st.EnterStage(PlanSampler)
+	z := s.draw(mu, isigma)
+	s.st.EnterStage(prev)
+	return z
+}
+
+// draw is the triword copy of sampler.draw (sampler.go).
+func (s *samplerTriword) draw(mu, isigma triword.TW) int64 {
 	if s.stuck {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
@@ -1214,7 +1241,8 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 
 // expandKey is the triword copy of engineOf.expandKey (sign.go).
 func (e *engineOfTriword) expandKey(sk *PrivateKey) any {
-	return expandPrivkeyTriword(e.a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
+	a := e.runArith()
+	return expandPrivkeyTriword(a, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, sk.LogN)
 }
 
 // attemptTree is the triword copy of engineOf.attemptTree (sign.go).
@@ -1222,8 +1250,9 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 	ek := key.(*expandedKeyTriword)
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSamplerTriword(e.a, &p, ek.logn, e.obs)
-	at := doSignTreeTriword(e.a, s, ek, hNTT, hm)
+	a := e.runArith()
+	s := newSamplerTriword(a, &p, ek.logn, e.obs)
+	at := doSignTreeTriword(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -1237,8 +1266,9 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	s := newSamplerTriword(e.a, &p, sk.LogN, e.obs)
-	at := doSignDynTriword(e.a, s, sk, hNTT, hm)
+	a := e.runArith()
+	s := newSamplerTriword(a, &p, sk.LogN, e.obs)
+	at := doSignDynTriword(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
 	}
@@ -1322,10 +1352,13 @@ func doSignTreeTriword(a triword.Arith, s *samplerTriword, ek *expandedKeyTriwor
 	buf := make([]triword.TW, 6*n)
 	t0, t1, tx, ty, tmp := buf[:n], buf[n:2*n], buf[2*n:3*n], buf[3*n:4*n], buf[4*n:]
 
+	enterStage(s.st, PlanTarget)
 	targetFFTTriword(a, s.obs, t0, t1, ek.b01, ek.b11, hm, logn)
+	enterStage(s.st, PlanFFSampling)
 	ffSamplingTreeTriword(a, s, tx, ty, ek.tree, t0, t1, logn, tmp)
 	copy(t0, tx)
 	copy(t1, ty)
+	enterStage(s.st, PlanLattice)
 	return finishAttemptTriword(a, s.obs, ek.b00, ek.b01, ek.b10, ek.b11, t0, t1, tx, ty, hNTT, hm, logn)
 }
 
@@ -1336,6 +1369,7 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	buf := make([]triword.TW, 11*n)
 	poly := func(i int) []triword.TW { return buf[i*n : (i+1)*n] }
 	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
+	enterStage(s.st, PlanFFT)
 	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
@@ -1345,6 +1379,7 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	// target, -F stays in b11. The order of the products and sums is the
 	// reference's, which differs from expandPrivkey's in g01.
 	s01, tmp := poly(4), poly(5)
+	enterStage(s.st, PlanGram)
 	copy(s01, b01)
 	polyMulselfadjFFTTriword(a, s01, logn) // b01 adj(b01)
 	copy(tmp, b00)
@@ -1364,10 +1399,13 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	}
 
 	t0, t1 := poly(5), poly(6)
+	enterStage(s.st, PlanTarget)
 	targetFFTTriword(a, s.obs, t0, t1, s01, b11, hm, logn)
 	ffSamplingDynTriword(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
 
+	enterStage(s.st, PlanFFT)
 	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	enterStage(s.st, PlanLattice)
 	return finishAttemptTriword(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
@@ -1375,6 +1413,7 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, g11 []triword.TW, origLogn, logn uint, tmp []triword.TW) {
 	obs := s.obs
 	if logn == 0 {
+		enterStage(s.st, PlanLeaf)
 		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
 		if obs != nil {
 			obs.Stage(StageLeaf, 0, 0, []triword.TW{leaf})
@@ -1386,6 +1425,7 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 	n := 1 << logn
 	hn := n >> 1
 
+	enterStage(s.st, PlanLDL)
 	polyLDLFFTTriword(a, g00, g01, g11, logn)
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
@@ -1405,11 +1445,13 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 
 	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
 	z1 := tmp[n:]
+	enterStage(s.st, PlanFFSampling)
 	polySplitFFTTriword(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
 	ffSamplingDynTriword(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTTriword(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
@@ -1432,6 +1474,7 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
 	ffSamplingDynTriword(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTTriword(a, t0, z0[:hn], z0[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 0, t0[:n])
@@ -1475,7 +1518,10 @@ func expandPrivkeyTriword(a triword.Arith, f, g, bigF, bigG []int8, logn uint) *
 		b11:  buf[3*n : 4*n],
 		tree: buf[4*n:],
 	}
+	st, _ := any(a).(Staged)
+	enterStage(st, PlanFFT)
 	basisFFTTriword(a, ek.b00, ek.b01, ek.b10, ek.b11, f, g, bigF, bigG, logn)
+	enterStage(st, PlanGram)
 
 	// Gram matrix G = B B* (upper triangle; g10 = adj(g01)):
 	//   g00 = b00 adj(b00) + b01 adj(b01)
@@ -1504,7 +1550,9 @@ func expandPrivkeyTriword(a triword.Arith, f, g, bigF, bigG []int8, logn uint) *
 	polyMulselfadjFFTTriword(a, gxx, logn)
 	polyAddTriword(a, g11, gxx, logn)
 
+	enterStage(st, PlanLDL)
 	ffLDLTriword(a, ek.tree, g00, g01, g11, logn, gxx)
+	enterStage(st, PlanLeaf)
 	normalizeTreeTriword(a, ek.tree, logn, logn)
 	return ek
 }

@@ -33,6 +33,7 @@ import (
 	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 )
 
 // Pair is a value of a shadowed run: the backend's value and the exact one.
@@ -129,6 +130,9 @@ func (d *decisions) take() []flip {
 // signature.
 type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	b A
+	// bStaged is b's plan-stage hook (nil for none): the pair passes
+	// Falcon's stage boundaries on to the backend.
+	bStaged falcon.Staged
 	x AX
 	d *decisions
 	// bIsFloat64 is set when every backend value is exactly a float64
@@ -150,6 +154,15 @@ func (p *PairArith[F, X, A, AX]) resAt(v float64) float64 {
 }
 
 var _ arith.Arith[Pair[float64, *big.Float]] = (*PairArith[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
+
+// EnterStage implements falcon.Staged for backends that compute stages in
+// formats of their own (precision plans); the exact side has one format.
+func (p *PairArith[F, X, A, AX]) EnterStage(s falcon.PlanStage) falcon.PlanStage {
+	if p.bStaged == nil {
+		return s
+	}
+	return p.bStaged.EnterStage(s)
+}
 
 // toX imports the backend's value v exactly into the exact side.
 func (p *PairArith[F, X, A, AX]) toX(v F) X {

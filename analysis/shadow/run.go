@@ -197,8 +197,16 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	res    float64 // the exact side's resolution (PairArith.resLog2)
 }
 
+// pair returns the pair arithmetic of one run. A backend that keeps
+// per-run state (a precision plan's current stage) gets a copy of its own,
+// and hears the stage boundaries through the pair.
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
-	return &PairArith[F, X, A, AX]{b: r.a, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
+	b := r.a
+	if f, ok := any(b).(falcon.RunForker[A]); ok {
+		b = f.ForRun()
+	}
+	st, _ := any(b).(falcon.Staged)
+	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
 }
 
 func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {

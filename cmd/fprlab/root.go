@@ -12,7 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "github.com/fprlab/fprlab/arith/backends" // register every backend
+	_ "github.com/fprlab/fprlab/arith/backends"
+	_ "github.com/fprlab/fprlab/arith/plan" // register every backend
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
