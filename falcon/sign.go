@@ -420,6 +420,7 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	p.Init(seed)
 	a := e.runArith()
 	s := newSampler(a, &p, ek.logn, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignTree(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
@@ -436,6 +437,7 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	p.Init(seed)
 	a := e.runArith()
 	s := newSampler(a, &p, sk.LogN, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck

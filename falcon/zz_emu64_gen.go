@@ -12,11 +12,34 @@ import (
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
+// setAcceptance is the emu64 copy of sampler.setAcceptance (acceptance.go).
+func (s *samplerEmu64) setAcceptance(acc Acceptance) {
+	s.acc = acc
+	s.aobs = nil
+	if acc != nil {
+		s.aobs, _ = s.obs.(AcceptanceObserver[emu64.FPR])
+	}
+}
+
+// accept is the emu64 copy of sampler.accept (acceptance.go).
+func (s *samplerEmu64) accept(x, ccs emu64.FPR) bool {
+	w := s.words[:s.acc.Words()]
+	for i := range w {
+		w[i] = s.u64()
+	}
+	ok := s.acc.Accept(s.a.Float64(x), s.a.Float64(ccs), w)
+	if s.aobs != nil {
+		s.aobs.Acceptance(x, ccs, w, ok)
+	}
+	return ok
+}
+
 // engineOfEmu64 is engineOf (engine.go) with F = emu64.FPR, A = emu64.Arith.
 type engineOfEmu64 struct {
 	a   emu64.Arith
 	b   arith.Backend
 	obs Observer[emu64.FPR]
+	acc Acceptance // nil: the reference's BerExp
 }
 
 // backend is the emu64 copy of engineOf.backend (engine.go).
@@ -1126,6 +1149,12 @@ type samplerEmu64 struct {
 	// ends (precision plans), and where the signing stages that hold the
 	// sampler begin.
 	st Staged
+	// acc, when not nil, replaces BerExp (acceptance.go); aobs is the
+	// observer's view of its decisions, words the buffer of their random
+	// words.
+	acc   Acceptance
+	aobs  AcceptanceObserver[emu64.FPR]
+	words [MaxAcceptanceWords]uint64
 }
 
 // newSamplerEmu64 is newSampler (sampler.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1195,7 +1224,13 @@ func (s *samplerEmu64) draw(mu, isigma emu64.FPR) int64 {
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
-		if s.berExp(x, ccs) {
+		var ok bool
+		if s.acc == nil {
+			ok = s.berExp(x, ccs)
+		} else {
+			ok = s.accept(x, ccs)
+		}
+		if ok {
 			if s.obs != nil {
 				s.obs.Sample(mu, isigma, int64(c+z), iter)
 			}
@@ -1252,6 +1287,7 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerEmu64(a, &p, ek.logn, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignTreeEmu64(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
@@ -1268,6 +1304,7 @@ func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[See
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerEmu64(a, &p, sk.LogN, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck

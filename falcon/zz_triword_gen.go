@@ -12,11 +12,34 @@ import (
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
+// setAcceptance is the triword copy of sampler.setAcceptance (acceptance.go).
+func (s *samplerTriword) setAcceptance(acc Acceptance) {
+	s.acc = acc
+	s.aobs = nil
+	if acc != nil {
+		s.aobs, _ = s.obs.(AcceptanceObserver[triword.TW])
+	}
+}
+
+// accept is the triword copy of sampler.accept (acceptance.go).
+func (s *samplerTriword) accept(x, ccs triword.TW) bool {
+	w := s.words[:s.acc.Words()]
+	for i := range w {
+		w[i] = s.u64()
+	}
+	ok := s.acc.Accept(s.a.Float64(x), s.a.Float64(ccs), w)
+	if s.aobs != nil {
+		s.aobs.Acceptance(x, ccs, w, ok)
+	}
+	return ok
+}
+
 // engineOfTriword is engineOf (engine.go) with F = triword.TW, A = triword.Arith.
 type engineOfTriword struct {
 	a   triword.Arith
 	b   arith.Backend
 	obs Observer[triword.TW]
+	acc Acceptance // nil: the reference's BerExp
 }
 
 // backend is the triword copy of engineOf.backend (engine.go).
@@ -1126,6 +1149,12 @@ type samplerTriword struct {
 	// ends (precision plans), and where the signing stages that hold the
 	// sampler begin.
 	st Staged
+	// acc, when not nil, replaces BerExp (acceptance.go); aobs is the
+	// observer's view of its decisions, words the buffer of their random
+	// words.
+	acc   Acceptance
+	aobs  AcceptanceObserver[triword.TW]
+	words [MaxAcceptanceWords]uint64
 }
 
 // newSamplerTriword is newSampler (sampler.go) with F = triword.TW, A = triword.Arith.
@@ -1195,7 +1224,13 @@ func (s *samplerTriword) draw(mu, isigma triword.TW) int64 {
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
-		if s.berExp(x, ccs) {
+		var ok bool
+		if s.acc == nil {
+			ok = s.berExp(x, ccs)
+		} else {
+			ok = s.accept(x, ccs)
+		}
+		if ok {
 			if s.obs != nil {
 				s.obs.Sample(mu, isigma, int64(c+z), iter)
 			}
@@ -1252,6 +1287,7 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerTriword(a, &p, ek.logn, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignTreeTriword(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck
@@ -1268,6 +1304,7 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerTriword(a, &p, sk.LogN, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm)
 	if s.stuck {
 		return nil, errSamplerStuck

@@ -62,10 +62,11 @@ const (
 	DecLt                         // Lt: key generation's bound and range checks
 	DecBerExp                     // a Bernoulli trial decided the other way with the same random bytes
 	DecBerExpMore                 // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
+	DecAcceptance                 // a replacing acceptance test (Config.Acceptance) decided the other way with the same words
 	numDecisions
 )
 
-var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes"}
+var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes", "acceptance"}
 
 func (d Decision) String() string { return decisionNames[d] }
 
@@ -133,8 +134,8 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// bStaged is b's plan-stage hook (nil for none): the pair passes
 	// Falcon's stage boundaries on to the backend.
 	bStaged falcon.Staged
-	x AX
-	d *decisions
+	x       AX
+	d       *decisions
 	// bIsFloat64 is set when every backend value is exactly a float64
 	// (binary64 backends and vprec:P with P <= 53), so that importing it
 	// into the exact side needs no big.Float.
