@@ -187,7 +187,7 @@ func fsmAttemptTriword(a triword.Arith, obs Observer[triword.TW], sk *PrivateKey
 		s := newSamplerTriword(a, &p, sk.LogN, obs)
 		at := doSignDynFSMTriword(a, s, sk, hNTT, hm, st)
 		if s.stuck {
-			return nil, errSamplerStuck
+			return nil, ErrSamplerStuck
 		}
 		if obs != nil {
 			obs.Attempt(at)
@@ -1226,7 +1226,7 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 	s := newSamplerTriword(a, &p, ek.logn, e.obs)
 	at := doSignTreeTriword(a, s, ek, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
@@ -1242,7 +1242,7 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 	s := newSamplerTriword(a, &p, sk.LogN, e.obs)
 	at := doSignDynTriword(a, s, sk, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
