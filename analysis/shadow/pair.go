@@ -133,8 +133,8 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// bStaged is b's plan-stage hook (nil for none): the pair passes
 	// Falcon's stage boundaries on to the backend.
 	bStaged falcon.Staged
-	x AX
-	d *decisions
+	x       AX
+	d       *decisions
 	// bIsFloat64 is set when every backend value is exactly a float64
 	// (binary64 backends and vprec:P with P <= 53), so that importing it
 	// into the exact side needs no big.Float.
