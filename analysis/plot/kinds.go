@@ -21,6 +21,7 @@ const (
 	KindExpm      Kind = "expm"      // expm_p63 error over [0, ln 2) per backend (measured here)
 	KindKAT       Kind = "kat"       // KAT pass rate and failed attempts against precision (sweep)
 	KindOps       Kind = "ops"       // per-operation errors per backend (arith errors)
+	KindPareto    Kind = "pareto"    // precision plans: cost against error, chosen plan's widths (tune)
 )
 
 // Kinds lists every kind with what it draws from.
@@ -34,6 +35,7 @@ var Kinds = []struct {
 	{KindSecurity, "sweep documents, or compare documents over vprec:P formats (renyi)"},
 	{KindKAT, "sweep documents (kat, attempts)"},
 	{KindOps, "arith errors documents (max_rel_err_log2, median_rel_err_log2, bound_log2)"},
+	{KindPareto, "a tune result (fprlab tune --json, DIR/result.json)"},
 	{KindExpm, "nothing: measures the backends (default: those of the compare documents, else native, emu64, triword)"},
 }
 
@@ -83,6 +85,12 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 		return KAT(c.AllPoints())
 	case KindOps:
 		return Ops(c.AllOpErrors())
+	case KindPareto:
+		var ts []results.Tune
+		for _, d := range c.Tunes {
+			ts = append(ts, d.Tune)
+		}
+		return Pareto(ts)
 	case KindExpm:
 		curves, err := MeasureExpm(ExpmBackendsFor(c, o.ExpmBackends), o.ExpmPoints)
 		if err != nil {

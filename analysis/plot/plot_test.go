@@ -3,8 +3,10 @@ package plot
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -238,7 +240,7 @@ func TestFormats(t *testing.T) {
 // TestNoData: a kind without its documents says which documents it needs.
 func TestNoData(t *testing.T) {
 	empty := &results.Campaign{}
-	for _, k := range []Kind{KindHistogram, KindStages, KindPrecision, KindSecurity, KindKAT} {
+	for _, k := range []Kind{KindHistogram, KindStages, KindPrecision, KindSecurity, KindKAT, KindPareto} {
 		if _, err := Draw(k, empty, Options{}); !errors.Is(err, results.ErrNoData) {
 			t.Errorf("%s on an empty campaign: %v, want ErrNoData", k, err)
 		}
@@ -248,5 +250,41 @@ func TestNoData(t *testing.T) {
 	}
 	if _, err := Draw(KindExpm, empty, Options{ExpmBackends: []string{"nosuch"}}); err == nil {
 		t.Error("expm of an unknown backend drew")
+	}
+}
+
+// The tune figure says how many plans on how many signatures, and shows
+// the chosen plan's widths.
+func TestPareto(t *testing.T) {
+	c, err := results.Read(filepath.Join("testdata", "tune-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "tune-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Evaluations []json.RawMessage `json:"evaluations"`
+		Signatures  int               `json:"signatures"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Draw(KindPareto, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Panels() != 2 {
+		t.Fatalf("%d panels, want 2", f.Panels())
+	}
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53)"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
 	}
 }
