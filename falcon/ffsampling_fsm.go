@@ -251,7 +251,7 @@ func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, h
 		s := newSampler(a, &p, sk.LogN, obs)
 		at := doSignDynFSM(a, s, sk, hNTT, hm, st)
 		if s.stuck {
-			return nil, errSamplerStuck
+			return nil, ErrSamplerStuck
 		}
 		if obs != nil {
 			obs.Attempt(at)

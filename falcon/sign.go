@@ -116,9 +116,9 @@ func (at *Attempt) Failure() string {
 // within the bound on attempts (a backend without enough precision).
 var ErrSignAttempts = errors.New("falcon: no short signature after the maximum number of attempts")
 
-// errSamplerStuck is returned when SamplerZ rejects far more often than
+// ErrSamplerStuck is returned when SamplerZ rejects far more often than
 // possible with a sound backend (see sampler.maxIter).
-var errSamplerStuck = errors.New("falcon: SamplerZ rejected every candidate (the backend's arithmetic is unusable for sampling)")
+var ErrSamplerStuck = errors.New("falcon: SamplerZ rejected every candidate (the backend's arithmetic is unusable for sampling)")
 
 // ExpandedKey is a private key prepared for signing over one backend: the
 // basis in FFT form and the normalised ffLDL tree (falcon_expand_privkey).
@@ -423,7 +423,7 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	s.setAcceptance(e.acc)
 	at := doSignTree(a, s, ek, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
@@ -440,7 +440,7 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)

@@ -210,7 +210,7 @@ func fsmAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hNT
 		s := newSamplerEmu64(a, &p, sk.LogN, obs)
 		at := doSignDynFSMEmu64(a, s, sk, hNTT, hm, st)
 		if s.stuck {
-			return nil, errSamplerStuck
+			return nil, ErrSamplerStuck
 		}
 		if obs != nil {
 			obs.Attempt(at)
@@ -1290,7 +1290,7 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]
 	s.setAcceptance(e.acc)
 	at := doSignTreeEmu64(a, s, ek, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
@@ -1307,7 +1307,7 @@ func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[See
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)

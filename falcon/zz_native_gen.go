@@ -210,7 +210,7 @@ func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNT
 		s := newSamplerNative(a, &p, sk.LogN, obs)
 		at := doSignDynFSMNative(a, s, sk, hNTT, hm, st)
 		if s.stuck {
-			return nil, errSamplerStuck
+			return nil, ErrSamplerStuck
 		}
 		if obs != nil {
 			obs.Attempt(at)
@@ -1290,7 +1290,7 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	s.setAcceptance(e.acc)
 	at := doSignTreeNative(a, s, ek, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
@@ -1307,7 +1307,7 @@ func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)

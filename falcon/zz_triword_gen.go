@@ -210,7 +210,7 @@ func fsmAttemptTriword(a triword.Arith, obs Observer[triword.TW], sk *PrivateKey
 		s := newSamplerTriword(a, &p, sk.LogN, obs)
 		at := doSignDynFSMTriword(a, s, sk, hNTT, hm, st)
 		if s.stuck {
-			return nil, errSamplerStuck
+			return nil, ErrSamplerStuck
 		}
 		if obs != nil {
 			obs.Attempt(at)
@@ -1290,7 +1290,7 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 	s.setAcceptance(e.acc)
 	at := doSignTreeTriword(a, s, ek, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)
@@ -1307,7 +1307,7 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm)
 	if s.stuck {
-		return nil, errSamplerStuck
+		return nil, ErrSamplerStuck
 	}
 	if e.obs != nil {
 		e.obs.Attempt(at)

@@ -51,7 +51,7 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 		// starts with ("vprec:P:eE ..."); a range written in the usage
 		// ("vprec:P (11 <= P <= 256)") goes to the description.
 		name, desc := f.Name+":P", f.Description
-		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, name+":") {
+		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, f.Name+":") {
 			name = first
 		}
 		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {

@@ -141,6 +141,22 @@ type compareIdentity struct {
 	Shard string `json:"shard,omitempty"`
 }
 
+// splitBackends splits a comma-separated backend list. A precision plan may
+// separate its entries with commas too (plan:fft=vprec:60,all=vprec:53):
+// an item of the form STAGE=FORMAT after a plan belongs to that plan.
+func splitBackends(list string) []string {
+	var out []string
+	for _, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if n := len(out); n > 0 && strings.HasPrefix(out[n-1], "plan:") && strings.Contains(item, "=") && !strings.HasPrefix(item, "plan:") {
+			out[n-1] += "," + item
+			continue
+		}
+		out = append(out, item)
+	}
+	return out
+}
+
 // compareConfig validates the flags into a campaign configuration.
 func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error) {
 	var cfg shadow.Config
@@ -149,8 +165,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
-	for _, name := range strings.Split(opts.Backends, ",") {
-		b, err := lookupBackend(strings.TrimSpace(name))
+	for _, name := range splitBackends(opts.Backends) {
+		b, err := lookupBackend(name)
 		if err != nil {
 			return nil, cfg, err
 		}

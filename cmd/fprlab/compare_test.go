@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -436,5 +437,13 @@ func TestCampaignFlagsAfterCommand(t *testing.T) {
 	}
 	if err := takeCampaignFlags(&campaignOptions{Args: []string{"compare", "--shards"}}); err == nil {
 		t.Error("--shards without a value accepted")
+	}
+}
+
+func TestSplitBackends(t *testing.T) {
+	got := splitBackends("native, plan:fft=vprec:60,ldl=vprec:64,all=vprec:53,triword,plan:all=vprec:40")
+	want := []string{"native", "plan:fft=vprec:60,ldl=vprec:64,all=vprec:53", "triword", "plan:all=vprec:40"}
+	if !slices.Equal(got, want) {
+		t.Errorf("splitBackends = %q, want %q", got, want)
 	}
 }
