@@ -92,114 +92,40 @@ func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsF
 
 // ffsActuateEmu64 is ffsActuate (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
 func ffsActuateEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
-	obs := s.obs
 	n := 1 << f.logn
-	hn := n >> 1
 	reg := func(off, size int) []emu64.FPR { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
 	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
 	tmp := w[f.tmp:]
 	if f.logn == 0 {
 		st.Leaves++
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []emu64.FPR{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafEmu64(a, s, t0, t1, g00, origLogn)
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
-		polyLDLFFTEmu64(a, g00, g01, g11, f.logn)
-		if obs != nil {
-			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
-		}
-		polySplitFFTEmu64(a, tmp[:hn], tmp[hn:], g00, f.logn)
-		copy(g00[:n], tmp[:n])
-		polySplitFFTEmu64(a, tmp[:hn], tmp[hn:], g11, f.logn)
-		copy(g11[:n], tmp[:n])
-		copy(tmp[:n], g01[:n])
-		copy(g01[:hn], g00[:hn])
-		copy(g01[hn:n], g11[:hn])
-		z1 := tmp[n:]
-		polySplitFFTEmu64(a, z1[:hn], z1[hn:], t1, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
-		}
+		ffsBeforeRightEmu64(a, s, t1, g00, g01, g11, f.logn, tmp)
 		return sRight
 	case ckBetween:
-		z1 := tmp[n:]
-		polyMergeFFTEmu64(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
-		}
-		copy(z1[:n], t1[:n])
-		polySubEmu64(a, z1, tmp[2*n:], f.logn)
-		copy(t1[:n], tmp[2*n:3*n])
-		polyMulFFTEmu64(a, tmp, z1, f.logn)
-		polyAddEmu64(a, t0, tmp, f.logn)
-		if obs != nil {
-			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
-		}
-		z0 := tmp
-		polySplitFFTEmu64(a, z0[:hn], z0[hn:], t0, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
-		}
+		ffsBetweenEmu64(a, s, t0, t1, f.logn, tmp)
 		return sLeft
 	default: // ckAfterLeft
-		polyMergeFFTEmu64(a, t0, tmp[:hn], tmp[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
-		}
+		ffsAfterLeftEmu64(a, s, t0, f.logn, tmp)
 		return sAscend
 	}
 }
 
-// doSignDynFSMEmu64 is doSignDynFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
-func doSignDynFSMEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
-	logn := sk.LogN
-	n := 1 << logn
-	buf := make([]emu64.FPR, 11*n)
-	poly := func(i int) []emu64.FPR { return buf[i*n : (i+1)*n] }
-	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
-	basisFFTEmu64(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+// fsmStepEmu64 is fsmStep (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
+func fsmStepEmu64(a emu64.Arith, s *samplerEmu64, st *FFSamplingStats) func(ws []emu64.FPR, logn uint) {
+	return func(ws []emu64.FPR, logn uint) {
+		n := 1 << logn
+		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+		ffSamplingFSMEmu64(a, s, ws, root, logn, st)
+		st.Attempts++
+		st.StackWords = st.MaxDepth * ffsFrameWords
+		st.WorkspaceWords = 9 * n
+		st.PeakWords = st.StackWords + st.WorkspaceWords
 	}
-
-	s01, tmp := poly(4), poly(5)
-	copy(s01, b01)
-	polyMulselfadjFFTEmu64(a, s01, logn)
-	copy(tmp, b00)
-	polyMuladjFFTEmu64(a, tmp, b10, logn)
-	polyMulselfadjFFTEmu64(a, b00, logn)
-	polyAddEmu64(a, b00, s01, logn)
-	copy(s01, b01)
-	polyMuladjFFTEmu64(a, b01, b11, logn)
-	polyAddEmu64(a, b01, tmp, logn)
-	polyMulselfadjFFTEmu64(a, b10, logn)
-	copy(tmp, b11)
-	polyMulselfadjFFTEmu64(a, tmp, logn)
-	polyAddEmu64(a, b10, tmp, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
-	}
-
-	t0, t1 := poly(5), poly(6)
-	targetFFTEmu64(a, s.obs, t0, t1, s01, b11, hm, logn)
-	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
-	// from poly 7 on.
-	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSMEmu64(a, s, buf, root, logn, st)
-	st.Attempts++
-	st.StackWords = st.MaxDepth * ffsFrameWords
-	st.WorkspaceWords = 9 * n
-	st.PeakWords = st.StackWords + st.WorkspaceWords
-
-	basisFFTEmu64(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttemptEmu64(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttemptEmu64 is fsmAttempt (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
@@ -208,7 +134,7 @@ func fsmAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hNT
 		var p samplerprng.PRNG
 		p.Init(seed)
 		s := newSamplerEmu64(a, &p, sk.LogN, obs)
-		at := doSignDynFSMEmu64(a, s, sk, hNTT, hm, st)
+		at := doSignDynEmu64(a, s, sk, hNTT, hm, fsmStepEmu64(a, s, st))
 		if s.stuck {
 			return nil, ErrSamplerStuck
 		}
@@ -1305,7 +1231,7 @@ func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[See
 	a := e.runArith()
 	s := newSamplerEmu64(a, &p, sk.LogN, e.obs)
 	s.setAcceptance(e.acc)
-	at := doSignDynEmu64(a, s, sk, hNTT, hm)
+	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck
 	}
@@ -1400,7 +1326,7 @@ func doSignTreeEmu64(a emu64.Arith, s *samplerEmu64, ek *expandedKeyEmu64, hNTT,
 }
 
 // doSignDynEmu64 is doSignDyn (sign.go) with F = emu64.FPR, A = emu64.Arith.
-func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []uint16) *Attempt {
+func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []uint16, ffs func(ws []emu64.FPR, logn uint)) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]emu64.FPR, 11*n)
@@ -1438,7 +1364,11 @@ func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []u
 	t0, t1 := poly(5), poly(6)
 	enterStage(s.st, PlanTarget)
 	targetFFTEmu64(a, s.obs, t0, t1, s01, b11, hm, logn)
-	ffSamplingDynEmu64(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	if ffs == nil {
+		ffSamplingDynEmu64(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	} else {
+		ffs(buf, logn)
+	}
 
 	enterStage(s.st, PlanFFT)
 	basisFFTEmu64(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
@@ -1448,20 +1378,37 @@ func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []u
 
 // ffSamplingDynEmu64 is ffSamplingDyn (sign.go) with F = emu64.FPR, A = emu64.Arith.
 func ffSamplingDynEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []emu64.FPR, origLogn, logn uint, tmp []emu64.FPR) {
-	obs := s.obs
 	if logn == 0 {
-		enterStage(s.st, PlanLeaf)
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []emu64.FPR{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafEmu64(a, s, t0, t1, g00, origLogn)
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
+	ffsBeforeRightEmu64(a, s, t1, g00, g01, g11, logn, tmp)
+	z1 := tmp[n:]
+	ffSamplingDynEmu64(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	ffsBetweenEmu64(a, s, t0, t1, logn, tmp)
+	z0 := tmp
+	ffSamplingDynEmu64(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	ffsAfterLeftEmu64(a, s, t0, logn, tmp)
+}
 
+// ffsLeafEmu64 is ffsLeaf (sign.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsLeafEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00 []emu64.FPR, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []emu64.FPR{leaf})
+	}
+	t0[0] = a.Of(s.sample(t0[0], leaf))
+	t1[0] = a.Of(s.sample(t1[0], leaf))
+}
+
+// ffsBeforeRightEmu64 is ffsBeforeRight (sign.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsBeforeRightEmu64(a emu64.Arith, s *samplerEmu64, t1, g00, g01, g11 []emu64.FPR, logn uint, tmp []emu64.FPR) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanLDL)
 	polyLDLFFTEmu64(a, g00, g01, g11, logn)
 	if obs != nil {
@@ -1480,21 +1427,26 @@ func ffSamplingDynEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []
 	copy(g01[:hn], g00[:hn])
 	copy(g01[hn:n], g11[:hn])
 
-	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	// The right child's target: split(t1) into tmp[n:2n].
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polySplitFFTEmu64(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
-	ffSamplingDynEmu64(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+}
+
+// ffsBetweenEmu64 is ffsBetween (sign.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsBetweenEmu64(a emu64.Arith, s *samplerEmu64, t0, t1 []emu64.FPR, logn uint, tmp []emu64.FPR) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
+	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTEmu64(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
 	}
-
-	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
 	polySubEmu64(a, z1, tmp[2*n:], logn)
 	copy(t1[:n], tmp[2*n:3*n])
@@ -1503,18 +1455,21 @@ func ffSamplingDynEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []
 	if obs != nil {
 		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
 	}
-
-	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFTEmu64(a, z0[:hn], z0[hn:], t0, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
-	ffSamplingDynEmu64(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+}
+
+// ffsAfterLeftEmu64 is ffsAfterLeft (sign.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsAfterLeftEmu64(a emu64.Arith, s *samplerEmu64, t0 []emu64.FPR, logn uint, tmp []emu64.FPR) {
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanFFSampling)
-	polyMergeFFTEmu64(a, t0, z0[:hn], z0[hn:], logn)
-	if obs != nil {
-		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	polyMergeFFTEmu64(a, t0, tmp[:hn], tmp[hn:], logn)
+	if s.obs != nil {
+		s.obs.Stage(StageMerge, int(logn), 0, t0[:n])
 	}
 }
 

@@ -92,114 +92,40 @@ func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffs
 
 // ffsActuateNative is ffsActuate (ffsampling_fsm.go) with F = float64, A = native.Arith.
 func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
-	obs := s.obs
 	n := 1 << f.logn
-	hn := n >> 1
 	reg := func(off, size int) []float64 { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
 	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
 	tmp := w[f.tmp:]
 	if f.logn == 0 {
 		st.Leaves++
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafNative(a, s, t0, t1, g00, origLogn)
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
-		polyLDLFFTNative(a, g00, g01, g11, f.logn)
-		if obs != nil {
-			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
-		}
-		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g00, f.logn)
-		copy(g00[:n], tmp[:n])
-		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g11, f.logn)
-		copy(g11[:n], tmp[:n])
-		copy(tmp[:n], g01[:n])
-		copy(g01[:hn], g00[:hn])
-		copy(g01[hn:n], g11[:hn])
-		z1 := tmp[n:]
-		polySplitFFTNative(a, z1[:hn], z1[hn:], t1, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
-		}
+		ffsBeforeRightNative(a, s, t1, g00, g01, g11, f.logn, tmp)
 		return sRight
 	case ckBetween:
-		z1 := tmp[n:]
-		polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
-		}
-		copy(z1[:n], t1[:n])
-		polySubNative(a, z1, tmp[2*n:], f.logn)
-		copy(t1[:n], tmp[2*n:3*n])
-		polyMulFFTNative(a, tmp, z1, f.logn)
-		polyAddNative(a, t0, tmp, f.logn)
-		if obs != nil {
-			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
-		}
-		z0 := tmp
-		polySplitFFTNative(a, z0[:hn], z0[hn:], t0, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
-		}
+		ffsBetweenNative(a, s, t0, t1, f.logn, tmp)
 		return sLeft
 	default: // ckAfterLeft
-		polyMergeFFTNative(a, t0, tmp[:hn], tmp[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
-		}
+		ffsAfterLeftNative(a, s, t0, f.logn, tmp)
 		return sAscend
 	}
 }
 
-// doSignDynFSMNative is doSignDynFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func doSignDynFSMNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
-	logn := sk.LogN
-	n := 1 << logn
-	buf := make([]float64, 11*n)
-	poly := func(i int) []float64 { return buf[i*n : (i+1)*n] }
-	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
-	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+// fsmStepNative is fsmStep (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func fsmStepNative(a native.Arith, s *samplerNative, st *FFSamplingStats) func(ws []float64, logn uint) {
+	return func(ws []float64, logn uint) {
+		n := 1 << logn
+		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+		ffSamplingFSMNative(a, s, ws, root, logn, st)
+		st.Attempts++
+		st.StackWords = st.MaxDepth * ffsFrameWords
+		st.WorkspaceWords = 9 * n
+		st.PeakWords = st.StackWords + st.WorkspaceWords
 	}
-
-	s01, tmp := poly(4), poly(5)
-	copy(s01, b01)
-	polyMulselfadjFFTNative(a, s01, logn)
-	copy(tmp, b00)
-	polyMuladjFFTNative(a, tmp, b10, logn)
-	polyMulselfadjFFTNative(a, b00, logn)
-	polyAddNative(a, b00, s01, logn)
-	copy(s01, b01)
-	polyMuladjFFTNative(a, b01, b11, logn)
-	polyAddNative(a, b01, tmp, logn)
-	polyMulselfadjFFTNative(a, b10, logn)
-	copy(tmp, b11)
-	polyMulselfadjFFTNative(a, tmp, logn)
-	polyAddNative(a, b10, tmp, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
-	}
-
-	t0, t1 := poly(5), poly(6)
-	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
-	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
-	// from poly 7 on.
-	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSMNative(a, s, buf, root, logn, st)
-	st.Attempts++
-	st.StackWords = st.MaxDepth * ffsFrameWords
-	st.WorkspaceWords = 9 * n
-	st.PeakWords = st.StackWords + st.WorkspaceWords
-
-	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttemptNative is fsmAttempt (ffsampling_fsm.go) with F = float64, A = native.Arith.
@@ -208,7 +134,7 @@ func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNT
 		var p samplerprng.PRNG
 		p.Init(seed)
 		s := newSamplerNative(a, &p, sk.LogN, obs)
-		at := doSignDynFSMNative(a, s, sk, hNTT, hm, st)
+		at := doSignDynNative(a, s, sk, hNTT, hm, fsmStepNative(a, s, st))
 		if s.stuck {
 			return nil, ErrSamplerStuck
 		}
@@ -1305,7 +1231,7 @@ func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	a := e.runArith()
 	s := newSamplerNative(a, &p, sk.LogN, e.obs)
 	s.setAcceptance(e.acc)
-	at := doSignDynNative(a, s, sk, hNTT, hm)
+	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck
 	}
@@ -1400,7 +1326,7 @@ func doSignTreeNative(a native.Arith, s *samplerNative, ek *expandedKeyNative, h
 }
 
 // doSignDynNative is doSignDyn (sign.go) with F = float64, A = native.Arith.
-func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16) *Attempt {
+func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16, ffs func(ws []float64, logn uint)) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]float64, 11*n)
@@ -1438,7 +1364,11 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	t0, t1 := poly(5), poly(6)
 	enterStage(s.st, PlanTarget)
 	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
-	ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	if ffs == nil {
+		ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	} else {
+		ffs(buf, logn)
+	}
 
 	enterStage(s.st, PlanFFT)
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
@@ -1448,20 +1378,37 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 
 // ffSamplingDynNative is ffSamplingDyn (sign.go) with F = float64, A = native.Arith.
 func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11 []float64, origLogn, logn uint, tmp []float64) {
-	obs := s.obs
 	if logn == 0 {
-		enterStage(s.st, PlanLeaf)
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafNative(a, s, t0, t1, g00, origLogn)
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
+	ffsBeforeRightNative(a, s, t1, g00, g01, g11, logn, tmp)
+	z1 := tmp[n:]
+	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	ffsBetweenNative(a, s, t0, t1, logn, tmp)
+	z0 := tmp
+	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	ffsAfterLeftNative(a, s, t0, logn, tmp)
+}
 
+// ffsLeafNative is ffsLeaf (sign.go) with F = float64, A = native.Arith.
+func ffsLeafNative(a native.Arith, s *samplerNative, t0, t1, g00 []float64, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []float64{leaf})
+	}
+	t0[0] = a.Of(s.sample(t0[0], leaf))
+	t1[0] = a.Of(s.sample(t1[0], leaf))
+}
+
+// ffsBeforeRightNative is ffsBeforeRight (sign.go) with F = float64, A = native.Arith.
+func ffsBeforeRightNative(a native.Arith, s *samplerNative, t1, g00, g01, g11 []float64, logn uint, tmp []float64) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanLDL)
 	polyLDLFFTNative(a, g00, g01, g11, logn)
 	if obs != nil {
@@ -1480,21 +1427,26 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 	copy(g01[:hn], g00[:hn])
 	copy(g01[hn:n], g11[:hn])
 
-	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	// The right child's target: split(t1) into tmp[n:2n].
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
-	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+}
+
+// ffsBetweenNative is ffsBetween (sign.go) with F = float64, A = native.Arith.
+func ffsBetweenNative(a native.Arith, s *samplerNative, t0, t1 []float64, logn uint, tmp []float64) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
+	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
 	}
-
-	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
 	polySubNative(a, z1, tmp[2*n:], logn)
 	copy(t1[:n], tmp[2*n:3*n])
@@ -1503,18 +1455,21 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 	if obs != nil {
 		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
 	}
-
-	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFTNative(a, z0[:hn], z0[hn:], t0, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
-	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+}
+
+// ffsAfterLeftNative is ffsAfterLeft (sign.go) with F = float64, A = native.Arith.
+func ffsAfterLeftNative(a native.Arith, s *samplerNative, t0 []float64, logn uint, tmp []float64) {
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanFFSampling)
-	polyMergeFFTNative(a, t0, z0[:hn], z0[hn:], logn)
-	if obs != nil {
-		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	polyMergeFFTNative(a, t0, tmp[:hn], tmp[hn:], logn)
+	if s.obs != nil {
+		s.obs.Stage(StageMerge, int(logn), 0, t0[:n])
 	}
 }
 

@@ -92,114 +92,40 @@ func ffSamplingFSMTriword(a triword.Arith, s *samplerTriword, w []triword.TW, ro
 
 // ffsActuateTriword is ffsActuate (ffsampling_fsm.go) with F = triword.TW, A = triword.Arith.
 func ffsActuateTriword(a triword.Arith, s *samplerTriword, w []triword.TW, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
-	obs := s.obs
 	n := 1 << f.logn
-	hn := n >> 1
 	reg := func(off, size int) []triword.TW { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
 	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
 	tmp := w[f.tmp:]
 	if f.logn == 0 {
 		st.Leaves++
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []triword.TW{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafTriword(a, s, t0, t1, g00, origLogn)
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
-		polyLDLFFTTriword(a, g00, g01, g11, f.logn)
-		if obs != nil {
-			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
-		}
-		polySplitFFTTriword(a, tmp[:hn], tmp[hn:], g00, f.logn)
-		copy(g00[:n], tmp[:n])
-		polySplitFFTTriword(a, tmp[:hn], tmp[hn:], g11, f.logn)
-		copy(g11[:n], tmp[:n])
-		copy(tmp[:n], g01[:n])
-		copy(g01[:hn], g00[:hn])
-		copy(g01[hn:n], g11[:hn])
-		z1 := tmp[n:]
-		polySplitFFTTriword(a, z1[:hn], z1[hn:], t1, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
-		}
+		ffsBeforeRightTriword(a, s, t1, g00, g01, g11, f.logn, tmp)
 		return sRight
 	case ckBetween:
-		z1 := tmp[n:]
-		polyMergeFFTTriword(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
-		}
-		copy(z1[:n], t1[:n])
-		polySubTriword(a, z1, tmp[2*n:], f.logn)
-		copy(t1[:n], tmp[2*n:3*n])
-		polyMulFFTTriword(a, tmp, z1, f.logn)
-		polyAddTriword(a, t0, tmp, f.logn)
-		if obs != nil {
-			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
-		}
-		z0 := tmp
-		polySplitFFTTriword(a, z0[:hn], z0[hn:], t0, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
-		}
+		ffsBetweenTriword(a, s, t0, t1, f.logn, tmp)
 		return sLeft
 	default: // ckAfterLeft
-		polyMergeFFTTriword(a, t0, tmp[:hn], tmp[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
-		}
+		ffsAfterLeftTriword(a, s, t0, f.logn, tmp)
 		return sAscend
 	}
 }
 
-// doSignDynFSMTriword is doSignDynFSM (ffsampling_fsm.go) with F = triword.TW, A = triword.Arith.
-func doSignDynFSMTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
-	logn := sk.LogN
-	n := 1 << logn
-	buf := make([]triword.TW, 11*n)
-	poly := func(i int) []triword.TW { return buf[i*n : (i+1)*n] }
-	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
-	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+// fsmStepTriword is fsmStep (ffsampling_fsm.go) with F = triword.TW, A = triword.Arith.
+func fsmStepTriword(a triword.Arith, s *samplerTriword, st *FFSamplingStats) func(ws []triword.TW, logn uint) {
+	return func(ws []triword.TW, logn uint) {
+		n := 1 << logn
+		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+		ffSamplingFSMTriword(a, s, ws, root, logn, st)
+		st.Attempts++
+		st.StackWords = st.MaxDepth * ffsFrameWords
+		st.WorkspaceWords = 9 * n
+		st.PeakWords = st.StackWords + st.WorkspaceWords
 	}
-
-	s01, tmp := poly(4), poly(5)
-	copy(s01, b01)
-	polyMulselfadjFFTTriword(a, s01, logn)
-	copy(tmp, b00)
-	polyMuladjFFTTriword(a, tmp, b10, logn)
-	polyMulselfadjFFTTriword(a, b00, logn)
-	polyAddTriword(a, b00, s01, logn)
-	copy(s01, b01)
-	polyMuladjFFTTriword(a, b01, b11, logn)
-	polyAddTriword(a, b01, tmp, logn)
-	polyMulselfadjFFTTriword(a, b10, logn)
-	copy(tmp, b11)
-	polyMulselfadjFFTTriword(a, tmp, logn)
-	polyAddTriword(a, b10, tmp, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
-	}
-
-	t0, t1 := poly(5), poly(6)
-	targetFFTTriword(a, s.obs, t0, t1, s01, b11, hm, logn)
-	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
-	// from poly 7 on.
-	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSMTriword(a, s, buf, root, logn, st)
-	st.Attempts++
-	st.StackWords = st.MaxDepth * ffsFrameWords
-	st.WorkspaceWords = 9 * n
-	st.PeakWords = st.StackWords + st.WorkspaceWords
-
-	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttemptTriword(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttemptTriword is fsmAttempt (ffsampling_fsm.go) with F = triword.TW, A = triword.Arith.
@@ -208,7 +134,7 @@ func fsmAttemptTriword(a triword.Arith, obs Observer[triword.TW], sk *PrivateKey
 		var p samplerprng.PRNG
 		p.Init(seed)
 		s := newSamplerTriword(a, &p, sk.LogN, obs)
-		at := doSignDynFSMTriword(a, s, sk, hNTT, hm, st)
+		at := doSignDynTriword(a, s, sk, hNTT, hm, fsmStepTriword(a, s, st))
 		if s.stuck {
 			return nil, ErrSamplerStuck
 		}
@@ -1305,7 +1231,7 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 	a := e.runArith()
 	s := newSamplerTriword(a, &p, sk.LogN, e.obs)
 	s.setAcceptance(e.acc)
-	at := doSignDynTriword(a, s, sk, hNTT, hm)
+	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck
 	}
@@ -1400,7 +1326,7 @@ func doSignTreeTriword(a triword.Arith, s *samplerTriword, ek *expandedKeyTriwor
 }
 
 // doSignDynTriword is doSignDyn (sign.go) with F = triword.TW, A = triword.Arith.
-func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, hm []uint16) *Attempt {
+func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, hm []uint16, ffs func(ws []triword.TW, logn uint)) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]triword.TW, 11*n)
@@ -1438,7 +1364,11 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	t0, t1 := poly(5), poly(6)
 	enterStage(s.st, PlanTarget)
 	targetFFTTriword(a, s.obs, t0, t1, s01, b11, hm, logn)
-	ffSamplingDynTriword(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	if ffs == nil {
+		ffSamplingDynTriword(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	} else {
+		ffs(buf, logn)
+	}
 
 	enterStage(s.st, PlanFFT)
 	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
@@ -1448,20 +1378,37 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 
 // ffSamplingDynTriword is ffSamplingDyn (sign.go) with F = triword.TW, A = triword.Arith.
 func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, g11 []triword.TW, origLogn, logn uint, tmp []triword.TW) {
-	obs := s.obs
 	if logn == 0 {
-		enterStage(s.st, PlanLeaf)
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []triword.TW{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafTriword(a, s, t0, t1, g00, origLogn)
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
+	ffsBeforeRightTriword(a, s, t1, g00, g01, g11, logn, tmp)
+	z1 := tmp[n:]
+	ffSamplingDynTriword(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	ffsBetweenTriword(a, s, t0, t1, logn, tmp)
+	z0 := tmp
+	ffSamplingDynTriword(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	ffsAfterLeftTriword(a, s, t0, logn, tmp)
+}
 
+// ffsLeafTriword is ffsLeaf (sign.go) with F = triword.TW, A = triword.Arith.
+func ffsLeafTriword(a triword.Arith, s *samplerTriword, t0, t1, g00 []triword.TW, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []triword.TW{leaf})
+	}
+	t0[0] = a.Of(s.sample(t0[0], leaf))
+	t1[0] = a.Of(s.sample(t1[0], leaf))
+}
+
+// ffsBeforeRightTriword is ffsBeforeRight (sign.go) with F = triword.TW, A = triword.Arith.
+func ffsBeforeRightTriword(a triword.Arith, s *samplerTriword, t1, g00, g01, g11 []triword.TW, logn uint, tmp []triword.TW) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanLDL)
 	polyLDLFFTTriword(a, g00, g01, g11, logn)
 	if obs != nil {
@@ -1480,21 +1427,26 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 	copy(g01[:hn], g00[:hn])
 	copy(g01[hn:n], g11[:hn])
 
-	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	// The right child's target: split(t1) into tmp[n:2n].
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polySplitFFTTriword(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
-	ffSamplingDynTriword(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+}
+
+// ffsBetweenTriword is ffsBetween (sign.go) with F = triword.TW, A = triword.Arith.
+func ffsBetweenTriword(a triword.Arith, s *samplerTriword, t0, t1 []triword.TW, logn uint, tmp []triword.TW) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
+	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTTriword(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
 	}
-
-	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
 	polySubTriword(a, z1, tmp[2*n:], logn)
 	copy(t1[:n], tmp[2*n:3*n])
@@ -1503,18 +1455,21 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 	if obs != nil {
 		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
 	}
-
-	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFTTriword(a, z0[:hn], z0[hn:], t0, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
-	ffSamplingDynTriword(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+}
+
+// ffsAfterLeftTriword is ffsAfterLeft (sign.go) with F = triword.TW, A = triword.Arith.
+func ffsAfterLeftTriword(a triword.Arith, s *samplerTriword, t0 []triword.TW, logn uint, tmp []triword.TW) {
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanFFSampling)
-	polyMergeFFTTriword(a, t0, z0[:hn], z0[hn:], logn)
-	if obs != nil {
-		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	polyMergeFFTTriword(a, t0, tmp[:hn], tmp[hn:], logn)
+	if s.obs != nil {
+		s.obs.Stage(StageMerge, int(logn), 0, t0[:n])
 	}
 }
 
