@@ -55,7 +55,8 @@ type accelRecordFlags struct {
 func (f *accelRecordFlags) bind(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&f.Params, "params", "", "degree: 512 or 1024")
-	fl.IntVar(&f.Record, "record", 0, "NIST KAT record, 0 to 99")
+	fl.IntVar(&f.Record, "kat-record", 0, "NIST KAT record, 0 to 99")
+	fl.IntVar(&f.Record, "record", 0, "the same as --kat-record")
 	fl.BoolVar(&f.JSON, "json", false, "print the result as JSON")
 }
 
@@ -70,7 +71,7 @@ func (f *accelRecordFlags) degree() (uint, error) {
 		return 0, err
 	}
 	if f.Record < 0 || f.Record >= ref.Records {
-		return 0, fmt.Errorf("--record %d: want a record of the published KAT, 0 to %d", f.Record, ref.Records-1)
+		return 0, fmt.Errorf("--kat-record %d: want a record of the published KAT, 0 to %d", f.Record, ref.Records-1)
 	}
 	return logn, nil
 }

@@ -135,7 +135,8 @@ func TestAccelBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"accel", "counts", "--params", "256"}, "512 or 1024"},
-		{[]string{"accel", "counts", "--params", "512", "--record", "100"}, "--record 100"},
+		{[]string{"accel", "counts", "--params", "512", "--record", "100"}, "--kat-record 100"},
+		{[]string{"accel", "counts", "--params", "512", "--kat-record", "-1"}, "--kat-record -1"},
 		{[]string{"accel", "fpru", "--params", "512", "--ext-fpr", "-1"}, "--ext-fpr"},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "0"}, "--signatures 0"},
 		{[]string{"accel", "ripst", "--records", "0"}, "--records 0"},
