@@ -205,7 +205,6 @@ type searcher struct {
 	ctx   context.Context
 	cfg   Config
 	ops   StageOps
-	kb    arith.Backend
 	evals map[string]*Evaluation
 	order []*Evaluation
 }
