@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // The native, emu64 and triword instances of the generic code, written by a
@@ -101,6 +102,7 @@ func init() {
 	RegisterValueType[*big.Float]()
 	RegisterValueType[triword.TW]()
 	RegisterValueType[ddouble.DD]()
+	RegisterValueType[vfloat.V]()
 }
 
 // newEngine is the one place where a Backend becomes an engine: an

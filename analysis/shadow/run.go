@@ -18,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -218,7 +219,34 @@ func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 		b = f.ForRun()
 	}
 	st, _ := any(b).(falcon.Staged)
-	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
+	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
+		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
+}
+
+// pairImporter returns the exact import of backend values into the dd
+// exact side without big.Float, for a backend whose values split into two
+// binary64 numbers hi = RN(v), lo = v - hi (vfloat.Arith.Float64Pair, for
+// formats wider than binary64): the double word (hi, lo) is exactly what
+// ddouble's FromBig makes of such a value. nil when either side lacks it.
+func pairImporter[F, X any](b, x any) func(F) (X, bool) {
+	split, ok := b.(interface {
+		Float64Pair(v F) (hi, lo float64, ok bool)
+	})
+	if !ok {
+		return nil
+	}
+	if _, ok := x.(ddouble.Arith); !ok {
+		return nil
+	}
+	return func(v F) (X, bool) {
+		hi, lo, ok := split.Float64Pair(v)
+		if !ok {
+			var z X
+			return z, false
+		}
+		d, ok := any(ddouble.DD{Hi: hi, Lo: lo}).(X)
+		return d, ok
+	}
 }
 
 func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {
@@ -340,6 +368,8 @@ func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Cons
 		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[ddouble.DD]:
 		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
+	case arith.Arith[vfloat.V]:
+		return &pairRunner[vfloat.V, X, arith.Arith[vfloat.V], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	}
 	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
 }
