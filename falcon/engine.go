@@ -37,6 +37,7 @@ type engineOf[F any, A arith.Arith[F]] struct {
 	a   A
 	b   arith.Backend
 	obs Observer[F]
+	acc Acceptance // nil: the reference's BerExp
 }
 
 func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
@@ -52,6 +53,7 @@ type Instance[F any, A arith.Arith[F]] struct {
 	arith.Forward[F]
 	a   A
 	obs Observer[F]
+	acc Acceptance // see WithAcceptance
 }
 
 // Instantiate returns b with its Impl replaced by an Instance of a with
@@ -62,7 +64,7 @@ func Instantiate[F any, A arith.Arith[F]](b arith.Backend, a A, obs Observer[F])
 }
 
 func (in *Instance[F, A]) engine(b arith.Backend) engine {
-	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs}
+	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, acc: in.acc}
 }
 
 // instantiated is implemented by *Instance.

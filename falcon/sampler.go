@@ -108,6 +108,16 @@ type sampler[F any, A arith.Arith[F]] struct {
 	stuck bool
 	// obs, when not nil, sees every call and every Bernoulli trial.
 	obs Observer[F]
+	// st, when not nil, is told where the sampler's arithmetic begins and
+	// ends (precision plans), and where the signing stages that hold the
+	// sampler begin.
+	st Staged
+	// acc, when not nil, replaces BerExp (acceptance.go); aobs is the
+	// observer's view of its decisions, words the buffer of their random
+	// words.
+	acc   Acceptance
+	aobs  AcceptanceObserver[F]
+	words [MaxAcceptanceWords]uint64
 }
 
 // maxIter bounds the rejection loop of one sample. Each iteration accepts
@@ -121,8 +131,11 @@ const maxIter = 1 << 16
 // newSampler returns a sampler for degree 2^logn reading from src,
 // reporting to obs (nil for none).
 func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Observer[F]) *sampler[F, A] {
+	st, _ := any(a).(Staged)
+	prev := enterStage(st, PlanSampler)
 	s := &sampler[F, A]{
 		obs:           obs,
+		st:            st,
 		a:             a,
 		src:           src,
 		sigmaMin:      a.Const(arith.SigmaMin(logn)),
@@ -133,6 +146,7 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 	if p, ok := src.(*samplerprng.PRNG); ok {
 		s.p = p
 	}
+	enterStage(st, prev)
 	return s
 }
 
@@ -165,6 +179,17 @@ func (s *sampler[F, A]) u8() uint32 {
 // where the reference computes 1/(2 sigma^2) as dss = (isigma^2)/2 and
 // ccs = sigma_min/sigma as isigma * sigma_min.
 func (s *sampler[F, A]) sample(mu, isigma F) int64 {
+	if s.st == nil {
+		return s.draw(mu, isigma)
+	}
+	prev := s.st.EnterStage(PlanSampler)
+	z := s.draw(mu, isigma)
+	s.st.EnterStage(prev)
+	return z
+}
+
+// draw is sample's computation, in the sampler's plan stage.
+func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 	if s.stuck {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
@@ -182,7 +207,13 @@ func (s *sampler[F, A]) sample(mu, isigma F) int64 {
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
-		if s.berExp(x, ccs) {
+		var ok bool
+		if s.acc == nil {
+			ok = s.berExp(x, ccs)
+		} else {
+			ok = s.accept(x, ccs)
+		}
+		if ok {
 			if s.obs != nil {
 				s.obs.Sample(mu, isigma, int64(c+z), iter)
 			}

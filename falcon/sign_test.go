@@ -298,8 +298,8 @@ func TestSignErrors(t *testing.T) {
 
 	broken := arith.Backend{Name: "broken-exp", Bits: 53, Impl: arith.Arith[float64](sigBrokenExp{})}
 	_, err = Sign(broken, sk, []byte("m"), Compressed, rand.Reader)
-	if !errors.Is(err, errSamplerStuck) {
-		t.Errorf("broken ExpmP63: error %v, want %v", err, errSamplerStuck)
+	if !errors.Is(err, ErrSamplerStuck) {
+		t.Errorf("broken ExpmP63: error %v, want %v", err, ErrSamplerStuck)
 	}
 	long := arith.Backend{Name: "broken-rint", Bits: 53, Impl: arith.Arith[float64](sigBrokenRint{})}
 	for _, format := range []SigFormat{Compressed, Padded} {

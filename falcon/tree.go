@@ -64,7 +64,10 @@ func expandPrivkey[F any, A arith.Arith[F]](a A, f, g, bigF, bigG []int8, logn u
 		b11:  buf[3*n : 4*n],
 		tree: buf[4*n:],
 	}
+	st, _ := any(a).(Staged)
+	enterStage(st, PlanFFT)
 	basisFFT(a, ek.b00, ek.b01, ek.b10, ek.b11, f, g, bigF, bigG, logn)
+	enterStage(st, PlanGram)
 
 	// Gram matrix G = B B* (upper triangle; g10 = adj(g01)):
 	//   g00 = b00 adj(b00) + b01 adj(b01)
@@ -93,7 +96,9 @@ func expandPrivkey[F any, A arith.Arith[F]](a A, f, g, bigF, bigG []int8, logn u
 	polyMulselfadjFFT(a, gxx, logn)
 	polyAdd(a, g11, gxx, logn)
 
+	enterStage(st, PlanLDL)
 	ffLDL(a, ek.tree, g00, g01, g11, logn, gxx)
+	enterStage(st, PlanLeaf)
 	normalizeTree(a, ek.tree, logn, logn)
 	return ek
 }

@@ -3,8 +3,10 @@ package plot
 import (
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"image/png"
 	"io"
 	"os"
@@ -43,8 +45,8 @@ var expmOptions = Options{ExpmBackends: []string{"native", "emu64", "vprec:24:e1
 func TestGolden(t *testing.T) {
 	c := readCampaign(t)
 	for _, k := range Kinds {
-		if k.Kind == KindOps {
-			continue // the example campaign has no arith errors document: TestGoldenReal
+		if k.Kind == KindOps || k.Kind == KindPareto {
+			continue // the example campaign has no arith errors document (TestGoldenReal) nor tune result (TestPareto)
 		}
 		t.Run(string(k.Kind), func(t *testing.T) {
 			f, err := Draw(k.Kind, c, expmOptions)
@@ -238,7 +240,7 @@ func TestFormats(t *testing.T) {
 // TestNoData: a kind without its documents says which documents it needs.
 func TestNoData(t *testing.T) {
 	empty := &results.Campaign{}
-	for _, k := range []Kind{KindHistogram, KindStages, KindPrecision, KindSecurity, KindKAT} {
+	for _, k := range []Kind{KindHistogram, KindStages, KindPrecision, KindSecurity, KindKAT, KindPareto} {
 		if _, err := Draw(k, empty, Options{}); !errors.Is(err, results.ErrNoData) {
 			t.Errorf("%s on an empty campaign: %v, want ErrNoData", k, err)
 		}
@@ -248,5 +250,77 @@ func TestNoData(t *testing.T) {
 	}
 	if _, err := Draw(KindExpm, empty, Options{ExpmBackends: []string{"nosuch"}}); err == nil {
 		t.Error("expm of an unknown backend drew")
+	}
+}
+
+// The tune figure says how many plans on how many signatures, and shows
+// the chosen plan's widths.
+func TestPareto(t *testing.T) {
+	c, err := results.Read(filepath.Join("testdata", "tune-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "tune-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Evaluations []json.RawMessage `json:"evaluations"`
+		Signatures  int               `json:"signatures"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Draw(KindPareto, c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Panels() != 2 {
+		t.Fatalf("%d panels, want 2", f.Panels())
+	}
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53)"} {
+		if !strings.Contains(svg.String(), want) {
+			t.Errorf("SVG lacks %q", want)
+		}
+	}
+	checkGolden(t, f, "pareto")
+}
+
+// A sweep alone feeds the histogram and stages figures: its reference
+// backends and five of its formats by default, or the ones named.
+func TestComparesForSweep(t *testing.T) {
+	c, err := results.Read(filepath.Join(campaignDir, "sweep-512.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(cs []results.Compare) string {
+		var n []string
+		for _, x := range cs {
+			n = append(n, x.Backend)
+		}
+		return strings.Join(n, " ")
+	}
+	cs, err := ComparesFor(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 swept formats in document order: indices 0, 2, 5, 8, 11.
+	if got, want := names(cs), "native vprec:24:e11 vprec:40:e11 vprec:64:e11 vprec:40:e11:rz vprec:64:e11:rz"; got != want {
+		t.Errorf("default choice %q, want %q", got, want)
+	}
+	cs, err = ComparesFor(c, []string{"vprec:48:e11:rz", "native"})
+	if err != nil || names(cs) != "vprec:48:e11:rz native" {
+		t.Errorf("selection: %q, %v", names(cs), err)
+	}
+	if _, err := ComparesFor(c, []string{"vprec:99"}); err == nil || !strings.Contains(err.Error(), "vprec:99") || !strings.Contains(err.Error(), "vprec:24:e11") {
+		t.Errorf("unknown selection: %v", err)
+	}
+	// The committed sweep carries stage tables but no histograms.
+	if _, err := Draw(KindStages, c, Options{}); err != nil && !errors.Is(err, results.ErrNoData) {
+		t.Errorf("stages from a sweep: %v", err)
 	}
 }

@@ -34,7 +34,7 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	if c.Manifest == nil && o.RequireManifest {
 		return nil, fmt.Errorf("%s: no %s saying what was run (command, version, seeds, sample sizes)", c.Dir, results.ManifestName)
 	}
-	if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors) == 0 {
+	if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
 		return nil, fmt.Errorf("%s: %w: no compare, sweep or arith errors documents", c.Dir, results.ErrNoData)
 	}
 	page := pageData{Campaign: c, Title: "fprlab campaign"}

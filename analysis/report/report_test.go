@@ -56,6 +56,12 @@ func TestBuild(t *testing.T) {
 			}
 			continue
 		}
+		if k.Kind == plot.KindPareto { // nor a tune result
+			if !strings.Contains(page, "<li>pareto: needs a tune result") {
+				t.Error("the missing pareto figure is not listed")
+			}
+			continue
+		}
 		if !strings.Contains(page, `<div id="figure-`+string(k.Kind)+`"><svg class="figure"`) {
 			t.Errorf("no inline figure %s", k.Kind)
 		}

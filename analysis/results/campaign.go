@@ -72,6 +72,7 @@ type Campaign struct {
 	Compares []CompareDoc
 	Sweeps   []SweepDoc
 	OpErrors []OpErrorDoc
+	Tunes    []TuneDoc
 	Skipped  []Skipped
 }
 
@@ -88,7 +89,7 @@ func Read(path string) (*Campaign, error) {
 		if err := c.add(path); err != nil {
 			return nil, err
 		}
-		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors) == 0 {
+		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
 			return nil, fmt.Errorf("%s: %s", path, c.Skipped[0].Reason)
 		}
 		return c, nil
@@ -143,7 +144,19 @@ func (c *Campaign) add(path string) error {
 	}
 	var objs []map[string]json.RawMessage
 	if err := json.Unmarshal(b, &objs); err != nil {
-		c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare and sweep print arrays)"})
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(b, &obj) == nil && obj["pareto"] != nil && obj["chosen"] != nil {
+			var t Tune
+			if err := json.Unmarshal(b, &t); err != nil {
+				return fmt.Errorf("%s: tune document: %w", path, err)
+			}
+			if t.Chosen == nil || len(t.Stages) == 0 || len(t.Chosen.Widths) != len(t.Stages) {
+				return fmt.Errorf("%s: tune document: needs \"stages\" and a \"chosen\" plan with one width per stage", path)
+			}
+			c.Tunes = append(c.Tunes, TuneDoc{name, t})
+			return nil
+		}
+		c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare and sweep print arrays) nor a tune result"})
 		return nil
 	}
 	if len(objs) == 0 {

@@ -33,6 +33,7 @@ import (
 	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 )
 
 // Pair is a value of a shadowed run: the backend's value and the exact one.
@@ -61,10 +62,11 @@ const (
 	DecLt                         // Lt: key generation's bound and range checks
 	DecBerExp                     // a Bernoulli trial decided the other way with the same random bytes
 	DecBerExpMore                 // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
+	DecAcceptance                 // a replacing acceptance test (Config.Acceptance) decided the other way with the same words
 	numDecisions
 )
 
-var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes"}
+var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes", "acceptance"}
 
 func (d Decision) String() string { return decisionNames[d] }
 
@@ -129,8 +131,11 @@ func (d *decisions) take() []flip {
 // signature.
 type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	b A
-	x AX
-	d *decisions
+	// bStaged is b's plan-stage hook (nil for none): the pair passes
+	// Falcon's stage boundaries on to the backend.
+	bStaged falcon.Staged
+	x       AX
+	d       *decisions
 	// bIsFloat64 is set when every backend value is exactly a float64
 	// (binary64 backends and vprec:P with P <= 53), so that importing it
 	// into the exact side needs no big.Float.
@@ -153,6 +158,15 @@ func (p *PairArith[F, X, A, AX]) resAt(v float64) float64 {
 }
 
 var _ arith.Arith[Pair[float64, *big.Float]] = (*PairArith[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
+
+// EnterStage implements falcon.Staged for backends that compute stages in
+// formats of their own (precision plans); the exact side has one format.
+func (p *PairArith[F, X, A, AX]) EnterStage(s falcon.PlanStage) falcon.PlanStage {
+	if p.bStaged == nil {
+		return s
+	}
+	return p.bStaged.EnterStage(s)
+}
 
 // toX imports the backend's value v exactly into the exact side.
 func (p *PairArith[F, X, A, AX]) toX(v F) X {

@@ -208,6 +208,11 @@ func (a Arith) Convert(x *big.Float) *big.Float {
 	if x.IsInf() {
 		return a.newFloat().Set(x)
 	}
+	if x.Prec() <= a.prec {
+		// Representable at P bits: only the exponent range applies (and
+		// x itself is returned when it fits: values are immutable).
+		return a.exact(x)
+	}
 	return a.result(opConvert, x, nil, nil, func(z *big.Float) *big.Float { return z.Set(x) })
 }
 

@@ -51,7 +51,7 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 		// starts with ("vprec:P:eE ..."); a range written in the usage
 		// ("vprec:P (11 <= P <= 256)") goes to the description.
 		name, desc := f.Name+":P", f.Description
-		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, name+":") {
+		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, f.Name+":") {
 			name = first
 		}
 		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
@@ -70,6 +70,15 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 			bits = fmt.Sprint(*r.Bits)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The sampler's acceptance test is chosen apart from the arithmetic.
+	fmt.Fprintln(s.Out, "\nSampler acceptance tests (fprlab compare --acceptance NAME, with any backend):")
+	tw = tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	for _, m := range acceptanceModels {
+		fmt.Fprintf(tw, "%s\t%s\n", m.name, m.description)
 	}
 	return tw.Flush()
 }

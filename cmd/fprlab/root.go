@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	_ "github.com/fprlab/fprlab/arith/backends" // register every backend
+	_ "github.com/fprlab/fprlab/arith/plan"     // and precision plans
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -35,6 +36,7 @@ func commands(s *streams) []*cobra.Command {
 		newKatCmd(s),
 		newCompareCmd(s),
 		newSweepCmd(s),
+		newTuneCmd(s),
 		newMergeCmd(s),
 		newCampaignCmd(s),
 		newArithCmd(s),

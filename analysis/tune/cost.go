@@ -1,0 +1,144 @@
+package tune
+
+import (
+	"fmt"
+	"math/bits"
+	"sync/atomic"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// StageOps is the number of calls of each arithmetic operation per plan
+// stage, per signature (averaged over the signatures counted).
+type StageOps [falcon.NumPlanStages][arith.NumOps]float64
+
+// stageCounter is native binary64 counting its calls per plan stage: the
+// operation counts of a plan do not depend on the formats (only the rare
+// extra signing attempts would), so one count prices every plan.
+type stageCounter struct {
+	arith.Forward[float64]
+	n   *[falcon.NumPlanStages][arith.NumOps]atomic.Uint64
+	cur *falcon.PlanStage
+}
+
+func newStageCounter() *stageCounter {
+	c := &stageCounter{n: new([falcon.NumPlanStages][arith.NumOps]atomic.Uint64), cur: new(falcon.PlanStage)}
+	c.bind()
+	return c
+}
+
+func (c *stageCounter) bind() {
+	cur, n := c.cur, c.n
+	c.Forward = arith.Forward[float64]{Inner: native.Arith{}, Observe: func(o arith.Op) {
+		s := *cur
+		if o == arith.OpExpmP63 {
+			s = falcon.PlanExpm
+		}
+		n[s][o].Add(1)
+	}}
+}
+
+// EnterStage implements falcon.Staged.
+func (c *stageCounter) EnterStage(s falcon.PlanStage) falcon.PlanStage {
+	prev := *c.cur
+	*c.cur = s
+	return prev
+}
+
+// ForRun implements falcon.RunForker: a run's own stage, shared counters.
+func (c *stageCounter) ForRun() arith.Arith[float64] {
+	f := &stageCounter{n: c.n, cur: new(falcon.PlanStage)}
+	f.bind()
+	return f
+}
+
+// CountStages counts the operations per plan stage of signing, averaged
+// over the signatures of sign, which signs with the backend it is given.
+func CountStages(signatures int, sign func(b arith.Backend) error) (StageOps, error) {
+	var out StageOps
+	if signatures <= 0 {
+		return out, fmt.Errorf("tune: count over %d signatures", signatures)
+	}
+	c := newStageCounter()
+	b := arith.Backend{Name: "native+stagecount", Bits: 53, Description: "native binary64 counting operations per plan stage", Impl: c}
+	if err := sign(b); err != nil {
+		return out, err
+	}
+	for s := range out {
+		for o := range out[s] {
+			out[s][o] = float64(c.n[s][o].Load()) / float64(signatures)
+		}
+	}
+	return out, nil
+}
+
+// CostModel prices a plan from its stages' significand widths.
+type CostModel string
+
+// The cost models.
+const (
+	// CostBits is sum over stages of (rounded arithmetic operations) x
+	// (significand bits): a datapath's work in bit-operations, the
+	// simplest proxy for area x time.
+	CostBits CostModel = "bits"
+	// CostAccel counts uses of 25x18 DSP blocks (FPGA multipliers, the
+	// building block of Peregrino's and HORCRUX's datapaths) per signature:
+	// a P-bit significand product tiled onto ceil(P/24) x ceil(P/17)
+	// blocks (accel's dsp25x18 tiling, its 24x17 unsigned part); an
+	// addition as ceil((P+3)/48) 48-bit DSP adders (significand, guard,
+	// round and sticky bits); division, inversion and square root by
+	// Newton-Raphson from an 8-bit seed, 2 products per iteration and
+	// ceil(log2(P/8)) iterations; expm_p63 as its degree-12 Horner
+	// polynomial (13 products, 13 additions) plus the product with ccs.
+	CostAccel CostModel = "accel-model"
+)
+
+// ParseCostModel checks a cost model's name.
+func ParseCostModel(s string) (CostModel, error) {
+	switch CostModel(s) {
+	case CostBits, CostAccel:
+		return CostModel(s), nil
+	}
+	return "", fmt.Errorf("cost model %q: want %q or %q", s, CostBits, CostAccel)
+}
+
+// Unit is what the model's cost counts.
+func (m CostModel) Unit() string {
+	if m == CostAccel {
+		return "25x18 DSP-block uses per signature"
+	}
+	return "significand bit-operations per signature"
+}
+
+// Cost prices the stages' widths p (significand bits per stage) with the
+// operation counts ops.
+func (m CostModel) Cost(ops StageOps, p [falcon.NumPlanStages]int) float64 {
+	total := 0.0
+	for s := range ops {
+		mul, add, newton, expm := opClasses(ops[s])
+		w := p[s]
+		switch m {
+		case CostBits:
+			total += (mul + add + newton + 27*expm) * float64(w)
+		default:
+			blocks := float64(ceilDiv(w, 24) * ceilDiv(w, 17))
+			adders := float64(ceilDiv(w+3, 48))
+			iters := float64(bits.Len(uint(ceilDiv(w, 8) - 1)))
+			total += mul*blocks + add*adders + newton*2*iters*blocks + expm*(14*blocks+13*adders)
+		}
+	}
+	return total
+}
+
+// opClasses groups a stage's counts: products (Mul, Sqr), additions (Add,
+// Sub), Newton-Raphson operations (Inv, Div, Sqrt) and ExpmP63 calls.
+// Exact operations (Neg, Half, Double, conversions of small integers, table
+// reads, decisions) cost nothing in either model.
+func opClasses(n [arith.NumOps]float64) (mul, add, newton, expm float64) {
+	return n[arith.OpMul] + n[arith.OpSqr], n[arith.OpAdd] + n[arith.OpSub],
+		n[arith.OpInv] + n[arith.OpDiv] + n[arith.OpSqrt], n[arith.OpExpmP63]
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -1,0 +1,502 @@
+// Package tune searches for mixed-precision plans: the cheapest assignment
+// of significand widths to the stages of Falcon signing (arith/plan) whose
+// measured error, in the Falcon specification's sense (delta_c +
+// delta_sigma at the sampler, section 2.6), stays within a target such as
+// 2^-46.
+//
+// A plan meets the target when the statistic is within it and no decision
+// of the sample flips (a flip is a decision -- the sampler's floor, its
+// Bernoulli trials re-decided with the same random bytes, the final
+// roundings -- that exact arithmetic along the same path takes otherwise):
+// delta_c and delta_sigma measure the sampler's inputs, and only the
+// decisions see the errors of the sampler's own arithmetic, of expm_p63 and
+// of the lattice stage.
+//
+// The search is a greedy descent from a uniform plan (every stage at the
+// same width), in the manner of Precimonious (Rubio-Gonzalez et al., SC
+// 2013) but on the real scheme and measured exactly: each candidate plan is
+// run by shadow execution (analysis/shadow) over the same signatures, one
+// stage's width is lowered at a time, a move is kept when the plan still
+// meets the target, and a stage whose lowering fails halves its step. Every
+// plan measured is a point of the cost-error plane; the Pareto front of
+// those points is reported. The search chooses on its own sample, so the
+// chosen plan is measured again on fresh signatures (a confirmation); when
+// it misses there, the search walks back along its accepted moves to the
+// last plan that holds on the fresh sample too. Each front plan that meets
+// the target is confirmed the same way. A margin (the search's
+// measurements must stay some bits below the target) makes walking back
+// rare: a worst case over more signatures is larger.
+package tune
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/plan"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/checkpoint"
+)
+
+// Statistic is the error measure a plan must keep within the target.
+type Statistic string
+
+// The statistics.
+const (
+	// PerSignatureWorst is the largest delta_c + delta_sigma of any
+	// sampler call of any signature: the specification's worst case.
+	PerSignatureWorst Statistic = "per-signature-worst"
+	// PerLeafMedian is the median of delta_c + delta_sigma over sampler
+	// calls (the typical error TWFalcon reports).
+	PerLeafMedian Statistic = "per-leaf-median"
+)
+
+// ParseStatistic checks a statistic's name.
+func ParseStatistic(s string) (Statistic, error) {
+	switch Statistic(s) {
+	case PerSignatureWorst, PerLeafMedian:
+		return Statistic(s), nil
+	}
+	return "", fmt.Errorf("statistic %q: want %q or %q", s, PerSignatureWorst, PerLeafMedian)
+}
+
+// Limits of the widths the search tries. The shadow is double-double
+// (about 104 bits; its own error is below 2^-93), so plans stay at most
+// MaxBits wide.
+const (
+	MinBits = 11
+	MaxBits = 90
+)
+
+// Config describes a search.
+type Config struct {
+	LogN uint
+	// TargetLog2 is the target as a power of two (-46 for 2^-46).
+	TargetLog2 float64
+	// MarginBits: the search's own measurements must be MarginBits below
+	// the target (a worst case over K signatures grows on a larger
+	// sample); confirmations are judged against the target itself.
+	MarginBits float64
+	Statistic  Statistic
+	Cost       CostModel
+	// Signatures per measurement (Keys keys), from Seed; the confirmation
+	// uses ConfirmSignatures fresh ones (seed Seed+"/confirm").
+	Signatures, Keys, ConfirmSignatures int
+	Seed                                string
+	// Format is the stage format with %d for the width, e.g. "vprec:%d"
+	// or "vprec:%d:e11:rz".
+	Format string
+	// Start is the uniform plan's width; Step the first step of each
+	// stage's descent; Floor the narrowest width tried.
+	Start, Step, Floor int
+	Workers            int
+	// Have returns an earlier measurement (resume); Done receives each new
+	// one. Both may be nil. Progress receives one line per measurement.
+	Have     func(key string) (*Evaluation, bool)
+	Done     func(e *Evaluation) error
+	Progress func(line string)
+}
+
+// Check validates the configuration.
+func (c *Config) Check() error {
+	switch {
+	case c.LogN < 1 || c.LogN > 10:
+		return fmt.Errorf("tune: degree 2^%d: want 2^1..2^10 (Falcon-512 is 2^9)", c.LogN)
+	case c.MarginBits < 0 || c.MarginBits > 10 || math.IsNaN(c.MarginBits):
+		return fmt.Errorf("tune: margin %g bits: want 0..10", c.MarginBits)
+	case c.TargetLog2 >= 0 || c.TargetLog2 < -80 || math.IsNaN(c.TargetLog2):
+		return fmt.Errorf("tune: target 2^%g: want a power of two between 2^-80 and 2^-1", c.TargetLog2)
+	case c.Signatures < 1 || c.ConfirmSignatures < 1 || c.Keys < 1:
+		return fmt.Errorf("tune: %d signatures, %d for confirmation, %d keys: want at least 1 each", c.Signatures, c.ConfirmSignatures, c.Keys)
+	case c.Start < MinBits || c.Start > MaxBits || c.Floor < MinBits || c.Floor > c.Start || c.Step < 1:
+		return fmt.Errorf("tune: start %d, floor %d, step %d: want %d <= floor <= start <= %d and step >= 1", c.Start, c.Floor, c.Step, MinBits, MaxBits)
+	case strings.Count(c.Format, "%d") != 1:
+		return fmt.Errorf("tune: format %q: want one %%d for the width", c.Format)
+	}
+	if _, err := ParseStatistic(string(c.Statistic)); err != nil {
+		return err
+	}
+	if _, err := ParseCostModel(string(c.Cost)); err != nil {
+		return err
+	}
+	_, err := plan.Parse("all=" + fmt.Sprintf(c.Format, c.Start))
+	return err
+}
+
+// Widths is a significand width per plan stage.
+type Widths [falcon.NumPlanStages]int
+
+// Evaluation is one measured plan.
+type Evaluation struct {
+	Plan       string `json:"plan"`
+	Widths     Widths `json:"widths"`
+	Seed       string `json:"seed"`
+	Signatures int    `json:"signatures"`
+	// ErrorLog2 is the statistic (log2; -Inf when every sampler call was
+	// exact), with both statistics beside it.
+	ErrorLog2           checkpoint.Float `json:"error_log2"`
+	PerSignatureMaxLog2 *float64         `json:"per_signature_max_log2"`
+	PerLeafMedianLog2   *float64         `json:"per_leaf_median_log2"`
+	Meets               bool             `json:"meets_target"`
+	Flips               int64            `json:"flips"`
+	FailedAttemptsFrac  float64          `json:"failed_attempts_fraction"`
+	Cost                float64          `json:"cost"`
+	// Failure says why the plan could not sign (error +Inf), if so.
+	Failure      string      `json:"failure,omitempty"`
+	Seconds      float64     `json:"seconds"`
+	Confirmation *Evaluation `json:"confirmation,omitempty"`
+}
+
+// key identifies a measurement for resuming.
+func key(p plan.Plan, seed string, n int) string { return fmt.Sprintf("%s|%s|%d", p, seed, n) }
+
+// measurement returns a copy of e without its confirmation: what Have and
+// Done exchange (the search attaches confirmations to its own copies).
+func (e *Evaluation) measurement() *Evaluation {
+	c := *e
+	c.Confirmation = nil
+	return &c
+}
+
+// Key is the resume key of e.
+func (e *Evaluation) Key() string { return fmt.Sprintf("%s|%s|%d", e.Plan, e.Seed, e.Signatures) }
+
+// Result is the outcome of a search.
+type Result struct {
+	Params     int       `json:"params"`
+	TargetLog2 float64   `json:"target_log2"`
+	MarginBits float64   `json:"margin_bits"`
+	Statistic  Statistic `json:"statistic"`
+	Cost       CostModel `json:"cost_model"`
+	CostUnit   string    `json:"cost_unit"`
+	Format     string    `json:"format"`
+	Signatures int       `json:"signatures"`
+	Confirm    int       `json:"confirm_signatures"`
+	Seed       string    `json:"seed"`
+	Stages     []string  `json:"stages"`
+	// OpsPerSignature is the operation count per stage the cost uses.
+	OpsPerSignature map[string]map[string]float64 `json:"ops_per_signature"`
+	Uniform         *Evaluation                   `json:"uniform"`
+	// Chosen is the last plan of the descent whose confirmation meets
+	// the target: Descent moves were accepted, the last WalkedBack of
+	// them undone because their plans missed on fresh signatures.
+	Chosen      *Evaluation   `json:"chosen"`
+	Descent     int           `json:"descent_moves"`
+	WalkedBack  int           `json:"walked_back"`
+	Pareto      []*Evaluation `json:"pareto"`
+	Evaluations []*Evaluation `json:"evaluations"`
+	// Confirmations is the number of confirmation measurements.
+	Confirmations int `json:"confirmations"`
+	// Below53 and Above53 list the stages the chosen plan computes with
+	// fewer, and more, significand bits than binary64.
+	Below53 []string `json:"below_53"`
+	Above53 []string `json:"above_53"`
+	Seconds float64  `json:"seconds"`
+}
+
+type searcher struct {
+	ctx   context.Context
+	cfg   Config
+	ops   StageOps
+	evals map[string]*Evaluation
+	order []*Evaluation
+}
+
+// Search runs the search.
+func Search(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	s := &searcher{ctx: ctx, cfg: cfg, evals: map[string]*Evaluation{}}
+	ops, err := countOps(cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.ops = ops
+
+	var w Widths
+	for i := range w {
+		w[i] = cfg.Start
+	}
+	limit := cfg.TargetLog2 - cfg.MarginBits
+	uni, err := s.measure(w, cfg.Seed, cfg.Signatures, limit)
+	if err != nil {
+		return nil, err
+	}
+	if !uni.Meets {
+		return nil, fmt.Errorf("tune: the uniform plan at %d bits measures 2^%.2f with %d flips; the search needs 2^%g (the target less the margin) and none: start wider (--start)", cfg.Start, float64(uni.ErrorLog2), uni.Flips, limit)
+	}
+
+	// Greedy descent: lower one stage at a time by its step, keep the
+	// move when the plan still meets the target, halve the stage's step
+	// when it does not. Stages are tried most expensive first.
+	var step Widths
+	for i := range step {
+		step[i] = cfg.Step
+	}
+	cur := uni
+	path := []*Evaluation{uni} // the accepted moves, in order
+	for {
+		moved, active := false, false
+		for _, st := range s.byCost(cur.Widths) {
+			for step[st] >= 1 && cur.Widths[st]-step[st] < cfg.Floor {
+				step[st] /= 2
+			}
+			if step[st] < 1 {
+				continue
+			}
+			active = true
+			cand := cur.Widths
+			cand[st] -= step[st]
+			e, err := s.measure(cand, cfg.Seed, cfg.Signatures, limit)
+			if err != nil {
+				return nil, err
+			}
+			// Equal cost is a move too (the accel model prices widths
+			// in steps of whole DSP tiles): it is never worse, and it
+			// leads to the next step down.
+			if e.Meets && e.Cost <= cur.Cost {
+				cur, moved = e, true
+				path = append(path, e)
+			} else {
+				step[st] /= 2
+			}
+		}
+		if !active || (!moved && allZero(step)) {
+			break
+		}
+	}
+
+	// The descent chose on its own sample. Confirm on fresh signatures,
+	// walking back along the accepted moves until a plan holds there too.
+	var chosen *Evaluation
+	for i := len(path) - 1; i >= 0 && chosen == nil; i-- {
+		c, err := s.measure(path[i].Widths, s.confirmSeed(), cfg.ConfirmSignatures, cfg.TargetLog2)
+		if err != nil {
+			return nil, err
+		}
+		path[i].Confirmation = c
+		if c.Meets {
+			chosen = path[i]
+		}
+	}
+	if chosen == nil {
+		return nil, fmt.Errorf("tune: not even the uniform plan at %d bits meets 2^%g on %d fresh signatures (it measures 2^%.2f with %d flips): start wider (--start)",
+			cfg.Start, cfg.TargetLog2, cfg.ConfirmSignatures, float64(uni.Confirmation.ErrorLog2), uni.Confirmation.Flips)
+	}
+	res := &Result{
+		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, MarginBits: cfg.MarginBits, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
+		Format: cfg.Format, Signatures: cfg.Signatures, Confirm: cfg.ConfirmSignatures, Seed: cfg.Seed,
+		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: chosen, Descent: len(path) - 1, WalkedBack: len(path) - 1 - slices.Index(path, chosen),
+	}
+	for _, st := range plan.Stages() {
+		res.Stages = append(res.Stages, st.String())
+		switch w := chosen.Widths[st]; {
+		case w < 53:
+			res.Below53 = append(res.Below53, st.String())
+		case w > 53:
+			res.Above53 = append(res.Above53, st.String())
+		}
+	}
+	res.Pareto = pareto(s.order, cfg.Seed)
+	// Confirm every front plan that meets the target.
+	for _, e := range res.Pareto {
+		if !e.Meets || e.Confirmation != nil {
+			continue
+		}
+		c, err := s.measure(e.Widths, s.confirmSeed(), cfg.ConfirmSignatures, cfg.TargetLog2)
+		if err != nil {
+			return nil, err
+		}
+		e.Confirmation = c
+	}
+	// The evaluation list holds the search's own measurements only.
+	res.Evaluations = slices.DeleteFunc(slices.Clone(s.order), func(e *Evaluation) bool { return e.Seed != cfg.Seed })
+	res.Confirmations = len(s.order) - len(res.Evaluations)
+	res.Seconds = time.Since(t0).Seconds()
+	return res, nil
+}
+
+func allZero(w Widths) bool {
+	for _, v := range w {
+		if v >= 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// byCost orders the stages by their share of the plan's cost, largest
+// first (ties in stage order).
+func (s *searcher) byCost(w Widths) []falcon.PlanStage {
+	st := plan.Stages()
+	share := func(x falcon.PlanStage) float64 {
+		var one StageOps
+		one[x] = s.ops[x]
+		return s.cfg.Cost.Cost(one, w)
+	}
+	sort.SliceStable(st, func(i, j int) bool { return share(st[i]) > share(st[j]) })
+	return st
+}
+
+// planOf is the plan of widths w in the configured format.
+func (s *searcher) planOf(w Widths) (plan.Plan, error) {
+	var parts []string
+	for i, b := range w {
+		parts = append(parts, falcon.PlanStage(i).String()+"="+fmt.Sprintf(s.cfg.Format, b))
+	}
+	return plan.Parse(strings.Join(parts, ","))
+}
+
+// confirmSeed is the seed of the confirmations' fresh signatures.
+func (s *searcher) confirmSeed() string { return s.cfg.Seed + "/confirm" }
+
+// measure runs (or recalls) the shadowed signatures of plan w; the plan
+// meets when its statistic is at most limit (log2) and nothing flips.
+func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evaluation, error) {
+	p, err := s.planOf(w)
+	if err != nil {
+		return nil, err
+	}
+	k := key(p, seed, n)
+	if e, ok := s.evals[k]; ok {
+		return e, nil
+	}
+	if s.cfg.Have != nil {
+		if have, ok := s.cfg.Have(k); ok {
+			e := have.measurement()
+			e.Widths = w
+			s.keep(k, e)
+			return e, nil
+		}
+	}
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	b, err := plan.Backend(p)
+	if err != nil {
+		return nil, err
+	}
+	cfg := shadow.Config{
+		LogN: s.cfg.LogN, Signatures: n, Keys: min(s.cfg.Keys, n), Seed: seed, Shadow: shadow.ShadowDD,
+		Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: s.cfg.Workers, OracleBits: 256,
+	}
+	recs, err := shadow.Run(s.ctx, b, cfg)
+	if err != nil && s.ctx.Err() == nil && (errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)) {
+		// Too little precision to sign at all: a measurement, not an
+		// error of the search.
+		e := &Evaluation{
+			Plan: p.String(), Widths: w, Seed: seed, Signatures: n, ErrorLog2: checkpoint.Float(math.Inf(1)),
+			Failure: err.Error(), Cost: s.cfg.Cost.Cost(s.ops, w), Seconds: time.Since(t0).Seconds(),
+		}
+		return s.done(k, e)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tune: plan %s: %w", p, err)
+	}
+	sum := shadow.Summarize(b.Name, cfg, recs)
+	e := &Evaluation{
+		Plan: p.String(), Widths: w, Seed: seed, Signatures: n,
+		PerSignatureMaxLog2: sum.PerSignature.Sum.Max, PerLeafMedianLog2: sum.PerLeaf.Sum.Median,
+		Flips: sum.Flips.Total, FailedAttemptsFrac: sum.Attempts.FailRate,
+		Cost: s.cfg.Cost.Cost(s.ops, w), Seconds: time.Since(t0).Seconds(),
+	}
+	stat := e.PerSignatureMaxLog2
+	if s.cfg.Statistic == PerLeafMedian {
+		stat = e.PerLeafMedianLog2
+	}
+	e.ErrorLog2 = checkpoint.Float(math.Inf(-1))
+	if stat != nil {
+		e.ErrorLog2 = checkpoint.Float(*stat)
+	}
+	// The target bounds the errors of the sampler's inputs; the sampler's
+	// own arithmetic, expm_p63 and the final rounding show only in its
+	// decisions, so a plan must also keep every decision exact arithmetic
+	// would take along the same path.
+	e.Meets = float64(e.ErrorLog2) <= limit && e.Flips == 0
+	return s.done(k, e)
+}
+
+// done records a new measurement.
+func (s *searcher) done(k string, e *Evaluation) (*Evaluation, error) {
+	if s.cfg.Done != nil {
+		if err := s.cfg.Done(e.measurement()); err != nil {
+			return nil, err
+		}
+	}
+	s.keep(k, e)
+	return e, nil
+}
+
+func (s *searcher) keep(k string, e *Evaluation) {
+	s.evals[k] = e
+	s.order = append(s.order, e)
+	if s.cfg.Progress != nil {
+		verdict := "meets"
+		if !e.Meets {
+			verdict = "misses"
+		}
+		s.cfg.Progress(fmt.Sprintf("%s: 2^%.2f, %d flips: %s; cost %.4g (%d signatures, seed %s, %.1f s)", e.Plan, float64(e.ErrorLog2), e.Flips, verdict, e.Cost, e.Signatures, e.Seed, e.Seconds))
+	}
+}
+
+// pareto returns the measurements of the search's own sample that no other
+// beats in both cost and error, by increasing cost.
+func pareto(es []*Evaluation, seed string) []*Evaluation {
+	var front []*Evaluation
+	seen := map[string]bool{}
+	for _, e := range es {
+		if seen[e.Plan] || e.Seed != seed {
+			continue
+		}
+		seen[e.Plan] = true
+		dominated := false
+		for _, o := range es {
+			if o != e && o.Seed == e.Seed && o.Cost <= e.Cost && o.ErrorLog2 <= e.ErrorLog2 && (o.Cost < e.Cost || o.ErrorLog2 < e.ErrorLog2) {
+				dominated = true
+				break
+			}
+		}
+		if !dominated {
+			front = append(front, e)
+		}
+	}
+	sort.SliceStable(front, func(i, j int) bool { return front[i].Cost < front[j].Cost })
+	return front
+}
+
+// countOps counts the operations per stage on native signing of a few
+// signatures with the search's keys and messages.
+func countOps(cfg Config) (StageOps, error) {
+	const n = 8
+	return CountStages(n, func(b arith.Backend) error {
+		_, err := shadow.Run(context.Background(), b, shadow.Config{
+			LogN: cfg.LogN, Signatures: n, Keys: min(cfg.Keys, n), Seed: cfg.Seed + "/count", Shadow: shadow.ShadowDD,
+			Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: 1, OracleBits: 256,
+		})
+		return err
+	})
+}
+
+func opsTable(ops StageOps) map[string]map[string]float64 {
+	t := map[string]map[string]float64{}
+	for s := range ops {
+		row := map[string]float64{}
+		for o, v := range ops[s] {
+			if v != 0 {
+				row[arith.Op(o).String()] = v
+			}
+		}
+		t[falcon.PlanStage(s).String()] = row
+	}
+	return t
+}

@@ -1,0 +1,166 @@
+// Package plan runs Falcon signing with each part of the computation in its
+// own floating-point format: a precision plan, as a hardware signer with
+// datapaths of several widths would compute.
+//
+// A plan assigns a format to each of falcon's plan stages (falcon.PlanStage:
+// fft, gram, ldl, leaf, target, ffsampling, sampler, expm, lattice):
+//
+//	fft=vprec:60,ldl=vprec:64,sampler=binary64,all=vprec:53
+//
+// (entries separated by commas or by "+", which backend names use:
+// "plan:fft=vprec:60+ldl=vprec:64+sampler=vprec:53:e11+all=vprec:53").
+// "all" gives every stage not named otherwise. The formats are those of the
+// vprec family (vprec:P, vprec:P:eE[:rz|:sr=SEED]; see `fprlab backends`;
+// vprecbig:... for their big.Float reference implementation)
+// and binary64 (an alias of vprec:53:e11, which computes as the emulated
+// binary64 of the reference does). Backends with a value type of their own
+// (triword, dd) cannot be stages: their values are not P-bit floats.
+//
+// As a datapath converts its inputs, every operation first converts its
+// operands into the current stage's format (Convert: rounding into the
+// format, the identity on values of the format or of narrower ones within
+// range), then computes there. So a uniform plan computes exactly what its
+// format alone computes, bit for bit, and a value crossing from a wider
+// stage into a narrower one is rounded once, where it enters. Constants and
+// twiddle factors come from the current stage's format; expm_p63 is always
+// computed in the expm stage's format, on operands converted into it.
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Stages lists the plan stages in order.
+func Stages() []falcon.PlanStage {
+	s := make([]falcon.PlanStage, falcon.NumPlanStages)
+	for i := range s {
+		s[i] = falcon.PlanStage(i)
+	}
+	return s
+}
+
+// Plan is the format of each stage, by canonical backend name.
+type Plan [falcon.NumPlanStages]string
+
+// Binary64 is the format name binary64 stands for in plans.
+const Binary64 = "vprec:53:e11"
+
+// Uniform returns the plan with every stage in format.
+func Uniform(format string) Plan {
+	var p Plan
+	for i := range p {
+		p[i] = format
+	}
+	return p
+}
+
+// Parse reads a plan "stage=FORMAT,stage=FORMAT,...[,all=FORMAT]". Every
+// stage must get a format, from its own entry or from all; a stage named
+// twice, an unknown stage or a format that is not a vprec format is an
+// error naming it. Formats are checked and canonicalised (arith.Lookup).
+func Parse(s string) (Plan, error) {
+	var p Plan
+	if strings.TrimSpace(s) == "" {
+		return p, fmt.Errorf("empty plan: write stage=FORMAT,... with stages %s (or all=FORMAT)", stageList())
+	}
+	var all string
+	seen := map[string]bool{}
+	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' }) {
+		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
+		if !ok || key == "" || val == "" {
+			return p, fmt.Errorf("plan entry %q: want stage=FORMAT", item)
+		}
+		if seen[key] {
+			return p, fmt.Errorf("plan entry %q: stage %s given twice", item, key)
+		}
+		seen[key] = true
+		name, err := canonical(val)
+		if err != nil {
+			return p, fmt.Errorf("plan entry %q: %w", item, err)
+		}
+		if key == "all" {
+			all = name
+			continue
+		}
+		st, ok := falcon.ParsePlanStage(key)
+		if !ok {
+			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)", item, key, stageList())
+		}
+		p[st] = name
+	}
+	var missing []string
+	for i := range p {
+		if p[i] == "" {
+			if all == "" {
+				missing = append(missing, falcon.PlanStage(i).String())
+				continue
+			}
+			p[i] = all
+		}
+	}
+	if len(missing) > 0 {
+		return p, fmt.Errorf("plan %q gives no format to stage(s) %s: name them or add all=FORMAT", s, strings.Join(missing, ", "))
+	}
+	return p, nil
+}
+
+// canonical checks a stage's format and returns its backend name.
+func canonical(format string) (string, error) {
+	if format == "binary64" {
+		return Binary64, nil
+	}
+	if !strings.HasPrefix(format, "vprec:") && !strings.HasPrefix(format, "vprecbig:") {
+		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]) or binary64; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format)
+	}
+	b, err := arith.Lookup(format)
+	if err != nil {
+		return "", err
+	}
+	return b.Name, nil
+}
+
+func stageList() string {
+	names := make([]string, falcon.NumPlanStages)
+	for i := range names {
+		names[i] = falcon.PlanStage(i).String()
+	}
+	return strings.Join(names, ", ")
+}
+
+// String returns the plan in Parse's syntax, shortest form: the most common
+// format as all=, the others by stage, in stage order.
+func (p Plan) String() string {
+	count := map[string]int{}
+	for _, f := range p {
+		count[f]++
+	}
+	common := ""
+	for _, f := range p { // first-met format among the most common: deterministic
+		if count[f] > count[common] {
+			common = f
+		}
+	}
+	var parts []string
+	for i, f := range p {
+		if f != common {
+			parts = append(parts, falcon.PlanStage(i).String()+"="+f)
+		}
+	}
+	return strings.Join(append(parts, "all="+common), ",")
+}
+
+// Name returns the plan's backend name, "plan:" and the plan with "+"
+// between entries (commas separate backends in lists).
+func (p Plan) Name() string { return "plan:" + strings.ReplaceAll(p.String(), ",", "+") }
+
+// Formats returns the distinct formats of the plan, sorted.
+func (p Plan) Formats() []string {
+	f := slices.Clone(p[:])
+	slices.Sort(f)
+	return slices.Compact(f)
+}

@@ -1,0 +1,228 @@
+package plan
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/big"
+	"strings"
+	"testing"
+
+	"crypto/sha3"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	_ "github.com/fprlab/fprlab/arith/backends"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+func TestParse(t *testing.T) {
+	p, err := Parse("fft=vprec:60, ldl=vprec:64:e11, sampler=binary64,all=vprec:53")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Plan{"vprec:60", "vprec:53", "vprec:64:e11", "vprec:53", "vprec:53", "vprec:53", "vprec:53:e11", "vprec:53", "vprec:53"}
+	if p != want {
+		t.Fatalf("Parse = %v, want %v", p, want)
+	}
+	if got := p.String(); got != "fft=vprec:60,ldl=vprec:64:e11,sampler=vprec:53:e11,all=vprec:53" {
+		t.Errorf("String = %q", got)
+	}
+	if q, err := Parse(strings.TrimPrefix(p.Name(), "plan:")); err != nil || q != p {
+		t.Errorf("Name %q does not parse back: %v, %v", p.Name(), q, err)
+	}
+	if q, err := Parse("all=vprec:040"); err != nil || q != Uniform("vprec:40") {
+		t.Errorf("uniform plan: %v, %v", q, err)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"", "empty plan"},
+		{"fft", "want stage=FORMAT"},
+		{"fft=vprec:60", "gives no format to stage(s) gram, ldl"},
+		{"fft=vprec:60,fft=vprec:61,all=vprec:53", "given twice"},
+		{"fast=vprec:60,all=vprec:53", `unknown stage "fast"`},
+		{"fft=triword,all=vprec:53", "plan stages take vprec formats"},
+		{"fft=vprec:3,all=vprec:53", "need an integer P"},
+		{"all=vprec:53:e99", "exponent width"},
+	} {
+		if _, err := Parse(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) = %v, want an error containing %q", c.in, err, c.want)
+		}
+	}
+	if _, err := arith.Lookup("plan:all=vprec:53+fft=vprec:30"); err != nil {
+		t.Errorf("registry: %v", err)
+	}
+	if _, err := arith.Lookup("plan:fft=oracle"); err == nil {
+		t.Error("registry accepted an oracle stage")
+	}
+}
+
+// signAll signs count messages with keys generated on emu64 and returns the
+// accumulated SHA-256 of the signatures.
+func signAll(t *testing.T, b arith.Backend, logn uint, count int) string {
+	t.Helper()
+	kb, err := arith.Lookup("emu64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr := sha3.NewSHAKE256()
+	kr.Write([]byte("plan keys"))
+	sk, _, err := falcon.Keygen(kb, logn, kr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	for i := range count {
+		rng := sha3.NewSHAKE256()
+		fmt.Fprintf(rng, "plan signature %d", i)
+		sig, err := falcon.Sign(b, sk, []byte(fmt.Sprint("message ", i)), falcon.Compressed, rng)
+		if err != nil {
+			t.Fatalf("%s: signature %d: %v", b.Name, i, err)
+		}
+		h.Write(sig)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// A uniform plan signs exactly as its format alone does; all=binary64 signs
+// exactly as native binary64 (which the NIST KATs pin).
+func TestUniformPlanEqualsFormat(t *testing.T) {
+	count := 16
+	if testing.Short() {
+		count = 4
+	}
+	for _, c := range []struct{ plan, single string }{
+		{"all=vprec:40", "vprec:40"},
+		{"all=vprec:30:e9:rz", "vprec:30:e9:rz"},
+		{"all=vprec:64:e11:sr=5", "vprec:64:e11:sr=5"},
+		{"all=binary64", "native"},
+	} {
+		pb, err := arith.Lookup("plan:" + c.plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sb, err := arith.Lookup(c.single)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := signAll(t, pb, 8, count), signAll(t, sb, 8, count); got != want {
+			t.Errorf("plan %s: signature digest %s, %s gives %s", c.plan, got, c.single, want)
+		}
+	}
+}
+
+// A plan computes the same over vfloat's formats as over their big.Float
+// reference (two implementations, one result).
+func TestPlanImplementationsAgree(t *testing.T) {
+	fast, err := arith.Lookup("plan:ldl=vprec:40+sampler=vprec:36:e11:rz+all=binary64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := arith.Lookup("plan:ldl=vprecbig:40+sampler=vprecbig:36:e11:rz+all=vprecbig:53:e11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isBig := ref.Impl.(arith.Arith[*big.Float]); !isBig {
+		t.Fatalf("the vprecbig plan runs on %T", ref.Impl)
+	}
+	if _, isBig := fast.Impl.(arith.Arith[*big.Float]); isBig {
+		t.Fatal("the vprec plan runs on big.Float")
+	}
+	if got, want := signAll(t, fast, 8, 6), signAll(t, ref, 8, 6); got != want {
+		t.Errorf("vfloat plan digest %s, big.Float plan %s", got, want)
+	}
+}
+
+// stageMax returns the largest relative error of each observed stage.
+func stageMax(s *shadow.Summary) map[string]float64 {
+	m := map[string]float64{}
+	for _, st := range s.Stages {
+		if st.MaxRelLog2 == nil {
+			continue
+		}
+		k := st.Stage
+		if strings.HasPrefix(k, "ffsampling_") {
+			k = "ffsampling"
+		}
+		if v, ok := m[k]; !ok || *st.MaxRelLog2 > v {
+			m[k] = *st.MaxRelLog2
+		}
+	}
+	return m
+}
+
+func measure(t *testing.T, planText string) *shadow.Summary {
+	t.Helper()
+	b, err := arith.Lookup("plan:" + planText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := shadow.Config{LogN: 6, Signatures: 2, Keys: 1, Seed: "plan", Shadow: shadow.ShadowDD, Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: 2}
+	recs, err := shadow.Run(context.Background(), b, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shadow.Summarize(b.Name, cfg, recs)
+}
+
+// Giving one stage fewer bits raises that stage's error, and leaves the
+// stages it does not feed exactly as they were.
+func TestNarrowStageRaisesItsError(t *testing.T) {
+	base := stageMax(measure(t, "all=binary64"))
+	// The observed stages each plan stage's values reach first, and the
+	// observed stages computed from inputs it does not touch.
+	for _, c := range []struct {
+		stage       string
+		observed    string
+		independent []string
+	}{
+		{"fft", "basis_fft", nil},
+		{"gram", "gram", []string{"basis_fft", "target"}},
+		{"target", "target", []string{"basis_fft", "gram", "ffldl", "leaf"}},
+		{"ldl", "ffldl", []string{"basis_fft", "gram", "target"}},
+		{"leaf", "leaf", []string{"basis_fft", "gram", "target", "ffldl"}},
+		{"ffsampling", "ffsampling", []string{"basis_fft", "gram", "target", "ffldl", "leaf"}},
+		{"lattice", "lattice_ifft", []string{"basis_fft", "gram", "target", "ffldl", "leaf", "ffsampling"}},
+	} {
+		got := stageMax(measure(t, c.stage+"=vprec:30:e11,all=binary64"))
+		if got[c.observed] < base[c.observed]+15 {
+			t.Errorf("%s at 30 bits: %s error 2^%.2f, binary64 gives 2^%.2f: want at least 15 bits more", c.stage, c.observed, got[c.observed], base[c.observed])
+		}
+		for _, s := range c.independent {
+			if got[s] != base[s] {
+				t.Errorf("%s at 30 bits changed %s's error: 2^%.3f, binary64 gives 2^%.3f", c.stage, s, got[s], base[s])
+			}
+		}
+	}
+	// expm_p63 at 30 bits: its error grows, nothing before it changes.
+	bs, es := measure(t, "all=binary64"), measure(t, "expm=vprec:30:e11,all=binary64")
+	if es.ExpmP63.Max == nil || bs.ExpmP63.Max == nil || *es.ExpmP63.Max < *bs.ExpmP63.Max+15 {
+		t.Errorf("expm at 30 bits: expm_p63 error %v, binary64 %v", es.ExpmP63.Max, bs.ExpmP63.Max)
+	}
+	if got := stageMax(es); got["leaf"] != base["leaf"] || got["ffldl"] != base["ffldl"] {
+		t.Errorf("expm at 30 bits changed the tree's errors")
+	}
+	if math.IsNaN(base["basis_fft"]) {
+		t.Fatal("no basis error measured")
+	}
+}
+
+// Concurrent runs over one plan backend keep their own stages (the race
+// detector checks the sharing; the signatures check the result).
+func TestPlanConcurrentRuns(t *testing.T) {
+	b, err := arith.Lookup("plan:ldl=vprec:40+all=binary64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := signAll(t, b, 6, 4)
+	got := make(chan string, 4)
+	for range 4 {
+		go func() { got <- signAll(t, b, 6, 4) }()
+	}
+	for range 4 {
+		if g := <-got; g != want {
+			t.Fatalf("concurrent digest %s, sequential %s", g, want)
+		}
+	}
+}

@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/tune"
+	"github.com/fprlab/fprlab/arith/oracle"
+	"github.com/fprlab/fprlab/internal/checkpoint"
+)
+
+// tuneOptions holds the flags of tune.
+type tuneOptions struct {
+	Params     string
+	Target     string
+	Margin     float64
+	Statistic  string
+	Cost       string
+	Signatures int
+	Confirm    int
+	Keys       int
+	Seed       string
+	Exp        int
+	Rounding   string
+	Start      int
+	Step       int
+	Floor      int
+	Workers    int
+	Out        string
+	JSON       bool
+	Progress   bool
+}
+
+const tuneLong = `tune searches for the cheapest precision plan -- a significand width for
+each stage of signing (` + "fft, gram, ldl, leaf, target, ffsampling, sampler, expm, lattice" + `; see
+` + "`fprlab backends`" + `, family plan) -- whose shadowed signatures keep the statistic within
+--target and flip no decision.
+
+It starts from the uniform plan at --start bits, lowers one stage at a time
+(most expensive first) by its step, keeps a move when the plan still meets
+the target on the same --signatures signatures, and halves a stage's step
+when it does not; the search's measurements must stay --margin bits below
+the target. Every measured plan is a point (cost, error); the Pareto front
+of those points is printed. The chosen plan is measured again on
+--confirm-signatures fresh signatures; if it misses there, the search walks
+back along its accepted moves to the last plan that holds. Each front plan
+that meets the target is confirmed too.
+
+Cost: --cost bits (operations x significand bits) or accel-model (uses of
+25x18 DSP blocks: products tiled on 24x17, additions on 48-bit adders,
+Newton-Raphson division and square root, expm_p63's polynomial), from the
+operations each stage performs (counted per signature on binary64).
+
+Formats: vprec:P (unbounded exponent, round to nearest), or with --exp E
+vprec:P:eE, and --rounding rz (toward zero) or sr=SEED (stochastic).
+
+--out DIR keeps every finished measurement (DIR/evaluations.json) and the
+result (DIR/result.json); the same command run again continues where it
+stopped.`
+
+func newTuneCmd(s *streams) *cobra.Command {
+	opts := &tuneOptions{}
+	cmd := &cobra.Command{
+		Use:   "tune --params 512|1024 --signatures K [--target 2^-46] [--statistic per-signature-worst|per-leaf-median] [--cost bits|accel-model]",
+		Short: "Mixed-precision search: the cheapest per-stage plan that meets the error target",
+		Long:  tuneLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("progress") {
+				opts.Progress = s.ErrIsTerminal
+			}
+			if !cmd.Flags().Changed("confirm-signatures") {
+				opts.Confirm = opts.Signatures
+			}
+			return runTune(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	f.StringVar(&opts.Target, "target", "2^-46", "error target `2^E` (or E)")
+	f.Float64Var(&opts.Margin, "margin", 0.5, "bits below the target the search's own measurements must stay (confirmations are judged against the target)")
+	f.StringVar(&opts.Statistic, "statistic", string(tune.PerSignatureWorst), "per-signature-worst or per-leaf-median (of delta_c + delta_sigma)")
+	f.StringVar(&opts.Cost, "cost", string(tune.CostAccel), "cost model: accel-model or bits")
+	f.IntVar(&opts.Signatures, "signatures", 200, "signatures per measured plan")
+	f.IntVar(&opts.Confirm, "confirm-signatures", 0, "fresh signatures of each confirmation (default: --signatures)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys (generated on emu64)")
+	f.StringVar(&opts.Seed, "seed", "tune", "seed of keys, messages and signing randomness")
+	f.IntVar(&opts.Exp, "exp", 0, "exponent width E of the formats (default: unbounded; 11 with --rounding rz or sr)")
+	f.StringVar(&opts.Rounding, "rounding", "rn", "rounding of the formats: rn, rz or sr=SEED")
+	f.IntVar(&opts.Start, "start", 64, "width of the uniform plan the descent starts from")
+	f.IntVar(&opts.Step, "step", 8, "first step of each stage's descent, in bits")
+	f.IntVar(&opts.Floor, "floor", 16, "narrowest width tried")
+	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.StringVar(&opts.Out, "out", "", "result `DIR`, resumable")
+	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	f.BoolVar(&opts.Progress, "progress", false, "print each measurement on stderr (default: when stderr is a terminal)")
+	return cmd
+}
+
+// tuneConfig validates the flags.
+func tuneConfig(opts *tuneOptions) (tune.Config, error) {
+	var cfg tune.Config
+	logn, err := katDegreeLogn(opts.Params)
+	if err != nil {
+		return cfg, err
+	}
+	t := strings.TrimPrefix(strings.TrimSpace(opts.Target), "2^")
+	target, err := strconv.ParseFloat(t, 64)
+	if err != nil {
+		return cfg, fmt.Errorf("--target %q: want 2^E, e.g. 2^-46", opts.Target)
+	}
+	st, err := tune.ParseStatistic(opts.Statistic)
+	if err != nil {
+		return cfg, fmt.Errorf("--statistic: %w", err)
+	}
+	cm, err := tune.ParseCostModel(opts.Cost)
+	if err != nil {
+		return cfg, fmt.Errorf("--cost: %w", err)
+	}
+	format, err := tuneFormat(opts)
+	if err != nil {
+		return cfg, err
+	}
+	if opts.Workers < 0 {
+		return cfg, fmt.Errorf("--workers %d: want a positive count (0 for the number of CPUs)", opts.Workers)
+	}
+	cfg = tune.Config{
+		LogN: logn, TargetLog2: target, MarginBits: opts.Margin, Statistic: st, Cost: cm,
+		Signatures: opts.Signatures, Keys: opts.Keys, ConfirmSignatures: opts.Confirm, Seed: opts.Seed,
+		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers,
+	}
+	return cfg, cfg.Check()
+}
+
+// tuneFormat builds the stage format template from --exp and --rounding.
+func tuneFormat(opts *tuneOptions) (string, error) {
+	r, seed, err := oracle.ParseRounding(opts.Rounding)
+	if err != nil {
+		return "", fmt.Errorf("--rounding: %w", err)
+	}
+	e := opts.Exp
+	if e == 0 && r != oracle.RoundNearestEven {
+		e = 11
+	}
+	if e == 0 {
+		return "vprec:%d", nil
+	}
+	if e < oracle.MinExpBits || e > oracle.MaxExpBits {
+		return "", fmt.Errorf("--exp %d: want %d <= E <= %d", e, oracle.MinExpBits, oracle.MaxExpBits)
+	}
+	f := "vprec:%d:e" + strconv.Itoa(e)
+	switch r {
+	case oracle.RoundTowardZero:
+		f += ":rz"
+	case oracle.RoundStochastic:
+		f += ":sr=" + strconv.FormatUint(seed, 10)
+	}
+	return f, nil
+}
+
+// tuneIdentity names the run an --out directory belongs to.
+func tuneIdentity(cfg tune.Config) checkpoint.Identity {
+	return checkpoint.Identity{Command: "tune", Flags: map[string]string{
+		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
+		"statistic": string(cfg.Statistic), "seed": cfg.Seed, "keys": strconv.Itoa(cfg.Keys), "format": cfg.Format,
+	}, Version: releaseVersion()}
+}
+
+// tuneCheckpoint is the payload of DIR/evaluations.json.
+type tuneCheckpoint struct {
+	Evaluations []*tune.Evaluation `json:"evaluations"`
+}
+
+func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
+	cfg, err := tuneConfig(opts)
+	if err != nil {
+		return err
+	}
+	if opts.Progress {
+		cfg.Progress = func(line string) { fmt.Fprintln(s.Err, "tune:", line) }
+	}
+	var ckptPath string
+	if opts.Out != "" {
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return err
+		}
+		ckptPath = filepath.Join(opts.Out, "evaluations.json")
+		ck := &tuneCheckpoint{}
+		if _, err := checkpoint.Load(ckptPath, tuneIdentity(cfg), ck); err != nil {
+			return err
+		}
+		have := map[string]*tune.Evaluation{}
+		for _, e := range ck.Evaluations {
+			if e == nil {
+				return fmt.Errorf("%s: an empty evaluation", ckptPath)
+			}
+			have[e.Key()] = e
+		}
+		cfg.Have = func(k string) (*tune.Evaluation, bool) { e, ok := have[k]; return e, ok }
+		cfg.Done = func(e *tune.Evaluation) error {
+			ck.Evaluations = append(ck.Evaluations, e)
+			return checkpoint.Save(ckptPath, tuneIdentity(cfg), ck)
+		}
+		s.stopOnInterrupt()
+	}
+	res, err := tune.Search(ctx, cfg)
+	if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ckptPath)
+		}
+		return err
+	}
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	if opts.Out != "" {
+		if err := writeFileAtomic(filepath.Join(opts.Out, "result.json"), data); err != nil {
+			return err
+		}
+	}
+	if opts.JSON {
+		_, err := s.Out.Write(data)
+		return err
+	}
+	return printTune(s.Out, res)
+}
+
+// printTune prints the result for a reader.
+func printTune(w io.Writer, r *tune.Result) error {
+	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g and no decision flip, cost in %s (%s)\n",
+		r.Params, r.Statistic, r.TargetLog2, r.CostUnit, r.Cost)
+	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
+		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.Seconds)
+	fmt.Fprintf(w, "descent: %d moves accepted, %d undone because their plans missed on the fresh signatures\n\n", r.Descent, r.WalkedBack)
+	conf := func(e *tune.Evaluation) string {
+		if e.Confirmation == nil {
+			return "-"
+		}
+		c := e.Confirmation
+		v := "meets"
+		if !c.Meets {
+			v = "MISSES"
+		}
+		return fmt.Sprintf("2^%.2f, %d flips: %s", float64(c.ErrorLog2), c.Flips, v)
+	}
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "stage\tbits\tvs binary64")
+	for i, st := range r.Stages {
+		b := r.Chosen.Widths[i]
+		rel := "="
+		switch {
+		case b < 53:
+			rel = fmt.Sprintf("%d fewer", 53-b)
+		case b > 53:
+			rel = fmt.Sprintf("%d more", b-53)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\n", st, b, rel)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nchosen:  %s\n  cost %.4g (uniform %d bits: %.4g, %.0f%%); error 2^%.2f on the search's signatures; confirmation %s\n",
+		r.Chosen.Plan, r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))
+	fmt.Fprintf(w, "below 53 bits: %s; above: %s\n\nPareto front (cost, error) of the measured plans:\n", orNone(r.Below53), orNone(r.Above53))
+	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "cost\terror\tflips\tverdict\tconfirmation\tplan")
+	for _, e := range r.Pareto {
+		v := "meets"
+		if !e.Meets {
+			v = "misses"
+		}
+		fmt.Fprintf(tw, "%.4g\t2^%.2f\t%d\t%s\t%s\t%s\n", e.Cost, float64(e.ErrorLog2), e.Flips, v, conf(e), e.Plan)
+	}
+	return tw.Flush()
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}

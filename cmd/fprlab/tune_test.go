@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTuneBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--params", "256"}, "512 or 1024"},
+		{[]string{"--params", "512", "--target", "2^x"}, "--target"},
+		{[]string{"--params", "512", "--target", "2^3"}, "target"},
+		{[]string{"--params", "512", "--statistic", "worst"}, "--statistic"},
+		{[]string{"--params", "512", "--cost", "area"}, "--cost"},
+		{[]string{"--params", "512", "--rounding", "up"}, "--rounding"},
+		{[]string{"--params", "512", "--exp", "40"}, "--exp"},
+		{[]string{"--params", "512", "--signatures", "0"}, "signatures"},
+		{[]string{"--params", "512", "--start", "100"}, "start"},
+		{[]string{"--params", "512", "--floor", "70"}, "floor"},
+		{[]string{"--params", "512", "--workers", "-1"}, "--workers"},
+		{[]string{"--params", "512", "--margin", "-1"}, "margin"},
+	} {
+		code, _, stderr := runCLI(t, append([]string{"tune"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("tune %v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// A small search over Falcon-512 with --out, then the same command again:
+// the second run measures nothing new and prints the same result.
+func TestTuneOutResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("signs some hundred Falcon-512 signatures over big-float formats")
+	}
+	dir := filepath.Join(t.TempDir(), "tune")
+	args := []string{"tune", "--params", "512", "--signatures", "2", "--confirm-signatures", "2", "--start", "64", "--step", "32",
+		"--floor", "32", "--target", "2^-40", "--out", dir, "--json", "--workers", "2"}
+	code, out1, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Chosen struct {
+			Plan  string `json:"plan"`
+			Meets bool   `json:"meets_target"`
+			Cost  float64
+			Conf  *struct{ Seed string } `json:"confirmation"`
+		} `json:"chosen"`
+		Uniform struct{ Cost float64 } `json:"uniform"`
+	}
+	if err := json.Unmarshal([]byte(out1), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Chosen.Meets || r.Chosen.Conf == nil || r.Chosen.Cost > r.Uniform.Cost {
+		t.Fatalf("result %+v", r)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "evaluations.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out2, stderr := runCLI(t, append(args, "--progress")...)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, "evaluations.json"))
+	if string(after) != string(before) {
+		t.Error("the resumed run measured again")
+	}
+	// Only the seconds may differ: the result is computed from the same
+	// measurements.
+	strip := func(s string) string {
+		var lines []string
+		for _, l := range strings.Split(s, "\n") {
+			if !strings.Contains(l, `"seconds"`) {
+				lines = append(lines, l)
+			}
+		}
+		return strings.Join(lines, "\n")
+	}
+	if strip(out1) != strip(out2) {
+		t.Error("the resumed run's result differs")
+	}
+	// Another run's directory is refused.
+	code, _, stderr = runCLI(t, "tune", "--params", "512", "--signatures", "2", "--seed", "other", "--out", dir)
+	if code == 0 || !strings.Contains(stderr, "seed") {
+		t.Errorf("another seed over the same --out: exit %d, %s", code, stderr)
+	}
+}
