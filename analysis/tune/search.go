@@ -21,11 +21,11 @@
 // stage's width is lowered at a time, a move is kept when the plan still
 // meets the target, and a stage whose lowering fails halves its step. Every
 // plan measured is a point of the cost-error plane; the Pareto front of
-// those points is reported. The search chooses on its own sample, so the
+// the plans that meet the target is reported. The search chooses on its own sample, so the
 // chosen plan is measured again on fresh signatures (a confirmation); when
 // it misses there, the search walks back along its accepted moves to the
-// last plan that holds on the fresh sample too. Each front plan that meets
-// the target is confirmed the same way. A margin (the search's
+// last plan that holds on the fresh sample too. Each plan of the front (of
+// the plans that meet the target) is confirmed the same way. A margin (the search's
 // measurements must stay some bits below the target) makes walking back
 // rare: a worst case over more signatures is larger.
 package tune
@@ -212,9 +212,12 @@ type Result struct {
 	Confirmations int `json:"confirmations"`
 	// Below53 and Above53 list the stages the chosen plan computes with
 	// fewer, and more, significand bits than binary64.
-	Below53 []string `json:"below_53"`
-	Above53 []string `json:"above_53"`
-	Seconds float64  `json:"seconds"`
+	// MeasuredSeconds is the time of every measurement, this run's and
+	// those an earlier run left in the checkpoint; Seconds this run's.
+	MeasuredSeconds float64  `json:"measured_seconds"`
+	Below53         []string `json:"below_53"`
+	Above53         []string `json:"above_53"`
+	Seconds         float64  `json:"seconds"`
 }
 
 type searcher struct {
@@ -323,9 +326,9 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 	res.Pareto = pareto(s.order, cfg.Seed)
-	// Confirm every front plan that meets the target.
+	// Confirm every front plan.
 	for _, e := range res.Pareto {
-		if !e.Meets || e.Confirmation != nil {
+		if e.Confirmation != nil {
 			continue
 		}
 		c, err := s.measure(e.Widths, s.confirmSeed(), cfg.ConfirmSignatures, cfg.TargetLog2)
@@ -337,6 +340,9 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 	// The evaluation list holds the search's own measurements only.
 	res.Evaluations = slices.DeleteFunc(slices.Clone(s.order), func(e *Evaluation) bool { return e.Seed != cfg.Seed })
 	res.Confirmations = len(s.order) - len(res.Evaluations)
+	for _, e := range s.order {
+		res.MeasuredSeconds += e.Seconds
+	}
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
 }
@@ -468,21 +474,32 @@ func (s *searcher) keep(k string, e *Evaluation) {
 	}
 }
 
-// pareto returns the measurements of the search's own sample that no other
-// beats in both cost and error, by increasing cost.
+// pareto returns the front of the plans of the search's own sample that
+// meet the target: those no other meeting plan beats in both cost and error,
+// by increasing cost (of plans with equal cost and error, the first
+// measured). Plans that miss are not on it, however cheap: they are points
+// of the figure, not choices.
 func pareto(es []*Evaluation, seed string) []*Evaluation {
 	var front []*Evaluation
 	seen := map[string]bool{}
 	for _, e := range es {
-		if seen[e.Plan] || e.Seed != seed {
+		if seen[e.Plan] || e.Seed != seed || !e.Meets {
 			continue
 		}
 		seen[e.Plan] = true
 		dominated := false
 		for _, o := range es {
-			if o != e && o.Seed == e.Seed && o.Cost <= e.Cost && o.ErrorLog2 <= e.ErrorLog2 && (o.Cost < e.Cost || o.ErrorLog2 < e.ErrorLog2) {
+			if o == e || o.Seed != seed || !o.Meets {
+				continue
+			}
+			if o.Cost <= e.Cost && o.ErrorLog2 <= e.ErrorLog2 && (o.Cost < e.Cost || o.ErrorLog2 < e.ErrorLog2) {
 				dominated = true
 				break
+			}
+		}
+		for _, f := range front {
+			if f.Cost == e.Cost && f.ErrorLog2 == e.ErrorLog2 {
+				dominated = true // an equal point is on the front already
 			}
 		}
 		if !dominated {

@@ -52,10 +52,10 @@ It starts from the uniform plan at --start bits, lowers one stage at a time
 the target on the same --signatures signatures, and halves a stage's step
 when it does not; the search's measurements must stay --margin bits below
 the target. Every measured plan is a point (cost, error); the Pareto front
-of those points is printed. The chosen plan is measured again on
+of the plans that meet the target is printed. The chosen plan is measured again on
 --confirm-signatures fresh signatures; if it misses there, the search walks
 back along its accepted moves to the last plan that holds. Each front plan
-that meets the target is confirmed too.
+is confirmed too.
 
 Cost: --cost bits (operations x significand bits) or accel-model (uses of
 25x18 DSP blocks: products tiled on 24x17, additions on 48-bit adders,
@@ -243,7 +243,7 @@ func printTune(w io.Writer, r *tune.Result) error {
 	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g and no decision flip, cost in %s (%s)\n",
 		r.Params, r.Statistic, r.TargetLog2, r.CostUnit, r.Cost)
 	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
-		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.Seconds)
+		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.MeasuredSeconds)
 	fmt.Fprintf(w, "descent: %d moves accepted, %d undone because their plans missed on the fresh signatures\n\n", r.Descent, r.WalkedBack)
 	conf := func(e *tune.Evaluation) string {
 		if e.Confirmation == nil {
@@ -274,7 +274,7 @@ func printTune(w io.Writer, r *tune.Result) error {
 	}
 	fmt.Fprintf(w, "\nchosen:  %s\n  cost %.4g (uniform %d bits: %.4g, %.0f%%); error 2^%.2f on the search's signatures; confirmation %s\n",
 		r.Chosen.Plan, r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))
-	fmt.Fprintf(w, "below 53 bits: %s; above: %s\n\nPareto front (cost, error) of the measured plans:\n", orNone(r.Below53), orNone(r.Above53))
+	fmt.Fprintf(w, "below 53 bits: %s; above: %s\n\nPareto front (cost, error) of the plans that meet the target:\n", orNone(r.Below53), orNone(r.Above53))
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "cost\terror\tflips\tverdict\tconfirmation\tplan")
 	for _, e := range r.Pareto {
