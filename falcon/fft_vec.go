@@ -14,7 +14,7 @@ import "github.com/fprlab/fprlab/arith"
 //
 // The native instance's copies of the hooks are written by hand
 // (falcon/internal/monogen's handWritten list): in the default build they
-// return false as well (fft_vec_native.go); with GOEXPERIMENT=simd on an
+// return false as well (vec_portable.go); with GOEXPERIMENT=simd on an
 // amd64 CPU with AVX2 they run the kernel four float64 lanes at a time
 // (fft_vec_simd_amd64.go), each lane performing exactly the scalar loop's
 // binary64 operations in its order (no fused multiply-add), so the results

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"math/big"
 	mrand "math/rand/v2"
 	"testing"
 
@@ -101,5 +102,37 @@ func TestVectorKernels(t *testing.T) {
 	}
 	if got := hex.EncodeToString(d.Sum(nil)); got != want {
 		t.Fatalf("SHA-256 of all kernel outputs = %s, want %s", got, want)
+	}
+}
+
+// TestVectorGaussian0 compares the base sampler (gaussian0: the vector
+// count of sampler_vec_simd_amd64.go in the GOEXPERIMENT=simd build on an
+// AVX2 CPU) with its portable loop on every table entry and its
+// neighbours (u = w-1, w, w+1, where the count changes) and on 200,000
+// random 72-bit values.
+func TestVectorGaussian0(t *testing.T) {
+	check := func(lo uint64, hi uint32) {
+		t.Helper()
+		if got, want := gaussian0(lo, hi), gaussian0Loop(lo, hi); got != want {
+			t.Fatalf("gaussian0(lo %#x, hi %#x) = %d, portable loop %d", lo, hi, got, want)
+		}
+	}
+	for _, w := range rcdt {
+		// The 72-bit entry as hi (top 8 bits) and lo (low 64 bits).
+		v := new(big.Int).Lsh(big.NewInt(int64(w[0])), 48)
+		v.Or(v, new(big.Int).Lsh(big.NewInt(int64(w[1])), 24))
+		v.Or(v, big.NewInt(int64(w[2])))
+		for _, d := range []int64{-1, 0, 1} {
+			u := new(big.Int).Add(v, big.NewInt(d))
+			if u.Sign() < 0 {
+				continue
+			}
+			lo := new(big.Int).And(u, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+			check(lo, uint32(new(big.Int).Rsh(u, 64).Uint64()))
+		}
+	}
+	rng := mrand.New(mrand.NewPCG(7, 8))
+	for range 200000 {
+		check(rng.Uint64(), uint32(rng.IntN(256)))
 	}
 }

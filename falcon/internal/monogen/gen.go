@@ -58,7 +58,7 @@ var instances = []instance{
 }
 
 // vecHooks are package falcon's vector fast-path hooks (fft_vec.go), whose
-// native copies are written by hand: fft_vec_native.go (the default build)
+// native copies are written by hand: vec_portable.go (the default build)
 // and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2).
 var vecHooks = []string{
 	"vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
