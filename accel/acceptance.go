@@ -1,6 +1,11 @@
 package accel
 
-import "math"
+import (
+	"math"
+	"math/big"
+
+	"github.com/fprlab/fprlab/arith/oracle"
+)
 
 // The acceptance test of Vojáček and Novotný's pipelined SamplerZ (TCHES
 // 2026/4), as a functional model that can stand in for the reference's
@@ -52,4 +57,69 @@ func TwoBernoulliAccept(x, ccs float64, exp ExpUnit, u1, u2 uint64) bool {
 		exp = ExpNeg
 	}
 	return u1 < BernoulliThreshold(exp(x)) && u2 < BernoulliThreshold(ccs)
+}
+
+// TwoBernoulli is the pipelined design's acceptance test as a
+// falcon.Acceptance: installed with falcon.WithAcceptance it replaces the
+// reference's BerExp in real signing, drawing two 64-bit words per attempt
+// (u1 for the exp(-x) trial, u2 for the ccs trial). Exp is its exp unit
+// (ExpNeg when nil). It also decides exactly (ExactAccept), which is how
+// the shadow of package analysis/shadow counts the decisions that the
+// design's binary64 datapath takes otherwise than exact arithmetic would
+// with the same words.
+type TwoBernoulli struct{ Exp ExpUnit }
+
+// TwoBernoulliName is the design's name (fprlab compare --acceptance).
+const TwoBernoulliName = "two-bernoulli"
+
+// Name implements falcon.Acceptance.
+func (TwoBernoulli) Name() string { return TwoBernoulliName }
+
+// Words implements falcon.Acceptance: two 64-bit words per attempt.
+func (TwoBernoulli) Words() int { return 2 }
+
+// Accept implements falcon.Acceptance.
+func (t TwoBernoulli) Accept(x, ccs float64, words []uint64) bool {
+	return TwoBernoulliAccept(x, ccs, t.Exp, words[0], words[1])
+}
+
+// exactPrec is the precision of ExactAccept's exponential: 64 bits of
+// threshold plus a margin far below any word's spacing.
+const exactPrec = 192
+
+// ExactAccept decides as the design would with exact arithmetic: x and
+// ccs are the exact values of the attempt, exp(-x) is exact (to 192 bits),
+// and the trials compare u1 with floor(exp(-x) 2^64) and u2 with
+// floor(ccs 2^64), the thresholds BernoulliThreshold forms. The
+// margin is how far the outcome was from changing, log2 of a probability:
+// the distance of the deciding word from its exact threshold, over 2^64
+// (for an acceptance the nearer of the two trials; for a rejection by one
+// trial that trial; by both the farther, since both must change).
+func (TwoBernoulli) ExactAccept(x, ccs *big.Float, words []uint64) (accept bool, marginLog2 float64) {
+	neg := new(big.Float).SetPrec(exactPrec).Neg(x)
+	p1 := oracle.ExpRounded(neg, exactPrec)
+	p2 := new(big.Float).SetPrec(exactPrec).Set(ccs)
+	// Trial i succeeds when u_i < floor(q_i 2^64), that is when
+	// d_i = q_i - (u_i + 1) / 2^64 >= 0 (BernoulliThreshold with exact q).
+	ulp := new(big.Float).SetMantExp(big.NewFloat(1), -64)
+	d := func(q *big.Float, u uint64) float64 {
+		w := new(big.Float).SetPrec(exactPrec).SetMantExp(new(big.Float).SetUint64(u), -64)
+		w.Add(w, ulp)
+		v, _ := w.Sub(q, w).Float64()
+		return v
+	}
+	d1, d2 := d(p1, words[0]), d(p2, words[1])
+	ok1, ok2 := d1 >= 0, d2 >= 0
+	var m float64
+	switch {
+	case ok1 && ok2:
+		m = math.Min(d1, d2)
+	case ok1:
+		m = -d2
+	case ok2:
+		m = -d1
+	default:
+		m = math.Max(-d1, -d2)
+	}
+	return ok1 && ok2, math.Log2(m)
 }

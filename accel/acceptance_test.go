@@ -2,6 +2,7 @@ package accel
 
 import (
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"testing"
 )
@@ -86,5 +87,69 @@ func TestCompareAcceptance(t *testing.T) {
 	}
 	if _, err := CompareAcceptance(9, 0); err == nil {
 		t.Error("0 records accepted")
+	}
+}
+
+// TestTwoBernoulliExact checks the design's exact decision and margin on
+// words placed by hand around exact thresholds, and, on 100,000 random
+// attempts, that the binary64 datapath (Accept) and the exact decision
+// differ only where the exact margin is below 2^-50 (math.Exp is within
+// an ulp, 2^-52 relative).
+func TestTwoBernoulliExact(t *testing.T) {
+	var tb TwoBernoulli
+	if tb.Name() != "two-bernoulli" || tb.Words() != 2 {
+		t.Fatalf("%s, %d words", tb.Name(), tb.Words())
+	}
+	bf := func(v float64) *big.Float { return new(big.Float).SetFloat64(v) }
+	for _, c := range []struct {
+		x, ccs float64
+		u1, u2 uint64
+		want   bool
+		margin float64 // log2, worked out by hand
+	}{
+		// u2 + 1 = 3 2^62 = ccs 2^64: on the threshold, accepted with
+		// no margin at all.
+		{0, 0.75, 0, 3<<62 - 1, true, math.Inf(-1)},
+		// One word above: rejected by 2^-64.
+		{0, 0.75, 0, 3 << 62, false, -64},
+		// exp(0) = 1: floor(2^64) is above every word, the largest with
+		// no margin.
+		{0, 0.75, 1<<64 - 1, 0, true, math.Inf(-1)},
+		// Margins 1 - (2^62+1)/2^64 and 1/2 - (2^61+1)/2^64: the
+		// nearer is 3/8 - 2^-64.
+		{0, 0.5, 1 << 62, 1 << 61, true, math.Log2(0.375)},
+		// math.Ln2 is 2.3192e-17 below ln 2, so exp(-x) 2^64 =
+		// 2^63 + 213.9: the word 2^63 + 4096 fails the first trial by
+		// 3883.1 / 2^64 = 2^-52.077, the second trial passes.
+		{math.Ln2, 0.5, 1<<63 + 4096, 1 << 62, false, -52.077},
+		// and 2^63 passes it.
+		{math.Ln2, 0.5, 1 << 63, 1 << 62, true, math.Log2(213.9/0x1p64 - 0x1p-64)},
+	} {
+		ok, m := tb.ExactAccept(bf(c.x), bf(c.ccs), []uint64{c.u1, c.u2})
+		if ok != c.want {
+			t.Errorf("x %v ccs %v words %#x %#x: accept %v, want %v", c.x, c.ccs, c.u1, c.u2, ok, c.want)
+		}
+		if !(m == c.margin || math.Abs(m-c.margin) < 0.01) {
+			t.Errorf("x %v ccs %v words %#x %#x: margin 2^%.3f, want 2^%.0f", c.x, c.ccs, c.u1, c.u2, m, c.margin)
+		}
+		if got := tb.Accept(c.x, c.ccs, []uint64{c.u1, c.u2}); got != TwoBernoulliAccept(c.x, c.ccs, nil, c.u1, c.u2) {
+			t.Errorf("Accept and TwoBernoulliAccept differ")
+		}
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	differ := 0
+	for range 100000 {
+		x, ccs := 20*r.Float64(), 0.5+0.5*r.Float64()
+		w := []uint64{r.Uint64(), r.Uint64()}
+		ok, m := tb.ExactAccept(bf(x), bf(ccs), w)
+		if ok != tb.Accept(x, ccs, w) {
+			differ++
+			if m > -50 {
+				t.Errorf("x %v ccs %v: datapath and exact decision differ with margin 2^%.1f", x, ccs, m)
+			}
+		}
+	}
+	if differ > 10 {
+		t.Errorf("%d of 100000 decisions differ", differ)
 	}
 }

@@ -6,7 +6,8 @@
 //
 //   - Counting (count.go, kat.go, intcounts.go): operation counts per
 //     phase of a KAT record in the structure of the reference's FPEMU
-//     build, plus mq_montymul and Keccak-f[1600] counted structurally.
+//     build, plus modp_montymul (counted in falcon's NTRUSolve), mq_montymul
+//     and Keccak-f[1600] (counted structurally).
 //   - The HORCRUX fpr-unit (horcrux.go): its six instructions on 32-bit
 //     words, an emu64 whose packing and normalisation run on them, and a
 //     cycle model against HORCRUX Table IV (horcrux_cycles.go).
@@ -53,9 +54,10 @@
 // div includes inv, scaled includes of, and trunc includes the two
 // truncations inside expm_p63. The reference's integer Montgomery products
 // (modp_montymul in key generation, mq_montymul modulo q) are not fpr
-// operations and never go through Arith: mq_montymul is counted
-// structurally (intcounts.go), modp_montymul not at all (fprlab's NTRUSolve
-// does not make the reference's sequence of them).
+// operations and never go through Arith: modp_montymul is counted by
+// falcon's NTRUSolve, which makes the reference's sequence of them, and
+// reported through falcon.KeygenCounter; mq_montymul is counted
+// structurally (intcounts.go) from the same reports.
 //
 // Const and GM are counted in [Calls] but contribute to no reference
 // counter: the reference reads its constants and twiddle factors

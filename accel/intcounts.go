@@ -9,12 +9,18 @@ import (
 )
 
 // Integer work of the NIST flow that is not fpr arithmetic: Montgomery
-// products modulo q = 12289 (mq_montymul, the NTT of the public-key
-// arithmetic) and Keccak-f[1600] permutations (SHAKE256), counted
+// products modulo the 31-bit RNS primes of NTRUSolve (modp_montymul,
+// Falcon-impl-20211101 keygen.c) and modulo q = 12289 (mq_montymul, the NTT
+// of the public-key arithmetic, vrfy.c), and Keccak-f[1600] permutations
+// (SHAKE256).
+//
+// modp_montymul is counted by package falcon's NTRUSolve, which makes the
+// reference's sequence of these products, and reported per run through
+// falcon.KeygenCounter. mq_montymul and keccak_f1600 are counted
 // structurally -- from the sizes and the call structure of the reference
-// (Falcon-impl-20211101 vrfy.c, nist.c, shake.c) and the byte counts of a
-// real run -- rather than by counters inside package falcon, whose NTT is
-// not Montgomery-based and whose SHAKE256 is crypto/sha3.
+// (vrfy.c, nist.c, shake.c) and the outcome and byte counts of a real run
+// -- because fprlab's NTT mod q is not Montgomery-based and its SHAKE256 is
+// crypto/sha3.
 //
 // mq_montymul. The reference's mq_NTT makes one product per butterfly,
 // (n/2) logn; mq_iNTT as many plus n for the final scaling by 1/n; a
@@ -24,16 +30,16 @@ import (
 //
 //	keygen: compute_public, once per candidate that passes the
 //	        Gram-Schmidt bound (f, g to NTT, n divisions, iNTT):
-//	        2 NTT + 20 n + iNTT
+//	        2 NTT + 20 n + iNTT; a candidate whose f has a zero NTT
+//	        slot stops there, after 2 NTT + 20 d (d slots divided,
+//	        reported by falcon.KeygenCounter)
 //	sign:   complete_private (G = g F / f in crypto_sign's key decoding):
 //	        3 NTT + tomonty + montymul + 20 n + iNTT
 //	verify: to_ntt_monty of h, then verify_raw (NTT of s2, montymul,
 //	        iNTT): 2 NTT + 2 n + iNTT
 //
 // Falcon-512: 17,664, 20,992 and 8,448, the reference's counts of KAT
-// record 0. A candidate whose f is not invertible mod q would leave
-// compute_public early, after a number of divisions this package cannot
-// see (MqExact reports whether that case could have arisen).
+// record 0.
 //
 // keccak_f1600. SHAKE256 at rate 136 bytes permutes once per full block
 // absorbed and once per 136 bytes squeezed (the first squeeze included):
@@ -51,13 +57,18 @@ import (
 // IntCounts are the integer counters of one phase, under the names of the
 // reference's counts file (and keccak_f1600).
 type IntCounts struct {
-	MqMontymul  uint64 `json:"mq_montymul"`
-	KeccakF1600 uint64 `json:"keccak_f1600"`
+	ModpMontymul uint64 `json:"modp_montymul"`
+	MqMontymul   uint64 `json:"mq_montymul"`
+	KeccakF1600  uint64 `json:"keccak_f1600"`
 }
 
 // Plus returns the sum of c and d.
 func (c IntCounts) Plus(d IntCounts) IntCounts {
-	return IntCounts{MqMontymul: c.MqMontymul + d.MqMontymul, KeccakF1600: c.KeccakF1600 + d.KeccakF1600}
+	return IntCounts{
+		ModpMontymul: c.ModpMontymul + d.ModpMontymul,
+		MqMontymul:   c.MqMontymul + d.MqMontymul,
+		KeccakF1600:  c.KeccakF1600 + d.KeccakF1600,
+	}
 }
 
 // shakeRate is SHAKE256's rate in bytes.
@@ -72,8 +83,16 @@ const mqDivProducts = 20
 // MqComputePublic, MqCompletePrivate and MqVerify are the mq_montymul
 // counts of compute_public, complete_private and verification (to_ntt_monty
 // and verify_raw) at degree 2^logn.
-func MqComputePublic(logn uint) uint64 {
-	return 2*mqNTTProducts(logn) + mqDivProducts<<logn + mqINTTProducts(logn)
+func MqComputePublic(logn uint) uint64 { return mqComputePublic(logn, 1<<logn) }
+
+// mqComputePublic is the count of a compute_public that divided d slots
+// before it stopped (d = n: it finished, with the iNTT).
+func mqComputePublic(logn uint, d int) uint64 {
+	c := 2*mqNTTProducts(logn) + mqDivProducts*uint64(d)
+	if d == 1<<logn {
+		c += mqINTTProducts(logn)
+	}
+	return c
 }
 
 func MqCompletePrivate(logn uint) uint64 {
@@ -111,17 +130,15 @@ func hashToPointDraws(nonce, msg []byte, logn uint) (int64, []uint16) {
 	return draws, pt
 }
 
-// keygenCandidates is a falcon.Observer over emu64 that counts the
-// key-generation candidates passing the Gram-Schmidt bound -- each one
-// calls compute_public -- and whether a candidate other than the last was
-// followed by no NTRUSolve reduction step (then compute_public may have
-// failed partway, or NTRUSolve failed before its first reduction: the
-// mq_montymul count of that call is uncertain).
+// keygenCandidates is a falcon.Observer over emu64 and a
+// falcon.KeygenCounter: it counts the key-generation candidates passing the
+// Gram-Schmidt bound (each one calls compute_public) and sums the integer
+// work falcon reports: the Montgomery products of every NTRUSolve run and
+// the mq_montymul of every compute_public, complete or stopped at a zero
+// slot of f.
 type keygenCandidates struct {
 	passed        int
-	babaiSince    bool // a Babai step since the last passing candidate
-	uncertain     int
-	lastPassed    bool
+	modp, mq      uint64
 	bnormMax      emu64.FPR
 	arithForCheck emu64.Arith
 }
@@ -132,23 +149,17 @@ func newKeygenCandidates() *keygenCandidates {
 }
 
 func (k *keygenCandidates) Stage(st falcon.Stage, level, iter int, values ...[]emu64.FPR) {
-	switch st {
-	case falcon.StageCandidate:
-		if k.lastPassed && !k.babaiSince {
-			k.uncertain++
-		}
-		k.lastPassed = false
-	case falcon.StageGSNorm:
-		// The decision gsNormOK takes, on the value it compared.
-		if len(values) == 1 && len(values[0]) == 1 && k.arithForCheck.Lt(values[0][0], k.bnormMax) {
-			k.passed++
-			k.lastPassed = true
-			k.babaiSince = false
-		}
-	case falcon.StageBabai:
-		k.babaiSince = true
+	// The decision gsNormOK takes, on the value it compared.
+	if st == falcon.StageGSNorm && len(values) == 1 && len(values[0]) == 1 && k.arithForCheck.Lt(values[0][0], k.bnormMax) {
+		k.passed++
 	}
 }
+
+func (k *keygenCandidates) ComputePublic(logn uint, divided int) {
+	k.mq += mqComputePublic(logn, divided)
+}
+
+func (k *keygenCandidates) NTRUSolve(logn uint, modp uint64, ok bool) { k.modp += modp }
 
 func (k *keygenCandidates) Sample(mu, isigma emu64.FPR, z int64, rejections int)         {}
 func (k *keygenCandidates) BerExp(expm uint64, shift uint, drawn uint64, n int, ok bool) {}

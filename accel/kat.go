@@ -34,11 +34,8 @@ type KATCounts struct {
 	KeypairInt, SignInt, OpenInt IntCounts
 	// Candidates is the number of key-generation candidates that passed
 	// the Gram-Schmidt bound (each calls compute_public), SignAttempts
-	// the number of signing attempts. MqExact is false when a candidate
-	// before the last one may have left compute_public early (see
-	// keygenCandidates): keygen's mq_montymul then counts it in full.
+	// the number of signing attempts.
 	Candidates, SignAttempts int
-	MqExact                  bool
 }
 
 // TotalInt returns the integer counters summed over the phases.
@@ -97,10 +94,10 @@ func CountKATRecord(logn uint, count int) (*KATCounts, error) {
 	const seedBytes = 48 // each SHAKE256 stream of nist.c is seeded with 48 DRBG bytes
 	k.Candidates = cand.passed
 	k.SignAttempts = int(streams.SignBytes / falcon.SeedSize)
-	k.MqExact = cand.uncertain == 0
 	k.KeypairInt = IntCounts{
-		MqMontymul:  uint64(cand.passed) * MqComputePublic(logn),
-		KeccakF1600: shakePermutations(seedBytes, streams.KeygenBytes),
+		ModpMontymul: cand.modp,
+		MqMontymul:   cand.mq,
+		KeccakF1600:  shakePermutations(seedBytes, streams.KeygenBytes),
 	}
 	k.SignInt = IntCounts{
 		MqMontymul:  MqCompletePrivate(logn),

@@ -9,6 +9,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // ExpmCurve is the error of one backend's expm_p63 across its domain, for a
@@ -60,6 +61,8 @@ func MeasureExpmCurve(b arith.Backend, points int, ccs []float64) (ExpmCurve, er
 	case arith.Arith[emu64.FPR]:
 		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
 	case arith.Arith[*big.Float]:
+		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
+	case arith.Arith[vfloat.V]:
 		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
 	case arith.Arith[triword.TW]:
 		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }

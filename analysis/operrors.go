@@ -19,6 +19,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // The default exponent range of the inputs, Falcon's: the binary exponents
@@ -222,6 +223,8 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	case arith.Arith[emu64.FPR]:
 		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[*big.Float]:
+		st = run(a, k, seq, cfg, minExp)
+	case arith.Arith[vfloat.V]:
 		st = run(a, k, seq, cfg, minExp)
 	case arith.Arith[triword.TW]:
 		st = run(a, k, seq, cfg, minExp)

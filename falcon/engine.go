@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // The native, emu64 and triword instances of the generic code, written by a
@@ -36,6 +37,7 @@ type engineOf[F any, A arith.Arith[F]] struct {
 	a   A
 	b   arith.Backend
 	obs Observer[F]
+	acc Acceptance // nil: the reference's BerExp
 }
 
 func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
@@ -51,6 +53,7 @@ type Instance[F any, A arith.Arith[F]] struct {
 	arith.Forward[F]
 	a   A
 	obs Observer[F]
+	acc Acceptance // see WithAcceptance
 }
 
 // Instantiate returns b with its Impl replaced by an Instance of a with
@@ -61,7 +64,7 @@ func Instantiate[F any, A arith.Arith[F]](b arith.Backend, a A, obs Observer[F])
 }
 
 func (in *Instance[F, A]) engine(b arith.Backend) engine {
-	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs}
+	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, acc: in.acc}
 }
 
 // instantiated is implemented by *Instance.
@@ -99,6 +102,7 @@ func init() {
 	RegisterValueType[*big.Float]()
 	RegisterValueType[triword.TW]()
 	RegisterValueType[ddouble.DD]()
+	RegisterValueType[vfloat.V]()
 }
 
 // newEngine is the one place where a Backend becomes an engine: an

@@ -20,9 +20,9 @@ import (
 // (ffSamplingDyn, Zf(ffSampling_fft_dyntree)) on one workspace addressed
 // by offsets, as a hardware memory is: each frame holds the six region
 // addresses (t0, t1, g00, g01, g11, tmp), the degree and the checkpoint.
-// Its arithmetic is that of ffSamplingDyn, operation for operation, so
-// signatures are bit for bit those of Sign; the tests check it on the
-// signing vectors.
+// It is doSignDyn's ffSampling step (fsmStep), and its actuation module
+// runs the node steps that ffSamplingDyn runs (sign.go), so signatures are
+// bit for bit those of Sign; the tests check it on the signing vectors.
 
 // ffsState is a state of the control module.
 type ffsState uint8
@@ -125,121 +125,47 @@ func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root f
 	}
 }
 
-// ffsActuate is the actuation module: the part of ffSamplingDyn for the
-// frame's checkpoint, returning the next state. It reports the observer
-// events ffSamplingDyn reports, in the same order.
+// ffsActuate is the actuation module: the step of ffSamplingDyn for the
+// frame's checkpoint (the node steps of sign.go, which ffSamplingDyn runs
+// too, with the same observer events and plan stages), returning the next
+// state.
 func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
-	obs := s.obs
 	n := 1 << f.logn
-	hn := n >> 1
 	reg := func(off, size int) []F { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
 	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
 	tmp := w[f.tmp:]
 	if f.logn == 0 {
 		st.Leaves++
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []F{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeaf(a, s, t0, t1, g00, origLogn)
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
-		polyLDLFFT(a, g00, g01, g11, f.logn)
-		if obs != nil {
-			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
-		}
-		polySplitFFT(a, tmp[:hn], tmp[hn:], g00, f.logn)
-		copy(g00[:n], tmp[:n])
-		polySplitFFT(a, tmp[:hn], tmp[hn:], g11, f.logn)
-		copy(g11[:n], tmp[:n])
-		copy(tmp[:n], g01[:n])
-		copy(g01[:hn], g00[:hn])
-		copy(g01[hn:n], g11[:hn])
-		z1 := tmp[n:]
-		polySplitFFT(a, z1[:hn], z1[hn:], t1, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
-		}
+		ffsBeforeRight(a, s, t1, g00, g01, g11, f.logn, tmp)
 		return sRight
 	case ckBetween:
-		z1 := tmp[n:]
-		polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
-		}
-		copy(z1[:n], t1[:n])
-		polySub(a, z1, tmp[2*n:], f.logn)
-		copy(t1[:n], tmp[2*n:3*n])
-		polyMulFFT(a, tmp, z1, f.logn)
-		polyAdd(a, t0, tmp, f.logn)
-		if obs != nil {
-			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
-		}
-		z0 := tmp
-		polySplitFFT(a, z0[:hn], z0[hn:], t0, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
-		}
+		ffsBetween(a, s, t0, t1, f.logn, tmp)
 		return sLeft
 	default: // ckAfterLeft
-		polyMergeFFT(a, t0, tmp[:hn], tmp[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
-		}
+		ffsAfterLeft(a, s, t0, f.logn, tmp)
 		return sAscend
 	}
 }
 
-// doSignDynFSM is doSignDyn with ffSampling run by the state machine. It
-// repeats doSignDyn's basis, Gram matrix and target computation, observer
-// events included (sign.go has no seam for the ffSampling step; given one,
-// this copy goes).
-func doSignDynFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
-	logn := sk.LogN
-	n := 1 << logn
-	buf := make([]F, 11*n)
-	poly := func(i int) []F { return buf[i*n : (i+1)*n] }
-	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
-	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+// fsmStep returns doSignDyn's ffSampling step run by the state machine,
+// accumulating its statistics into st. The root frame addresses the
+// workspace as doSignDyn lays it out.
+func fsmStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], st *FFSamplingStats) func(ws []F, logn uint) {
+	return func(ws []F, logn uint) {
+		n := 1 << logn
+		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+		ffSamplingFSM(a, s, ws, root, logn, st)
+		st.Attempts++
+		st.StackWords = st.MaxDepth * ffsFrameWords
+		st.WorkspaceWords = 9 * n
+		st.PeakWords = st.StackWords + st.WorkspaceWords
 	}
-
-	s01, tmp := poly(4), poly(5)
-	copy(s01, b01)
-	polyMulselfadjFFT(a, s01, logn)
-	copy(tmp, b00)
-	polyMuladjFFT(a, tmp, b10, logn)
-	polyMulselfadjFFT(a, b00, logn)
-	polyAdd(a, b00, s01, logn)
-	copy(s01, b01)
-	polyMuladjFFT(a, b01, b11, logn)
-	polyAdd(a, b01, tmp, logn)
-	polyMulselfadjFFT(a, b10, logn)
-	copy(tmp, b11)
-	polyMulselfadjFFT(a, tmp, logn)
-	polyAdd(a, b10, tmp, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
-	}
-
-	t0, t1 := poly(5), poly(6)
-	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
-	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
-	// from poly 7 on.
-	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSM(a, s, buf, root, logn, st)
-	st.Attempts++
-	st.StackWords = st.MaxDepth * ffsFrameWords
-	st.WorkspaceWords = 9 * n
-	st.PeakWords = st.StackWords + st.WorkspaceWords
-
-	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttempt(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttempt returns the attempt function of the state-machine path over
@@ -249,7 +175,7 @@ func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, h
 		var p samplerprng.PRNG
 		p.Init(seed)
 		s := newSampler(a, &p, sk.LogN, obs)
-		at := doSignDynFSM(a, s, sk, hNTT, hm, st)
+		at := doSignDyn(a, s, sk, hNTT, hm, fsmStep(a, s, st))
 		if s.stuck {
 			return nil, ErrSamplerStuck
 		}

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"fmt"
 	"hash"
 	"slices"
 	"testing"
 
+	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon/katref"
 )
 
@@ -162,6 +165,71 @@ func TestKATRecordsFSM(t *testing.T) {
 			if st.MaxDepth != int(ref.LogN) || st.Attempts < 1 {
 				t.Errorf("logn %d record %d: %+v", ref.LogN, i, st)
 			}
+		}
+	}
+}
+
+// stageLog is binary64 (native) that records, as a Staged arithmetic, the
+// plan stages it is told to enter and the number of additions and
+// multiplications between two boundaries: the trace a precision plan
+// computes by.
+type stageLog struct {
+	native.Arith
+	h   hash.Hash
+	cur PlanStage
+	ops int
+	// entered counts the boundaries per stage.
+	entered [NumPlanStages]int
+}
+
+func newStageLog() *stageLog { return &stageLog{h: sha256.New()} }
+
+func (l *stageLog) EnterStage(s PlanStage) PlanStage {
+	fmt.Fprintf(l.h, "%d:%d ", l.ops, s)
+	l.ops = 0
+	l.entered[s]++
+	prev := l.cur
+	l.cur = s
+	return prev
+}
+
+func (l *stageLog) Add(x, y float64) float64 { l.ops++; return l.Arith.Add(x, y) }
+func (l *stageLog) Sub(x, y float64) float64 { l.ops++; return l.Arith.Sub(x, y) }
+func (l *stageLog) Mul(x, y float64) float64 { l.ops++; return l.Arith.Mul(x, y) }
+
+// TestSignFSMPlanStages signs with the recursion (Sign) and with the state
+// machine (SignFSM) over a Staged arithmetic: the sequence of plan-stage
+// boundaries, with the operations between them, is the same -- so a
+// precision plan computes every value of ffSampling in the same format
+// on both paths -- and the signatures are equal. The trace must have
+// visited every stage of dynamic signing (the leaf stage 2^logn times per
+// attempt at least).
+func TestSignFSMPlanStages(t *testing.T) {
+	v := signKATSubset(loadSignKAT(t))
+	for _, vec := range v[len(v)-2:] {
+		rec, fsm := newStageLog(), newStageLog()
+		b := Instantiate(arith.Backend{Name: "stagelog", Bits: 53}, rec, nil)
+		want, err := Sign(b, vec.key(), []byte(vec.Message), Padded, bytes.NewReader(vec.stream(t)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := SignFSM(fsm, nil, vec.key(), []byte(vec.Message), Padded, bytes.NewReader(vec.stream(t)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("vector %d: signatures differ", vec.Index)
+		}
+		if !bytes.Equal(rec.h.Sum(nil), fsm.h.Sum(nil)) || rec.entered != fsm.entered {
+			t.Errorf("vector %d: plan-stage traces differ: recursion %v, state machine %v", vec.Index, rec.entered, fsm.entered)
+		}
+		for _, st := range []PlanStage{PlanFFT, PlanGram, PlanLDL, PlanLeaf, PlanTarget, PlanFFSampling, PlanSampler, PlanLattice} {
+			if rec.entered[st] == 0 {
+				t.Errorf("vector %d: stage %s never entered", vec.Index, st)
+			}
+		}
+		if n := 1 << vec.LogN; rec.entered[PlanLeaf] < n {
+			t.Errorf("vector %d: the leaf stage entered %d times, want at least %d", vec.Index, rec.entered[PlanLeaf], n)
 		}
 	}
 }

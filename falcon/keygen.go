@@ -229,8 +229,16 @@ func (e *engineOf[F, A]) gsNormOK(f, g []int8, logn uint) bool {
 
 func (e *engineOf[F, A]) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool) {
 	p := mustParams(logn)
+	kc, _ := e.obs.(KeygenCounter)
 	s := &ntruSolver[F, A]{a: e.a, logn: logn, f: f, g: g, obs: e.obs}
-	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		s.mc = new(modpCounter)
+	}
+	bigF, bigG, ok = s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		kc.NTRUSolve(logn, s.mc.n, ok)
+	}
+	return bigF, bigG, ok
 }
 
 // keygenExpRange is the binary exponent range NTRUSolve's floating-point
@@ -282,6 +290,7 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader, maxFailures int) (*Priva
 		return nil, nil, err
 	}
 	rng := &keygenRNG{r: r}
+	kc, _ := e.obs.(KeygenCounter)
 	failures := 0
 	for candidate := 0; ; {
 		if failures >= maxFailures {
@@ -314,8 +323,11 @@ func (e *engineOf[F, A]) keygen(logn uint, r io.Reader, maxFailures int) (*Priva
 		}
 
 		// h = g/f mod q; f must be invertible.
-		h, err := ComputePublic(f, g, logn)
-		if err != nil {
+		h, divided := computePublic(f, g, logn, kc != nil)
+		if kc != nil {
+			kc.ComputePublic(logn, divided)
+		}
+		if h == nil {
 			continue
 		}
 

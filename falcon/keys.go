@@ -201,15 +201,36 @@ func ComputePublic(f, g []int8, logn uint) ([]uint16, error) {
 	if err := checkSmall("g", g, p.N); err != nil {
 		return nil, err
 	}
-	h := mqPolyFromSmall(g)
+	h, _ := computePublic(f, g, logn, false)
+	if h == nil {
+		return nil, errors.New("falcon: f is not invertible modulo q")
+	}
+	return h, nil
+}
+
+// computePublic returns h = g/f mod q, or nil if f is not invertible
+// modulo q. With slots it also returns the number of NTT slots of f before
+// the first zero one (n if none), which is where the reference's
+// compute_public, dividing slot by slot, stops (see KeygenCounter).
+func computePublic(f, g []int8, logn uint, slots bool) (h []uint16, divided int) {
+	h = mqPolyFromSmall(g)
 	tf := mqPolyFromSmall(f)
 	mqNTT(h, logn)
 	mqNTT(tf, logn)
+	if slots {
+		divided = len(tf)
+		for i, v := range tf {
+			if v == 0 {
+				divided = i
+				break
+			}
+		}
+	}
 	if !mqPolyDivNTT(h, tf) {
-		return nil, errors.New("falcon: f is not invertible modulo q")
+		return nil, divided
 	}
 	mqINTT(h, logn)
-	return h, nil
+	return h, divided
 }
 
 // CompleteG recomputes G from f, g, F. The NTRU equation f G - g F = q

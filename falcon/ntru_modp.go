@@ -18,6 +18,21 @@ import "math/bits"
 
 //go:generate go run gen_primes.go
 
+// modpCounter counts the Montgomery products modulo the RNS primes
+// (the reference's modp_montymul) that NTRUSolve makes, for package
+// accel's operation counts. The count is taken per routine -- an NTT adds
+// its (n/2) logn products at once -- so that a nil counter, the normal
+// case, costs one predictable branch per routine call and nothing per
+// product.
+type modpCounter struct{ n uint64 }
+
+// add records k products (nothing for a nil c).
+func (c *modpCounter) add(k int) {
+	if c != nil {
+		c.n += uint64(k)
+	}
+}
+
 // smallPrime is one RNS modulus with its precomputed data.
 type smallPrime struct {
 	p uint32 // the prime, 2^30 < p < 2^31, p = 1 mod 2048
@@ -80,7 +95,8 @@ func modpMontymul(a, b, p, p0i uint32) uint32 {
 // Montgomery form in one modpMontymul. It starts from 2 in Montgomery form
 // (2^32 mod p), squares five times to reach 2^32 in Montgomery form, that
 // is 2^63 mod p, and halves.
-func modpR2(p, p0i uint32) uint32 {
+func modpR2(p, p0i uint32, mc *modpCounter) uint32 {
+	mc.add(5)
 	z := modpR(p)
 	z = modpAdd(z, z, p)
 	for range 5 {
@@ -91,16 +107,20 @@ func modpR2(p, p0i uint32) uint32 {
 
 // modpRx returns 2^(31*x) mod p for 1 <= x <= 2^11, by square-and-multiply
 // on R2 (which is 2^31 in Montgomery form) with exponent x-1.
-func modpRx(x uint, p, p0i, r2 uint32) uint32 {
+func modpRx(x uint, p, p0i, r2 uint32, mc *modpCounter) uint32 {
 	x--
 	r := r2
 	z := modpR(p)
+	k := 0
 	for i := uint(0); 1<<i <= x; i++ {
 		if x&(1<<i) != 0 {
 			z = modpMontymul(z, r, p, p0i)
+			k++
 		}
 		r = modpMontymul(r, r, p, p0i)
+		k++
 	}
+	mc.add(k)
 	return z
 }
 
@@ -108,7 +128,8 @@ func modpRx(x uint, p, p0i, r2 uint32) uint32 {
 // r = 2^31 mod p. The ladder treats the plain b as if it were in Montgomery
 // form, so it yields R^2/b, and two Montgomery multiplications (by 1, then
 // by a) remove both factors R.
-func modpDiv(a, b, p, p0i, r uint32) uint32 {
+func modpDiv(a, b, p, p0i, r uint32, mc *modpCounter) uint32 {
+	mc.add(2*31 + 2)
 	e := p - 2
 	z := r
 	for i := 30; i >= 0; i-- {
@@ -127,14 +148,15 @@ func rev10(x uint) uint { return uint(bits.Reverse16(uint16(x)) >> 6) }
 // in Montgomery form: gm[rev(i)] = w^i and igm[rev(i)] = w^-i, where w is
 // a primitive 2n-th root of unity obtained by squaring g (of order 2048)
 // 10-logn times and rev is the 10-bit reversal scaled to n entries.
-func modpMkgm2(gm, igm []uint32, logn uint, g, p, p0i uint32) {
+func modpMkgm2(gm, igm []uint32, logn uint, g, p, p0i uint32, mc *modpCounter) {
 	n := 1 << logn
-	r2 := modpR2(p, p0i)
+	r2 := modpR2(p, p0i, mc)
+	mc.add(1 + 10 - int(logn) + 2*n)
 	g = modpMontymul(g, r2, p, p0i)
 	for k := logn; k < 10; k++ {
 		g = modpMontymul(g, g, p, p0i)
 	}
-	ig := modpDiv(r2, g, p, p0i, modpR(p))
+	ig := modpDiv(r2, g, p, p0i, modpR(p), mc)
 	k := 10 - logn
 	x1, x2 := modpR(p), modpR(p)
 	for u := range n {
@@ -151,11 +173,12 @@ func modpMkgm2(gm, igm []uint32, logn uint, g, p, p0i uint32) {
 // output is in bit-reversed order: slots 2j and 2j+1 hold the values at
 // two opposite roots w and -w, and w^2 is the root of slot j of the
 // half-size NTT. NTRUSolve relies on that pairing to move between degrees.
-func modpNTT2Ext(a []uint32, stride int, gm []uint32, logn uint, p, p0i uint32) {
+func modpNTT2Ext(a []uint32, stride int, gm []uint32, logn uint, p, p0i uint32, mc *modpCounter) {
 	if logn == 0 {
 		return
 	}
 	n := 1 << logn
+	mc.add(n / 2 * int(logn))
 	t := n
 	for m := 1; m < n; m <<= 1 {
 		ht := t >> 1
@@ -177,11 +200,12 @@ func modpNTT2Ext(a []uint32, stride int, gm []uint32, logn uint, p, p0i uint32) 
 }
 
 // modpINTT2Ext is the inverse of modpNTT2Ext, including the division by n.
-func modpINTT2Ext(a []uint32, stride int, igm []uint32, logn uint, p, p0i uint32) {
+func modpINTT2Ext(a []uint32, stride int, igm []uint32, logn uint, p, p0i uint32, mc *modpCounter) {
 	if logn == 0 {
 		return
 	}
 	n := 1 << logn
+	mc.add(n/2*int(logn) + n)
 	t := 1
 	for m := n; m > 1; m >>= 1 {
 		hm := m >> 1
@@ -208,12 +232,12 @@ func modpINTT2Ext(a []uint32, stride int, igm []uint32, logn uint, p, p0i uint32
 }
 
 // modpNTT2 and modpINTT2 transform contiguous coefficients.
-func modpNTT2(a, gm []uint32, logn uint, p, p0i uint32) {
-	modpNTT2Ext(a, 1, gm, logn, p, p0i)
+func modpNTT2(a, gm []uint32, logn uint, p, p0i uint32, mc *modpCounter) {
+	modpNTT2Ext(a, 1, gm, logn, p, p0i, mc)
 }
 
-func modpINTT2(a, igm []uint32, logn uint, p, p0i uint32) {
-	modpINTT2Ext(a, 1, igm, logn, p, p0i)
+func modpINTT2(a, igm []uint32, logn uint, p, p0i uint32, mc *modpCounter) {
+	modpINTT2Ext(a, 1, igm, logn, p, p0i, mc)
 }
 
 // modpPolyRecRes replaces, in NTT form, f of degree 2^logn with its field
@@ -221,8 +245,9 @@ func modpINTT2(a, igm []uint32, logn uint, p, p0i uint32) {
 // written over the first half of f: the norm at w^2 is f(w)*f(-w), the
 // product of each slot pair. Applied logn times it yields the resultant of
 // f and X^n+1 modulo p.
-func modpPolyRecRes(f []uint32, logn uint, p, p0i, r2 uint32) {
+func modpPolyRecRes(f []uint32, logn uint, p, p0i, r2 uint32, mc *modpCounter) {
 	hn := 1 << (logn - 1)
+	mc.add(2 * hn)
 	for u := range hn {
 		w0, w1 := f[u<<1], f[u<<1+1]
 		f[u] = modpMontymul(modpMontymul(w0, w1, p, p0i), r2, p, p0i)
@@ -230,9 +255,16 @@ func modpPolyRecRes(f []uint32, logn uint, p, p0i, r2 uint32) {
 }
 
 // primeData returns p, -1/p mod 2^31 and 2^62 mod p for prime index i.
-func primeData(i int) (p, p0i, r2 uint32) {
+func primeData(i int, mc *modpCounter) (p, p0i, r2 uint32) {
+	p, p0i = primeP(i)
+	return p, p0i, modpR2(p, p0i, mc)
+}
+
+// primeP returns p and -1/p mod 2^31 for prime index i, for the steps
+// that need no 2^62 mod p (the reference computes that factor only where
+// it is used, and so does this code: the count of Montgomery products is
+// part of what package accel compares with the reference).
+func primeP(i int) (p, p0i uint32) {
 	p = primes[i].p
-	p0i = modpNinv31(p)
-	r2 = modpR2(p, p0i)
-	return
+	return p, modpNinv31(p)
 }

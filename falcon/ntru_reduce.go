@@ -76,7 +76,7 @@ func polySubScaled(F []uint32, Flen, Fstride int, f []uint32, flen, fstride int,
 
 // polySubScaledNTT is polySubScaled with the product k*f computed in RNS
 // over flen+1 primes with the NTT, then rebuilt (CRT) and subtracted.
-func polySubScaledNTT(F []uint32, Flen, Fstride int, f []uint32, flen, fstride int, k []int32, sch, scl uint32, logn uint) {
+func polySubScaledNTT(F []uint32, Flen, Fstride int, f []uint32, flen, fstride int, k []int32, sch, scl uint32, logn uint, mc *modpCounter) {
 	n := 1 << logn
 	tlen := flen + 1
 	gm := make([]uint32, n)
@@ -84,24 +84,25 @@ func polySubScaledNTT(F []uint32, Flen, Fstride int, f []uint32, flen, fstride i
 	fk := make([]uint32, n*tlen)
 	t1 := make([]uint32, max(n, tlen))
 	for u := range tlen {
-		p, p0i, r2 := primeData(u)
-		rx := modpRx(uint(flen), p, p0i, r2)
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		p, p0i, r2 := primeData(u, mc)
+		rx := modpRx(uint(flen), p, p0i, r2, mc)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		for v := range n {
 			t1[v] = modpSet(k[v], p)
 		}
-		modpNTT2(t1, gm, logn, p, p0i)
+		modpNTT2(t1, gm, logn, p, p0i, mc)
 		for v := range n {
-			fk[v*tlen+u] = zintModSmallSigned(f[v*fstride:], flen, p, p0i, r2, rx)
+			fk[v*tlen+u] = zintModSmallSigned(f[v*fstride:], flen, p, p0i, r2, rx, mc)
 		}
-		modpNTT2Ext(fk[u:], tlen, gm, logn, p, p0i)
+		modpNTT2Ext(fk[u:], tlen, gm, logn, p, p0i, mc)
+		mc.add(2 * n)
 		for v := range n {
 			x := v*tlen + u
 			fk[x] = modpMontymul(modpMontymul(t1[v], fk[x], p, p0i), r2, p, p0i)
 		}
-		modpINTT2Ext(fk[u:], tlen, igm, logn, p, p0i)
+		modpINTT2Ext(fk[u:], tlen, igm, logn, p, p0i, mc)
 	}
-	zintRebuildCRT(fk, tlen, tlen, n, true, t1)
+	zintRebuildCRT(fk, tlen, tlen, n, true, t1, mc)
 	for u := range n {
 		zintSubScaled(F[u*Fstride:], Flen, fk[u*tlen:], tlen, sch, scl)
 	}
@@ -200,8 +201,8 @@ func (s *ntruSolver[T, A]) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 		sch := uint32(scaleK / 31)
 		scl := uint32(scaleK % 31)
 		if depth <= depthIntFG {
-			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
-			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
+			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, s.mc)
+			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, s.mc)
 		} else {
 			polySubScaled(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
 			polySubScaled(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)

@@ -47,7 +47,7 @@ const depthIntFG = 4
 // The first slen residues come directly from the inputs; the inputs are
 // then rebuilt as big integers (CRT) and reduced modulo the extra primes
 // the longer output needs.
-func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool) (fd, gd []uint32) {
+func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool, mc *modpCounter) (fd, gd []uint32) {
 	n := 1 << logn
 	hn := n >> 1
 	slen := maxBlSmall[depth]
@@ -61,50 +61,51 @@ func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool) (fd, 
 	// norm writes the field norm of t1 (NTT form, degree n) into column u
 	// of dst: the norm at w^2 is t1(w)*t1(-w), the product of a slot pair.
 	norm := func(dst []uint32, u int, p, p0i, r2 uint32) {
+		mc.add(2 * hn)
 		for v := range hn {
 			dst[v*tlen+u] = modpMontymul(modpMontymul(t1[2*v], t1[2*v+1], p, p0i), r2, p, p0i)
 		}
 	}
 
 	for u := range slen {
-		p, p0i, r2 := primeData(u)
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		p, p0i, r2 := primeData(u, mc)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		for _, pair := range [2]struct{ src, dst []uint32 }{{fs, fd}, {gs, gd}} {
 			for v := range n {
 				t1[v] = pair.src[v*slen+u]
 			}
 			if !inNTT {
-				modpNTT2(t1, gm, logn, p, p0i)
+				modpNTT2(t1, gm, logn, p, p0i, mc)
 			}
 			norm(pair.dst, u, p, p0i, r2)
 			if inNTT {
 				// The source is needed in plain RNS form for the CRT below.
-				modpINTT2Ext(pair.src[u:], slen, igm, logn, p, p0i)
+				modpINTT2Ext(pair.src[u:], slen, igm, logn, p, p0i, mc)
 			}
 		}
 		if !outNTT {
-			modpINTT2Ext(fd[u:], tlen, igm, logn-1, p, p0i)
-			modpINTT2Ext(gd[u:], tlen, igm, logn-1, p, p0i)
+			modpINTT2Ext(fd[u:], tlen, igm, logn-1, p, p0i, mc)
+			modpINTT2Ext(gd[u:], tlen, igm, logn-1, p, p0i, mc)
 		}
 	}
 
-	zintRebuildCRT(fs, slen, slen, n, true, t1)
-	zintRebuildCRT(gs, slen, slen, n, true, t1)
+	zintRebuildCRT(fs, slen, slen, n, true, t1, mc)
+	zintRebuildCRT(gs, slen, slen, n, true, t1, mc)
 
 	for u := slen; u < tlen; u++ {
-		p, p0i, r2 := primeData(u)
-		rx := modpRx(uint(slen), p, p0i, r2)
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		p, p0i, r2 := primeData(u, mc)
+		rx := modpRx(uint(slen), p, p0i, r2, mc)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		for _, pair := range [2]struct{ src, dst []uint32 }{{fs, fd}, {gs, gd}} {
 			for v := range n {
-				t1[v] = zintModSmallSigned(pair.src[v*slen:], slen, p, p0i, r2, rx)
+				t1[v] = zintModSmallSigned(pair.src[v*slen:], slen, p, p0i, r2, rx, mc)
 			}
-			modpNTT2(t1, gm, logn, p, p0i)
+			modpNTT2(t1, gm, logn, p, p0i, mc)
 			norm(pair.dst, u, p, p0i, r2)
 		}
 		if !outNTT {
-			modpINTT2Ext(fd[u:], tlen, igm, logn-1, p, p0i)
-			modpINTT2Ext(gd[u:], tlen, igm, logn-1, p, p0i)
+			modpINTT2Ext(fd[u:], tlen, igm, logn-1, p, p0i, mc)
+			modpINTT2Ext(gd[u:], tlen, igm, logn-1, p, p0i, mc)
 		}
 	}
 	return fd, gd
@@ -113,7 +114,7 @@ func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool) (fd, 
 // makeFg returns f and g taken down to the given depth by repeated field
 // norms, in RNS form with maxBlSmall[depth] words per coefficient (NTT form
 // if outNTT).
-func makeFg(f, g []int8, logn uint, depth int, outNTT bool) (ft, gt []uint32) {
+func makeFg(f, g []int8, logn uint, depth int, outNTT bool, mc *modpCounter) (ft, gt []uint32) {
 	n := 1 << logn
 	ft = make([]uint32, n)
 	gt = make([]uint32, n)
@@ -123,16 +124,16 @@ func makeFg(f, g []int8, logn uint, depth int, outNTT bool) (ft, gt []uint32) {
 		gt[u] = modpSet(int32(g[u]), p0)
 	}
 	if depth == 0 && outNTT {
-		p, p0i, _ := primeData(0)
+		p, p0i := primeP(0)
 		gm := make([]uint32, n)
 		igm := make([]uint32, n)
-		modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
-		modpNTT2(ft, gm, logn, p, p0i)
-		modpNTT2(gt, gm, logn, p, p0i)
+		modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+		modpNTT2(ft, gm, logn, p, p0i, mc)
+		modpNTT2(gt, gm, logn, p, p0i, mc)
 		return ft, gt
 	}
 	for d := range depth {
-		ft, gt = makeFgStep(ft, gt, logn-uint(d), d, d != 0, d+1 < depth || outNTT)
+		ft, gt = makeFgStep(ft, gt, logn-uint(d), d, d != 0, d+1 < depth || outNTT, mc)
 	}
 	return ft, gt
 }
@@ -143,7 +144,8 @@ type ntruSolver[T any, A arith.Arith[T]] struct {
 	a    A
 	logn uint
 	f, g []int8
-	obs  Observer[T] // nil for none
+	obs  Observer[T]  // nil for none
+	mc   *modpCounter // nil for none
 }
 
 // babai reports the end of a Babai reduction step (see StageBabai).
@@ -159,11 +161,16 @@ func (s *ntruSolver[T, A]) babai(depth, iter int, values []T) {
 // resultants are not coprime or the products overflow.
 func (s *ntruSolver[T, A]) deepest() (Fd, Gd []uint32, ok bool) {
 	n := maxBlSmall[s.logn]
-	fp, gp := makeFg(s.f, s.g, s.logn, int(s.logn), false)
+	f1, g1 := makeFg(s.f, s.g, s.logn, int(s.logn), false, s.mc)
+	// The two resultants side by side, rebuilt in one CRT pass as the
+	// reference does (one set of per-prime constants for both).
+	fg := make([]uint32, 2*n)
+	copy(fg, f1)
+	copy(fg[n:], g1)
+	fp, gp := fg[:n], fg[n:]
 	t1 := make([]uint32, 4*n)
 	// The resultants are nonnegative: no signed normalisation.
-	zintRebuildCRT(fp, n, n, 1, false, t1)
-	zintRebuildCRT(gp, n, n, 1, false, t1)
+	zintRebuildCRT(fg, n, n, 2, false, t1, s.mc)
 
 	Fd = make([]uint32, n)
 	Gd = make([]uint32, n)
@@ -176,15 +183,17 @@ func (s *ntruSolver[T, A]) deepest() (Fd, Gd []uint32, ok bool) {
 	return Fd, Gd, true
 }
 
-// liftRNS reduces the deeper solution (hn coefficients of dlen words) modulo
-// the first llen primes into column form: coefficient v's residue modulo
-// primes[u] goes to dst[v*llen+u].
-func liftRNS(dst, src []uint32, hn, dlen, llen int) {
+// liftRNS reduces the deeper solution F', G' (hn coefficients of dlen
+// words each) modulo the first llen primes into column form: coefficient
+// v's residue modulo primes[u] goes to Ft[v*llen+u] (Gt likewise). Both
+// are reduced in one pass over the primes, as in the reference.
+func liftRNS(Ft, Gt, Fd, Gd []uint32, hn, dlen, llen int, mc *modpCounter) {
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
-		rx := modpRx(uint(dlen), p, p0i, r2)
+		p, p0i, r2 := primeData(u, mc)
+		rx := modpRx(uint(dlen), p, p0i, r2, mc)
 		for v := range hn {
-			dst[v*llen+u] = zintModSmallSigned(src[v*dlen:], dlen, p, p0i, r2, rx)
+			Ft[v*llen+u] = zintModSmallSigned(Fd[v*dlen:], dlen, p, p0i, r2, rx, mc)
+			Gt[v*llen+u] = zintModSmallSigned(Gd[v*dlen:], dlen, p, p0i, r2, rx, mc)
 		}
 	}
 }
@@ -194,7 +203,7 @@ func liftRNS(dst, src []uint32, hn, dlen, llen int) {
 // and F(-w) = F'(w^2) g(w). fx, gx are f, g mod p in NTT form (degree n);
 // Ft, Gt hold F', G' mod p in column u (hn coefficients, stride llen) on
 // input and receive F, G mod p in column u (n coefficients) on output.
-func liftColumn(Ft, Gt []uint32, u, llen int, fx, gx, gm, igm []uint32, logn uint, p, p0i, r2 uint32) {
+func liftColumn(Ft, Gt []uint32, u, llen int, fx, gx, gm, igm []uint32, logn uint, p, p0i, r2 uint32, mc *modpCounter) {
 	hn := 1 << logn >> 1
 	Fp := make([]uint32, hn)
 	Gp := make([]uint32, hn)
@@ -202,8 +211,9 @@ func liftColumn(Ft, Gt []uint32, u, llen int, fx, gx, gm, igm []uint32, logn uin
 		Fp[v] = Ft[v*llen+u]
 		Gp[v] = Gt[v*llen+u]
 	}
-	modpNTT2(Fp, gm, logn-1, p, p0i)
-	modpNTT2(Gp, gm, logn-1, p, p0i)
+	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
+	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
+	mc.add(6 * hn)
 	for v := range hn {
 		ftA, ftB := fx[2*v], fx[2*v+1]
 		gtA, gtB := gx[2*v], gx[2*v+1]
@@ -215,8 +225,8 @@ func liftColumn(Ft, Gt []uint32, u, llen int, fx, gx, gm, igm []uint32, logn uin
 		Gt[x] = modpMontymul(ftB, mGp, p, p0i)
 		Gt[x+llen] = modpMontymul(ftA, mGp, p, p0i)
 	}
-	modpINTT2Ext(Ft[u:], llen, igm, logn, p, p0i)
-	modpINTT2Ext(Gt[u:], llen, igm, logn, p, p0i)
+	modpINTT2Ext(Ft[u:], llen, igm, logn, p, p0i, mc)
+	modpINTT2Ext(Gt[u:], llen, igm, logn, p, p0i, mc)
 }
 
 // intermediate lifts the solution from depth+1 (Fd, Gd: n/2 coefficients
@@ -231,12 +241,12 @@ func (s *ntruSolver[T, A]) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []ui
 	llen := maxBlLarge[depth]
 
 	// f and g at this depth, in RNS and NTT form.
-	ft, gt := makeFg(s.f, s.g, s.logn, depth, true)
+	mc := s.mc
+	ft, gt := makeFg(s.f, s.g, s.logn, depth, true, mc)
 
 	Ft = make([]uint32, n*llen)
 	Gt = make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
@@ -244,34 +254,34 @@ func (s *ntruSolver[T, A]) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []ui
 	gx := make([]uint32, n)
 	t1 := make([]uint32, max(llen, slen))
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		if u == slen {
 			// All slen residues of f and g have been taken out of NTT
 			// form below: rebuild them as big integers.
-			zintRebuildCRT(ft, slen, slen, n, true, t1)
-			zintRebuildCRT(gt, slen, slen, n, true, t1)
+			zintRebuildCRT(ft, slen, slen, n, true, t1, mc)
+			zintRebuildCRT(gt, slen, slen, n, true, t1, mc)
 		}
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		if u < slen {
 			for v := range n {
 				fx[v] = ft[v*slen+u]
 				gx[v] = gt[v*slen+u]
 			}
-			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i)
-			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i)
+			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i, mc)
+			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i, mc)
 		} else {
-			rx := modpRx(uint(slen), p, p0i, r2)
+			rx := modpRx(uint(slen), p, p0i, r2, mc)
 			for v := range n {
-				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx)
-				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx)
+				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx, mc)
+				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx, mc)
 			}
-			modpNTT2(fx, gm, logn, p, p0i)
-			modpNTT2(gx, gm, logn, p, p0i)
+			modpNTT2(fx, gm, logn, p, p0i, mc)
+			modpNTT2(gx, gm, logn, p, p0i, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 	}
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
+	zintRebuildCRT(Ft, llen, llen, n, true, t1, mc)
+	zintRebuildCRT(Gt, llen, llen, n, true, t1, mc)
 
 	FGlen, ok := s.reduceIntermediate(depth, Ft, Gt, ft, gt)
 	if !ok {
@@ -314,38 +324,40 @@ func (s *ntruSolver[T, A]) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	dlen := maxBlSmall[depth+1]
 	llen := maxBlLarge[depth]
 
-	Ft := make([]uint32, n*llen)
-	Gt := make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	mc := s.mc
+	// F, G (and f, g) side by side, so that each pair is rebuilt from RNS
+	// in one CRT pass, as in the reference.
+	FGt := make([]uint32, 2*n*llen)
+	Ft, Gt := FGt[:n*llen], FGt[n*llen:]
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
-	ft := make([]uint32, n*slen)
-	gt := make([]uint32, n*slen)
+	fgt := make([]uint32, 2*n*slen)
+	ft, gt := fgt[:n*slen], fgt[n*slen:]
 	gm := make([]uint32, nTop)
 	igm := make([]uint32, nTop)
 	fx := make([]uint32, nTop)
 	gx := make([]uint32, nTop)
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		// f and g at depth 1 mod p, from the full-degree f and g: NTT at
 		// the top degree, then one field norm in NTT form. The twiddle
 		// tables of degree 2^logTop also serve the smaller degrees (their
 		// first entries are the smaller tables).
-		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i, mc)
 		for v := range nTop {
 			fx[v] = modpSet(int32(s.f[v]), p)
 			gx[v] = modpSet(int32(s.g[v]), p)
 		}
-		modpNTT2(fx, gm, logTop, p, p0i)
-		modpNTT2(gx, gm, logTop, p, p0i)
+		modpNTT2(fx, gm, logTop, p, p0i, mc)
+		modpNTT2(gx, gm, logTop, p, p0i, mc)
 		for e := logTop; e > logn; e-- {
-			modpPolyRecRes(fx, e, p, p0i, r2)
-			modpPolyRecRes(gx, e, p, p0i, r2)
+			modpPolyRecRes(fx, e, p, p0i, r2, mc)
+			modpPolyRecRes(gx, e, p, p0i, r2, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 		if u < slen {
-			modpINTT2(fx, igm, logn, p, p0i)
-			modpINTT2(gx, igm, logn, p, p0i)
+			modpINTT2(fx, igm, logn, p, p0i, mc)
+			modpINTT2(gx, igm, logn, p, p0i, mc)
 			for v := range n {
 				ft[v*slen+u] = fx[v]
 				gt[v*slen+u] = gx[v]
@@ -353,10 +365,8 @@ func (s *ntruSolver[T, A]) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		}
 	}
 	t1 := make([]uint32, max(llen, slen))
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
-	zintRebuildCRT(ft, slen, slen, n, true, t1)
-	zintRebuildCRT(gt, slen, slen, n, true, t1)
+	zintRebuildCRT(FGt, llen, llen, 2*n, true, t1, mc)
+	zintRebuildCRT(fgt, slen, slen, 2*n, true, t1, mc)
 
 	return s.reduceDepth1(Ft, Gt, ft, gt, llen, slen)
 }
@@ -365,14 +375,20 @@ func (s *ntruSolver[T, A]) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 // reduces it. All values fit modulo the first prime, so the lift and the
 // Babai numerator and denominator are computed exactly with one NTT; only
 // the division is done in floating point.
+//
+// The reference builds the twiddle tables of the first prime four times
+// here (its buffers are reused in between); this code rebuilds them at the
+// same points, so that its Montgomery products are the reference's, one
+// for one (the tables come out identical each time).
 func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	logn := s.logn
 	n := 1 << logn
 	hn := n >> 1
-	p, p0i, r2 := primeData(0)
+	mc := s.mc
+	p, p0i, r2 := primeData(0, mc)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
 
 	// F', G' and f, g in NTT form.
 	Fp := make([]uint32, hn)
@@ -381,16 +397,17 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		Fp[u] = modpSet(zintOneToPlain(Fd[u]), p)
 		Gp[u] = modpSet(zintOneToPlain(Gd[u]), p)
 	}
-	modpNTT2(Fp, gm, logn-1, p, p0i)
-	modpNTT2(Gp, gm, logn-1, p, p0i)
+	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
+	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
 	fn := polyModp(s.f, p)
 	gn := polyModp(s.g, p)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
 
 	// Unreduced F = F'(X^2) g(-X), G = G'(X^2) f(-X).
 	F := make([]uint32, n)
 	G := make([]uint32, n)
+	mc.add(3 * n)
 	for u := 0; u < n; u += 2 {
 		ftA, ftB := fn[u], fn[u+1]
 		gtA, gtB := gn[u], gn[u+1]
@@ -401,20 +418,22 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		G[u] = modpMontymul(ftB, mGp, p, p0i)
 		G[u+1] = modpMontymul(ftA, mGp, p, p0i)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 
 	// Back to NTT form for the products with adj(f), adj(g) and k.
-	modpNTT2(F, gm, logn, p, p0i)
-	modpNTT2(G, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(F, gm, logn, p, p0i, mc)
+	modpNTT2(G, gm, logn, p, p0i, mc)
 
 	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
 	num := make([]uint32, n)
 	den := make([]uint32, n)
-	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2)
-	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2)
-	modpINTT2(num, igm, logn, p, p0i)
-	modpINTT2(den, igm, logn, p, p0i)
+	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2, mc)
+	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2, mc)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpINTT2(num, igm, logn, p, p0i, mc)
+	modpINTT2(den, igm, logn, p, p0i, mc)
 	numS := make([]int32, n)
 	denS := make([]int32, n)
 	for u := range n {
@@ -431,16 +450,18 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	}
 	fn = polyModp(s.f, p)
 	gn = polyModp(s.g, p)
-	modpNTT2(kn, gm, logn, p, p0i)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(kn, gm, logn, p, p0i, mc)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
+	mc.add(3 * n)
 	for u := range n {
 		kw := modpMontymul(kn[u], r2, p, p0i)
 		F[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
 		G[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 	for u := range n {
 		F[u] = uint32(modpNorm(F[u], p))
 		G[u] = uint32(modpNorm(G[u], p))
@@ -451,7 +472,7 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 // addMulAdj adds X*adj(x) to num and x*adj(x) to den (NTT form mod p; X is
 // in NTT form, x a small polynomial). adj(x) = x(1/X) has coefficients
 // x[0], -x[n-1], ..., -x[1].
-func addMulAdj(num, den, X []uint32, x []int8, gm []uint32, logn uint, p, p0i, r2 uint32) {
+func addMulAdj(num, den, X []uint32, x []int8, gm []uint32, logn uint, p, p0i, r2 uint32, mc *modpCounter) {
 	n := 1 << logn
 	xn := polyModp(x, p)
 	xa := make([]uint32, n)
@@ -459,8 +480,9 @@ func addMulAdj(num, den, X []uint32, x []int8, gm []uint32, logn uint, p, p0i, r
 	for u := 1; u < n; u++ {
 		xa[n-u] = modpSet(-int32(x[u]), p)
 	}
-	modpNTT2(xn, gm, logn, p, p0i)
-	modpNTT2(xa, gm, logn, p, p0i)
+	modpNTT2(xn, gm, logn, p, p0i, mc)
+	modpNTT2(xa, gm, logn, p, p0i, mc)
+	mc.add(3 * n)
 	for u := range n {
 		w := modpMontymul(xa[u], r2, p, p0i)
 		num[u] = modpAdd(num[u], modpMontymul(w, X[u], p, p0i), p)
@@ -517,19 +539,23 @@ func (s *ntruSolver[T, A]) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	// Check the NTRU equation modulo the first prime, in NTT form:
 	// f G - g F must be q at every root. Plain*plain Montgomery products
 	// carry a factor 1/R, so the target is montymul(q, 1).
-	p, p0i, _ := primeData(0)
+	p, p0i := primeP(0)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, s.mc)
 	Gt := polyModp(Gs, p)
 	ft := polyModp(s.f, p)
 	gt := polyModp(s.g, p)
 	Ft := polyModp(Fs, p)
 	for _, x := range [4][]uint32{ft, gt, Ft, Gt} {
-		modpNTT2(x, gm, logn, p, p0i)
+		modpNTT2(x, gm, logn, p, p0i, s.mc)
 	}
+	s.mc.add(1)
 	r := modpMontymul(Q, 1, p, p0i)
 	for u := range n {
+		// The reference stops at the first slot that fails: count the
+		// products made up to there.
+		s.mc.add(2)
 		z := modpSub(modpMontymul(ft[u], Gt[u], p, p0i), modpMontymul(gt[u], Ft[u], p, p0i), p)
 		if z != r {
 			return nil, nil, false

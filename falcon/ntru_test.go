@@ -50,7 +50,7 @@ func TestPrimeTable(t *testing.T) {
 func TestModp(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, i := range []int{0, 1, 17, 300} {
-		p, p0i, r2 := primeData(i)
+		p, p0i, r2 := primeData(i, nil)
 		bp := big.NewInt(int64(p))
 		if (uint64(p)*uint64(p0i)+1)&0x7FFFFFFF != 0 {
 			t.Fatalf("p0i is not -1/p mod 2^31")
@@ -60,7 +60,7 @@ func TestModp(t *testing.T) {
 		}
 		for x := uint(1); x <= 300; x += 37 {
 			want := new(big.Int).Exp(big.NewInt(2), big.NewInt(int64(31*x)), bp)
-			if got := modpRx(x, p, p0i, r2); int64(got) != want.Int64() {
+			if got := modpRx(x, p, p0i, r2, nil); int64(got) != want.Int64() {
 				t.Fatalf("Rx(%d) = %d, want %d", x, got, want)
 			}
 		}
@@ -80,7 +80,7 @@ func TestModp(t *testing.T) {
 				t.Fatalf("sub")
 			}
 			if b != 0 {
-				q := modpDiv(a, b, p, p0i, modpR(p))
+				q := modpDiv(a, b, p, p0i, modpR(p), nil)
 				if got := new(big.Int).Mul(big.NewInt(int64(q)), bb); got.Mod(got, bp).Cmp(ba) != 0 {
 					t.Fatalf("div(%d, %d) = %d", a, b, q)
 				}
@@ -98,12 +98,12 @@ func TestModp(t *testing.T) {
 // modulo X^n+1.
 func TestModpNTT(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	p, p0i, r2 := primeData(5)
+	p, p0i, r2 := primeData(5, nil)
 	for logn := uint(1); logn <= 10; logn++ {
 		n := 1 << logn
 		gm := make([]uint32, n)
 		igm := make([]uint32, n)
-		modpMkgm2(gm, igm, logn, primes[5].g, p, p0i)
+		modpMkgm2(gm, igm, logn, primes[5].g, p, p0i, nil)
 		a := make([]uint32, n)
 		b := make([]uint32, n)
 		for i := range n {
@@ -120,12 +120,12 @@ func TestModpNTT(t *testing.T) {
 				}
 			}
 		}
-		modpNTT2(a, gm, logn, p, p0i)
-		modpNTT2(b, gm, logn, p, p0i)
+		modpNTT2(a, gm, logn, p, p0i, nil)
+		modpNTT2(b, gm, logn, p, p0i, nil)
 		for i := range n {
 			a[i] = modpMontymul(modpMontymul(a[i], b[i], p, p0i), r2, p, p0i)
 		}
-		modpINTT2(a, igm, logn, p, p0i)
+		modpINTT2(a, igm, logn, p, p0i, nil)
 		for i := range n {
 			if uint64(a[i]) != want[i] {
 				t.Fatalf("logn %d: product coefficient %d = %d, want %d", logn, i, a[i], want[i])
@@ -184,13 +184,13 @@ func TestZintCRT(t *testing.T) {
 			}
 			// The same value from its signed binary form.
 			for u := range n {
-				p, p0i, r2 := primeData(u)
-				rx := modpRx(uint(n), p, p0i, r2)
-				if got := zintModSmallSigned(zintFromBig(x, n), n, p, p0i, r2, rx); got != w[u] {
+				p, p0i, r2 := primeData(u, nil)
+				rx := modpRx(uint(n), p, p0i, r2, nil)
+				if got := zintModSmallSigned(zintFromBig(x, n), n, p, p0i, r2, rx, nil); got != w[u] {
 					t.Fatalf("n %d: residue %d mismatch", n, u)
 				}
 			}
-			zintRebuildCRT(w, n, n, 1, true, make([]uint32, n))
+			zintRebuildCRT(w, n, n, 1, true, make([]uint32, n), nil)
 			if got := zintToBig(w, n); got.Cmp(x) != 0 {
 				t.Fatalf("n %d: rebuilt %v, want %v", n, got, x)
 			}

@@ -45,7 +45,8 @@ func zintMulSmall(m []uint32, n int, x uint32) uint32 {
 // zintModSmallUnsigned reduces the unsigned d[0:n] modulo p by Horner's
 // rule from the top word: x <- x*2^31 + word (x*2^31 is one Montgomery
 // multiplication by R2 = 2^62 mod p).
-func zintModSmallUnsigned(d []uint32, n int, p, p0i, r2 uint32) uint32 {
+func zintModSmallUnsigned(d []uint32, n int, p, p0i, r2 uint32, mc *modpCounter) uint32 {
+	mc.add(n)
 	var x uint32
 	for u := n - 1; u >= 0; u-- {
 		x = modpMontymul(x, r2, p, p0i)
@@ -58,11 +59,11 @@ func zintModSmallUnsigned(d []uint32, n int, p, p0i, r2 uint32) uint32 {
 
 // zintModSmallSigned reduces the signed d[0:n] modulo p;
 // rx = 2^(31*n) mod p corrects for a negative value.
-func zintModSmallSigned(d []uint32, n int, p, p0i, r2, rx uint32) uint32 {
+func zintModSmallSigned(d []uint32, n int, p, p0i, r2, rx uint32, mc *modpCounter) uint32 {
 	if n == 0 {
 		return 0
 	}
-	z := zintModSmallUnsigned(d, n, p, p0i, r2)
+	z := zintModSmallUnsigned(d, n, p, p0i, r2, mc)
 	return modpSub(z, rx&-(d[n-1]>>30), p)
 }
 
@@ -103,15 +104,16 @@ func zintNormZero(x, p []uint32, n int) {
 // is (x mod q) + q*(s*(xp - (x mod q)) mod p), s = 1/q mod p. With
 // normalizeSigned the results are mapped to -m/2..m/2 (m the product of
 // all xlen primes). tmp must hold xlen words.
-func zintRebuildCRT(xx []uint32, xlen, xstride, num int, normalizeSigned bool, tmp []uint32) {
+func zintRebuildCRT(xx []uint32, xlen, xstride, num int, normalizeSigned bool, tmp []uint32, mc *modpCounter) {
 	tmp[0] = primes[0].p
 	for u := 1; u < xlen; u++ {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		s := primes[u].s
+		mc.add(num)
 		for v := range num {
 			x := xx[v*xstride:]
 			xp := x[u]
-			xq := zintModSmallUnsigned(x, u, p, p0i, r2)
+			xq := zintModSmallUnsigned(x, u, p, p0i, r2, mc)
 			xr := modpMontymul(s, modpSub(xp, xq, p), p, p0i)
 			zintAddMulSmall(x, tmp, u, xr)
 		}

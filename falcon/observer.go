@@ -101,3 +101,23 @@ type Observer[F any] interface {
 	// Attempt reports the end of a signing attempt.
 	Attempt(at *Attempt)
 }
+
+// KeygenCounter is implemented by an Observer that also wants the integer
+// work of key generation, which no floating-point stage shows. Package
+// accel counts with it the Montgomery products of the reference's
+// instrumented build (modp_montymul in NTRUSolve, mq_montymul in
+// compute_public): how many of them a candidate costs depends on where the
+// integer code stopped. Key generation looks for the interface once per
+// run; an observer without it, or no observer, costs nothing.
+type KeygenCounter interface {
+	// ComputePublic reports h = g/f mod q for a candidate (f, g): f and
+	// g went through the NTT mod q, and divided is the number of slots
+	// divided before the first zero slot of f's transform, where the
+	// reference's compute_public gives up (n = 2^logn when f is
+	// invertible modulo q; h is then complete).
+	ComputePublic(logn uint, divided int)
+	// NTRUSolve reports one run of NTRUSolve on a candidate: the number of
+	// Montgomery products modulo the 31-bit RNS primes it made, in the
+	// reference's sequence (modp_montymul), and whether it found F, G.
+	NTRUSolve(logn uint, modpMontymul uint64, ok bool)
+}

@@ -115,6 +115,12 @@ type sampler[F any, A arith.Arith[F]] struct {
 	// ends (precision plans), and where the signing stages that hold the
 	// sampler begin.
 	st Staged
+	// acc, when not nil, replaces BerExp (acceptance.go); aobs is the
+	// observer's view of its decisions, words the buffer of their random
+	// words.
+	acc   Acceptance
+	aobs  AcceptanceObserver[F]
+	words [MaxAcceptanceWords]uint64
 }
 
 // maxIter bounds the rejection loop of one sample. Each iteration accepts
@@ -204,7 +210,13 @@ func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
-		if s.berExp(x, ccs) {
+		var ok bool
+		if s.acc == nil {
+			ok = s.berExp(x, ccs)
+		} else {
+			ok = s.accept(x, ccs)
+		}
+		if ok {
 			if s.obs != nil {
 				s.obs.Sample(mu, isigma, int64(c+z), iter)
 			}

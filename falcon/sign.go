@@ -420,6 +420,7 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	p.Init(seed)
 	a := e.runArith()
 	s := newSampler(a, &p, ek.logn, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignTree(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -436,7 +437,8 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	p.Init(seed)
 	a := e.runArith()
 	s := newSampler(a, &p, sk.LogN, e.obs)
-	at := doSignDyn(a, s, sk, hNTT, hm)
+	s.setAcceptance(e.acc)
+	at := doSignDyn(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck
 	}
@@ -538,9 +540,16 @@ func doSignTree[F any, A arith.Arith[F]](a A, s *sampler[F, A], ek *expandedKey[
 }
 
 // doSignDyn is one attempt on the dynamic path (do_sign_dyn): basis and
-// Gram matrix are computed, consumed by ffSamplingDyn, and the basis is
+// Gram matrix are computed, consumed by ffSampling, and the basis is
 // computed again for the final product.
-func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16) *Attempt {
+//
+// ffs, when not nil, is the ffSampling step in place of the recursive
+// ffSamplingDyn (the state machine of ffsampling_fsm.go): it gets the
+// attempt's workspace ws, laid out as ffSamplingDyn's arguments are here
+// -- g00, g01, g11 in polynomials 0 to 2, the target t0, t1 in 5 and 6,
+// scratch (4n values) from 7 on, n = 2^logn each -- and replaces the
+// target with the sample.
+func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, hNTT, hm []uint16, ffs func(ws []F, logn uint)) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]F, 11*n)
@@ -578,7 +587,11 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 	t0, t1 := poly(5), poly(6)
 	enterStage(s.st, PlanTarget)
 	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
-	ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	if ffs == nil {
+		ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	} else {
+		ffs(buf, logn)
+	}
 
 	enterStage(s.st, PlanFFT)
 	basisFFT(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
@@ -598,20 +611,47 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 // one. At the leaves the value is normalised (sqrt(x)/sigma) just before
 // sampling.
 func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, g01, g11 []F, origLogn, logn uint, tmp []F) {
-	obs := s.obs
 	if logn == 0 {
-		enterStage(s.st, PlanLeaf)
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []F{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeaf(a, s, t0, t1, g00, origLogn)
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
+	ffsBeforeRight(a, s, t1, g00, g01, g11, logn, tmp)
+	z1 := tmp[n:]
+	ffSamplingDyn(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	ffsBetween(a, s, t0, t1, logn, tmp)
+	z0 := tmp
+	ffSamplingDyn(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	ffsAfterLeft(a, s, t0, logn, tmp)
+}
 
+// The steps of one node of ffSamplingDyn, shared by the recursion above
+// and the state machine of ffsampling_fsm.go (its actuation module): at a
+// leaf, ffsLeaf; at an inner node, ffsBeforeRight, the right child on
+// (z1[:hn], z1[hn:]) = tmp[n:2n] with the matrix (g11[:hn], g11[hn:],
+// g01[hn:]) and scratch tmp[2n:], ffsBetween, the left child on
+// (z0[:hn], z0[hn:]) = tmp[:n] with (g00[:hn], g00[hn:], g01[:hn]) and
+// scratch tmp[n:], then ffsAfterLeft.
+
+// ffsLeaf normalises the leaf (sqrt(g00)/sigma) and samples both
+// coordinates of the target with it.
+func ffsLeaf[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00 []F, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []F{leaf})
+	}
+	t0[0] = a.Of(s.sample(t0[0], leaf))
+	t1[0] = a.Of(s.sample(t1[0], leaf))
+}
+
+// ffsBeforeRight LDL-decomposes the node's matrix, lays out the two
+// children's matrices and splits t1 into the right child's target.
+func ffsBeforeRight[F any, A arith.Arith[F]](a A, s *sampler[F, A], t1, g00, g01, g11 []F, logn uint, tmp []F) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanLDL)
 	polyLDLFFT(a, g00, g01, g11, logn)
 	if obs != nil {
@@ -630,21 +670,28 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 	copy(g01[:hn], g00[:hn])
 	copy(g01[hn:n], g11[:hn])
 
-	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	// The right child's target: split(t1) into tmp[n:2n].
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polySplitFFT(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
-	ffSamplingDyn(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+}
+
+// ffsBetween merges the right child's sample z1, updates the target
+// (tb0 = t0 + (t1 - z1) l10 into t0, z1 into t1) and splits tb0 into the
+// left child's target tmp[:n].
+func ffsBetween[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1 []F, logn uint, tmp []F) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
+	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polyMergeFFT(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
 	}
-
-	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
 	polySub(a, z1, tmp[2*n:], logn)
 	copy(t1[:n], tmp[2*n:3*n])
@@ -653,17 +700,20 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 	if obs != nil {
 		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
 	}
-
-	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFT(a, z0[:hn], z0[hn:], t0, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
-	ffSamplingDyn(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+}
+
+// ffsAfterLeft merges the left child's sample z0 into t0.
+func ffsAfterLeft[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0 []F, logn uint, tmp []F) {
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanFFSampling)
-	polyMergeFFT(a, t0, z0[:hn], z0[hn:], logn)
-	if obs != nil {
-		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	polyMergeFFT(a, t0, tmp[:hn], tmp[hn:], logn)
+	if s.obs != nil {
+		s.obs.Stage(StageMerge, int(logn), 0, t0[:n])
 	}
 }

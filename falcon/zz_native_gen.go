@@ -12,11 +12,34 @@ import (
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
+// setAcceptance is the native copy of sampler.setAcceptance (acceptance.go).
+func (s *samplerNative) setAcceptance(acc Acceptance) {
+	s.acc = acc
+	s.aobs = nil
+	if acc != nil {
+		s.aobs, _ = s.obs.(AcceptanceObserver[float64])
+	}
+}
+
+// accept is the native copy of sampler.accept (acceptance.go).
+func (s *samplerNative) accept(x, ccs float64) bool {
+	w := s.words[:s.acc.Words()]
+	for i := range w {
+		w[i] = s.u64()
+	}
+	ok := s.acc.Accept(s.a.Float64(x), s.a.Float64(ccs), w)
+	if s.aobs != nil {
+		s.aobs.Acceptance(x, ccs, w, ok)
+	}
+	return ok
+}
+
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
 type engineOfNative struct {
 	a   native.Arith
 	b   arith.Backend
 	obs Observer[float64]
+	acc Acceptance // nil: the reference's BerExp
 }
 
 // backend is the native copy of engineOf.backend (engine.go).
@@ -69,114 +92,40 @@ func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffs
 
 // ffsActuateNative is ffsActuate (ffsampling_fsm.go) with F = float64, A = native.Arith.
 func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
-	obs := s.obs
 	n := 1 << f.logn
-	hn := n >> 1
 	reg := func(off, size int) []float64 { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
 	g00, g01, g11 := reg(f.g00, n), reg(f.g01, n), reg(f.g11, n)
 	tmp := w[f.tmp:]
 	if f.logn == 0 {
 		st.Leaves++
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafNative(a, s, t0, t1, g00, origLogn)
 		return sAscend
 	}
 	switch f.checkpoint {
 	case ckBeforeRight:
-		polyLDLFFTNative(a, g00, g01, g11, f.logn)
-		if obs != nil {
-			obs.Stage(StageLDL, int(f.logn), 0, g01, g11)
-		}
-		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g00, f.logn)
-		copy(g00[:n], tmp[:n])
-		polySplitFFTNative(a, tmp[:hn], tmp[hn:], g11, f.logn)
-		copy(g11[:n], tmp[:n])
-		copy(tmp[:n], g01[:n])
-		copy(g01[:hn], g00[:hn])
-		copy(g01[hn:n], g11[:hn])
-		z1 := tmp[n:]
-		polySplitFFTNative(a, z1[:hn], z1[hn:], t1, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 1, z1[:n])
-		}
+		ffsBeforeRightNative(a, s, t1, g00, g01, g11, f.logn, tmp)
 		return sRight
 	case ckBetween:
-		z1 := tmp[n:]
-		polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 1, tmp[2*n:3*n])
-		}
-		copy(z1[:n], t1[:n])
-		polySubNative(a, z1, tmp[2*n:], f.logn)
-		copy(t1[:n], tmp[2*n:3*n])
-		polyMulFFTNative(a, tmp, z1, f.logn)
-		polyAddNative(a, t0, tmp, f.logn)
-		if obs != nil {
-			obs.Stage(StageUpdate, int(f.logn), 0, t0[:n])
-		}
-		z0 := tmp
-		polySplitFFTNative(a, z0[:hn], z0[hn:], t0, f.logn)
-		if obs != nil {
-			obs.Stage(StageSplit, int(f.logn), 0, z0[:n])
-		}
+		ffsBetweenNative(a, s, t0, t1, f.logn, tmp)
 		return sLeft
 	default: // ckAfterLeft
-		polyMergeFFTNative(a, t0, tmp[:hn], tmp[hn:], f.logn)
-		if obs != nil {
-			obs.Stage(StageMerge, int(f.logn), 0, t0[:n])
-		}
+		ffsAfterLeftNative(a, s, t0, f.logn, tmp)
 		return sAscend
 	}
 }
 
-// doSignDynFSMNative is doSignDynFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func doSignDynFSMNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16, st *FFSamplingStats) *Attempt {
-	logn := sk.LogN
-	n := 1 << logn
-	buf := make([]float64, 11*n)
-	poly := func(i int) []float64 { return buf[i*n : (i+1)*n] }
-	b00, b01, b10, b11 := poly(0), poly(1), poly(2), poly(3)
-	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
+// fsmStepNative is fsmStep (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func fsmStepNative(a native.Arith, s *samplerNative, st *FFSamplingStats) func(ws []float64, logn uint) {
+	return func(ws []float64, logn uint) {
+		n := 1 << logn
+		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
+		ffSamplingFSMNative(a, s, ws, root, logn, st)
+		st.Attempts++
+		st.StackWords = st.MaxDepth * ffsFrameWords
+		st.WorkspaceWords = 9 * n
+		st.PeakWords = st.StackWords + st.WorkspaceWords
 	}
-
-	s01, tmp := poly(4), poly(5)
-	copy(s01, b01)
-	polyMulselfadjFFTNative(a, s01, logn)
-	copy(tmp, b00)
-	polyMuladjFFTNative(a, tmp, b10, logn)
-	polyMulselfadjFFTNative(a, b00, logn)
-	polyAddNative(a, b00, s01, logn)
-	copy(s01, b01)
-	polyMuladjFFTNative(a, b01, b11, logn)
-	polyAddNative(a, b01, tmp, logn)
-	polyMulselfadjFFTNative(a, b10, logn)
-	copy(tmp, b11)
-	polyMulselfadjFFTNative(a, tmp, logn)
-	polyAddNative(a, b10, tmp, logn)
-	if s.obs != nil {
-		s.obs.Stage(StageGram, int(logn), 0, b00, b01, b10)
-	}
-
-	t0, t1 := poly(5), poly(6)
-	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
-	// The workspace: g00, g01, g11 (polys 0-2), t0, t1 (5, 6), scratch
-	// from poly 7 on.
-	root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
-	ffSamplingFSMNative(a, s, buf, root, logn, st)
-	st.Attempts++
-	st.StackWords = st.MaxDepth * ffsFrameWords
-	st.WorkspaceWords = 9 * n
-	st.PeakWords = st.StackWords + st.WorkspaceWords
-
-	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
-	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }
 
 // fsmAttemptNative is fsmAttempt (ffsampling_fsm.go) with F = float64, A = native.Arith.
@@ -185,7 +134,7 @@ func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNT
 		var p samplerprng.PRNG
 		p.Init(seed)
 		s := newSamplerNative(a, &p, sk.LogN, obs)
-		at := doSignDynFSMNative(a, s, sk, hNTT, hm, st)
+		at := doSignDynNative(a, s, sk, hNTT, hm, fsmStepNative(a, s, st))
 		if s.stuck {
 			return nil, ErrSamplerStuck
 		}
@@ -504,8 +453,16 @@ func (e *engineOfNative) gsNormOK(f, g []int8, logn uint) bool {
 // solveNTRU is the native copy of engineOf.solveNTRU (keygen.go).
 func (e *engineOfNative) solveNTRU(logn uint, f, g []int8) (bigF, bigG []int8, ok bool) {
 	p := mustParams(logn)
+	kc, _ := e.obs.(KeygenCounter)
 	s := &ntruSolverNative{a: e.a, logn: logn, f: f, g: g, obs: e.obs}
-	return s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		s.mc = new(modpCounter)
+	}
+	bigF, bigG, ok = s.solve(int32(1)<<(p.BigFGBits-1) - 1)
+	if kc != nil {
+		kc.NTRUSolve(logn, s.mc.n, ok)
+	}
+	return bigF, bigG, ok
 }
 
 // checkRange is the native copy of engineOf.checkRange (keygen.go).
@@ -529,6 +486,7 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader, maxFailures int) (*Priva
 		return nil, nil, err
 	}
 	rng := &keygenRNG{r: r}
+	kc, _ := e.obs.(KeygenCounter)
 	failures := 0
 	for candidate := 0; ; {
 		if failures >= maxFailures {
@@ -561,8 +519,11 @@ func (e *engineOfNative) keygen(logn uint, r io.Reader, maxFailures int) (*Priva
 		}
 
 		// h = g/f mod q; f must be invertible.
-		h, err := ComputePublic(f, g, logn)
-		if err != nil {
+		h, divided := computePublic(f, g, logn, kc != nil)
+		if kc != nil {
+			kc.ComputePublic(logn, divided)
+		}
+		if h == nil {
 			continue
 		}
 
@@ -688,8 +649,8 @@ func (s *ntruSolverNative) reduceIntermediate(depth int, Ft, Gt, ft, gt []uint32
 		sch := uint32(scaleK / 31)
 		scl := uint32(scaleK % 31)
 		if depth <= depthIntFG {
-			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
-			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
+			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, s.mc)
+			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, s.mc)
 		} else {
 			polySubScaled(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
 			polySubScaled(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
@@ -799,6 +760,7 @@ type ntruSolverNative struct {
 	logn uint
 	f, g []int8
 	obs  Observer[float64] // nil for none
+	mc   *modpCounter      // nil for none
 }
 
 // babai is the native copy of ntruSolver.babai (ntru_solve.go).
@@ -811,11 +773,16 @@ func (s *ntruSolverNative) babai(depth, iter int, values []float64) {
 // deepest is the native copy of ntruSolver.deepest (ntru_solve.go).
 func (s *ntruSolverNative) deepest() (Fd, Gd []uint32, ok bool) {
 	n := maxBlSmall[s.logn]
-	fp, gp := makeFg(s.f, s.g, s.logn, int(s.logn), false)
+	f1, g1 := makeFg(s.f, s.g, s.logn, int(s.logn), false, s.mc)
+	// The two resultants side by side, rebuilt in one CRT pass as the
+	// reference does (one set of per-prime constants for both).
+	fg := make([]uint32, 2*n)
+	copy(fg, f1)
+	copy(fg[n:], g1)
+	fp, gp := fg[:n], fg[n:]
 	t1 := make([]uint32, 4*n)
 	// The resultants are nonnegative: no signed normalisation.
-	zintRebuildCRT(fp, n, n, 1, false, t1)
-	zintRebuildCRT(gp, n, n, 1, false, t1)
+	zintRebuildCRT(fg, n, n, 2, false, t1, s.mc)
 
 	Fd = make([]uint32, n)
 	Gd = make([]uint32, n)
@@ -838,12 +805,12 @@ func (s *ntruSolverNative) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []ui
 	llen := maxBlLarge[depth]
 
 	// f and g at this depth, in RNS and NTT form.
-	ft, gt := makeFg(s.f, s.g, s.logn, depth, true)
+	mc := s.mc
+	ft, gt := makeFg(s.f, s.g, s.logn, depth, true, mc)
 
 	Ft = make([]uint32, n*llen)
 	Gt = make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
@@ -851,34 +818,34 @@ func (s *ntruSolverNative) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []ui
 	gx := make([]uint32, n)
 	t1 := make([]uint32, max(llen, slen))
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		if u == slen {
 			// All slen residues of f and g have been taken out of NTT
 			// form below: rebuild them as big integers.
-			zintRebuildCRT(ft, slen, slen, n, true, t1)
-			zintRebuildCRT(gt, slen, slen, n, true, t1)
+			zintRebuildCRT(ft, slen, slen, n, true, t1, mc)
+			zintRebuildCRT(gt, slen, slen, n, true, t1, mc)
 		}
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
 		if u < slen {
 			for v := range n {
 				fx[v] = ft[v*slen+u]
 				gx[v] = gt[v*slen+u]
 			}
-			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i)
-			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i)
+			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i, mc)
+			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i, mc)
 		} else {
-			rx := modpRx(uint(slen), p, p0i, r2)
+			rx := modpRx(uint(slen), p, p0i, r2, mc)
 			for v := range n {
-				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx)
-				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx)
+				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx, mc)
+				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx, mc)
 			}
-			modpNTT2(fx, gm, logn, p, p0i)
-			modpNTT2(gx, gm, logn, p, p0i)
+			modpNTT2(fx, gm, logn, p, p0i, mc)
+			modpNTT2(gx, gm, logn, p, p0i, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 	}
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
+	zintRebuildCRT(Ft, llen, llen, n, true, t1, mc)
+	zintRebuildCRT(Gt, llen, llen, n, true, t1, mc)
 
 	FGlen, ok := s.reduceIntermediate(depth, Ft, Gt, ft, gt)
 	if !ok {
@@ -918,38 +885,40 @@ func (s *ntruSolverNative) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	dlen := maxBlSmall[depth+1]
 	llen := maxBlLarge[depth]
 
-	Ft := make([]uint32, n*llen)
-	Gt := make([]uint32, n*llen)
-	liftRNS(Ft, Fd, hn, dlen, llen)
-	liftRNS(Gt, Gd, hn, dlen, llen)
+	mc := s.mc
+	// F, G (and f, g) side by side, so that each pair is rebuilt from RNS
+	// in one CRT pass, as in the reference.
+	FGt := make([]uint32, 2*n*llen)
+	Ft, Gt := FGt[:n*llen], FGt[n*llen:]
+	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
 
-	ft := make([]uint32, n*slen)
-	gt := make([]uint32, n*slen)
+	fgt := make([]uint32, 2*n*slen)
+	ft, gt := fgt[:n*slen], fgt[n*slen:]
 	gm := make([]uint32, nTop)
 	igm := make([]uint32, nTop)
 	fx := make([]uint32, nTop)
 	gx := make([]uint32, nTop)
 	for u := range llen {
-		p, p0i, r2 := primeData(u)
+		p, p0i, r2 := primeData(u, mc)
 		// f and g at depth 1 mod p, from the full-degree f and g: NTT at
 		// the top degree, then one field norm in NTT form. The twiddle
 		// tables of degree 2^logTop also serve the smaller degrees (their
 		// first entries are the smaller tables).
-		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i)
+		modpMkgm2(gm, igm, logTop, primes[u].g, p, p0i, mc)
 		for v := range nTop {
 			fx[v] = modpSet(int32(s.f[v]), p)
 			gx[v] = modpSet(int32(s.g[v]), p)
 		}
-		modpNTT2(fx, gm, logTop, p, p0i)
-		modpNTT2(gx, gm, logTop, p, p0i)
+		modpNTT2(fx, gm, logTop, p, p0i, mc)
+		modpNTT2(gx, gm, logTop, p, p0i, mc)
 		for e := logTop; e > logn; e-- {
-			modpPolyRecRes(fx, e, p, p0i, r2)
-			modpPolyRecRes(gx, e, p, p0i, r2)
+			modpPolyRecRes(fx, e, p, p0i, r2, mc)
+			modpPolyRecRes(gx, e, p, p0i, r2, mc)
 		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2)
+		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 		if u < slen {
-			modpINTT2(fx, igm, logn, p, p0i)
-			modpINTT2(gx, igm, logn, p, p0i)
+			modpINTT2(fx, igm, logn, p, p0i, mc)
+			modpINTT2(gx, igm, logn, p, p0i, mc)
 			for v := range n {
 				ft[v*slen+u] = fx[v]
 				gt[v*slen+u] = gx[v]
@@ -957,10 +926,8 @@ func (s *ntruSolverNative) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		}
 	}
 	t1 := make([]uint32, max(llen, slen))
-	zintRebuildCRT(Ft, llen, llen, n, true, t1)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1)
-	zintRebuildCRT(ft, slen, slen, n, true, t1)
-	zintRebuildCRT(gt, slen, slen, n, true, t1)
+	zintRebuildCRT(FGt, llen, llen, 2*n, true, t1, mc)
+	zintRebuildCRT(fgt, slen, slen, 2*n, true, t1, mc)
 
 	return s.reduceDepth1(Ft, Gt, ft, gt, llen, slen)
 }
@@ -970,10 +937,11 @@ func (s *ntruSolverNative) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	logn := s.logn
 	n := 1 << logn
 	hn := n >> 1
-	p, p0i, r2 := primeData(0)
+	mc := s.mc
+	p, p0i, r2 := primeData(0, mc)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
 
 	// F', G' and f, g in NTT form.
 	Fp := make([]uint32, hn)
@@ -982,16 +950,17 @@ func (s *ntruSolverNative) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		Fp[u] = modpSet(zintOneToPlain(Fd[u]), p)
 		Gp[u] = modpSet(zintOneToPlain(Gd[u]), p)
 	}
-	modpNTT2(Fp, gm, logn-1, p, p0i)
-	modpNTT2(Gp, gm, logn-1, p, p0i)
+	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
+	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
 	fn := polyModp(s.f, p)
 	gn := polyModp(s.g, p)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
 
 	// Unreduced F = F'(X^2) g(-X), G = G'(X^2) f(-X).
 	F := make([]uint32, n)
 	G := make([]uint32, n)
+	mc.add(3 * n)
 	for u := 0; u < n; u += 2 {
 		ftA, ftB := fn[u], fn[u+1]
 		gtA, gtB := gn[u], gn[u+1]
@@ -1002,20 +971,22 @@ func (s *ntruSolverNative) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 		G[u] = modpMontymul(ftB, mGp, p, p0i)
 		G[u+1] = modpMontymul(ftA, mGp, p, p0i)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 
 	// Back to NTT form for the products with adj(f), adj(g) and k.
-	modpNTT2(F, gm, logn, p, p0i)
-	modpNTT2(G, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(F, gm, logn, p, p0i, mc)
+	modpNTT2(G, gm, logn, p, p0i, mc)
 
 	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
 	num := make([]uint32, n)
 	den := make([]uint32, n)
-	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2)
-	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2)
-	modpINTT2(num, igm, logn, p, p0i)
-	modpINTT2(den, igm, logn, p, p0i)
+	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2, mc)
+	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2, mc)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpINTT2(num, igm, logn, p, p0i, mc)
+	modpINTT2(den, igm, logn, p, p0i, mc)
 	numS := make([]int32, n)
 	denS := make([]int32, n)
 	for u := range n {
@@ -1032,16 +1003,18 @@ func (s *ntruSolverNative) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	}
 	fn = polyModp(s.f, p)
 	gn = polyModp(s.g, p)
-	modpNTT2(kn, gm, logn, p, p0i)
-	modpNTT2(fn, gm, logn, p, p0i)
-	modpNTT2(gn, gm, logn, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
+	modpNTT2(kn, gm, logn, p, p0i, mc)
+	modpNTT2(fn, gm, logn, p, p0i, mc)
+	modpNTT2(gn, gm, logn, p, p0i, mc)
+	mc.add(3 * n)
 	for u := range n {
 		kw := modpMontymul(kn[u], r2, p, p0i)
 		F[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
 		G[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
 	}
-	modpINTT2(F, igm, logn, p, p0i)
-	modpINTT2(G, igm, logn, p, p0i)
+	modpINTT2(F, igm, logn, p, p0i, mc)
+	modpINTT2(G, igm, logn, p, p0i, mc)
 	for u := range n {
 		F[u] = uint32(modpNorm(F[u], p))
 		G[u] = uint32(modpNorm(G[u], p))
@@ -1087,19 +1060,23 @@ func (s *ntruSolverNative) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	// Check the NTRU equation modulo the first prime, in NTT form:
 	// f G - g F must be q at every root. Plain*plain Montgomery products
 	// carry a factor 1/R, so the target is montymul(q, 1).
-	p, p0i, _ := primeData(0)
+	p, p0i := primeP(0)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, s.mc)
 	Gt := polyModp(Gs, p)
 	ft := polyModp(s.f, p)
 	gt := polyModp(s.g, p)
 	Ft := polyModp(Fs, p)
 	for _, x := range [4][]uint32{ft, gt, Ft, Gt} {
-		modpNTT2(x, gm, logn, p, p0i)
+		modpNTT2(x, gm, logn, p, p0i, s.mc)
 	}
+	s.mc.add(1)
 	r := modpMontymul(Q, 1, p, p0i)
 	for u := range n {
+		// The reference stops at the first slot that fails: count the
+		// products made up to there.
+		s.mc.add(2)
 		z := modpSub(modpMontymul(ft[u], Gt[u], p, p0i), modpMontymul(gt[u], Ft[u], p, p0i), p)
 		if z != r {
 			return nil, nil, false
@@ -1137,6 +1114,12 @@ type samplerNative struct {
 	// ends (precision plans), and where the signing stages that hold the
 	// sampler begin.
 	st Staged
+	// acc, when not nil, replaces BerExp (acceptance.go); aobs is the
+	// observer's view of its decisions, words the buffer of their random
+	// words.
+	acc   Acceptance
+	aobs  AcceptanceObserver[float64]
+	words [MaxAcceptanceWords]uint64
 }
 
 // newSamplerNative is newSampler (sampler.go) with F = float64, A = native.Arith.
@@ -1206,7 +1189,13 @@ func (s *samplerNative) draw(mu, isigma float64) int64 {
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
-		if s.berExp(x, ccs) {
+		var ok bool
+		if s.acc == nil {
+			ok = s.berExp(x, ccs)
+		} else {
+			ok = s.accept(x, ccs)
+		}
+		if ok {
 			if s.obs != nil {
 				s.obs.Sample(mu, isigma, int64(c+z), iter)
 			}
@@ -1263,6 +1252,7 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerNative(a, &p, ek.logn, e.obs)
+	s.setAcceptance(e.acc)
 	at := doSignTreeNative(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -1279,7 +1269,8 @@ func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 	p.Init(seed)
 	a := e.runArith()
 	s := newSamplerNative(a, &p, sk.LogN, e.obs)
-	at := doSignDynNative(a, s, sk, hNTT, hm)
+	s.setAcceptance(e.acc)
+	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck
 	}
@@ -1374,7 +1365,7 @@ func doSignTreeNative(a native.Arith, s *samplerNative, ek *expandedKeyNative, h
 }
 
 // doSignDynNative is doSignDyn (sign.go) with F = float64, A = native.Arith.
-func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16) *Attempt {
+func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm []uint16, ffs func(ws []float64, logn uint)) *Attempt {
 	logn := sk.LogN
 	n := 1 << logn
 	buf := make([]float64, 11*n)
@@ -1412,7 +1403,11 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	t0, t1 := poly(5), poly(6)
 	enterStage(s.st, PlanTarget)
 	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
-	ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	if ffs == nil {
+		ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+	} else {
+		ffs(buf, logn)
+	}
 
 	enterStage(s.st, PlanFFT)
 	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
@@ -1422,20 +1417,37 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 
 // ffSamplingDynNative is ffSamplingDyn (sign.go) with F = float64, A = native.Arith.
 func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11 []float64, origLogn, logn uint, tmp []float64) {
-	obs := s.obs
 	if logn == 0 {
-		enterStage(s.st, PlanLeaf)
-		leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
-		if obs != nil {
-			obs.Stage(StageLeaf, 0, 0, []float64{leaf})
-		}
-		t0[0] = a.Of(s.sample(t0[0], leaf))
-		t1[0] = a.Of(s.sample(t1[0], leaf))
+		ffsLeafNative(a, s, t0, t1, g00, origLogn)
 		return
 	}
 	n := 1 << logn
 	hn := n >> 1
+	ffsBeforeRightNative(a, s, t1, g00, g01, g11, logn, tmp)
+	z1 := tmp[n:]
+	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+	ffsBetweenNative(a, s, t0, t1, logn, tmp)
+	z0 := tmp
+	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+	ffsAfterLeftNative(a, s, t0, logn, tmp)
+}
 
+// ffsLeafNative is ffsLeaf (sign.go) with F = float64, A = native.Arith.
+func ffsLeafNative(a native.Arith, s *samplerNative, t0, t1, g00 []float64, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []float64{leaf})
+	}
+	t0[0] = a.Of(s.sample(t0[0], leaf))
+	t1[0] = a.Of(s.sample(t1[0], leaf))
+}
+
+// ffsBeforeRightNative is ffsBeforeRight (sign.go) with F = float64, A = native.Arith.
+func ffsBeforeRightNative(a native.Arith, s *samplerNative, t1, g00, g01, g11 []float64, logn uint, tmp []float64) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanLDL)
 	polyLDLFFTNative(a, g00, g01, g11, logn)
 	if obs != nil {
@@ -1454,21 +1466,26 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 	copy(g01[:hn], g00[:hn])
 	copy(g01[hn:n], g11[:hn])
 
-	// Right subtree on split(t1); the merged z1 goes to tmp[2n:3n].
+	// The right child's target: split(t1) into tmp[n:2n].
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 1, z1[:n])
 	}
-	ffSamplingDynNative(a, s, z1[:hn], z1[hn:], g11[:hn], g11[hn:], g01[hn:], origLogn, logn-1, z1[n:])
+}
+
+// ffsBetweenNative is ffsBetween (sign.go) with F = float64, A = native.Arith.
+func ffsBetweenNative(a native.Arith, s *samplerNative, t0, t1 []float64, logn uint, tmp []float64) {
+	obs := s.obs
+	n := 1 << logn
+	hn := n >> 1
+	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
 	polyMergeFFTNative(a, tmp[2*n:], z1[:hn], z1[hn:], logn)
 	if obs != nil {
 		obs.Stage(StageMerge, int(logn), 1, tmp[2*n:3*n])
 	}
-
-	// tb0 = t0 + (t1 - z1) l10 into t0, and z1 into t1.
 	copy(z1[:n], t1[:n])
 	polySubNative(a, z1, tmp[2*n:], logn)
 	copy(t1[:n], tmp[2*n:3*n])
@@ -1477,18 +1494,21 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 	if obs != nil {
 		obs.Stage(StageUpdate, int(logn), 0, t0[:n])
 	}
-
-	// Left subtree on split(tb0).
 	z0 := tmp
 	polySplitFFTNative(a, z0[:hn], z0[hn:], t0, logn)
 	if obs != nil {
 		obs.Stage(StageSplit, int(logn), 0, z0[:n])
 	}
-	ffSamplingDynNative(a, s, z0[:hn], z0[hn:], g00[:hn], g00[hn:], g01[:hn], origLogn, logn-1, z0[n:])
+}
+
+// ffsAfterLeftNative is ffsAfterLeft (sign.go) with F = float64, A = native.Arith.
+func ffsAfterLeftNative(a native.Arith, s *samplerNative, t0 []float64, logn uint, tmp []float64) {
+	n := 1 << logn
+	hn := n >> 1
 	enterStage(s.st, PlanFFSampling)
-	polyMergeFFTNative(a, t0, z0[:hn], z0[hn:], logn)
-	if obs != nil {
-		obs.Stage(StageMerge, int(logn), 0, t0[:n])
+	polyMergeFFTNative(a, t0, tmp[:hn], tmp[hn:], logn)
+	if s.obs != nil {
+		s.obs.Stage(StageMerge, int(logn), 0, t0[:n])
 	}
 }
 

@@ -59,6 +59,9 @@ type Options struct {
 	ExpmBackends []string
 	// ExpmPoints is the grid size of KindExpm (0: DefaultExpmPoints).
 	ExpmPoints int
+	// Select names the backends or formats the histogram and stages
+	// figures draw (see ComparesFor); empty: the default choice.
+	Select []string
 }
 
 // Defaults of KindExpm.
@@ -71,10 +74,15 @@ var (
 // documents the kind needs gives an error wrapping results.ErrNoData.
 func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 	switch k {
-	case KindHistogram:
-		return Histogram(c.AllCompares())
-	case KindStages:
-		return Stages(c.AllCompares())
+	case KindHistogram, KindStages:
+		cs, err := ComparesFor(c, o.Select)
+		if err != nil {
+			return nil, err
+		}
+		if k == KindHistogram {
+			return Histogram(cs)
+		}
+		return Stages(cs)
 	case KindPrecision:
 		pts := c.PrecisionPoints()
 		return Precision(pts, References(pts, c.AllCompares()))
@@ -100,6 +108,59 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 	}
 	_, err := ParseKind(string(k))
 	return nil, err
+}
+
+// maxSweptDefault is how many swept formats a histogram or stages figure
+// of a sweep shows by default (more overlaid curves are unreadable).
+const maxSweptDefault = 5
+
+// ComparesFor chooses the measurements a histogram or stages figure draws:
+// those named in sel (backends of compare documents or formats and
+// reference backends of sweep documents), else every compare document's
+// backends, else -- a sweep alone -- its reference backends and
+// maxSweptDefault of its formats evenly spaced over the swept range.
+func ComparesFor(c *results.Campaign, sel []string) ([]results.Compare, error) {
+	all := c.AllCompares()
+	var refs, swept []results.Compare
+	for _, p := range c.AllPoints() {
+		if p.IsSwept() {
+			swept = append(swept, p.Compare)
+		} else {
+			refs = append(refs, p.Compare)
+		}
+	}
+	if len(sel) > 0 {
+		pool := append(append(append([]results.Compare(nil), all...), refs...), swept...)
+		var out []results.Compare
+		for _, name := range sel {
+			found := false
+			for _, cmp := range pool {
+				if cmp.Backend == name {
+					out, found = append(out, cmp), true
+					break
+				}
+			}
+			if !found {
+				var names []string
+				for _, cmp := range pool {
+					names = append(names, cmp.Backend)
+				}
+				return nil, fmt.Errorf("--backend %s: not in the documents (they hold %s)", name, strings.Join(names, ", "))
+			}
+		}
+		return out, nil
+	}
+	if len(all) > 0 {
+		return all, nil
+	}
+	if len(swept) > maxSweptDefault {
+		picked := make([]results.Compare, maxSweptDefault)
+		for i := range picked {
+			picked[i] = swept[i*(len(swept)-1)/(maxSweptDefault-1)]
+		}
+		swept = picked
+	}
+	return append(refs, swept...), nil
 }
 
 // ExpmBackendsFor chooses the backends of an expm figure: the given ones,

@@ -45,8 +45,8 @@ var expmOptions = Options{ExpmBackends: []string{"native", "emu64", "vprec:24:e1
 func TestGolden(t *testing.T) {
 	c := readCampaign(t)
 	for _, k := range Kinds {
-		if k.Kind == KindOps {
-			continue // the example campaign has no arith errors document: TestGoldenReal
+		if k.Kind == KindOps || k.Kind == KindPareto {
+			continue // the example campaign has no arith errors document (TestGoldenReal) nor tune result (TestPareto)
 		}
 		t.Run(string(k.Kind), func(t *testing.T) {
 			f, err := Draw(k.Kind, c, expmOptions)
@@ -286,5 +286,41 @@ func TestPareto(t *testing.T) {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("SVG lacks %q", want)
 		}
+	}
+	checkGolden(t, f, "pareto")
+}
+
+// A sweep alone feeds the histogram and stages figures: its reference
+// backends and five of its formats by default, or the ones named.
+func TestComparesForSweep(t *testing.T) {
+	c, err := results.Read(filepath.Join(campaignDir, "sweep-512.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := func(cs []results.Compare) string {
+		var n []string
+		for _, x := range cs {
+			n = append(n, x.Backend)
+		}
+		return strings.Join(n, " ")
+	}
+	cs, err := ComparesFor(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 12 swept formats in document order: indices 0, 2, 5, 8, 11.
+	if got, want := names(cs), "native vprec:24:e11 vprec:40:e11 vprec:64:e11 vprec:40:e11:rz vprec:64:e11:rz"; got != want {
+		t.Errorf("default choice %q, want %q", got, want)
+	}
+	cs, err = ComparesFor(c, []string{"vprec:48:e11:rz", "native"})
+	if err != nil || names(cs) != "vprec:48:e11:rz native" {
+		t.Errorf("selection: %q, %v", names(cs), err)
+	}
+	if _, err := ComparesFor(c, []string{"vprec:99"}); err == nil || !strings.Contains(err.Error(), "vprec:99") || !strings.Contains(err.Error(), "vprec:24:e11") {
+		t.Errorf("unknown selection: %v", err)
+	}
+	// The committed sweep carries stage tables but no histograms.
+	if _, err := Draw(KindStages, c, Options{}); err != nil && !errors.Is(err, results.ErrNoData) {
+		t.Errorf("stages from a sweep: %v", err)
 	}
 }

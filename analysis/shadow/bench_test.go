@@ -40,3 +40,37 @@ func BenchmarkShadowedSign(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkShadowedSignVPrec measures one shadowed Falcon-512 signature
+// (dd shadow, one goroutine) over vprec formats: the fast implementation
+// (vprec, package arith/vfloat) and the big.Float reference (vprecbig).
+//
+//	go test -run='^$' -bench=ShadowedSignVPrec -benchtime=20x ./analysis/shadow
+func BenchmarkShadowedSignVPrec(b *testing.B) {
+	for _, p := range []string{"24", "53", "64", "80"} {
+		for _, fam := range []string{"vprec", "vprecbig"} {
+			b.Run(fam+":"+p, func(b *testing.B) {
+				bk := lookup(b, fam+":"+p)
+				cfg := Config{LogN: 9, Signatures: 1, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: SigmaFormula, Shadow: ShadowDD}
+				r, err := newRunner(bk, &cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sk, _, err := falcon.Keygen(lookup(b, "emu64"), 9, derive("key", cfg.Seed, 0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				// One signature first: the format's tables are computed once.
+				if _, err := r.sign(sk, Message(cfg.Seed, -1), derive("signature", cfg.Seed, -1), -1, 0); err != nil {
+					b.Fatal(err)
+				}
+				b.ResetTimer()
+				for j := range b.N {
+					if _, err := r.sign(sk, Message(cfg.Seed, j), derive("signature", cfg.Seed, j), j, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

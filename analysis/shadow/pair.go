@@ -62,10 +62,11 @@ const (
 	DecLt                         // Lt: key generation's bound and range checks
 	DecBerExp                     // a Bernoulli trial decided the other way with the same random bytes
 	DecBerExpMore                 // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
+	DecAcceptance                 // a replacing acceptance test (Config.Acceptance) decided the other way with the same words
 	numDecisions
 )
 
-var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes"}
+var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes", "acceptance"}
 
 func (d Decision) String() string { return decisionNames[d] }
 
@@ -139,6 +140,9 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// (binary64 backends and vprec:P with P <= 53), so that importing it
 	// into the exact side needs no big.Float.
 	bIsFloat64 bool
+	// splitX, when set, imports a backend value into the exact side
+	// exactly without big.Float where it reports true (see pairImporter).
+	splitX func(F) (X, bool)
 	// consts overrides constants on the exact side (the choice of the
 	// exact 1/sigma, see ExactSigma).
 	consts map[arith.Constant]X
@@ -168,6 +172,11 @@ func (p *PairArith[F, X, A, AX]) EnterStage(s falcon.PlanStage) falcon.PlanStage
 func (p *PairArith[F, X, A, AX]) toX(v F) X {
 	if p.bIsFloat64 {
 		return p.x.FromFloat64(p.b.Float64(v))
+	}
+	if p.splitX != nil {
+		if x, ok := p.splitX(v); ok {
+			return x
+		}
 	}
 	return p.x.FromBig(p.b.Big(v))
 }

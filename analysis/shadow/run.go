@@ -18,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -108,8 +109,12 @@ type Config struct {
 	Sigma          ExactSigma
 	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits) or
 	// ShadowDD (double-double, about 104 bits, much faster).
-	Shadow  ShadowKind
-	Workers int
+	Shadow ShadowKind
+	// Acceptance, when not nil, replaces the sampler's BerExp in the
+	// measured signatures (falcon.WithAcceptance); its decisions are
+	// compared with its exact decisions (the "acceptance" decision kind).
+	Acceptance ExactAcceptance
+	Workers    int
 	// Shard and Shards split the campaign over Shards processes: this run
 	// measures only the units (signatures, KAT records, shadowed key
 	// generations) whose index is Shard modulo Shards; every shard
@@ -155,6 +160,11 @@ func (c *Config) Check() error {
 	default:
 		return fmt.Errorf("exact sigma %q: want %q or %q", c.Sigma, SigmaReference, SigmaFormula)
 	}
+	if c.Acceptance != nil {
+		if w := c.Acceptance.Words(); w < 1 || w > falcon.MaxAcceptanceWords {
+			return fmt.Errorf("acceptance %q draws %d words per decision, want 1 to %d", c.Acceptance.Name(), w, falcon.MaxAcceptanceWords)
+		}
+	}
 	if c.Shards < 0 || c.Shards > 1_000_000 || (c.Shards > 1 && (c.Shard < 0 || c.Shard >= c.Shards)) || (c.Shards <= 1 && c.Shard != 0) {
 		return fmt.Errorf("shard %d/%d: want 0 <= I < N", c.Shard, c.Shards)
 	}
@@ -182,6 +192,8 @@ type runner interface {
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
+	// setAcceptance installs the acceptance of the signatures it runs.
+	setAcceptance(acc ExactAcceptance)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -194,7 +206,8 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	a      A
 	ex     AX
 	consts map[arith.Constant]X
-	res    float64 // the exact side's resolution (PairArith.resLog2)
+	res    float64         // the exact side's resolution (PairArith.resLog2)
+	acc    ExactAcceptance // replaces BerExp in signatures (nil: BerExp)
 }
 
 // pair returns the pair arithmetic of one run. A backend that keeps
@@ -206,14 +219,50 @@ func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 		b = f.ForRun()
 	}
 	st, _ := any(b).(falcon.Staged)
-	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53, consts: r.consts, resLog2: r.res}
+	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
+		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
+}
+
+// pairImporter returns the exact import of backend values into the dd
+// exact side without big.Float, for a backend whose values split into two
+// binary64 numbers hi = RN(v), lo = v - hi (vfloat.Arith.Float64Pair, for
+// formats wider than binary64): the double word (hi, lo) is exactly what
+// ddouble's FromBig makes of such a value. nil when either side lacks it.
+func pairImporter[F, X any](b, x any) func(F) (X, bool) {
+	split, ok := b.(interface {
+		Float64Pair(v F) (hi, lo float64, ok bool)
+	})
+	if !ok {
+		return nil
+	}
+	if _, ok := x.(ddouble.Arith); !ok {
+		return nil
+	}
+	return func(v F) (X, bool) {
+		hi, lo, ok := split.Float64Pair(v)
+		if !ok {
+			var z X
+			return z, false
+		}
+		d, ok := any(ddouble.DD{Hi: hi, Lo: lo}).(X)
+		return d, ok
+	}
 }
 
 func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.Backend, *observer[F, X, A, AX]) {
 	p := r.pair()
 	o := newObserver(p, kind, index, key)
-	return falcon.Instantiate[Pair[F, X]](r.b, p, o), o
+	o.acc = r.acc
+	pb := falcon.Instantiate[Pair[F, X]](r.b, p, o)
+	if r.acc != nil && kind == "signature" {
+		// pb is an Instance and Config.Check bounded the words per
+		// decision, the two conditions under which WithAcceptance fails.
+		pb, _ = falcon.WithAcceptance(pb, r.acc)
+	}
+	return pb, o
 }
+
+func (r *pairRunner[F, X, A, AX]) setAcceptance(acc ExactAcceptance) { r.acc = acc }
 
 func (r *pairRunner[F, X, A, AX]) keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error) {
 	t0 := time.Now()
@@ -319,6 +368,8 @@ func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Cons
 		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	case arith.Arith[ddouble.DD]:
 		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
+	case arith.Arith[vfloat.V]:
+		return &pairRunner[vfloat.V, X, arith.Arith[vfloat.V], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
 	}
 	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
 }
@@ -368,6 +419,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.setAcceptance(cfg.Acceptance)
 	kbName := KeygenBackend(b)
 	if cfg.KeygenBackend != "" {
 		kbName = cfg.KeygenBackend

@@ -89,6 +89,8 @@ type observer[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	leafWorst float64
 	stages    map[stageKey]*StageStat
 	flips     [numDecisions]int64
+	// acc is the acceptance that replaces BerExp in the run (nil: BerExp).
+	acc ExactAcceptance
 }
 
 func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX], kind string, index, key int) *observer[F, X, A, AX] {
@@ -104,6 +106,7 @@ func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, 
 }
 
 var _ falcon.Observer[Pair[float64, *big.Float]] = (*observer[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
+var _ falcon.AcceptanceObserver[Pair[float64, *big.Float]] = (*observer[float64, *big.Float, arith.Arith[float64], BigExact])(nil)
 
 // flush attributes the decisions since the previous event to where.
 func (o *observer[F, X, A, AX]) flush(where func() string) {
@@ -225,6 +228,26 @@ func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nb
 	default:
 		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1), math.Inf(-1))
 	}
+}
+
+// ExactAcceptance is an acceptance test that replaces the sampler's BerExp
+// (falcon.Acceptance) and can also decide exactly: ExactAccept decides as
+// the design would with exact arithmetic, from the exact x and ccs of the
+// attempt and the same random words, and returns how far the outcome was
+// from changing (log2 of a probability).
+type ExactAcceptance interface {
+	falcon.Acceptance
+	ExactAccept(x, ccs *big.Float, words []uint64) (accept bool, marginLog2 float64)
+}
+
+// Acceptance implements falcon.AcceptanceObserver: it decides the trial of
+// the replacing acceptance again from the exact side's x and ccs.
+func (o *observer[F, X, A, AX]) Acceptance(x, ccs Pair[F, X], words []uint64, accept bool) {
+	if o.acc == nil {
+		return
+	}
+	ex, m := o.acc.ExactAccept(o.p.x.Big(x.X), o.p.x.Big(ccs.X), words)
+	o.p.d.note(DecAcceptance, b2i(accept), b2i(ex), m, o.p.resAt(o.p.x.Float64(x.X)))
 }
 
 // Attempt implements falcon.Observer.

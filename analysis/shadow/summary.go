@@ -185,29 +185,32 @@ type KeygenSummary struct {
 // Summary is the result of a campaign over one backend (the JSON contract
 // of `fprlab compare --json`, one per backend).
 type Summary struct {
-	Backend       string         `json:"backend"`
-	KeygenBackend string         `json:"keygen_backend"`
-	Params        int            `json:"params"`
-	Signatures    int            `json:"signatures"`
-	Keys          int            `json:"keys"`
-	Seed          *string        `json:"seed,omitempty"`
-	KATRecords    *string        `json:"kat_records,omitempty"`
-	Shadow        ShadowKind     `json:"shadow"`
-	OracleBits    uint           `json:"oracle_bits"`
-	ExactSigma    ExactSigma     `json:"exact_sigma"`
-	Leaves        int64          `json:"leaves"`
-	SamplerCalls  int64          `json:"sampler_calls"`
-	PerLeaf       Triple         `json:"per_leaf"`
-	PerTreeLeaf   Q              `json:"per_tree_leaf"`
-	PerSignature  Triple         `json:"per_signature"`
-	Meets         bool           `json:"meets_2^-46"`
-	Renyi         Renyi          `json:"renyi"`
-	Flips         Flips          `json:"flips"`
-	Stages        []StageSummary `json:"stages"`
-	ExpmP63       Q              `json:"expm_p63_rel"`
-	Attempts      Attempts       `json:"attempts"`
-	Keygen        *KeygenSummary `json:"keygen,omitempty"`
-	Seconds       float64        `json:"seconds"`
+	Backend       string     `json:"backend"`
+	KeygenBackend string     `json:"keygen_backend"`
+	Params        int        `json:"params"`
+	Signatures    int        `json:"signatures"`
+	Keys          int        `json:"keys"`
+	Seed          *string    `json:"seed,omitempty"`
+	KATRecords    *string    `json:"kat_records,omitempty"`
+	Shadow        ShadowKind `json:"shadow"`
+	OracleBits    uint       `json:"oracle_bits"`
+	ExactSigma    ExactSigma `json:"exact_sigma"`
+	// Acceptance names the acceptance test that replaced BerExp
+	// (Config.Acceptance); absent for the reference's BerExp.
+	Acceptance   string         `json:"acceptance,omitempty"`
+	Leaves       int64          `json:"leaves"`
+	SamplerCalls int64          `json:"sampler_calls"`
+	PerLeaf      Triple         `json:"per_leaf"`
+	PerTreeLeaf  Q              `json:"per_tree_leaf"`
+	PerSignature Triple         `json:"per_signature"`
+	Meets        bool           `json:"meets_2^-46"`
+	Renyi        Renyi          `json:"renyi"`
+	Flips        Flips          `json:"flips"`
+	Stages       []StageSummary `json:"stages"`
+	ExpmP63      Q              `json:"expm_p63_rel"`
+	Attempts     Attempts       `json:"attempts"`
+	Keygen       *KeygenSummary `json:"keygen,omitempty"`
+	Seconds      float64        `json:"seconds"`
 }
 
 func orInf(p *float64) float64 {
@@ -223,6 +226,9 @@ func orInf(p *float64) float64 {
 func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	n := 1 << cfg.LogN
 	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	if cfg.Acceptance != nil {
+		s.Acceptance = cfg.Acceptance.Name()
+	}
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106
 	}

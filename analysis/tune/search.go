@@ -19,10 +19,13 @@
 // stage's width is lowered at a time, a move is kept when the plan still
 // meets the target, and a stage whose lowering fails halves its step. Every
 // plan measured is a point of the cost-error plane; the Pareto front of
-// those points is reported, and each front plan that meets the target is
-// measured again on fresh signatures (a confirmation: the search chose it
-// on its own sample, so only an independent sample says how well it
-// holds).
+// those points is reported. The search chooses on its own sample, so the
+// chosen plan is measured again on fresh signatures (a confirmation); when
+// it misses there, the search walks back along its accepted moves to the
+// last plan that holds on the fresh sample too. Each front plan that meets
+// the target is confirmed the same way. A margin (the search's
+// measurements must stay some bits below the target) makes walking back
+// rare: a worst case over more signatures is larger.
 package tune
 
 import (
@@ -77,6 +80,10 @@ type Config struct {
 	LogN uint
 	// TargetLog2 is the target as a power of two (-46 for 2^-46).
 	TargetLog2 float64
+	// MarginBits: the search's own measurements must be MarginBits below
+	// the target (a worst case over K signatures grows on a larger
+	// sample); confirmations are judged against the target itself.
+	MarginBits float64
 	Statistic  Statistic
 	Cost       CostModel
 	// Signatures per measurement (Keys keys), from Seed; the confirmation
@@ -102,6 +109,8 @@ func (c *Config) Check() error {
 	switch {
 	case c.LogN < 1 || c.LogN > 10:
 		return fmt.Errorf("tune: degree 2^%d: want 2^1..2^10 (Falcon-512 is 2^9)", c.LogN)
+	case c.MarginBits < 0 || c.MarginBits > 10 || math.IsNaN(c.MarginBits):
+		return fmt.Errorf("tune: margin %g bits: want 0..10", c.MarginBits)
 	case c.TargetLog2 >= 0 || c.TargetLog2 < -80 || math.IsNaN(c.TargetLog2):
 		return fmt.Errorf("tune: target 2^%g: want a power of two between 2^-80 and 2^-1", c.TargetLog2)
 	case c.Signatures < 1 || c.ConfirmSignatures < 1 || c.Keys < 1:
@@ -148,6 +157,14 @@ type Evaluation struct {
 // key identifies a measurement for resuming.
 func key(p plan.Plan, seed string, n int) string { return fmt.Sprintf("%s|%s|%d", p, seed, n) }
 
+// measurement returns a copy of e without its confirmation: what Have and
+// Done exchange (the search attaches confirmations to its own copies).
+func (e *Evaluation) measurement() *Evaluation {
+	c := *e
+	c.Confirmation = nil
+	return &c
+}
+
 // Key is the resume key of e.
 func (e *Evaluation) Key() string { return fmt.Sprintf("%s|%s|%d", e.Plan, e.Seed, e.Signatures) }
 
@@ -155,6 +172,7 @@ func (e *Evaluation) Key() string { return fmt.Sprintf("%s|%s|%d", e.Plan, e.See
 type Result struct {
 	Params     int       `json:"params"`
 	TargetLog2 float64   `json:"target_log2"`
+	MarginBits float64   `json:"margin_bits"`
 	Statistic  Statistic `json:"statistic"`
 	Cost       CostModel `json:"cost_model"`
 	CostUnit   string    `json:"cost_unit"`
@@ -166,9 +184,16 @@ type Result struct {
 	// OpsPerSignature is the operation count per stage the cost uses.
 	OpsPerSignature map[string]map[string]float64 `json:"ops_per_signature"`
 	Uniform         *Evaluation                   `json:"uniform"`
-	Chosen          *Evaluation                   `json:"chosen"`
-	Pareto          []*Evaluation                 `json:"pareto"`
-	Evaluations     []*Evaluation                 `json:"evaluations"`
+	// Chosen is the last plan of the descent whose confirmation meets
+	// the target: Descent moves were accepted, the last WalkedBack of
+	// them undone because their plans missed on fresh signatures.
+	Chosen      *Evaluation   `json:"chosen"`
+	Descent     int           `json:"descent_moves"`
+	WalkedBack  int           `json:"walked_back"`
+	Pareto      []*Evaluation `json:"pareto"`
+	Evaluations []*Evaluation `json:"evaluations"`
+	// Confirmations is the number of confirmation measurements.
+	Confirmations int `json:"confirmations"`
 	// Below53 and Above53 list the stages the chosen plan computes with
 	// fewer, and more, significand bits than binary64.
 	Below53 []string `json:"below_53"`
@@ -180,7 +205,6 @@ type searcher struct {
 	ctx   context.Context
 	cfg   Config
 	ops   StageOps
-	kb    arith.Backend
 	evals map[string]*Evaluation
 	order []*Evaluation
 }
@@ -202,12 +226,13 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 	for i := range w {
 		w[i] = cfg.Start
 	}
-	uni, err := s.measure(w, cfg.Seed, cfg.Signatures)
+	limit := cfg.TargetLog2 - cfg.MarginBits
+	uni, err := s.measure(w, cfg.Seed, cfg.Signatures, limit)
 	if err != nil {
 		return nil, err
 	}
 	if !uni.Meets {
-		return nil, fmt.Errorf("tune: the uniform plan at %d bits measures 2^%.2f, above the target 2^%g: start wider (--start)", cfg.Start, float64(uni.ErrorLog2), cfg.TargetLog2)
+		return nil, fmt.Errorf("tune: the uniform plan at %d bits measures 2^%.2f with %d flips; the search needs 2^%g (the target less the margin) and none: start wider (--start)", cfg.Start, float64(uni.ErrorLog2), uni.Flips, limit)
 	}
 
 	// Greedy descent: lower one stage at a time by its step, keep the
@@ -218,6 +243,7 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 		step[i] = cfg.Step
 	}
 	cur := uni
+	path := []*Evaluation{uni} // the accepted moves, in order
 	for {
 		moved, active := false, false
 		for _, st := range s.byCost(cur.Widths) {
@@ -230,7 +256,7 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 			active = true
 			cand := cur.Widths
 			cand[st] -= step[st]
-			e, err := s.measure(cand, cfg.Seed, cfg.Signatures)
+			e, err := s.measure(cand, cfg.Seed, cfg.Signatures, limit)
 			if err != nil {
 				return nil, err
 			}
@@ -239,6 +265,7 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 			// leads to the next step down.
 			if e.Meets && e.Cost <= cur.Cost {
 				cur, moved = e, true
+				path = append(path, e)
 			} else {
 				step[st] /= 2
 			}
@@ -248,42 +275,52 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 		}
 	}
 
+	// The descent chose on its own sample. Confirm on fresh signatures,
+	// walking back along the accepted moves until a plan holds there too.
+	var chosen *Evaluation
+	for i := len(path) - 1; i >= 0 && chosen == nil; i-- {
+		c, err := s.measure(path[i].Widths, s.confirmSeed(), cfg.ConfirmSignatures, cfg.TargetLog2)
+		if err != nil {
+			return nil, err
+		}
+		path[i].Confirmation = c
+		if c.Meets {
+			chosen = path[i]
+		}
+	}
+	if chosen == nil {
+		return nil, fmt.Errorf("tune: not even the uniform plan at %d bits meets 2^%g on %d fresh signatures (it measures 2^%.2f with %d flips): start wider (--start)",
+			cfg.Start, cfg.TargetLog2, cfg.ConfirmSignatures, float64(uni.Confirmation.ErrorLog2), uni.Confirmation.Flips)
+	}
 	res := &Result{
-		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
+		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, MarginBits: cfg.MarginBits, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
 		Format: cfg.Format, Signatures: cfg.Signatures, Confirm: cfg.ConfirmSignatures, Seed: cfg.Seed,
-		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: cur,
+		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: chosen, Descent: len(path) - 1, WalkedBack: len(path) - 1 - slices.Index(path, chosen),
 	}
 	for _, st := range plan.Stages() {
 		res.Stages = append(res.Stages, st.String())
-		switch w := cur.Widths[st]; {
+		switch w := chosen.Widths[st]; {
 		case w < 53:
 			res.Below53 = append(res.Below53, st.String())
 		case w > 53:
 			res.Above53 = append(res.Above53, st.String())
 		}
 	}
-	res.Evaluations = s.order
-	res.Pareto = pareto(s.order)
-	// Confirm every front plan that meets the target, and the chosen one.
+	res.Pareto = pareto(s.order, cfg.Seed)
+	// Confirm every front plan that meets the target.
 	for _, e := range res.Pareto {
-		if !e.Meets {
+		if !e.Meets || e.Confirmation != nil {
 			continue
 		}
-		c, err := s.measure(e.Widths, cfg.Seed+"/confirm", cfg.ConfirmSignatures)
+		c, err := s.measure(e.Widths, s.confirmSeed(), cfg.ConfirmSignatures, cfg.TargetLog2)
 		if err != nil {
 			return nil, err
 		}
 		e.Confirmation = c
 	}
-	if cur.Confirmation == nil {
-		c, err := s.measure(cur.Widths, cfg.Seed+"/confirm", cfg.ConfirmSignatures)
-		if err != nil {
-			return nil, err
-		}
-		cur.Confirmation = c
-	}
 	// The evaluation list holds the search's own measurements only.
 	res.Evaluations = slices.DeleteFunc(slices.Clone(s.order), func(e *Evaluation) bool { return e.Seed != cfg.Seed })
+	res.Confirmations = len(s.order) - len(res.Evaluations)
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
 }
@@ -319,8 +356,12 @@ func (s *searcher) planOf(w Widths) (plan.Plan, error) {
 	return plan.Parse(strings.Join(parts, ","))
 }
 
-// measure runs (or recalls) the shadowed signatures of plan w.
-func (s *searcher) measure(w Widths, seed string, n int) (*Evaluation, error) {
+// confirmSeed is the seed of the confirmations' fresh signatures.
+func (s *searcher) confirmSeed() string { return s.cfg.Seed + "/confirm" }
+
+// measure runs (or recalls) the shadowed signatures of plan w; the plan
+// meets when its statistic is at most limit (log2) and nothing flips.
+func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evaluation, error) {
 	p, err := s.planOf(w)
 	if err != nil {
 		return nil, err
@@ -330,7 +371,8 @@ func (s *searcher) measure(w Widths, seed string, n int) (*Evaluation, error) {
 		return e, nil
 	}
 	if s.cfg.Have != nil {
-		if e, ok := s.cfg.Have(k); ok {
+		if have, ok := s.cfg.Have(k); ok {
+			e := have.measurement()
 			e.Widths = w
 			s.keep(k, e)
 			return e, nil
@@ -380,14 +422,14 @@ func (s *searcher) measure(w Widths, seed string, n int) (*Evaluation, error) {
 	// own arithmetic, expm_p63 and the final rounding show only in its
 	// decisions, so a plan must also keep every decision exact arithmetic
 	// would take along the same path.
-	e.Meets = float64(e.ErrorLog2) <= s.cfg.TargetLog2 && e.Flips == 0
+	e.Meets = float64(e.ErrorLog2) <= limit && e.Flips == 0
 	return s.done(k, e)
 }
 
 // done records a new measurement.
 func (s *searcher) done(k string, e *Evaluation) (*Evaluation, error) {
 	if s.cfg.Done != nil {
-		if err := s.cfg.Done(e); err != nil {
+		if err := s.cfg.Done(e.measurement()); err != nil {
 			return nil, err
 		}
 	}
@@ -409,11 +451,11 @@ func (s *searcher) keep(k string, e *Evaluation) {
 
 // pareto returns the measurements of the search's own sample that no other
 // beats in both cost and error, by increasing cost.
-func pareto(es []*Evaluation) []*Evaluation {
+func pareto(es []*Evaluation, seed string) []*Evaluation {
 	var front []*Evaluation
 	seen := map[string]bool{}
 	for _, e := range es {
-		if seen[e.Plan] {
+		if seen[e.Plan] || e.Seed != seed {
 			continue
 		}
 		seen[e.Plan] = true

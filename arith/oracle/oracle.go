@@ -62,6 +62,12 @@
 // number, importing a NaN) returns +Inf instead of panicking. Falcon with a
 // valid key never produces one.
 //
+// The names "vprec:..." select package arith/vfloat's implementation of
+// these formats where it has one (P <= 113, installed with SetFastVPrec):
+// the same results bit for bit, without allocation. This package's
+// big.Float code stays the reference it is tested against, selected by
+// "vprecbig:..." names.
+//
 // It is slow: every operation allocates a new big.Float (values are
 // immutable, as package arith requires), a 256-bit multiplication costs
 // some hundreds of nanoseconds, and each ExpmP63 evaluates an exponential
@@ -155,10 +161,14 @@ func (a Arith) Of(i int64) *big.Float {
 	return a.result(opOf, nil, nil, []int64{i}, func(z *big.Float) *big.Float { return z.SetInt64(i) })
 }
 
-// Scaled returns i*2^e rounded once to P bits.
+// Scaled returns i*2^e rounded once to P bits. The exact product is
+// formed at 64 bits and rounded by Set, which keeps the accuracy the
+// exponent range needs (SetMantExp alone would copy its operand's
+// precision and not round, and after rounding it reports Exact).
 func (a Arith) Scaled(i int64, e int) *big.Float {
 	m := new(big.Float).SetPrec(64).SetInt64(i) // exact
-	return a.result(opScaled, nil, nil, []int64{i, int64(e)}, func(z *big.Float) *big.Float { return z.SetMantExp(m, e) })
+	m.SetMantExp(m, e)                          // exact
+	return a.result(opScaled, nil, nil, []int64{i, int64(e)}, func(z *big.Float) *big.Float { return z.Set(m) })
 }
 
 // FromFloat64 imports x, rounded to P bits (exact for P >= 53). A NaN
@@ -330,3 +340,25 @@ func (a Arith) ExpmP63(x, ccs *big.Float) uint64 {
 func (a Arith) Exp(x *big.Float) *big.Float { return ExpRounded(x, a.prec) }
 
 var one = big.NewFloat(1)
+
+// Format reports the exponent width, rounding and stochastic-rounding seed
+// of a vprec:P:eE arithmetic; ok is false for vprec:P and the oracle
+// (unbounded exponent, round to nearest even).
+func (a Arith) Format() (expBits int, r Rounding, seed uint64, ok bool) {
+	if a.fm == nil {
+		return 0, RoundNearestEven, 0, false
+	}
+	return a.fm.expBits, a.fm.rounding, a.fm.seed, true
+}
+
+// ExpmCoefficients returns the FACCT polynomial's coefficients as a
+// vprec:P:eE ExpmP63 uses them (rounded to nearest at P bits, then the
+// exponent range applied), highest degree first, as new values.
+func (a Arith) ExpmCoefficients() []*big.Float {
+	c := a.tab.expmCoeffs()
+	out := make([]*big.Float, len(c))
+	for i, ci := range c {
+		out[i] = new(big.Float).Copy(a.exact(ci))
+	}
+	return out
+}

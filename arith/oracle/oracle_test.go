@@ -576,3 +576,35 @@ func TestOfAndScaledRound(t *testing.T) {
 		}
 	}
 }
+
+// TestScaledRounds: Scaled rounds i*2^e to P bits in the format's
+// rounding (it once kept all 64 bits of i).
+func TestScaledRounds(t *testing.T) {
+	i := int64(1)<<40 + 1<<16 + 1 // 41 bits; at 24 bits: 2^40 + 2^17 to nearest, 2^40 toward zero
+	for name, want := range map[string]int64{"vprec:24": 1<<40 + 1<<17, "vprec:24:e11": 1<<40 + 1<<17, "vprec:24:e11:rz": 1 << 40} {
+		b, err := arith.Lookup("vprecbig" + strings.TrimPrefix(name, "vprec"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := b.Impl.(Arith)
+		got := a.Scaled(i, -3)
+		w := new(big.Float).SetInt64(want)
+		w.SetMantExp(w, -3)
+		if got.Cmp(w) != 0 || got.Prec() != 24 {
+			t.Errorf("%s: Scaled(%d, -3) = %s (prec %d), want %s", name, i, got.Text('p', 0), got.Prec(), w.Text('p', 0))
+		}
+	}
+}
+
+// TestScaledFlushes: a Scaled result whose exact value is below the
+// format's smallest normal flushes to zero even when rounding brings it up
+// to 2^emin, as every other rounded operation's.
+func TestScaledFlushes(t *testing.T) {
+	b, err := arith.Lookup("vprecbig:11:e8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Impl.(Arith).Scaled(1<<33-1, -159); got.Sign() != 0 { // (2^33-1)*2^-159 < 2^-126
+		t.Errorf("Scaled(2^33-1, -159) = %s, want 0", got.Text('p', 0))
+	}
+}

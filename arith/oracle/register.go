@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fprlab/fprlab/arith"
 )
@@ -28,10 +29,11 @@ func init() {
 		New:         func(arg string) (arith.Backend, error) { return newBackend(arg, false) },
 	})
 	arith.RegisterFamily(arith.Family{
-		Name:        "vprec",
-		Usage:       fmt.Sprintf("vprec:P (%d <= P <= %d)", MinVPrec, MaxVPrec),
-		Description: "virtual precision: every result rounded to a P-bit significand, unbounded exponent range (no overflow, underflow or subnormals)",
-		New:         func(arg string) (arith.Backend, error) { return newBackend(arg, true) },
+		Name:  "vprec",
+		Usage: fmt.Sprintf("vprec:P (%d <= P <= %d)", MinVPrec, MaxVPrec),
+		Description: "virtual precision: every result rounded to a P-bit significand, unbounded exponent range (no overflow, underflow or subnormals); " +
+			"computed without big.Float by package arith/vfloat for P <= 113 (every result bit for bit that of vprecbig, the big.Float code)",
+		New: newVPrecBackend,
 		Forms: []arith.FamilyForm{
 			{
 				Usage: fmt.Sprintf("vprec:P:eE (%d <= E <= %d)", MinExpBits, MaxExpBits),
@@ -46,6 +48,46 @@ func init() {
 			},
 		},
 	})
+	arith.RegisterFamily(arith.Family{
+		Name:  "vprecbig",
+		Usage: "vprecbig:P[:eE[:rz|:sr=SEED]]",
+		Description: "the big.Float reference implementation of the vprec formats (same names after the colon, same results bit for bit, " +
+			"much slower): what the faster implementation that vprec names select is tested against",
+		New: func(arg string) (arith.Backend, error) {
+			b, err := newBackend(arg, true)
+			if err != nil {
+				return arith.Backend{}, err
+			}
+			b.Name = "vprecbig" + strings.TrimPrefix(b.Name, "vprec")
+			return b, nil
+		},
+	})
+}
+
+// fastVPrec holds the faster implementation of the vprec formats, when a
+// package has installed one with SetFastVPrec.
+var fastVPrec atomic.Pointer[func(Arith) (any, bool)]
+
+// SetFastVPrec installs f as the implementation that the "vprec" family's
+// names select: f returns an arith.Arith that computes exactly what a
+// computes (every result bit for bit), or false where it has none, and
+// then a itself is used. Package arith/vfloat installs its implementation
+// in its init function; "vprecbig" names always select this package's.
+func SetFastVPrec(f func(a Arith) (impl any, ok bool)) { fastVPrec.Store(&f) }
+
+// newVPrecBackend is the "vprec" family's constructor: the big.Float
+// arithmetic, or the installed faster one computing the same values.
+func newVPrecBackend(arg string) (arith.Backend, error) {
+	b, err := newBackend(arg, true)
+	if err != nil {
+		return arith.Backend{}, err
+	}
+	if f := fastVPrec.Load(); f != nil {
+		if impl, ok := (*f)(b.Impl.(Arith)); ok {
+			b.Impl = impl
+		}
+	}
+	return b, nil
 }
 
 // newBackend parses the P of "oracle:P" or "vprec:P" and builds the backend.

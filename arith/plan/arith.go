@@ -10,7 +10,8 @@ import (
 
 // Format is an arithmetic a plan stage can compute in: any arith.Arith
 // that can also round a value of another format of the same value type
-// into its own (the vprec formats of package arith/oracle).
+// into its own (the vprec formats: package arith/vfloat, and their
+// big.Float reference in arith/oracle).
 type Format[F any] interface {
 	arith.Arith[F]
 	// Convert rounds x into the format as one of its results would be
@@ -86,6 +87,18 @@ func (p *Arith[F, A]) Lt(x, y F) bool  { a := p.at(); return a.Lt(a.Convert(x), 
 func (p *Arith[F, A]) ExpmP63(x, ccs F) uint64 {
 	a := p.f[falcon.PlanExpm]
 	return a.ExpmP63(a.Convert(x), a.Convert(ccs))
+}
+
+// Float64Pair splits a value into two binary64 numbers where the formats'
+// value type can (vfloat: the shadow imports values this way, without
+// big.Float); ok is false otherwise. Any stage's format splits any value.
+func (p *Arith[F, A]) Float64Pair(x F) (hi, lo float64, ok bool) {
+	if s, ok := any(p.f[0]).(interface {
+		Float64Pair(x F) (hi, lo float64, ok bool)
+	}); ok {
+		return s.Float64Pair(x)
+	}
+	return 0, 0, false
 }
 
 // Float64 and Big export a value exactly (as every format does).

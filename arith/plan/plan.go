@@ -10,7 +10,8 @@
 // (entries separated by commas or by "+", which backend names use:
 // "plan:fft=vprec:60+ldl=vprec:64+sampler=vprec:53:e11+all=vprec:53").
 // "all" gives every stage not named otherwise. The formats are those of the
-// vprec family (vprec:P, vprec:P:eE[:rz|:sr=SEED]; see `fprlab backends`)
+// vprec family (vprec:P, vprec:P:eE[:rz|:sr=SEED]; see `fprlab backends`;
+// vprecbig:... for their big.Float reference implementation)
 // and binary64 (an alias of vprec:53:e11, which computes as the emulated
 // binary64 of the reference does). Backends with a value type of their own
 // (triword, dd) cannot be stages: their values are not P-bit floats.
@@ -113,7 +114,7 @@ func canonical(format string) (string, error) {
 	if format == "binary64" {
 		return Binary64, nil
 	}
-	if !strings.HasPrefix(format, "vprec:") {
+	if !strings.HasPrefix(format, "vprec:") && !strings.HasPrefix(format, "vprecbig:") {
 		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]) or binary64; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format)
 	}
 	b, err := arith.Lookup(format)

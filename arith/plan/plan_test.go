@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -108,6 +109,28 @@ func TestUniformPlanEqualsFormat(t *testing.T) {
 		if got, want := signAll(t, pb, 8, count), signAll(t, sb, 8, count); got != want {
 			t.Errorf("plan %s: signature digest %s, %s gives %s", c.plan, got, c.single, want)
 		}
+	}
+}
+
+// A plan computes the same over vfloat's formats as over their big.Float
+// reference (two implementations, one result).
+func TestPlanImplementationsAgree(t *testing.T) {
+	fast, err := arith.Lookup("plan:ldl=vprec:40+sampler=vprec:36:e11:rz+all=binary64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := arith.Lookup("plan:ldl=vprecbig:40+sampler=vprecbig:36:e11:rz+all=vprecbig:53:e11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isBig := ref.Impl.(arith.Arith[*big.Float]); !isBig {
+		t.Fatalf("the vprecbig plan runs on %T", ref.Impl)
+	}
+	if _, isBig := fast.Impl.(arith.Arith[*big.Float]); isBig {
+		t.Fatal("the vprec plan runs on big.Float")
+	}
+	if got, want := signAll(t, fast, 8, 6), signAll(t, ref, 8, 6); got != want {
+		t.Errorf("vfloat plan digest %s, big.Float plan %s", got, want)
 	}
 }
 

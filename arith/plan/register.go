@@ -5,6 +5,7 @@ import (
 	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 func init() {
@@ -36,9 +37,18 @@ func Backend(p Plan) (arith.Backend, error) {
 		impls[i] = b.Impl
 		bits = max(bits, b.Bits)
 	}
-	impl, err := build[*big.Float](impls)
+	// The stages' formats share one value type: vfloat's for the vprec
+	// formats it implements, big.Float's for the others (the reference
+	// implementation, vprecbig, and the widest formats).
+	var impl any
+	fast, err := build[vfloat.V](impls)
+	impl = fast
 	if err != nil {
-		return arith.Backend{}, fmt.Errorf("plan %s: %w", p, err)
+		ref, errBig := build[*big.Float](impls)
+		if errBig != nil {
+			return arith.Backend{}, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
+		}
+		impl = ref
 	}
 	return arith.Backend{
 		Name:        p.Name(),

@@ -13,7 +13,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 )
 
@@ -117,7 +116,7 @@ func toJSON(r analysis.OpError, note string) opErrorJSON {
 
 // unboundedNote is printed with every vprec result.
 func unboundedNote(b arith.Backend) string {
-	if a, ok := b.Impl.(oracle.Arith); ok && a.Virtual() {
+	if a, ok := b.Impl.(interface{ Virtual() bool }); ok && a.Virtual() {
 		return fmt.Sprintf("%s models a %d-bit significand only: its exponent range is unbounded (no overflow, underflow or subnormals)", b.Name, b.Bits)
 	}
 	return ""

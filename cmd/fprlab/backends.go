@@ -71,5 +71,14 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, bits, r.Description)
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The sampler's acceptance test is chosen apart from the arithmetic.
+	fmt.Fprintln(s.Out, "\nSampler acceptance tests (fprlab compare --acceptance NAME, with any backend):")
+	tw = tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
+	for _, m := range acceptanceModels {
+		fmt.Fprintf(tw, "%s\t%s\n", m.name, m.description)
+	}
 	return tw.Flush()
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -33,6 +34,7 @@ type compareOptions struct {
 	OracleBits  uint
 	Shadow      string
 	ExactSigma  string
+	Acceptance  string
 	Workers     int
 	Out         string
 	JSON        bool
@@ -100,6 +102,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	bindMeasureFlags(cmd, opts)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
+	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
@@ -131,6 +134,9 @@ type compareIdentity struct {
 	Shadow     string   `json:"shadow"`
 	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
+	// Acceptance is the sampler's acceptance test when it is not the
+	// reference's BerExp.
+	Acceptance string `json:"acceptance,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes.
 	Shard string `json:"shard,omitempty"`
 }
@@ -178,6 +184,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		return nil, cfg, err
 	}
 	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
+	if cfg.Acceptance, err = parseAcceptance(opts.Acceptance); err != nil {
+		return nil, cfg, err
+	}
 	if opts.KATRecords != "" {
 		if opts.Signatures != 0 || opts.seedOrKeysSet {
 			return nil, cfg, errors.New("--kat-records takes each record's own key and randomness: it excludes --signatures, --keys and --seed")
@@ -228,6 +237,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 	if opts.Out != "" {
 		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
 			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
+		if cfg.Acceptance != nil {
+			id.Acceptance = cfg.Acceptance.Name()
+		}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
 		}
@@ -328,6 +340,9 @@ func compareCommandLine(opts *compareOptions, bs []arith.Backend) string {
 		c += fmt.Sprintf(" --signatures %d --keys %d --seed %q", opts.Signatures, opts.Keys, opts.Seed)
 	}
 	c += " --shadow " + opts.Shadow + " --exact-sigma " + opts.ExactSigma
+	if opts.Acceptance != "" && opts.Acceptance != acceptBerExp {
+		c += " --acceptance " + opts.Acceptance
+	}
 	if opts.Shadow == string(shadow.ShadowOracle) {
 		c += fmt.Sprintf(" --oracle-bits %d", opts.OracleBits)
 	}
@@ -417,8 +432,11 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %.2f (average case %.2f)\n",
 			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), r.BitsLostAt2_64, r.BitsLostAt2_64Avg)
 		fmt.Fprintf(tw, "attempts: %d, failed %d\n", s.Attempts.Total, s.Attempts.Failed)
+		if s.Acceptance != "" {
+			fmt.Fprintf(tw, "\nsampler acceptance: %s (replaces BerExp; its trials are the \"acceptance\" decisions below)\n", s.Acceptance)
+		}
 		fmt.Fprintf(tw, "\ndecision\tdecisions\tflips\tsmallest margin\n")
-		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "rint"} {
+		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "acceptance", "rint"} {
 			if n, ok := s.Flips.Decisions[k]; ok {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", k, n, s.Flips.ByKind[k], lg(s.Flips.MinMarginLog2[k]))
 			}
@@ -458,4 +476,30 @@ func derefS(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+// The sampler acceptance tests compare --acceptance selects.
+const acceptBerExp = "berexp"
+
+// acceptanceModels lists them with what they are, for the flag's errors
+// and 'fprlab backends'.
+var acceptanceModels = []struct{ name, description string }{
+	{acceptBerExp, "the reference's BerExp: expm_p63 on the backend, compared byte by byte with random bytes (Falcon specification v1.2, Algorithm 14)"},
+	{accel.TwoBernoulliName, "the pipelined SamplerZ's acceptance (Vojacek and Novotny, TCHES 2026/4): exp(-x) in binary64 without range reduction, then two 64-bit Bernoulli trials of exp(-x) and ccs; replaces BerExp in the measured signatures (two random words per attempt), decisions compared with the design's exact ones"},
+}
+
+// parseAcceptance returns the acceptance test named name (nil for the
+// reference's BerExp).
+func parseAcceptance(name string) (shadow.ExactAcceptance, error) {
+	switch name {
+	case acceptBerExp, "":
+		return nil, nil
+	case accel.TwoBernoulliName:
+		return accel.TwoBernoulli{}, nil
+	}
+	names := make([]string, len(acceptanceModels))
+	for i, m := range acceptanceModels {
+		names[i] = m.name
+	}
+	return nil, fmt.Errorf("--acceptance %q: want one of %s", name, strings.Join(names, ", "))
 }

@@ -114,11 +114,47 @@ func TestCompareBadFlags(t *testing.T) {
 		{"compare", "--backend", "native,native", "--params", "512", "--signatures", "1"},
 		{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--exact-sigma", "x"},
 		{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--keys", "2"},
+		{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--acceptance", "coin"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(context.Background(), args, nil, &out, &errb); code != 2 || errb.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// TestCompareAcceptance runs compare with the pipelined SamplerZ's
+// acceptance in place of BerExp: the summary names it, the sampler's
+// trials are the "acceptance" decisions (no BerExp trial and no trunc of
+// its reduction remain), one or more per sampler call, and the text output
+// shows the row; backends lists the acceptance tests.
+func TestCompareAcceptance(t *testing.T) {
+	code, out, errs := runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "2", "--acceptance", "two-bernoulli", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sums []struct {
+		Acceptance   string `json:"acceptance"`
+		SamplerCalls int64  `json:"sampler_calls"`
+		Flips        struct {
+			Decisions map[string]int64 `json:"decisions"`
+		} `json:"flips"`
+	}
+	if err := json.Unmarshal([]byte(out), &sums); err != nil || len(sums) != 1 {
+		t.Fatalf("%v: %s", err, out)
+	}
+	s := sums[0]
+	d := s.Flips.Decisions
+	if s.Acceptance != "two-bernoulli" || d["acceptance"] < s.SamplerCalls || s.SamplerCalls != 2*1024 || d["berexp"] != 0 || d["trunc"] != 0 {
+		t.Errorf("acceptance %q, %d sampler calls, decisions %v", s.Acceptance, s.SamplerCalls, d)
+	}
+	code, out, _ = runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--acceptance", "two-bernoulli")
+	if code != 0 || !strings.Contains(out, "sampler acceptance: two-bernoulli") || !strings.Contains(out, "\nacceptance ") {
+		t.Errorf("exit %d, text output:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "backends")
+	if code != 0 || !strings.Contains(out, "berexp ") || !strings.Contains(out, "two-bernoulli ") {
+		t.Errorf("backends: exit %d:\n%s", code, out)
 	}
 }
 

@@ -77,6 +77,11 @@ func configOf(id compareIdentity) (shadow.Config, error) {
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = 256
 	}
+	if id.Acceptance != "" {
+		if cfg.Acceptance, err = parseAcceptance(id.Acceptance); err != nil {
+			return shadow.Config{}, err
+		}
+	}
 	if id.KATRecords != "" {
 		a, b, _ := strings.Cut(id.KATRecords, ":")
 		cfg.KATFrom, _ = strconv.Atoi(a)

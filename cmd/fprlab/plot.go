@@ -60,7 +60,7 @@ func newPlotCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.In, "in", "", "compare or sweep JSON `FILE`, or a campaign DIR (optional for expm)")
 	f.StringVar(&opts.Out, "out", "", "output `FILE` (.png, .svg or .pdf; - for standard output with --format)")
 	f.StringVar(&opts.Format, "format", "", "output format png, svg or pdf (default: from the extension of --out)")
-	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword)")
+	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword); histogram, stages: backends or sweep formats to draw (default: every compare backend, or a sweep's references and 5 of its formats)")
 	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "expm: grid points over [0, ln 2)")
 	return cmd
 }
@@ -97,7 +97,7 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 	case kind != plot.KindExpm:
 		return fmt.Errorf("--in is required for %s (a compare or sweep JSON file, or a directory of them)", kind)
 	}
-	fig, err := plot.Draw(kind, c, plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points})
+	fig, err := plot.Draw(kind, c, plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points, Select: opts.Backends})
 	if err != nil {
 		if errors.Is(err, results.ErrNoData) && opts.In != "" {
 			return fmt.Errorf("%s: %w", opts.In, err)

@@ -22,6 +22,7 @@ import (
 type tuneOptions struct {
 	Params     string
 	Target     string
+	Margin     float64
 	Statistic  string
 	Cost       string
 	Signatures int
@@ -47,10 +48,12 @@ each stage of signing (` + "fft, gram, ldl, leaf, target, ffsampling, sampler, e
 It starts from the uniform plan at --start bits, lowers one stage at a time
 (most expensive first) by its step, keeps a move when the plan still meets
 the target on the same --signatures signatures, and halves a stage's step
-when it does not. Every measured plan is a point (cost, error); the Pareto
-front of those points is printed, and each front plan that meets the target,
-and the chosen one, is measured again on --confirm-signatures fresh
-signatures.
+when it does not; the search's measurements must stay --margin bits below
+the target. Every measured plan is a point (cost, error); the Pareto front
+of those points is printed. The chosen plan is measured again on
+--confirm-signatures fresh signatures; if it misses there, the search walks
+back along its accepted moves to the last plan that holds. Each front plan
+that meets the target is confirmed too.
 
 Cost: --cost bits (operations x significand bits) or accel-model (uses of
 25x18 DSP blocks: products tiled on 24x17, additions on 48-bit adders,
@@ -84,6 +87,7 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.StringVar(&opts.Target, "target", "2^-46", "error target `2^E` (or E)")
+	f.Float64Var(&opts.Margin, "margin", 0.5, "bits below the target the search's own measurements must stay (confirmations are judged against the target)")
 	f.StringVar(&opts.Statistic, "statistic", string(tune.PerSignatureWorst), "per-signature-worst or per-leaf-median (of delta_c + delta_sigma)")
 	f.StringVar(&opts.Cost, "cost", string(tune.CostAccel), "cost model: accel-model or bits")
 	f.IntVar(&opts.Signatures, "signatures", 200, "signatures per measured plan")
@@ -130,7 +134,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 		return cfg, fmt.Errorf("--workers %d: want a positive count (0 for the number of CPUs)", opts.Workers)
 	}
 	cfg = tune.Config{
-		LogN: logn, TargetLog2: target, Statistic: st, Cost: cm,
+		LogN: logn, TargetLog2: target, MarginBits: opts.Margin, Statistic: st, Cost: cm,
 		Signatures: opts.Signatures, Keys: opts.Keys, ConfirmSignatures: opts.Confirm, Seed: opts.Seed,
 		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers,
 	}
@@ -166,7 +170,7 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 // tuneIdentity names the run an --out directory belongs to.
 func tuneIdentity(cfg tune.Config) checkpoint.Identity {
 	return checkpoint.Identity{Command: "tune", Flags: map[string]string{
-		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64),
+		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
 		"statistic": string(cfg.Statistic), "seed": cfg.Seed, "keys": strconv.Itoa(cfg.Keys), "format": cfg.Format,
 	}, Version: releaseVersion()}
 }
@@ -236,8 +240,9 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 func printTune(w io.Writer, r *tune.Result) error {
 	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g and no decision flip, cost in %s (%s)\n",
 		r.Params, r.Statistic, r.TargetLog2, r.CostUnit, r.Cost)
-	fmt.Fprintf(w, "formats %s; %d signatures per plan, confirmations on %d fresh ones; %d plans measured in %.0f s\n\n",
-		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.Confirm, len(r.Evaluations), r.Seconds)
+	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
+		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.Seconds)
+	fmt.Fprintf(w, "descent: %d moves accepted, %d undone because their plans missed on the fresh signatures\n\n", r.Descent, r.WalkedBack)
 	conf := func(e *tune.Evaluation) string {
 		if e.Confirmation == nil {
 			return "-"

@@ -24,6 +24,7 @@ func TestTuneBadFlags(t *testing.T) {
 		{[]string{"--params", "512", "--start", "100"}, "start"},
 		{[]string{"--params", "512", "--floor", "70"}, "floor"},
 		{[]string{"--params", "512", "--workers", "-1"}, "--workers"},
+		{[]string{"--params", "512", "--margin", "-1"}, "margin"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"tune"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(stderr, c.want) {
