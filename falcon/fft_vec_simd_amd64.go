@@ -338,20 +338,11 @@ func vldl(g00r, g00i, g01r, g01i, g11r, g11i f64x4) (d11r, d11i, l10r, l10i f64x
 	return g11r.Sub(xr), g11i.Sub(xi), mur, neg(mui)
 }
 
-func vecPolyLDLFFTNative(_ native.Arith, g00, g01, g11 []float64, logn uint) bool {
-	if !hasAVX2 || logn < 3 {
-		return false
-	}
-	hn := 1 << logn >> 1
-	g00, g01, g11 = g00[:2*hn], g01[:2*hn], g11[:2*hn]
-	for u := 0; u < hn; u += 4 {
-		d11r, d11i, l10r, l10i := vldl(ld(g00, u), ld(g00, u+hn), ld(g01, u), ld(g01, u+hn), ld(g11, u), ld(g11, u+hn))
-		st(g11, u, d11r)
-		st(g11, u+hn, d11i)
-		st(g01, u, l10r)
-		st(g01, u+hn, l10i)
-	}
-	return true
+// vecPolyLDLFFTNative is polyLDLFFT: polyLDLmvFFT writing d11 over g11
+// and l10 over g01, which is safe here because each step loads all its
+// operands before it stores.
+func vecPolyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) bool {
+	return vecPolyLDLmvFFTNative(a, g11, g01, g00, g01, g11, logn)
 }
 
 func vecPolyLDLmvFFTNative(_ native.Arith, d11, l10, g00, g01, g11 []float64, logn uint) bool {
