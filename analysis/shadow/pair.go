@@ -90,10 +90,11 @@ type decisions struct {
 	minMargin [numDecisions]float64 // log2; +Inf before the first
 	lastExpmX uint64                // the exact side's ExpmP63 of the latest call
 	expmErr   *Hist                 // relative errors of the backend's ExpmP63 calls
+	acceptErr *Hist                 // relative errors of the acceptance probability (see Record.AcceptErr)
 }
 
 func newDecisions() *decisions {
-	d := &decisions{expmErr: NewHist()}
+	d := &decisions{expmErr: NewHist(), acceptErr: NewHist()}
 	for i := range d.minMargin {
 		d.minMargin[i] = math.Inf(1)
 	}
@@ -299,6 +300,7 @@ func (p *PairArith[F, X, A, AX]) ExpmP63(x, ccs Pair[F, X]) uint64 {
 		// exact(xB, ccsB) ~ vx (1 - dx) (1 + dccs)
 		e := float64(int64(vb-vx)) - fx*(dccs-dx)
 		p.d.expmErr.AddLinear(math.Abs(e) / fx)
+		p.d.acceptErr.AddLinear(math.Abs(float64(int64(vb-vx))) / fx)
 	}
 	return vb
 }

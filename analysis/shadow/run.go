@@ -396,9 +396,12 @@ func Message(seed string, j int) []byte {
 }
 
 // KeygenBackend returns the backend that generates a campaign's keys:
-// b itself when it can run NTRUSolve, else emu64 (triword's exponent range
+// b itself when it can run NTRUSolve, else (and for precision plans) emu64 (triword's exponent range
 // cannot hold NTRUSolve's values).
 func KeygenBackend(b arith.Backend) string {
+	if _, planned := b.Impl.(falcon.Staged); planned {
+		return "emu64" // a precision plan covers signing only
+	}
 	if falcon.KeygenSupported(b) == nil {
 		return b.Name
 	}

@@ -71,9 +71,15 @@ type Record struct {
 	MinMargin  map[string]*float64 `json:"min_margin_log2"`
 	FlipDetail []FlipDetail        `json:"flip_details,omitempty"`
 	// ExpmErr holds the log2 relative errors of the backend's ExpmP63.
-	ExpmErr *Hist        `json:"expm_p63_rel"`
-	Stages  []*StageStat `json:"stages"`
-	Seconds float64      `json:"seconds"`
+	ExpmErr *Hist `json:"expm_p63_rel"`
+	// AcceptErr holds the relative errors of the Bernoulli trials'
+	// acceptance probability 2^63 ccs exp(-r) as the backend computed it
+	// (ExpmP63 of its own x and ccs) against the exact value: the sampler
+	// arithmetic's and expm_p63's errors together, as the sampler's output
+	// distribution sees them.
+	AcceptErr *Hist        `json:"acceptance_rel,omitempty"`
+	Stages    []*StageStat `json:"stages"`
+	Seconds   float64      `json:"seconds"`
 }
 
 // observer is the falcon.Observer of one shadowed run (one signature, or
@@ -281,6 +287,7 @@ func (o *observer[F, X, A, AX]) finish() *Record {
 		r.MinMargin[k.String()] = finite(d.minMargin[k])
 	}
 	r.ExpmErr = d.expmErr
+	r.AcceptErr = d.acceptErr
 	for st := range falcon.NumStages {
 		for lv := 10; lv >= 0; lv-- {
 			if ss := o.stages[stageKey{st, lv}]; ss != nil {

@@ -208,9 +208,12 @@ type Summary struct {
 	Flips        Flips          `json:"flips"`
 	Stages       []StageSummary `json:"stages"`
 	ExpmP63      Q              `json:"expm_p63_rel"`
-	Attempts     Attempts       `json:"attempts"`
-	Keygen       *KeygenSummary `json:"keygen,omitempty"`
-	Seconds      float64        `json:"seconds"`
+	// AcceptanceRel is the relative error of the Bernoulli trials'
+	// acceptance probability (Record.AcceptErr).
+	AcceptanceRel Q              `json:"acceptance_rel"`
+	Attempts      Attempts       `json:"attempts"`
+	Keygen        *KeygenSummary `json:"keygen,omitempty"`
+	Seconds       float64        `json:"seconds"`
 }
 
 func orInf(p *float64) float64 {
@@ -232,7 +235,7 @@ func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106
 	}
-	dc, ds, sum, leaf, expm := NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
+	dc, ds, sum, leaf, expm, accept := NewHist(), NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
 	sdc, sds, ssum := NewHist(), NewHist(), NewHist()
 	sigFlips := newFlips()
 	kgFlips := newFlips()
@@ -257,6 +260,7 @@ func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 		sum.Merge(r.Sum)
 		leaf.Merge(r.LeafSum)
 		expm.Merge(r.ExpmErr)
+		accept.Merge(r.AcceptErr)
 		sdc.Add(orInf(r.MaxDeltaC))
 		sds.Add(orInf(r.MaxDeltaSigma))
 		ssum.Add(orInf(r.MaxSum))
@@ -280,6 +284,7 @@ func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	s.Flips = sigFlips.summary()
 	s.Stages = stageRows(stages, order)
 	s.ExpmP63 = QOf(expm)
+	s.AcceptanceRel = QOf(accept)
 	if cfg.KATMode() {
 		k := fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
 		s.KATRecords = &k

@@ -4,7 +4,9 @@
 // delta_sigma at the sampler, section 2.6), stays within a target such as
 // 2^-46.
 //
-// A plan meets the target when the statistic is within it and no decision
+// A plan meets the target when the statistic is within it, the sampler's
+// acceptance probabilities are within the budget the specification's
+// argument allows at the target (see AcceptanceSlackLog2), and no decision
 // of the sample flips (a flip is a decision -- the sampler's floor, its
 // Bernoulli trials re-decided with the same random bytes, the final
 // roundings -- that exact arithmetic along the same path takes otherwise):
@@ -66,6 +68,17 @@ func ParseStatistic(s string) (Statistic, error) {
 	}
 	return "", fmt.Errorf("statistic %q: want %q or %q", s, PerSignatureWorst, PerLeafMedian)
 }
+
+// AcceptanceSlackLog2 is log2(sqrt(154)/1.312): the Falcon
+// specification's precision argument (v1.2, section 2.6) turns a centre
+// error delta_c into a relative error of the sampler's output distribution
+// of at most (sqrt(154)/1.312) delta_c per sample. A plan's sampler may
+// therefore misplace its acceptance probability (relative) by as much as
+// that at the target: the sampler's own arithmetic and expm_p63 get the
+// budget the argument grants the centre. Without this bound only decision
+// flips would see them, and a sample of K signatures flips only for errors
+// above about 1/(K x 1800) per trial.
+var AcceptanceSlackLog2 = math.Log2(math.Sqrt(154) / 1.312)
 
 // Limits of the widths the search tries. The shadow is double-double
 // (about 104 bits; its own error is below 2^-93), so plans stay at most
@@ -145,9 +158,12 @@ type Evaluation struct {
 	PerSignatureMaxLog2 *float64         `json:"per_signature_max_log2"`
 	PerLeafMedianLog2   *float64         `json:"per_leaf_median_log2"`
 	Meets               bool             `json:"meets_target"`
-	Flips               int64            `json:"flips"`
-	FailedAttemptsFrac  float64          `json:"failed_attempts_fraction"`
-	Cost                float64          `json:"cost"`
+	// AcceptanceMaxLog2 is the largest relative error of a Bernoulli
+	// trial's acceptance probability (shadow.Summary.AcceptanceRel).
+	AcceptanceMaxLog2  *float64 `json:"acceptance_max_log2"`
+	Flips              int64    `json:"flips"`
+	FailedAttemptsFrac float64  `json:"failed_attempts_fraction"`
+	Cost               float64  `json:"cost"`
 	// Failure says why the plan could not sign (error +Inf), if so.
 	Failure      string      `json:"failure,omitempty"`
 	Seconds      float64     `json:"seconds"`
@@ -360,7 +376,9 @@ func (s *searcher) planOf(w Widths) (plan.Plan, error) {
 func (s *searcher) confirmSeed() string { return s.cfg.Seed + "/confirm" }
 
 // measure runs (or recalls) the shadowed signatures of plan w; the plan
-// meets when its statistic is at most limit (log2) and nothing flips.
+// meets when its statistic is at most limit (log2), its Bernoulli trials'
+// acceptance probabilities are within limit+AcceptanceSlackLog2, and
+// nothing flips.
 func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evaluation, error) {
 	p, err := s.planOf(w)
 	if err != nil {
@@ -422,7 +440,8 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	// own arithmetic, expm_p63 and the final rounding show only in its
 	// decisions, so a plan must also keep every decision exact arithmetic
 	// would take along the same path.
-	e.Meets = float64(e.ErrorLog2) <= limit && e.Flips == 0
+	e.AcceptanceMaxLog2 = sum.AcceptanceRel.Max
+	e.Meets = float64(e.ErrorLog2) <= limit && e.Flips == 0 && (e.AcceptanceMaxLog2 == nil || *e.AcceptanceMaxLog2 <= limit+AcceptanceSlackLog2)
 	return s.done(k, e)
 }
 

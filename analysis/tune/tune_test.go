@@ -101,10 +101,24 @@ func TestSearchSmall(t *testing.T) {
 	if res.Chosen.Confirmation == nil || res.Chosen.Confirmation.Seed == res.Chosen.Seed {
 		t.Fatalf("chosen plan not confirmed on fresh signatures: %+v", res.Chosen.Confirmation)
 	}
+	narrowSampler := 0
 	for i, e := range res.Evaluations {
-		if e.Meets != (float64(e.ErrorLog2) <= cfg.TargetLog2-cfg.MarginBits && e.Flips == 0) {
-			t.Errorf("evaluation %d: meets %v with 2^%g", i, e.Meets, e.ErrorLog2)
+		limit := cfg.TargetLog2 - cfg.MarginBits
+		accOK := e.AcceptanceMaxLog2 == nil || *e.AcceptanceMaxLog2 <= limit+math.Log2(math.Sqrt(154)/1.312)
+		if e.Meets != (float64(e.ErrorLog2) <= limit && e.Flips == 0 && accOK) {
+			t.Errorf("evaluation %d: meets %v with 2^%g, acceptance %v", i, e.Meets, e.ErrorLog2, e.AcceptanceMaxLog2)
 		}
+		// A 24-bit sampler or expm_p63 misplaces the acceptance
+		// probabilities by far more than the budget, flip or no flip.
+		if e.Widths[falcon.PlanSampler] <= 24 || e.Widths[falcon.PlanExpm] <= 24 {
+			narrowSampler++
+			if e.Meets || accOK {
+				t.Errorf("evaluation %d (%s): a 24-bit sampler stage within the acceptance budget (2^%v)", i, e.Plan, *e.AcceptanceMaxLog2)
+			}
+		}
+	}
+	if narrowSampler == 0 {
+		t.Error("the search never tried a 24-bit sampler or expm stage")
 	}
 	for i := 1; i < len(res.Pareto); i++ {
 		if res.Pareto[i].Cost < res.Pareto[i-1].Cost || res.Pareto[i].ErrorLog2 >= res.Pareto[i-1].ErrorLog2 {

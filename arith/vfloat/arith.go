@@ -428,17 +428,69 @@ func (a Arith) quo(x, y V) V {
 }
 
 // Sqrt returns the square root of x correctly rounded (sqrt(±0) = ±0; a
-// negative x gives +Inf). It is the reference's computation on the exact
-// value: Falcon takes one square root per tree leaf, a small share of a
-// signature's operations.
+// negative x gives +Inf). Up to 53 bits it is binary64's square root
+// corrected by its exact residual (sqrtFloat64); otherwise, and under
+// stochastic rounding, the reference's computation on the exact value
+// (Falcon takes one square root per tree leaf, a small share of signing).
 func (a Arith) Sqrt(x V) V {
 	switch {
 	case x.sign() < 0:
 		return a.inf()
 	case x.cls() != finite:
 		return x
+	case !a.sr && a.prec <= 53:
+		if v, e, ok := sqrtFloat64(x, a.prec, a.rz); ok {
+			return a.fit(v, e)
+		}
 	}
 	return fromBig(a.ref.Sqrt(a.toBig(x)))
+}
+
+// sqrtFloat64 returns sqrt(x) rounded to prec <= 53 bits, with the exact
+// result's exponent, for a positive x of at most 53 bits well inside
+// binary64's range (else false: near its bottom the residual could underflow).
+//
+// s = math.Sqrt(x) is sqrt(x) rounded to nearest at 53 bits, and the
+// residual x - s*s is a binary64 number (Boldo and Daumas, "Representable
+// correcting terms for possibly underflowing floating point operations",
+// ARITH 2003), so math.FMA computes it exactly: its sign says on which
+// side of s the true root lies. The rounding boundaries of a P-bit format
+// (its values for rounding toward zero, the midpoints between them for
+// rounding to nearest) are 53-bit numbers for P <= 52; for P = 53 the
+// midpoints are not, but sqrt(x) never equals one (its square would not
+// be a 53-bit number) and rounds to s, so none lies between s and
+// sqrt(x). No 53-bit number lies strictly between s and sqrt(x), s being
+// the nearest one. So the only boundary that can separate sqrt(x) from s
+// is s itself, and sqrt(x) rounds as s displaced toward it by less than
+// any bit of s: s itself when the residual is 0, else s with a sticky bit
+// (above), or s less one unit in the last of 192 bits with a sticky bit
+// (below). The tests search inputs whose s is a boundary.
+func sqrtFloat64(x V, prec uint, rz bool) (V, int64, bool) {
+	// From 2^-900 up the residual, a multiple of ulp(s)^2 >= 2^-1004, is a
+	// normal number when nonzero; below 2^1000, s*s does not overflow.
+	if !x.fits(53) || x.exp < -900 || x.exp > 1000 {
+		return V{}, 0, false
+	}
+	xf, ok := x.float64Exact()
+	if !ok {
+		return V{}, 0, false
+	}
+	s := math.Sqrt(xf)
+	res := math.FMA(-s, s, xf)
+	sv := fromFloat64(s, 53, false) // exact
+	w0, w1, w2, exp := sv.hi, sv.lo, uint64(0), int64(sv.exp)
+	if res < 0 { // sqrt(x) < s: s minus one unit of the 192-bit integer
+		var bw uint64
+		w2, bw = bits.Sub64(0, 1, 0)
+		w1, bw = bits.Sub64(w1, 0, bw)
+		w0, _ = bits.Sub64(w0, 0, bw)
+		if w0>>63 == 0 { // s was a power of two
+			w0, w1, w2 = shiftLeft3(w0, w1, w2, 1)
+			w2 |= 1
+			exp--
+		}
+	}
+	return round(false, exp, w0, w1, w2, res != 0, prec, rz), exp, true
 }
 
 // Rint rounds x to the nearest integer, ties to even; results beyond the

@@ -301,7 +301,7 @@ func TestUnaryOps(t *testing.T) {
 			for _, f := range fs {
 				g := gen{r, f}
 				n := samplesPerFormat(1_250_000, len(fs))
-				if f.a.sr || op.name == "sqrt" {
+				if f.a.sr || (op.name == "sqrt" && f.a.prec > 53) {
 					n /= 4 // through the reference
 				}
 				total += n
@@ -578,6 +578,44 @@ func TestExpNeg(t *testing.T) {
 		}
 		if limit := n / 100; p <= 100 && undecided > limit {
 			t.Errorf("P = %d: %d of %d undecided", p, undecided, n)
+		}
+	}
+}
+
+// TestSqrtAtBoundaries: square roots whose binary64 root s is itself a
+// rounding boundary of the format (a P-midpoint, or a P-bit value), the
+// case the residual decides; found by squaring boundaries and rounding
+// the square into the format.
+func TestSqrtAtBoundaries(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, name := range []string{"vprec:36", "vprec:40", "vprec:44:e11", "vprec:48:e11:rz", "vprec:50", "vprec:52:e11:rz", "vprec:53"} {
+		ref, err := refFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := FromOracle(ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := testFormat{name: name, a: a, ref: ref}
+		p := int(a.prec)
+		found, tries := 0, 0
+		for found < 40 && tries < 20_000_000 {
+			tries++
+			// b: a boundary with P+1 bits (a midpoint when its last bit is 1) in [1, 2).
+			b := float64(uint64(1)<<p|r.Uint64()&(uint64(1)<<p-1)) / float64(uint64(1)<<p)
+			x := f.ref.FromFloat64(b * b) // b*b rounded to 53 bits, then to P bits
+			xf, _ := x.Float64()
+			if math.Sqrt(xf) != b || math.FMA(-b, b, xf) == 0 {
+				continue
+			}
+			found++
+			if !check(t, f, "sqrt("+x.Text('p', 0)+")", f.a.Sqrt(fromRef(x)), f.ref.Sqrt(x)) {
+				return
+			}
+		}
+		if found < 40 && p >= 40 {
+			t.Errorf("%s: %d boundary cases in %d tries", name, found, tries)
 		}
 	}
 }

@@ -423,6 +423,7 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		row("per signature (max)", "delta_sigma", s.PerSignature.DeltaSigma)
 		row("per signature (max)", "sum", s.PerSignature.Sum)
 		row("per call", "expm_p63 rel.", s.ExpmP63)
+		row("per trial", "acceptance rel.", s.AcceptanceRel)
 		verdict := "NOT met"
 		if s.Meets {
 			verdict = "met"

@@ -43,7 +43,9 @@ type tuneOptions struct {
 const tuneLong = `tune searches for the cheapest precision plan -- a significand width for
 each stage of signing (` + "fft, gram, ldl, leaf, target, ffsampling, sampler, expm, lattice" + `; see
 ` + "`fprlab backends`" + `, family plan) -- whose shadowed signatures keep the statistic within
---target and flip no decision.
+--target, keep the Bernoulli trials' acceptance probabilities within
+(sqrt(154)/1.312) x target relative error (what the specification's precision
+argument grants the centre), and flip no decision.
 
 It starts from the uniform plan at --start bits, lowers one stage at a time
 (most expensive first) by its step, keeps a move when the plan still meets
