@@ -1,11 +1,9 @@
 package arith
 
 import (
-	"math"
 	"math/big"
 	"math/bits"
 	"sync"
-	"sync/atomic"
 
 	"github.com/ALTree/bigfloat"
 )
@@ -132,40 +130,14 @@ func GMExact(k int, prec uint) *big.Float {
 	return s
 }
 
-var (
-	gmOnce  sync.Once
-	gmReady atomic.Bool
-	gmTab   [2048]float64
-)
-
 // GMBinary64 returns table entry k rounded to binary64: the values of the
-// reference's fpr_gm_tab, computed here correctly rounded (a test checks all
-// 2048 entries against the reference's bit patterns). k is in 0..2047; it
-// panics otherwise.
-func GMBinary64(k int) float64 {
-	// The ready flag keeps this small enough to inline into the FFT
-	// loops of the backends (a sync.Once with a closure is not).
-	if !gmReady.Load() {
-		gmOnce.Do(computeGM)
-	}
-	return gmTab[k]
-}
-
-// computeGM fills gmTab, once, and then sets gmReady.
-func computeGM() {
-	defer gmReady.Store(true)
-	pi := Pi(200)
-	for j := 1; j < 1024; j++ {
-		num, den := GMAngle(j)
-		if den == 2 {
-			gmTab[2*j] = math.Copysign(0, -1)
-			gmTab[2*j+1] = 1
-			continue
-		}
-		theta := new(big.Float).SetPrec(200).Mul(pi, new(big.Float).SetInt64(num))
-		theta.Quo(theta, new(big.Float).SetInt64(den))
-		s, c := SinCos(theta, 120)
-		gmTab[2*j], _ = c.Float64()
-		gmTab[2*j+1], _ = s.Float64()
-	}
-}
+// reference's fpr_gm_tab, computed correctly rounded from the exact roots
+// (computeGM, in the tests, which write gm_table.go and check it; a test
+// also checks all 2048 entries against the reference's bit patterns). k is
+// in 0..2047; it panics otherwise.
+//
+// The table is a constant of the source rather than computed on first use
+// so that this function is a plain load, which the compiler inlines into
+// the FFT loops of the backends (a lazy computation's check and call put
+// it over the inlining budget).
+func GMBinary64(k int) float64 { return gmTab[k] }

@@ -50,6 +50,9 @@ func cdiv[F any, A arith.Arith[F]](a A, xr, xi, yr, yi F) (F, F) {
 // for m = 2^u, taken from the backend's copy of the reference table
 // (a.GM, entries 2(m+i) and 2(m+i)+1).
 func fft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
+	if vecFFT(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := hn
@@ -75,6 +78,9 @@ func fft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
 // (the constant arith.P2(logn); the reference multiplies, it does not
 // divide).
 func ifft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
+	if vecIFFT(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := 1
@@ -106,6 +112,9 @@ func ifft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
 
 // polyAdd sets x = x + y, coefficient-wise (either representation).
 func polyAdd[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if vecPolyAdd(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Add(x[u], y[u])
 	}
@@ -113,6 +122,9 @@ func polyAdd[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 
 // polySub sets x = x - y, coefficient-wise (either representation).
 func polySub[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if vecPolySub(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Sub(x[u], y[u])
 	}
@@ -120,6 +132,9 @@ func polySub[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 
 // polyNeg sets x = -x (either representation).
 func polyNeg[F any, A arith.Arith[F]](a A, x []F, logn uint) {
+	if vecPolyNeg(a, x, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Neg(x[u])
 	}
@@ -136,6 +151,9 @@ func polyAdjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) {
 
 // polyMulFFT sets x = x * y (FFT representation).
 func polyMulFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if vecPolyMulFFT(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmul(a, x[u], x[u+hn], y[u], y[u+hn])
@@ -144,6 +162,9 @@ func polyMulFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 
 // polyMuladjFFT sets x = x * adj(y) (FFT representation).
 func polyMuladjFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if vecPolyMuladjFFT(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmul(a, x[u], x[u+hn], y[u], a.Neg(y[u+hn]))
@@ -154,6 +175,9 @@ func polyMuladjFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 // is self-adjoint, hence real at every root: the imaginary parts are set
 // to zero rather than computed.
 func polyMulselfadjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) {
+	if vecPolyMulselfadjFFT(a, x, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	zero := a.Const(arith.Zero)
 	for u := range hn {
@@ -164,6 +188,9 @@ func polyMulselfadjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) {
 
 // polyMulconst sets x = c * x (either representation).
 func polyMulconst[F any, A arith.Arith[F]](a A, x []F, c F, logn uint) {
+	if vecPolyMulconst(a, x, c, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Mul(x[u], c)
 	}
@@ -233,6 +260,9 @@ func ldlStep[F any, A arith.Arith[F]](a A, g00r, g00i, g01r, g01i, g11r, g11i F)
 // g01 receives L's off-diagonal entry l10 and g11 receives D's d11
 // (d00 = g00 is unchanged).
 func polyLDLFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) {
+	if vecPolyLDLFFT(a, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		g11[u], g11[u+hn], g01[u], g01[u+hn] = ldlStep(a,
@@ -244,6 +274,9 @@ func polyLDLFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) {
 // and l10; the inputs are not modified and may be the same slice (the
 // ffLDL tree calls it with g11 = g00).
 func polyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, logn uint) {
+	if vecPolyLDLmvFFT(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		d11[u], d11[u+hn], l10[u], l10[u+hn] = ldlStep(a,
@@ -262,6 +295,9 @@ func polyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, log
 // where dividing by w is a product by conj(w) from the twiddle table.
 // For logn = 1 there is a single complex value and the split is a copy.
 func polySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
+	if vecPolySplitFFT(a, f0, f1, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -284,6 +320,9 @@ func polySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
 // polyMergeFFT (mergefft, Algorithm 2) is the inverse of polySplitFFT: f = f0(X^2) + X f1(X^2),
 // i.e. f(w) = f0(w^2) + w f1(w^2) and f(-w) = f0(w^2) - w f1(w^2).
 func polyMergeFFT[F any, A arith.Arith[F]](a A, f, f0, f1 []F, logn uint) {
+	if vecPolyMergeFFT(a, f, f0, f1, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1

@@ -54,13 +54,16 @@ var rcdt = [18][3]uint32{
 	{0, 0, 1},
 }
 
-// gaussian0 is the base sampler (BaseSampler; Zf(gaussian0_sampler)): for
+// gaussian0Loop is the base sampler (BaseSampler; Zf(gaussian0_sampler)): for
 // a 72-bit value u (lo, drawn first as a u64, for the low 64 bits, then hi,
 // a byte, for the high 8 bits) it counts the table entries above u. The
 // comparison runs over all entries with borrow propagation (the reference
 // uses three 24-bit limbs; here the low two are one 48-bit step), so its
 // timing does not depend on u.
-func gaussian0(lo uint64, hi uint32) int {
+//
+// gaussian0 calls it (vec_portable.go), or in the GOEXPERIMENT=simd
+// build its vector form (sampler_vec_simd_amd64.go).
+func gaussian0Loop(lo uint64, hi uint32) int {
 	// The low two limbs of u and of each entry are compared as one 48-bit
 	// number (the same borrow as the two 24-bit limb steps), the high limb
 	// on its own.

@@ -162,6 +162,9 @@ func cdivEmu64(a emu64.Arith, xr, xi, yr, yi emu64.FPR) (emu64.FPR, emu64.FPR) {
 
 // fftEmu64 is fft (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func fftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
+	if vecFFTEmu64(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := hn
@@ -184,6 +187,9 @@ func fftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
 
 // ifftEmu64 is ifft (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func ifftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
+	if vecIFFTEmu64(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := 1
@@ -215,6 +221,9 @@ func ifftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
 
 // polyAddEmu64 is polyAdd (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyAddEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if vecPolyAddEmu64(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Add(x[u], y[u])
 	}
@@ -222,6 +231,9 @@ func polyAddEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polySubEmu64 is polySub (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polySubEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if vecPolySubEmu64(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Sub(x[u], y[u])
 	}
@@ -229,6 +241,9 @@ func polySubEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polyNegEmu64 is polyNeg (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyNegEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
+	if vecPolyNegEmu64(a, x, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Neg(x[u])
 	}
@@ -244,6 +259,9 @@ func polyAdjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
 
 // polyMulFFTEmu64 is polyMulFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if vecPolyMulFFTEmu64(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulEmu64(a, x[u], x[u+hn], y[u], y[u+hn])
@@ -252,6 +270,9 @@ func polyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polyMuladjFFTEmu64 is polyMuladjFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if vecPolyMuladjFFTEmu64(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulEmu64(a, x[u], x[u+hn], y[u], a.Neg(y[u+hn]))
@@ -260,6 +281,9 @@ func polyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polyMulselfadjFFTEmu64 is polyMulselfadjFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
+	if vecPolyMulselfadjFFTEmu64(a, x, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	zero := a.Const(arith.Zero)
 	for u := range hn {
@@ -270,6 +294,9 @@ func polyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
 
 // polyMulconstEmu64 is polyMulconst (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMulconstEmu64(a emu64.Arith, x []emu64.FPR, c emu64.FPR, logn uint) {
+	if vecPolyMulconstEmu64(a, x, c, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Mul(x[u], c)
 	}
@@ -324,6 +351,9 @@ func ldlStepEmu64(a emu64.Arith, g00r, g00i, g01r, g01i, g11r, g11i emu64.FPR) (
 
 // polyLDLFFTEmu64 is polyLDLFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) {
+	if vecPolyLDLFFTEmu64(a, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		g11[u], g11[u+hn], g01[u], g01[u+hn] = ldlStepEmu64(a,
@@ -333,6 +363,9 @@ func polyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) {
 
 // polyLDLmvFFTEmu64 is polyLDLmvFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) {
+	if vecPolyLDLmvFFTEmu64(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		d11[u], d11[u+hn], l10[u], l10[u+hn] = ldlStepEmu64(a,
@@ -342,6 +375,9 @@ func polyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn 
 
 // polySplitFFTEmu64 is polySplitFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) {
+	if vecPolySplitFFTEmu64(a, f0, f1, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -363,6 +399,9 @@ func polySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) {
 
 // polyMergeFFTEmu64 is polyMergeFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) {
+	if vecPolyMergeFFTEmu64(a, f, f0, f1, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -375,6 +414,51 @@ func polyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) {
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
 	}
 }
+
+// vecFFTEmu64 is vecFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecFFTEmu64(a emu64.Arith, f []emu64.FPR, logn uint) bool { return false }
+
+// vecIFFTEmu64 is vecIFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecIFFTEmu64(a emu64.Arith, f []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyAddEmu64 is vecPolyAdd (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyAddEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// vecPolySubEmu64 is vecPolySub (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolySubEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyNegEmu64 is vecPolyNeg (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyNegEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyMulFFTEmu64 is vecPolyMulFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyMuladjFFTEmu64 is vecPolyMuladjFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyMulselfadjFFTEmu64 is vecPolyMulselfadjFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool {
+	return false
+}
+
+// vecPolyMulconstEmu64 is vecPolyMulconst (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyMulconstEmu64(a emu64.Arith, x []emu64.FPR, c emu64.FPR, logn uint) bool { return false }
+
+// vecPolyLDLFFTEmu64 is vecPolyLDLFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool {
+	return false
+}
+
+// vecPolyLDLmvFFTEmu64 is vecPolyLDLmvFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) bool {
+	return false
+}
+
+// vecPolySplitFFTEmu64 is vecPolySplitFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) bool { return false }
+
+// vecPolyMergeFFTEmu64 is vecPolyMergeFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecPolyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) bool { return false }
 
 // gsNormOK is the emu64 copy of engineOf.gsNormOK (keygen.go).
 func (e *engineOfEmu64) gsNormOK(f, g []int8, logn uint) bool {

@@ -162,6 +162,9 @@ func cdivNative(a native.Arith, xr, xi, yr, yi float64) (float64, float64) {
 
 // fftNative is fft (fft.go) with F = float64, A = native.Arith.
 func fftNative(a native.Arith, f []float64, logn uint) {
+	if vecFFTNative(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := hn
@@ -184,6 +187,9 @@ func fftNative(a native.Arith, f []float64, logn uint) {
 
 // ifftNative is ifft (fft.go) with F = float64, A = native.Arith.
 func ifftNative(a native.Arith, f []float64, logn uint) {
+	if vecIFFTNative(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := 1
@@ -215,6 +221,9 @@ func ifftNative(a native.Arith, f []float64, logn uint) {
 
 // polyAddNative is polyAdd (fft.go) with F = float64, A = native.Arith.
 func polyAddNative(a native.Arith, x, y []float64, logn uint) {
+	if vecPolyAddNative(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Add(x[u], y[u])
 	}
@@ -222,6 +231,9 @@ func polyAddNative(a native.Arith, x, y []float64, logn uint) {
 
 // polySubNative is polySub (fft.go) with F = float64, A = native.Arith.
 func polySubNative(a native.Arith, x, y []float64, logn uint) {
+	if vecPolySubNative(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Sub(x[u], y[u])
 	}
@@ -229,6 +241,9 @@ func polySubNative(a native.Arith, x, y []float64, logn uint) {
 
 // polyNegNative is polyNeg (fft.go) with F = float64, A = native.Arith.
 func polyNegNative(a native.Arith, x []float64, logn uint) {
+	if vecPolyNegNative(a, x, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Neg(x[u])
 	}
@@ -244,6 +259,9 @@ func polyAdjFFTNative(a native.Arith, x []float64, logn uint) {
 
 // polyMulFFTNative is polyMulFFT (fft.go) with F = float64, A = native.Arith.
 func polyMulFFTNative(a native.Arith, x, y []float64, logn uint) {
+	if vecPolyMulFFTNative(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulNative(a, x[u], x[u+hn], y[u], y[u+hn])
@@ -252,6 +270,9 @@ func polyMulFFTNative(a native.Arith, x, y []float64, logn uint) {
 
 // polyMuladjFFTNative is polyMuladjFFT (fft.go) with F = float64, A = native.Arith.
 func polyMuladjFFTNative(a native.Arith, x, y []float64, logn uint) {
+	if vecPolyMuladjFFTNative(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulNative(a, x[u], x[u+hn], y[u], a.Neg(y[u+hn]))
@@ -260,6 +281,9 @@ func polyMuladjFFTNative(a native.Arith, x, y []float64, logn uint) {
 
 // polyMulselfadjFFTNative is polyMulselfadjFFT (fft.go) with F = float64, A = native.Arith.
 func polyMulselfadjFFTNative(a native.Arith, x []float64, logn uint) {
+	if vecPolyMulselfadjFFTNative(a, x, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	zero := a.Const(arith.Zero)
 	for u := range hn {
@@ -270,6 +294,9 @@ func polyMulselfadjFFTNative(a native.Arith, x []float64, logn uint) {
 
 // polyMulconstNative is polyMulconst (fft.go) with F = float64, A = native.Arith.
 func polyMulconstNative(a native.Arith, x []float64, c float64, logn uint) {
+	if vecPolyMulconstNative(a, x, c, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Mul(x[u], c)
 	}
@@ -324,6 +351,9 @@ func ldlStepNative(a native.Arith, g00r, g00i, g01r, g01i, g11r, g11i float64) (
 
 // polyLDLFFTNative is polyLDLFFT (fft.go) with F = float64, A = native.Arith.
 func polyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) {
+	if vecPolyLDLFFTNative(a, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		g11[u], g11[u+hn], g01[u], g01[u+hn] = ldlStepNative(a,
@@ -333,6 +363,9 @@ func polyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) {
 
 // polyLDLmvFFTNative is polyLDLmvFFT (fft.go) with F = float64, A = native.Arith.
 func polyLDLmvFFTNative(a native.Arith, d11, l10, g00, g01, g11 []float64, logn uint) {
+	if vecPolyLDLmvFFTNative(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		d11[u], d11[u+hn], l10[u], l10[u+hn] = ldlStepNative(a,
@@ -342,6 +375,9 @@ func polyLDLmvFFTNative(a native.Arith, d11, l10, g00, g01, g11 []float64, logn 
 
 // polySplitFFTNative is polySplitFFT (fft.go) with F = float64, A = native.Arith.
 func polySplitFFTNative(a native.Arith, f0, f1, f []float64, logn uint) {
+	if vecPolySplitFFTNative(a, f0, f1, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -363,6 +399,9 @@ func polySplitFFTNative(a native.Arith, f0, f1, f []float64, logn uint) {
 
 // polyMergeFFTNative is polyMergeFFT (fft.go) with F = float64, A = native.Arith.
 func polyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) {
+	if vecPolyMergeFFTNative(a, f, f0, f1, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1

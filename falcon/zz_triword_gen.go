@@ -162,6 +162,9 @@ func cdivTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triwor
 
 // fftTriword is fft (fft.go) with F = triword.TW, A = triword.Arith.
 func fftTriword(a triword.Arith, f []triword.TW, logn uint) {
+	if vecFFTTriword(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := hn
@@ -184,6 +187,9 @@ func fftTriword(a triword.Arith, f []triword.TW, logn uint) {
 
 // ifftTriword is ifft (fft.go) with F = triword.TW, A = triword.Arith.
 func ifftTriword(a triword.Arith, f []triword.TW, logn uint) {
+	if vecIFFTTriword(a, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	t := 1
@@ -215,6 +221,9 @@ func ifftTriword(a triword.Arith, f []triword.TW, logn uint) {
 
 // polyAddTriword is polyAdd (fft.go) with F = triword.TW, A = triword.Arith.
 func polyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if vecPolyAddTriword(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Add(x[u], y[u])
 	}
@@ -222,6 +231,9 @@ func polyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polySubTriword is polySub (fft.go) with F = triword.TW, A = triword.Arith.
 func polySubTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if vecPolySubTriword(a, x, y, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Sub(x[u], y[u])
 	}
@@ -229,6 +241,9 @@ func polySubTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polyNegTriword is polyNeg (fft.go) with F = triword.TW, A = triword.Arith.
 func polyNegTriword(a triword.Arith, x []triword.TW, logn uint) {
+	if vecPolyNegTriword(a, x, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Neg(x[u])
 	}
@@ -244,6 +259,9 @@ func polyAdjFFTTriword(a triword.Arith, x []triword.TW, logn uint) {
 
 // polyMulFFTTriword is polyMulFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if vecPolyMulFFTTriword(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulTriword(a, x[u], x[u+hn], y[u], y[u+hn])
@@ -252,6 +270,9 @@ func polyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polyMuladjFFTTriword is polyMuladjFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if vecPolyMuladjFFTTriword(a, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		x[u], x[u+hn] = cmulTriword(a, x[u], x[u+hn], y[u], a.Neg(y[u+hn]))
@@ -260,6 +281,9 @@ func polyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polyMulselfadjFFTTriword is polyMulselfadjFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) {
+	if vecPolyMulselfadjFFTTriword(a, x, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	zero := a.Const(arith.Zero)
 	for u := range hn {
@@ -270,6 +294,9 @@ func polyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) {
 
 // polyMulconstTriword is polyMulconst (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) {
+	if vecPolyMulconstTriword(a, x, c, logn) {
+		return
+	}
 	for u := range 1 << logn {
 		x[u] = a.Mul(x[u], c)
 	}
@@ -324,6 +351,9 @@ func ldlStepTriword(a triword.Arith, g00r, g00i, g01r, g01i, g11r, g11i triword.
 
 // polyLDLFFTTriword is polyLDLFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) {
+	if vecPolyLDLFFTTriword(a, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		g11[u], g11[u+hn], g01[u], g01[u+hn] = ldlStepTriword(a,
@@ -333,6 +363,9 @@ func polyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) {
 
 // polyLDLmvFFTTriword is polyLDLmvFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) {
+	if vecPolyLDLmvFFTTriword(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		d11[u], d11[u+hn], l10[u], l10[u+hn] = ldlStepTriword(a,
@@ -342,6 +375,9 @@ func polyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, 
 
 // polySplitFFTTriword is polySplitFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) {
+	if vecPolySplitFFTTriword(a, f0, f1, f, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -363,6 +399,9 @@ func polySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) {
 
 // polyMergeFFTTriword is polyMergeFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) {
+	if vecPolyMergeFFTTriword(a, f, f0, f1, logn) {
+		return
+	}
 	n := 1 << logn
 	hn := n >> 1
 	qn := hn >> 1
@@ -375,6 +414,53 @@ func polyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) {
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
 	}
 }
+
+// vecFFTTriword is vecFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
+
+// vecIFFTTriword is vecIFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
+
+// vecPolyAddTriword is vecPolyAdd (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// vecPolySubTriword is vecPolySub (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolySubTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// vecPolyNegTriword is vecPolyNeg (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyNegTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
+
+// vecPolyMulFFTTriword is vecPolyMulFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// vecPolyMuladjFFTTriword is vecPolyMuladjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// vecPolyMulselfadjFFTTriword is vecPolyMulselfadjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
+	return false
+}
+
+// vecPolyMulconstTriword is vecPolyMulconst (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
+	return false
+}
+
+// vecPolyLDLFFTTriword is vecPolyLDLFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
+	return false
+}
+
+// vecPolyLDLmvFFTTriword is vecPolyLDLmvFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
+	return false
+}
+
+// vecPolySplitFFTTriword is vecPolySplitFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool { return false }
+
+// vecPolyMergeFFTTriword is vecPolyMergeFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool { return false }
 
 // gsNormOK is the triword copy of engineOf.gsNormOK (keygen.go).
 func (e *engineOfTriword) gsNormOK(f, g []int8, logn uint) bool {

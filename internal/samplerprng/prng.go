@@ -72,15 +72,17 @@ func FromSHAKE256(input []byte) *PRNG {
 	return p
 }
 
-// refill computes the next eight ChaCha20 blocks into the buffer, in the
-// interleaved order described in the package comment, and rewinds the read
-// position.
+// refillPortable computes the next eight ChaCha20 blocks into the buffer,
+// in the interleaved order described in the package comment, advances the
+// block counter by eight and rewinds the read position. It is the refill of
+// the default build, and the reference the vector refill of the
+// GOEXPERIMENT=simd build is tested against (refill_simd_amd64.go).
 //
 // The state lives in sixteen local variables and the quarter round is a
 // function of four words, so that the compiler inlines it and keeps the
 // state in registers (RFC 8439, section 2.3: ten double rounds of column
 // then diagonal quarter rounds, then the input added back).
-func (p *PRNG) refill() {
+func (p *PRNG) refillPortable() {
 	k := &p.key
 	for u := range 8 {
 		x0, x1, x2, x3 := chachaConst[0], chachaConst[1], chachaConst[2], chachaConst[3]

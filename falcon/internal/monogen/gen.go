@@ -38,15 +38,32 @@ type instance struct {
 	// arithmetic type.
 	floatPkg, floatName string
 	arithPkg, arithName string
+	// handWritten are the generic functions (by name) whose copy for this
+	// instance the package declares by hand instead: a fast path for this
+	// arithmetic only, such as the vector kernels behind the native
+	// instance's FFT hooks (falcon/fft_vec.go). Calls are rewritten to the
+	// hand-written copy as to a generated one; the generator neither writes
+	// it nor copies the generic body, and it is an error for the package
+	// not to declare it.
+	handWritten []string
 }
 
 // instances are the copies generated for package falcon: one per bundled
 // backend whose arithmetic is cheap enough for a dictionary call to
 // dominate (oracle's big.Float arithmetic is not).
 var instances = []instance{
-	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith"},
+	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks},
 	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith"},
 	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith"},
+}
+
+// vecHooks are package falcon's vector fast-path hooks (fft_vec.go), whose
+// native copies are written by hand: vec_portable.go (the default build)
+// and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2).
+var vecHooks = []string{
+	"vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
+	"vecPolyMulFFT", "vecPolyMuladjFFT", "vecPolyMulselfadjFFT", "vecPolyMulconst",
+	"vecPolyLDLFFT", "vecPolyLDLmvFFT", "vecPolySplitFFT", "vecPolyMergeFFT",
 }
 
 // genName and genTestName are the files written for the instance.
@@ -201,14 +218,21 @@ func generate(dir string, insts []instance) ([]outFile, error) {
 // generateInstance returns the files of one instance of the type-checked
 // package.
 func generateInstance(in instance, fset *token.FileSet, info *types.Info, pkg *types.Package, pkgName string, files []*srcFile, genericNames []string) ([]outFile, error) {
-	r := &rewriter{in: in, fset: fset, info: info, generic: map[types.Object]string{}, selected: map[types.Object]bool{}}
+	r := &rewriter{in: in, fset: fset, info: info, generic: map[types.Object]string{}, selected: map[types.Object]bool{}, hand: map[types.Object]bool{}}
 	for _, old := range genericNames {
 		name := old + in.suffix
+		obj := pkg.Scope().Lookup(old)
+		r.generic[obj] = name
+		if slices.Contains(in.handWritten, old) {
+			if _, ok := pkg.Scope().Lookup(name).(*types.Func); !ok {
+				return nil, fmt.Errorf("%s is hand-written for this instance, but the package declares no function %s", old, name)
+			}
+			r.hand[obj] = true
+			continue
+		}
 		if pkg.Scope().Lookup(name) != nil {
 			return nil, fmt.Errorf("the copy of %s would be named %s, which the package already declares", old, name)
 		}
-		obj := pkg.Scope().Lookup(old)
-		r.generic[obj] = name
 		// The roots: declarations with a type parameter constrained by
 		// arith.Arith (whose other type parameters are all substitutable).
 		if tps := typeParams(obj); tps != nil {
@@ -376,6 +400,7 @@ type rewriter struct {
 	info     *types.Info
 	generic  map[types.Object]string // generic function or type -> name of its copy
 	selected map[types.Object]bool   // the generic declarations that are copied
+	hand     map[types.Object]bool   // the generic functions whose copy is hand-written
 	added    bool                    // a pass selected another declaration
 }
 
@@ -699,7 +724,7 @@ func (r *rewriter) instance(id *ast.Ident) (name string, copied bool, err error)
 	if err := r.checkInstance(id); err != nil {
 		return "", false, err
 	}
-	if !r.selected[obj] {
+	if !r.selected[obj] && !r.hand[obj] {
 		r.selected[obj] = true
 		r.added = true
 	}

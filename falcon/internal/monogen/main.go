@@ -45,6 +45,11 @@
 //     or the instance's value and arithmetic types, in the roles the
 //     callee expects.
 //
+// An instance may list generic functions whose copy the package writes by
+// hand (handWritten in the instance table; for native, the vector
+// fast-path hooks of falcon/fft_vec.go): calls are rewritten to the
+// hand-written copy, which must exist, and the generic body is not copied.
+//
 // The rewriting is a set of text edits on the original source, located
 // with go/types (so shadowed names are never touched), which keeps the
 // comments inside function bodies. Anything the rules do not cover (a

@@ -143,3 +143,31 @@ func TestRewriteInstances(t *testing.T) {
 		}
 	}
 }
+
+// TestHandWritten checks an instance's hand-written copies: in
+// testdata/handwritten the call of the hook becomes a call of the
+// package's own hookNative and no copy of hook is written; in
+// testdata/handmissing, which does not declare hookNative, generating is
+// an error.
+func TestHandWritten(t *testing.T) {
+	native := instances[0]
+	native.handWritten = []string{"hook"}
+	files, err := generate(filepath.Join("testdata", "handwritten"), []instance{native})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 {
+		t.Fatalf("generated %d files, want 1", len(files))
+	}
+	src := string(files[0].src)
+	if !strings.Contains(src, "func useNative(a native.Arith, x []float64) {") || !strings.Contains(src, "if hookNative(a, x) {") {
+		t.Errorf("useNative does not call hookNative:\n%s", src)
+	}
+	if strings.Contains(src, "func hookNative") {
+		t.Errorf("the hand-written hookNative was generated too:\n%s", src)
+	}
+	_, err = generate(filepath.Join("testdata", "handmissing"), []instance{native})
+	if err == nil || !strings.Contains(err.Error(), "declares no function hookNative") {
+		t.Errorf("handmissing: got error %v, want one about the missing hookNative", err)
+	}
+}
