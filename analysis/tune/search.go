@@ -146,6 +146,14 @@ func (c *Config) Check() error {
 // Widths is a significand width per plan stage.
 type Widths [falcon.NumPlanStages]int
 
+func (w Widths) total() int {
+	t := 0
+	for _, v := range w {
+		t += v
+	}
+	return t
+}
+
 // Evaluation is one measured plan.
 type Evaluation struct {
 	Plan       string `json:"plan"`
@@ -476,8 +484,7 @@ func (s *searcher) keep(k string, e *Evaluation) {
 
 // pareto returns the front of the plans of the search's own sample that
 // meet the target: those no other meeting plan beats in both cost and error,
-// by increasing cost (of plans with equal cost and error, the first
-// measured). Plans that miss are not on it, however cheap: they are points
+// by increasing cost (of plans with equal cost and error, the narrowest). Plans that miss are not on it, however cheap: they are points
 // of the figure, not choices.
 func pareto(es []*Evaluation, seed string) []*Evaluation {
 	var front []*Evaluation
@@ -497,9 +504,14 @@ func pareto(es []*Evaluation, seed string) []*Evaluation {
 				break
 			}
 		}
-		for _, f := range front {
+		for i, f := range front {
 			if f.Cost == e.Cost && f.ErrorLog2 == e.ErrorLog2 {
-				dominated = true // an equal point is on the front already
+				// An equal point is on the front already: keep the
+				// narrower plan (the descent's later, equal-cost move).
+				if e.Widths.total() < f.Widths.total() {
+					front[i] = e
+				}
+				dominated = true
 			}
 		}
 		if !dominated {
