@@ -22,10 +22,11 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 		return nil, fmt.Errorf("pareto: %w: no tune document", results.ErrNoData)
 	}
 	t := ts[0]
-	p := newPlot(fmt.Sprintf("Falcon-%d precision plans (fprlab tune): cost against %s delta_c + delta_sigma\n%d plans measured on %d signatures each; filled: meets 2^%g with no decision flip",
+	p := newPlot(fmt.Sprintf("Falcon-%d precision plans (fprlab tune): cost against %s delta_c + delta_sigma\n%d plans measured on %d signatures each; filled: meets 2^%g, the acceptance budget and no decision flip",
 		t.Params, t.Statistic, len(t.Evaluations), t.Signatures, t.TargetLog2),
 		"cost: "+t.CostUnit+" ("+t.Cost+")", "log2(delta_c + delta_sigma)")
 	p.X.Tick.Marker = gplot.DefaultTicks{}
+	p.Legend.Left = true // the uniform start and the costly plans sit on the right
 	var meets, misses, front plotter.XYs
 	for _, e := range t.Evaluations {
 		if !e.ErrorLog2.Finite() {
