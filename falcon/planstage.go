@@ -1,6 +1,10 @@
 package falcon
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fprlab/fprlab/arith"
+)
 
 // Precision plans: the hooks through which an arithmetic learns which part
 // of signing it computes.
@@ -95,6 +99,13 @@ type RunForker[A any] interface {
 func (e *engineOf[F, A]) runArith() A {
 	if f, ok := any(e.a).(RunForker[A]); ok {
 		return f.ForRun()
+	}
+	// A fork typed as the interface, of an arithmetic instantiated with
+	// its concrete type (Instantiate with a *plan.Arith).
+	if f, ok := any(e.a).(RunForker[arith.Arith[F]]); ok {
+		if a, ok := f.ForRun().(A); ok {
+			return a
+		}
 	}
 	return e.a
 }

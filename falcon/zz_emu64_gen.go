@@ -1135,6 +1135,13 @@ func (e *engineOfEmu64) runArith() emu64.Arith {
 	if f, ok := any(e.a).(RunForker[emu64.Arith]); ok {
 		return f.ForRun()
 	}
+	// A fork typed as the interface, of an arithmetic instantiated with
+	// its concrete type (Instantiate with a *plan.Arith).
+	if f, ok := any(e.a).(RunForker[arith.Arith[emu64.FPR]]); ok {
+		if a, ok := f.ForRun().(emu64.Arith); ok {
+			return a
+		}
+	}
 	return e.a
 }
 

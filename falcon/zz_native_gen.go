@@ -1090,6 +1090,13 @@ func (e *engineOfNative) runArith() native.Arith {
 	if f, ok := any(e.a).(RunForker[native.Arith]); ok {
 		return f.ForRun()
 	}
+	// A fork typed as the interface, of an arithmetic instantiated with
+	// its concrete type (Instantiate with a *plan.Arith).
+	if f, ok := any(e.a).(RunForker[arith.Arith[float64]]); ok {
+		if a, ok := f.ForRun().(native.Arith); ok {
+			return a
+		}
+	}
 	return e.a
 }
 

@@ -1137,6 +1137,13 @@ func (e *engineOfTriword) runArith() triword.Arith {
 	if f, ok := any(e.a).(RunForker[triword.Arith]); ok {
 		return f.ForRun()
 	}
+	// A fork typed as the interface, of an arithmetic instantiated with
+	// its concrete type (Instantiate with a *plan.Arith).
+	if f, ok := any(e.a).(RunForker[arith.Arith[triword.TW]]); ok {
+		if a, ok := f.ForRun().(triword.Arith); ok {
+			return a
+		}
+	}
 	return e.a
 }
 

@@ -217,6 +217,10 @@ func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 	b := r.a
 	if f, ok := any(b).(falcon.RunForker[A]); ok {
 		b = f.ForRun()
+	} else if f, ok := any(b).(falcon.RunForker[arith.Arith[F]]); ok {
+		if fb, ok := f.ForRun().(A); ok {
+			b = fb
+		}
 	}
 	st, _ := any(b).(falcon.Staged)
 	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,

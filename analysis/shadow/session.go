@@ -74,9 +74,9 @@ type Record struct {
 	ExpmErr *Hist `json:"expm_p63_rel"`
 	// AcceptErr holds the relative errors of the Bernoulli trials'
 	// acceptance probability 2^63 ccs exp(-r) as the backend computed it
-	// (ExpmP63 of its own x and ccs) against the exact value: the sampler
-	// arithmetic's and expm_p63's errors together, as the sampler's output
-	// distribution sees them.
+	// (ExpmP63 of its own x and ccs) against the exact side's value on exact
+	// inputs: the centre's and sigma's errors as they reach the
+	// exponential, the sampler's own arithmetic and expm_p63's, together.
 	AcceptErr *Hist        `json:"acceptance_rel,omitempty"`
 	Stages    []*StageStat `json:"stages"`
 	Seconds   float64      `json:"seconds"`

@@ -74,10 +74,14 @@ func ParseStatistic(s string) (Statistic, error) {
 // error delta_c into a relative error of the sampler's output distribution
 // of at most (sqrt(154)/1.312) delta_c per sample. A plan's sampler may
 // therefore misplace its acceptance probability (relative) by as much as
-// that at the target: the sampler's own arithmetic and expm_p63 get the
-// budget the argument grants the centre. Without this bound only decision
-// flips would see them, and a sample of K signatures flips only for errors
-// above about 1/(K x 1800) per trial.
+// that at the target. The measured acceptance error is against exact
+// inputs, so the centre's error is charged to this budget as well as the
+// sampler's own arithmetic and expm_p63 (stricter than a bound on the
+// latter alone); the factor of up to 2 by which normalisation can turn a
+// relative error of every acceptance probability into one of the output
+// distribution is not included. Without this bound only decision flips
+// would see the sampler's errors, and a sample of K signatures flips only
+// for errors above about 1/(K x 1800) per trial.
 var AcceptanceSlackLog2 = math.Log2(math.Sqrt(154) / 1.312)
 
 // Limits of the widths the search tries. The shadow is double-double
@@ -172,6 +176,9 @@ type Evaluation struct {
 	Flips              int64    `json:"flips"`
 	FailedAttemptsFrac float64  `json:"failed_attempts_fraction"`
 	Cost               float64  `json:"cost"`
+	// Misses lists the criteria a measured plan fails (the statistic, the
+	// acceptance budget, flips); empty when it meets the target.
+	Misses []string `json:"misses,omitempty"`
 	// Failure says why the plan could not sign (error +Inf), if so.
 	Failure      string      `json:"failure,omitempty"`
 	Seconds      float64     `json:"seconds"`
@@ -180,6 +187,19 @@ type Evaluation struct {
 
 // key identifies a measurement for resuming.
 func key(p plan.Plan, seed string, n int) string { return fmt.Sprintf("%s|%s|%d", p, seed, n) }
+
+// Verdict says whether e meets the target, or why not.
+func (e *Evaluation) Verdict() string {
+	switch {
+	case e.Failure != "":
+		return "misses (cannot sign: " + e.Failure + ")"
+	case e.Meets:
+		return "meets"
+	case len(e.Misses) > 0:
+		return "misses (" + strings.Join(e.Misses, "; ") + ")"
+	}
+	return "misses"
+}
 
 // measurement returns a copy of e without its confirmation: what Have and
 // Done exchange (the search attaches confirmations to its own copies).
@@ -406,6 +426,9 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 		if have, ok := s.cfg.Have(k); ok {
 			e := have.measurement()
 			e.Widths = w
+			// The cost follows from the widths: priced by this run's
+			// model, whatever an earlier run used.
+			e.Cost = s.cfg.Cost.Cost(s.ops, w)
 			s.keep(k, e)
 			return e, nil
 		}
@@ -455,7 +478,16 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	// decisions, so a plan must also keep every decision exact arithmetic
 	// would take along the same path.
 	e.AcceptanceMaxLog2 = sum.AcceptanceRel.Max
-	e.Meets = float64(e.ErrorLog2) <= limit && e.Flips == 0 && (e.AcceptanceMaxLog2 == nil || *e.AcceptanceMaxLog2 <= limit+AcceptanceSlackLog2)
+	if float64(e.ErrorLog2) > limit {
+		e.Misses = append(e.Misses, fmt.Sprintf("error 2^%.2f > 2^%.2f", float64(e.ErrorLog2), limit))
+	}
+	if a := e.AcceptanceMaxLog2; a != nil && *a > limit+AcceptanceSlackLog2 {
+		e.Misses = append(e.Misses, fmt.Sprintf("acceptance 2^%.2f > 2^%.2f", *a, limit+AcceptanceSlackLog2))
+	}
+	if e.Flips > 0 {
+		e.Misses = append(e.Misses, fmt.Sprintf("%d flips", e.Flips))
+	}
+	e.Meets = len(e.Misses) == 0
 	return s.done(k, e)
 }
 
@@ -474,11 +506,7 @@ func (s *searcher) keep(k string, e *Evaluation) {
 	s.evals[k] = e
 	s.order = append(s.order, e)
 	if s.cfg.Progress != nil {
-		verdict := "meets"
-		if !e.Meets {
-			verdict = "misses"
-		}
-		s.cfg.Progress(fmt.Sprintf("%s: 2^%.2f, %d flips: %s; cost %.4g (%d signatures, seed %s, %.1f s)", e.Plan, float64(e.ErrorLog2), e.Flips, verdict, e.Cost, e.Signatures, e.Seed, e.Seconds))
+		s.cfg.Progress(fmt.Sprintf("%s: 2^%.2f, %d flips: %s; cost %.4g (%d signatures, seed %s, %.1f s)", e.Plan, float64(e.ErrorLog2), e.Flips, e.Verdict(), e.Cost, e.Signatures, e.Seed, e.Seconds))
 	}
 }
 

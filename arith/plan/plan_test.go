@@ -15,6 +15,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	_ "github.com/fprlab/fprlab/arith/backends"
+	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -205,6 +206,31 @@ func TestNarrowStageRaisesItsError(t *testing.T) {
 	}
 	if math.IsNaN(base["basis_fft"]) {
 		t.Fatal("no basis error measured")
+	}
+}
+
+// Instantiated with its concrete type (to add an observer), a plan still
+// gives every run its own stage: concurrent signatures equal sequential
+// ones (and the race detector sees no shared stage).
+func TestPlanInstantiatedConcrete(t *testing.T) {
+	b, err := arith.Lookup("plan:ldl=vprec:40+all=binary64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, ok := b.Impl.(*Arith[vfloat.V, Format[vfloat.V]])
+	if !ok {
+		t.Fatalf("plan implementation %T", b.Impl)
+	}
+	ib := falcon.Instantiate[vfloat.V](b, pa, nil)
+	want := signAll(t, b, 6, 3)
+	got := make(chan string, 3)
+	for range 3 {
+		go func() { got <- signAll(t, ib, 6, 3) }()
+	}
+	for range 3 {
+		if g := <-got; g != want {
+			t.Fatalf("instantiated plan, concurrent: digest %s, the registered backend gives %s", g, want)
+		}
 	}
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 )
 
 // compareOptions holds the flags of compare.
@@ -143,13 +144,15 @@ type compareIdentity struct {
 
 // splitBackends splits a comma-separated backend list. A precision plan may
 // separate its entries with commas too (plan:fft=vprec:60,all=vprec:53):
-// an item of the form STAGE=FORMAT after a plan belongs to that plan.
+// an item of the form STAGE=FORMAT (or all=FORMAT) after a plan belongs to
+// that plan.
 func splitBackends(list string) []string {
 	var out []string
 	for _, item := range strings.Split(list, ",") {
 		item = strings.TrimSpace(item)
-		if n := len(out); n > 0 && strings.HasPrefix(out[n-1], "plan:") && strings.Contains(item, "=") && !strings.HasPrefix(item, "plan:") {
-			out[n-1] += "," + item
+		key, _, isEntry := strings.Cut(item, "=")
+		if _, isStage := falcon.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
+			out[len(out)-1] += "," + item
 			continue
 		}
 		out = append(out, item)

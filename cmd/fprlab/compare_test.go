@@ -441,8 +441,8 @@ func TestCampaignFlagsAfterCommand(t *testing.T) {
 }
 
 func TestSplitBackends(t *testing.T) {
-	got := splitBackends("native, plan:fft=vprec:60,ldl=vprec:64,all=vprec:53,triword,plan:all=vprec:40")
-	want := []string{"native", "plan:fft=vprec:60,ldl=vprec:64,all=vprec:53", "triword", "plan:all=vprec:40"}
+	got := splitBackends("native, plan:fft=vprec:60,ldl=vprec:64,all=vprec:53,triword,plan:all=vprec:40,vprec:40:e11:sr=3")
+	want := []string{"native", "plan:fft=vprec:60,ldl=vprec:64,all=vprec:53", "triword", "plan:all=vprec:40", "vprec:40:e11:sr=3"}
 	if !slices.Equal(got, want) {
 		t.Errorf("splitBackends = %q, want %q", got, want)
 	}

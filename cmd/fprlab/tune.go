@@ -193,7 +193,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	var ckptPath string
 	if opts.Out != "" {
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return err
+			return fmt.Errorf("--out %s: %w", opts.Out, err)
 		}
 		ckptPath = filepath.Join(opts.Out, "evaluations.json")
 		ck := &tuneCheckpoint{}
@@ -240,8 +240,8 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 
 // printTune prints the result for a reader.
 func printTune(w io.Writer, r *tune.Result) error {
-	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g and no decision flip, cost in %s (%s)\n",
-		r.Params, r.Statistic, r.TargetLog2, r.CostUnit, r.Cost)
+	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g, acceptance error <= 2^%.2f and no decision flip, cost in %s (%s)\n",
+		r.Params, r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
 	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
 		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.MeasuredSeconds)
 	fmt.Fprintf(w, "descent: %d moves accepted, %d undone because their plans missed on the fresh signatures\n\n", r.Descent, r.WalkedBack)
@@ -250,11 +250,7 @@ func printTune(w io.Writer, r *tune.Result) error {
 			return "-"
 		}
 		c := e.Confirmation
-		v := "meets"
-		if !c.Meets {
-			v = "MISSES"
-		}
-		return fmt.Sprintf("2^%.2f, %d flips: %s", float64(c.ErrorLog2), c.Flips, v)
+		return fmt.Sprintf("2^%.2f, %d flips: %s", float64(c.ErrorLog2), c.Flips, c.Verdict())
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\tbits\tvs binary64")
@@ -276,13 +272,13 @@ func printTune(w io.Writer, r *tune.Result) error {
 		r.Chosen.Plan, r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))
 	fmt.Fprintf(w, "below 53 bits: %s; above: %s\n\nPareto front (cost, error) of the plans that meet the target:\n", orNone(r.Below53), orNone(r.Above53))
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "cost\terror\tflips\tverdict\tconfirmation\tplan")
+	fmt.Fprintln(tw, "cost\terror\tacceptance\tconfirmation\tplan")
 	for _, e := range r.Pareto {
-		v := "meets"
-		if !e.Meets {
-			v = "misses"
+		acc := "-"
+		if e.AcceptanceMaxLog2 != nil {
+			acc = fmt.Sprintf("2^%.2f", *e.AcceptanceMaxLog2)
 		}
-		fmt.Fprintf(tw, "%.4g\t2^%.2f\t%d\t%s\t%s\t%s\n", e.Cost, float64(e.ErrorLog2), e.Flips, v, conf(e), e.Plan)
+		fmt.Fprintf(tw, "%.4g\t2^%.2f\t%s\t%s\t%s\n", e.Cost, float64(e.ErrorLog2), acc, conf(e), e.Plan)
 	}
 	return tw.Flush()
 }
