@@ -94,21 +94,25 @@ type RunForker[A any] interface {
 	ForRun() A
 }
 
-// runArith returns the arithmetic one run uses: the engine's, or its
-// ForRun copy when it is a RunForker.
-func (e *engineOf[F, A]) runArith() A {
-	if f, ok := any(e.a).(RunForker[A]); ok {
+// ForRun returns the arithmetic one run (an attempt, a key expansion)
+// uses: a's ForRun copy when a is a RunForker -- typed as A, or as the
+// arith.Arith[F] interface for an arithmetic instantiated with its concrete
+// type (Instantiate with a *plan.Arith) -- else a itself. Tools that wrap
+// an arithmetic per run (the shadow's pair) fork it the same way.
+func ForRun[F any, A arith.Arith[F]](a A) A {
+	if f, ok := any(a).(RunForker[A]); ok {
 		return f.ForRun()
 	}
-	// A fork typed as the interface, of an arithmetic instantiated with
-	// its concrete type (Instantiate with a *plan.Arith).
-	if f, ok := any(e.a).(RunForker[arith.Arith[F]]); ok {
-		if a, ok := f.ForRun().(A); ok {
-			return a
+	if f, ok := any(a).(RunForker[arith.Arith[F]]); ok {
+		if fa, ok := f.ForRun().(A); ok {
+			return fa
 		}
 	}
-	return e.a
+	return a
 }
+
+// runArith is ForRun of the engine's arithmetic.
+func (e *engineOf[F, A]) runArith() A { return ForRun[F](e.a) }
 
 // enterStage tells st (nil for none) that stage s begins and returns the
 // previous stage.

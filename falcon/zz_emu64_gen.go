@@ -1131,19 +1131,7 @@ func (s *ntruSolverEmu64) solve(lim int32) (Fs, Gs []int8, ok bool) {
 }
 
 // runArith is the emu64 copy of engineOf.runArith (planstage.go).
-func (e *engineOfEmu64) runArith() emu64.Arith {
-	if f, ok := any(e.a).(RunForker[emu64.Arith]); ok {
-		return f.ForRun()
-	}
-	// A fork typed as the interface, of an arithmetic instantiated with
-	// its concrete type (Instantiate with a *plan.Arith).
-	if f, ok := any(e.a).(RunForker[arith.Arith[emu64.FPR]]); ok {
-		if a, ok := f.ForRun().(emu64.Arith); ok {
-			return a
-		}
-	}
-	return e.a
-}
+func (e *engineOfEmu64) runArith() emu64.Arith { return ForRun[emu64.FPR](e.a) }
 
 // samplerEmu64 is sampler (sampler.go) with F = emu64.FPR, A = emu64.Arith.
 type samplerEmu64 struct {

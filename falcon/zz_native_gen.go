@@ -1086,19 +1086,7 @@ func (s *ntruSolverNative) solve(lim int32) (Fs, Gs []int8, ok bool) {
 }
 
 // runArith is the native copy of engineOf.runArith (planstage.go).
-func (e *engineOfNative) runArith() native.Arith {
-	if f, ok := any(e.a).(RunForker[native.Arith]); ok {
-		return f.ForRun()
-	}
-	// A fork typed as the interface, of an arithmetic instantiated with
-	// its concrete type (Instantiate with a *plan.Arith).
-	if f, ok := any(e.a).(RunForker[arith.Arith[float64]]); ok {
-		if a, ok := f.ForRun().(native.Arith); ok {
-			return a
-		}
-	}
-	return e.a
-}
+func (e *engineOfNative) runArith() native.Arith { return ForRun[float64](e.a) }
 
 // samplerNative is sampler (sampler.go) with F = float64, A = native.Arith.
 type samplerNative struct {

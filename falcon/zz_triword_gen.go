@@ -1133,19 +1133,7 @@ func (s *ntruSolverTriword) solve(lim int32) (Fs, Gs []int8, ok bool) {
 }
 
 // runArith is the triword copy of engineOf.runArith (planstage.go).
-func (e *engineOfTriword) runArith() triword.Arith {
-	if f, ok := any(e.a).(RunForker[triword.Arith]); ok {
-		return f.ForRun()
-	}
-	// A fork typed as the interface, of an arithmetic instantiated with
-	// its concrete type (Instantiate with a *plan.Arith).
-	if f, ok := any(e.a).(RunForker[arith.Arith[triword.TW]]); ok {
-		if a, ok := f.ForRun().(triword.Arith); ok {
-			return a
-		}
-	}
-	return e.a
-}
+func (e *engineOfTriword) runArith() triword.Arith { return ForRun[triword.TW](e.a) }
 
 // samplerTriword is sampler (sampler.go) with F = triword.TW, A = triword.Arith.
 type samplerTriword struct {

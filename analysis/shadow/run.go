@@ -214,14 +214,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 // per-run state (a precision plan's current stage) gets a copy of its own,
 // and hears the stage boundaries through the pair.
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
-	b := r.a
-	if f, ok := any(b).(falcon.RunForker[A]); ok {
-		b = f.ForRun()
-	} else if f, ok := any(b).(falcon.RunForker[arith.Arith[F]]); ok {
-		if fb, ok := f.ForRun().(A); ok {
-			b = fb
-		}
-	}
+	b := falcon.ForRun[F](r.a)
 	st, _ := any(b).(falcon.Staged)
 	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
 		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
