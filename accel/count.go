@@ -56,6 +56,15 @@ func (c *Counting[F]) Calls() Calls {
 	}
 }
 
+// Count returns the number of calls of operation o so far (0 for a nil c
+// or an unknown o).
+func (c *Counting[F]) Count(o arith.Op) uint64 {
+	if c == nil || o < 0 || int(o) >= len(c.n) {
+		return 0
+	}
+	return c.n[o].Load()
+}
+
 // Counts returns the reference's counters for the calls so far, under the
 // FPEMU model: c.Calls().FPEMU().
 func (c *Counting[F]) Counts() Counts { return c.Calls().FPEMU() }

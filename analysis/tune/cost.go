@@ -3,10 +3,11 @@ package tune
 import (
 	"fmt"
 	"math/bits"
-	"sync/atomic"
 
+	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -14,61 +15,36 @@ import (
 // stage, per signature (averaged over the signatures counted).
 type StageOps [falcon.NumPlanStages][arith.NumOps]float64
 
-// stageCounter is native binary64 counting its calls per plan stage: the
-// operation counts of a plan do not depend on the formats (only the rare
-// extra signing attempts would), so one count prices every plan.
-type stageCounter struct {
-	arith.Forward[float64]
-	n   *[falcon.NumPlanStages][arith.NumOps]atomic.Uint64
-	cur *falcon.PlanStage
-}
+// countingFormat is native binary64 counting its calls (accel.Counting) as
+// a plan stage's format; converting between binary64 stages is the
+// identity.
+type countingFormat struct{ *accel.Counting[float64] }
 
-func newStageCounter() *stageCounter {
-	c := &stageCounter{n: new([falcon.NumPlanStages][arith.NumOps]atomic.Uint64), cur: new(falcon.PlanStage)}
-	c.bind()
-	return c
-}
-
-func (c *stageCounter) bind() {
-	cur, n := c.cur, c.n
-	c.Forward = arith.Forward[float64]{Inner: native.Arith{}, Observe: func(o arith.Op) {
-		s := *cur
-		if o == arith.OpExpmP63 {
-			s = falcon.PlanExpm
-		}
-		n[s][o].Add(1)
-	}}
-}
-
-// EnterStage implements falcon.Staged.
-func (c *stageCounter) EnterStage(s falcon.PlanStage) falcon.PlanStage {
-	prev := *c.cur
-	*c.cur = s
-	return prev
-}
-
-// ForRun implements falcon.RunForker: a run's own stage, shared counters.
-func (c *stageCounter) ForRun() arith.Arith[float64] {
-	f := &stageCounter{n: c.n, cur: new(falcon.PlanStage)}
-	f.bind()
-	return f
-}
+func (countingFormat) Convert(x float64) float64 { return x }
 
 // CountStages counts the operations per plan stage of signing, averaged
-// over the signatures of sign, which signs with the backend it is given.
+// over the signatures of sign, which signs with the backend it is given: a
+// precision plan whose every stage is binary64 with a counter of its own.
+// The operation counts of a plan do not depend on its formats (only the
+// rare extra signing attempts would), so one count prices every plan.
 func CountStages(signatures int, sign func(b arith.Backend) error) (StageOps, error) {
 	var out StageOps
 	if signatures <= 0 {
 		return out, fmt.Errorf("tune: count over %d signatures", signatures)
 	}
-	c := newStageCounter()
-	b := arith.Backend{Name: "native+stagecount", Bits: 53, Description: "native binary64 counting operations per plan stage", Impl: c}
+	var stages [falcon.NumPlanStages]plan.Format[float64]
+	counters := make([]*accel.Counting[float64], len(stages))
+	for i := range stages {
+		counters[i] = accel.NewCounting[float64](native.Arith{})
+		stages[i] = countingFormat{counters[i]}
+	}
+	b := arith.Backend{Name: "native+stagecount", Bits: 53, Description: "native binary64 counting operations per plan stage", Impl: plan.New[float64](stages)}
 	if err := sign(b); err != nil {
 		return out, err
 	}
 	for s := range out {
 		for o := range out[s] {
-			out[s][o] = float64(c.n[s][o].Load()) / float64(signatures)
+			out[s][o] = float64(counters[s].Count(arith.Op(o))) / float64(signatures)
 		}
 	}
 	return out, nil
