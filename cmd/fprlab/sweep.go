@@ -106,6 +106,23 @@ type sweepIdentity struct {
 var braceRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)
 
 // sweepFormats expands the flags into backend names.
+// vprecSuffix is the part of a vprec format's name after "vprec:P" that
+// --exp and --rounding choose (sweep --bits, tune): rz and sr need an
+// exponent width, 11 unless given.
+func vprecSuffix(exp int, rounding string) string {
+	if rounding != "rn" && exp == 0 {
+		exp = 11
+	}
+	suffix := ""
+	if exp != 0 {
+		suffix = ":e" + strconv.Itoa(exp)
+	}
+	if rounding != "rn" {
+		suffix += ":" + rounding
+	}
+	return suffix
+}
+
 func sweepFormats(opts *sweepOptions) ([]string, error) {
 	var names []string
 	switch {
@@ -143,17 +160,7 @@ func sweepFormats(opts *sweepOptions) ([]string, error) {
 		if !ok || v[0] > v[1] || v[2] < 1 {
 			return nil, fmt.Errorf("--bits %q: want FROM:TO or FROM:TO:STEP with FROM <= TO and STEP >= 1", opts.Bits)
 		}
-		suffix := ""
-		exp := opts.Exp
-		if opts.Rounding != "rn" && exp == 0 {
-			exp = 11
-		}
-		if exp != 0 {
-			suffix = ":e" + strconv.Itoa(exp)
-		}
-		if opts.Rounding != "rn" {
-			suffix += ":" + opts.Rounding
-		}
+		suffix := vprecSuffix(opts.Exp, opts.Rounding)
 		for p := v[0]; p <= v[1]; p += v[2] {
 			names = append(names, "vprec:"+strconv.Itoa(p)+suffix)
 		}

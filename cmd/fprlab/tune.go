@@ -145,28 +145,13 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 
 // tuneFormat builds the stage format template from --exp and --rounding.
 func tuneFormat(opts *tuneOptions) (string, error) {
-	r, seed, err := oracle.ParseRounding(opts.Rounding)
-	if err != nil {
+	if _, _, err := oracle.ParseRounding(opts.Rounding); err != nil {
 		return "", fmt.Errorf("--rounding: %w", err)
 	}
-	e := opts.Exp
-	if e == 0 && r != oracle.RoundNearestEven {
-		e = 11
-	}
-	if e == 0 {
-		return "vprec:%d", nil
-	}
-	if e < oracle.MinExpBits || e > oracle.MaxExpBits {
+	if e := opts.Exp; e != 0 && (e < oracle.MinExpBits || e > oracle.MaxExpBits) {
 		return "", fmt.Errorf("--exp %d: want %d <= E <= %d", e, oracle.MinExpBits, oracle.MaxExpBits)
 	}
-	f := "vprec:%d:e" + strconv.Itoa(e)
-	switch r {
-	case oracle.RoundTowardZero:
-		f += ":rz"
-	case oracle.RoundStochastic:
-		f += ":sr=" + strconv.FormatUint(seed, 10)
-	}
-	return f, nil
+	return "vprec:%d" + vprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
 // tuneIdentity names the run an --out directory belongs to.
