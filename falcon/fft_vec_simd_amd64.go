@@ -3,6 +3,7 @@
 package falcon
 
 import (
+	"math"
 	"simd/archsimd"
 	"sync"
 
@@ -32,6 +33,22 @@ import (
 //   - below the sizes where four lanes fit (logn < 4 for the transforms,
 //     split and merge), the hook returns false and the scalar loop runs.
 //
+// And no kernel may leave the CPU in the state where the upper halves of
+// the vector registers are dirty, or run a legacy-encoded (non-VEX) SSE
+// instruction inside its vector code: on Intel cores every such
+// instruction then waits for, and merges with, the dirty upper halves,
+// and all of Go's scalar floating-point code is legacy SSE -- one kernel
+// returning dirty made the whole simd build 4-6x slower on an Intel Xeon.
+// So every kernel ends its vector work with archsimd.ClearAVXUpperBits
+// (VZEROUPPER), which the compiler does not insert by itself; scalar
+// float64 values enter the vector code only as broadcasts from memory
+// (bcAt) or from an argument register (bc), constants are vectors in
+// memory, and scalar work (the IFFT's scale factor) is done before the
+// first vector instruction and carried as integer bits. The helpers
+// below take and return vectors, so they must always be inlined (an
+// out-of-line call would pass vectors in Y registers: dirty by the ABI);
+// internal/avxcheck's test checks the compiled code for all of it.
+//
 // The reference's AVX2 build (Falcon-impl-20211101 fft.c with
 // FALCON_AVX2) vectorizes the same loops; with FALCON_FMA it contracts
 // products into FMA and is then not bit-identical to its own scalar build.
@@ -58,14 +75,28 @@ var gmTable = sync.OnceValue(func() *[2048]float64 {
 
 func ld(s []float64, i int) f64x4        { return archsimd.LoadFloat64x4Slice(s[i:]) }
 func st(s []float64, i int, v f64x4)     { v.StoreSlice(s[i:]) }
-func bc(x float64) f64x4                 { return archsimd.BroadcastFloat64x4(x) }
 func st2(s []float64, i int, v, w f64x4) { st(s, i, v); st(s, i+4, w) }
 
-// signBit flips the sign of every lane, as the scalar -x does (also of
-// zeros and NaNs).
-var signBit = archsimd.BroadcastUint64x4(1 << 63)
+// bc broadcasts a float64 argument (in an X register: VBROADCASTSD).
+func bc(x float64) f64x4 { return archsimd.BroadcastFloat64x4(x) }
 
-func neg(x f64x4) f64x4 { return x.AsUint64x4().Xor(signBit).AsFloat64x4() }
+// bcAt broadcasts s[i] from memory (a scalar load into an X register
+// would be a legacy MOVSD inside the vector code).
+func bcAt(s []float64, i int) f64x4 {
+	return archsimd.LoadFloat64x2((*[2]float64)(s[i : i+2])).Broadcast1To4()
+}
+
+// Constant vectors, loaded from memory. signBits flips the sign of every
+// lane, as the scalar -x does (also of zeros and NaNs).
+var (
+	signBits = [4]uint64{1 << 63, 1 << 63, 1 << 63, 1 << 63}
+	ones     = [4]float64{1, 1, 1, 1}
+	halves4  = [4]float64{0.5, 0.5, 0.5, 0.5}
+)
+
+func neg(x f64x4) f64x4 {
+	return x.AsUint64x4().Xor(archsimd.LoadUint64x4(&signBits)).AsFloat64x4()
+}
 
 // vcmul is cmul (fft.go) on four lanes: re = xr*yr - xi*yi,
 // im = xr*yi + xi*yr.
@@ -152,7 +183,7 @@ func vecFFTNative(_ native.Arith, f []float64, logn uint) bool {
 			}
 		default:
 			for i1, j1 := 0, 0; i1 < hm; i1, j1 = i1+1, j1+t {
-				sr, si := bc(gm[(m+i1)<<1]), bc(gm[((m+i1)<<1)+1])
+				sr, si := bcAt(gm[:], (m+i1)<<1), bcAt(gm[:], ((m+i1)<<1)+1)
 				for j := j1; j < j1+ht; j += 4 {
 					xr, xi := ld(f, j), ld(f, j+hn)
 					yr, yi := vcmul(ld(f, j+ht), ld(f, j+ht+hn), sr, si)
@@ -165,6 +196,7 @@ func vecFFTNative(_ native.Arith, f []float64, logn uint) bool {
 		}
 		t = ht
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -174,6 +206,7 @@ func vecIFFTNative(a native.Arith, f []float64, logn uint) bool {
 	if !hasAVX2 || logn < 4 {
 		return false
 	}
+	niBits := math.Float64bits(a.Const(arith.P2(logn))) // the final scaling, before any vector code
 	n := 1 << logn
 	hn := n >> 1
 	f = f[:n]
@@ -212,7 +245,7 @@ func vecIFFTNative(a native.Arith, f []float64, logn uint) bool {
 			}
 		default:
 			for i1, j1 := 0, 0; j1 < hn; i1, j1 = i1+1, j1+dt {
-				sr, si := bc(gm[(hm+i1)<<1]), bc(-gm[((hm+i1)<<1)+1])
+				sr, si := bcAt(gm[:], (hm+i1)<<1), neg(bcAt(gm[:], ((hm+i1)<<1)+1))
 				for j := j1; j < j1+t; j += 4 {
 					xr, xi := ld(f, j), ld(f, j+hn)
 					yr, yi := ld(f, j+t), ld(f, j+t+hn)
@@ -227,10 +260,11 @@ func vecIFFTNative(a native.Arith, f []float64, logn uint) bool {
 		t = dt
 		m = hm
 	}
-	ni := bc(a.Const(arith.P2(logn)))
+	ni := archsimd.BroadcastUint64x4(niBits).AsFloat64x4()
 	for u := 0; u < n; u += 4 {
 		st(f, u, ld(f, u).Mul(ni))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -243,6 +277,7 @@ func vecPolyAddNative(_ native.Arith, x, y []float64, logn uint) bool {
 	for u := 0; u < n; u += 4 {
 		st(x, u, ld(x, u).Add(ld(y, u)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -255,6 +290,7 @@ func vecPolySubNative(_ native.Arith, x, y []float64, logn uint) bool {
 	for u := 0; u < n; u += 4 {
 		st(x, u, ld(x, u).Sub(ld(y, u)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -267,6 +303,7 @@ func vecPolyNegNative(_ native.Arith, x []float64, logn uint) bool {
 	for u := 0; u < n; u += 4 {
 		st(x, u, neg(ld(x, u)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -281,6 +318,7 @@ func vecPolyMulFFTNative(_ native.Arith, x, y []float64, logn uint) bool {
 		st(x, u, re)
 		st(x, u+hn, im)
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -295,21 +333,23 @@ func vecPolyMuladjFFTNative(_ native.Arith, x, y []float64, logn uint) bool {
 		st(x, u, re)
 		st(x, u+hn, im)
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
-func vecPolyMulselfadjFFTNative(a native.Arith, x []float64, logn uint) bool {
+func vecPolyMulselfadjFFTNative(_ native.Arith, x []float64, logn uint) bool {
 	if !hasAVX2 || logn < 3 {
 		return false
 	}
 	hn := 1 << logn >> 1
 	x = x[:2*hn]
-	zero := bc(a.Const(arith.Zero))
+	var zero f64x4 // +0 in every lane (arith.Zero)
 	for u := 0; u < hn; u += 4 {
 		r, i := ld(x, u), ld(x, u+hn)
 		st(x, u, r.Mul(r).Add(i.Mul(i)))
 		st(x, u+hn, zero)
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -323,6 +363,7 @@ func vecPolyMulconstNative(_ native.Arith, x []float64, c float64, logn uint) bo
 	for u := 0; u < n; u += 4 {
 		st(x, u, ld(x, u).Mul(vc))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -330,7 +371,7 @@ func vecPolyMulconstNative(_ native.Arith, x []float64, c float64, logn uint) bo
 // reference's complex division (cdiv: one inversion of |g00|^2, then
 // products), d11 = g11 - mu*adj(g01), l10 = adj(mu).
 func vldl(g00r, g00i, g01r, g01i, g11r, g11i f64x4) (d11r, d11i, l10r, l10i f64x4) {
-	m := bc(1).Div(g00r.Mul(g00r).Add(g00i.Mul(g00i)))
+	m := archsimd.LoadFloat64x4(&ones).Div(g00r.Mul(g00r).Add(g00i.Mul(g00i)))
 	yr := g00r.Mul(m)
 	yi := neg(g00i).Mul(m)
 	mur, mui := vcmul(g01r, g01i, yr, yi)
@@ -358,6 +399,7 @@ func vecPolyLDLmvFFTNative(_ native.Arith, d11, l10, g00, g01, g11 []float64, lo
 		st(l10, u, lr)
 		st(l10, u+hn, li)
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -374,7 +416,7 @@ func vecPolySplitFFTNative(_ native.Arith, f0, f1, f []float64, logn uint) bool 
 	qn := hn >> 1
 	f, f0, f1 = f[:n], f0[:hn], f1[:hn]
 	gm := gmTable()
-	half := bc(0.5)
+	half := archsimd.LoadFloat64x4(&halves4)
 	for u := 0; u < qn; u += 4 {
 		ar, br := deint(ld(f, u<<1), ld(f, (u<<1)+4))
 		ai, bi := deint(ld(f, (u<<1)+hn), ld(f, (u<<1)+hn+4))
@@ -385,6 +427,7 @@ func vecPolySplitFFTNative(_ native.Arith, f0, f1, f []float64, logn uint) bool 
 		st(f1, u, tr.Mul(half))
 		st(f1, u+qn, ti.Mul(half))
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }
 
@@ -408,5 +451,6 @@ func vecPolyMergeFFTNative(_ native.Arith, f, f0, f1 []float64, logn uint) bool 
 		v0, v1 = inter(ai.Add(bi), ai.Sub(bi))
 		st2(f, (u<<1)+hn, v0, v1)
 	}
+	archsimd.ClearAVXUpperBits()
 	return true
 }

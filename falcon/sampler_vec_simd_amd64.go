@@ -15,6 +15,13 @@ var rcdtVecLo, rcdtVecHi = func() (lo, hi [20]uint64) {
 	return lo, hi
 }()
 
+// shift63 is the count vector of the borrows' shifts. A constant count
+// given to ShiftAllRight would be moved into an X register by a legacy
+// (non-VEX) MOVQ, which on Intel cores stalls inside AVX code (Go 1.26
+// folds constant counts into the immediate form only for the left and
+// arithmetic shifts); VPSRLVQ takes its counts from a vector.
+var shift63 = [4]uint64{63, 63, 63, 63}
+
 // gaussian0 is the base sampler: gaussian0Loop (sampler.go) with four
 // table entries per step in the lanes of AVX2 vectors (as the reference's
 // AVX2 build does) -- the same borrows of the same subtractions, so the
@@ -26,14 +33,21 @@ func gaussian0(lo uint64, hi uint32) int {
 	}
 	u48 := archsimd.BroadcastUint64x4(lo & (1<<48 - 1))
 	v2 := archsimd.BroadcastUint64x4(uint64(uint32(lo>>48) | hi<<16))
+	sh := archsimd.LoadUint64x4(&shift63)
 	var acc archsimd.Uint64x4
 	for k := 0; k < len(rcdtVecLo); k += 4 {
 		// Borrow of u48 - w.lo, then of v2 - w.hi - borrow: 1 exactly
 		// when u < w (both differences fit in 64 bits with room).
-		cc := u48.Sub(archsimd.LoadUint64x4Slice(rcdtVecLo[k:])).ShiftAllRight(63)
-		cc = v2.Sub(archsimd.LoadUint64x4Slice(rcdtVecHi[k:])).Sub(cc).ShiftAllRight(63)
+		cc := u48.Sub(archsimd.LoadUint64x4Slice(rcdtVecLo[k:])).ShiftRight(sh)
+		cc = v2.Sub(archsimd.LoadUint64x4Slice(rcdtVecHi[k:])).Sub(cc).ShiftRight(sh)
 		acc = acc.Add(cc)
 	}
-	s := acc.GetLo().Add(acc.GetHi())
-	return int(s.GetElem(0) + s.GetElem(1))
+	// The lane sums go through memory: ClearAVXUpperBits (VZEROUPPER,
+	// see fft_vec_simd_amd64.go) is ordered only after memory operations,
+	// and the compiler would otherwise move the vector reduction after it,
+	// spilling acc around it and running vector code dirty again.
+	var sum [2]uint64
+	acc.GetLo().Add(acc.GetHi()).Store(&sum)
+	archsimd.ClearAVXUpperBits()
+	return int(sum[0] + sum[1])
 }

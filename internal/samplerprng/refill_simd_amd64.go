@@ -40,12 +40,27 @@ var (
 		3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14}
 )
 
+// shift20 and shift25 are the count vectors of the rotations' right
+// shifts (VPSRLVD). A constant count given to ShiftAllRight would be
+// moved into an X register by a legacy (non-VEX) MOVQ, which on Intel
+// cores stalls inside AVX code: Go 1.26 folds constant counts into the
+// immediate form only for the left and arithmetic shifts (the left shifts
+// below are immediates).
+var (
+	shift20 = [8]uint32{20, 20, 20, 20, 20, 20, 20, 20}
+	shift25 = [8]uint32{25, 25, 25, 25, 25, 25, 25, 25}
+)
+
 // refillAVX2 is refillPortable with the eight blocks in the lanes of
 // sixteen vectors (RFC 8439, section 2.3: ten double rounds, then the input
-// added back; block u's counter is cc+u).
+// added back; block u's counter is cc+u). It ends with VZEROUPPER
+// (archsimd.ClearAVXUpperBits), which the compiler does not insert: with
+// the upper halves of the vector registers left dirty, every legacy-SSE
+// instruction after it (all of Go's scalar floating-point code) is slow
+// on Intel cores.
 func (p *PRNG) refillAVX2() {
-	r16 := archsimd.LoadInt8x32(&rot16)
-	r8 := archsimd.LoadInt8x32(&rot8)
+	// The counters first: zeroing lo and hi takes legacy MOVUPS stores of
+	// X15, harmless only before the first 256-bit instruction.
 	var lo, hi [8]uint32
 	for u := range 8 {
 		c := p.cc + uint64(u)
@@ -53,6 +68,10 @@ func (p *PRNG) refillAVX2() {
 		hi[u] = p.key[11] ^ uint32(c>>32)
 	}
 	p.cc += 8
+	r16 := archsimd.LoadInt8x32(&rot16)
+	r8 := archsimd.LoadInt8x32(&rot8)
+	s20 := archsimd.LoadUint32x8(&shift20)
+	s25 := archsimd.LoadUint32x8(&shift25)
 	in14 := archsimd.LoadUint32x8(&lo)
 	in15 := archsimd.LoadUint32x8(&hi)
 	b := archsimd.BroadcastUint32x8
@@ -67,12 +86,12 @@ func (p *PRNG) refillAVX2() {
 		d = d.Xor(a).AsUint8x32().PermuteOrZeroGrouped(r16).AsUint32x8()
 		c = c.Add(d)
 		b = b.Xor(c)
-		b = b.ShiftAllLeft(12).Or(b.ShiftAllRight(20))
+		b = b.ShiftAllLeft(12).Or(b.ShiftRight(s20))
 		a = a.Add(b)
 		d = d.Xor(a).AsUint8x32().PermuteOrZeroGrouped(r8).AsUint32x8()
 		c = c.Add(d)
 		b = b.Xor(c)
-		b = b.ShiftAllLeft(7).Or(b.ShiftAllRight(25))
+		b = b.ShiftAllLeft(7).Or(b.ShiftRight(s25))
 		return a, b, c, d
 	}
 	for range 10 {
@@ -102,5 +121,6 @@ func (p *PRNG) refillAVX2() {
 	put(13, x13.Add(b(p.key[9])))
 	put(14, x14.Add(in14))
 	put(15, x15.Add(in15))
+	archsimd.ClearAVXUpperBits()
 	p.ptr = 0
 }
