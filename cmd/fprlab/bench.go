@@ -15,7 +15,9 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cpuinfo"
 	"github.com/fprlab/fprlab/internal/cputime"
+	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
 // benchOps are the operations bench times, in output order: key
@@ -242,6 +244,13 @@ func runBench(ctx context.Context, opts *benchOptions, s *streams) error {
 		}
 	}
 	res := benchResults(tasks, clockName)
+	// The CPU the figures are of (on stderr with --json, whose output is
+	// the array alone).
+	cpuOut := s.Out
+	if opts.JSON {
+		cpuOut = s.Err
+	}
+	fmt.Fprintf(cpuOut, "CPU: %s; vector paths (GOEXPERIMENT=simd): %v\n", cpuinfo.Model(), samplerprng.Vectorized())
 	if opts.JSON {
 		return printJSON(s.Out, res)
 	}
