@@ -118,11 +118,11 @@ var vectorPackages = []struct {
 	}},
 }
 
-// TestVectorKernels compiles the vector packages as the GOEXPERIMENT=simd
+// TestNoAVXSSETransitions compiles the vector packages as the GOEXPERIMENT=simd
 // build does for amd64 (whatever the test itself was built for: only the
 // compiler runs, so any host will do) and fails on every AVX-SSE
 // transition in their code.
-func TestVectorKernels(t *testing.T) {
+func TestNoAVXSSETransitions(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is needed to compile the vector packages: %v", err)
