@@ -74,6 +74,10 @@ type Campaign struct {
 	OpErrors []OpErrorDoc
 	Tunes    []TuneDoc
 	Skipped  []Skipped
+	// Files are the paths of every file read (documents, the manifest
+	// and files skipped after reading), so that a command writing
+	// beside them can refuse to replace one of its own inputs.
+	Files []string
 }
 
 // Read reads a campaign from path: a directory (every *.json at its top
@@ -106,6 +110,7 @@ func Read(path string) (*Campaign, error) {
 			continue
 		}
 		if filepath.Base(f) == ManifestName {
+			c.Files = append(c.Files, f)
 			m, err := readManifest(f)
 			if err != nil {
 				return nil, err
@@ -118,6 +123,16 @@ func Read(path string) (*Campaign, error) {
 		}
 	}
 	return c, nil
+}
+
+// InputArgs returns the files read as inputs of the flag --flag, for
+// safefile.Distinct.
+func (c *Campaign) InputArgs(flag string) []safefile.Arg {
+	args := make([]safefile.Arg, len(c.Files))
+	for i, f := range c.Files {
+		args[i] = safefile.Arg{Flag: flag, Path: f}
+	}
+	return args
 }
 
 func readManifest(path string) (*Manifest, error) {
@@ -138,6 +153,7 @@ func readManifest(path string) (*Manifest, error) {
 // anything else is recorded as skipped.
 func (c *Campaign) add(path string) error {
 	name := filepath.Base(path)
+	c.Files = append(c.Files, path)
 	b, err := safefile.Read(nil, path, MaxDocument)
 	if err != nil {
 		return err

@@ -84,6 +84,8 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 		}
 	} else if _, err := plot.FormatOf("x." + format); err != nil {
 		return fmt.Errorf("--format %q: want png, svg or pdf", format)
+	} else if ext, err := plot.FormatOf(opts.Out); err == nil && ext != format {
+		return fmt.Errorf("--format %s contradicts --out %s, whose extension says %s: give one of them", format, opts.Out, ext)
 	}
 	if opts.Points < 1 {
 		return fmt.Errorf("--points %d: need at least 1", opts.Points)
@@ -92,6 +94,9 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 	switch {
 	case opts.In != "":
 		if c, err = results.Read(opts.In); err != nil {
+			return err
+		}
+		if err := safefile.Distinct(c.InputArgs("in"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
 			return err
 		}
 	case kind != plot.KindExpm:

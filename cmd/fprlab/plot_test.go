@@ -98,3 +98,84 @@ func TestReportCommand(t *testing.T) {
 		t.Errorf("no --out: exit %d, %q", code, errOut)
 	}
 }
+
+// copyDir copies the regular files of src into a new temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestPlotReportRefuseOwnInput: an --out naming one of the files read --
+// the --in file, a document or the manifest inside --in DIR, through
+// another spelling or a link -- is refused with exit 2 and the file is
+// left as it was.
+func TestPlotReportRefuseOwnInput(t *testing.T) {
+	dir := copyDir(t, exampleCampaign)
+	doc := filepath.Join(dir, "compare-512.json")
+	link := filepath.Join(t.TempDir(), "link.json")
+	if err := os.Symlink(doc, link); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	for _, f := range []string{"compare-512.json", "manifest.json", "notes.json", "sweep-512.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[f] = b
+	}
+	for _, args := range [][]string{
+		{"report", "--in", dir, "--out", doc},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "manifest.json")},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "notes.json")},
+		{"report", "--in", dir, "--out", link},
+		{"plot", "histogram", "--in", doc, "--out", doc, "--format", "svg"},
+		{"plot", "histogram", "--in", dir, "--out", filepath.Join(dir, ".", "compare-512.json"), "--format", "svg"},
+		{"plot", "precision", "--in", dir, "--out", filepath.Join(dir, "sweep-512.json"), "--format", "png"},
+		{"plot", "histogram", "--in", link, "--out", doc, "--format", "svg"},
+	} {
+		code, _, errOut := runCLI(t, append(args, "--points", "8")...)
+		if code != exitUsage || !strings.Contains(errOut, "would replace its own input") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, refused", args, code, errOut)
+		}
+	}
+	for f, b := range want {
+		if got, _ := os.ReadFile(filepath.Join(dir, f)); string(got) != string(b) {
+			t.Errorf("%s was replaced", f)
+		}
+	}
+	// A new file in the directory is not an input.
+	if code, _, errOut := runCLI(t, "report", "--in", dir, "--out", filepath.Join(dir, "report.html"), "--points", "8"); code != 0 {
+		t.Errorf("report into its directory: exit %d, %s", code, errOut)
+	}
+}
+
+// TestPlotFormatContradictsOut: --format and an --out extension naming
+// another format are refused rather than writing PNG into x.svg.
+func TestPlotFormatContradictsOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.svg")
+	code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--out", out, "--format", "png")
+	if code != exitUsage || !strings.Contains(errOut, "contradicts") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("x.svg was written")
+	}
+	if code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--out", out, "--format", "svg"); code != 0 {
+		t.Errorf("agreeing --format: exit %d, %s", code, errOut)
+	}
+}
