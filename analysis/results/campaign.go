@@ -166,8 +166,8 @@ func (c *Campaign) add(path string) error {
 			if err := json.Unmarshal(b, &t); err != nil {
 				return fmt.Errorf("%s: tune document: %w", path, err)
 			}
-			if t.Chosen == nil || len(t.Stages) == 0 || len(t.Chosen.Widths) != len(t.Stages) {
-				return fmt.Errorf("%s: tune document: needs \"stages\" and a \"chosen\" plan with one width per stage", path)
+			if err := t.validate(); err != nil {
+				return fmt.Errorf("%s: tune document: %w", path, err)
 			}
 			c.Tunes = append(c.Tunes, TuneDoc{name, t})
 			return nil
@@ -194,6 +194,9 @@ func (c *Campaign) add(path string) error {
 			if ops[i].Backend == "" || ops[i].Op == "" {
 				return fmt.Errorf("%s: arith errors entry %d: needs \"backend\" and \"op\"", path, i)
 			}
+			if err := ops[i].validate(); err != nil {
+				return fmt.Errorf("%s: arith errors entry %d: %w", path, i, err)
+			}
 		}
 		c.OpErrors = append(c.OpErrors, OpErrorDoc{name, ops})
 	case hasFormat:
@@ -204,6 +207,9 @@ func (c *Campaign) add(path string) error {
 		for i := range pts {
 			if pts[i].Format == "" || pts[i].Bits <= 0 {
 				return fmt.Errorf("%s: sweep entry %d: needs \"format\" and \"bits\" > 0", path, i)
+			}
+			if err := pts[i].validate(); err != nil {
+				return fmt.Errorf("%s: sweep entry %d (%s): %w", path, i, pts[i].Format, err)
 			}
 			fillAbsent(&pts[i].Compare, objs[i])
 		}
@@ -216,6 +222,9 @@ func (c *Campaign) add(path string) error {
 		for i := range cs {
 			if cs[i].Backend == "" {
 				return fmt.Errorf("%s: compare entry %d: no \"backend\"", path, i)
+			}
+			if err := cs[i].validate(); err != nil {
+				return fmt.Errorf("%s: compare entry %d (%s): %w", path, i, cs[i].Backend, err)
 			}
 			fillAbsent(&cs[i], objs[i])
 		}

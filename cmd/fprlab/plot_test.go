@@ -179,3 +179,24 @@ func TestPlotFormatContradictsOut(t *testing.T) {
 		t.Errorf("agreeing --format: exit %d, %s", code, errOut)
 	}
 }
+
+// TestCraftedDocumentRefused: the compare document whose histogram spans
+// 2^-1e308..2^1e308 (plot and report used to spin on it forever) is
+// refused by both with exit 2, naming the field.
+func TestCraftedDocumentRefused(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "c.json")
+	body := `[{"backend":"native","params":512,"signatures":1,"per_leaf":{"sum":{"histogram":[{"log2":1e308,"count":1},{"log2":-1e308,"count":1}]}}}]`
+	if err := os.WriteFile(doc, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"plot", "histogram", "--in", doc, "--out", filepath.Join(dir, "h.svg")},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "r.html"), "--allow-no-manifest"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, "per_leaf.sum.histogram[0].log2") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
