@@ -5,13 +5,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // campaignOptions holds the flags of campaign slurm.
@@ -24,19 +29,33 @@ type campaignOptions struct {
 	Out       string
 	Binary    string
 	Submit    bool
+	// given names the campaign flags set on the command line before
+	// "--"; takeCampaignFlags refuses the same flag again after it.
+	given map[string]bool
 }
 
-const campaignLong = `campaign slurm writes the Slurm batch scripts of a sharded compare campaign:
-DIR/shards.sbatch, a job array of --shards tasks each running
-"fprlab compare ARGS --shard I/N --out DIR/shard-I", and DIR/merge.sbatch,
-which merges the shards into DIR/merged once every task has succeeded
-(submit it with --dependency=afterok on the array). It prints the two sbatch
-commands; --submit runs them when sbatch is on PATH. A task that is killed
-and started again resumes its shard without losing a finished signature;
-one task is resubmitted alone with "sbatch --array=I DIR/shards.sbatch".
+const campaignLong = `campaign slurm writes the Slurm batch scripts of a sharded compare or sweep
+campaign: DIR/shards.sbatch, a job array of --shards tasks each running
+"fprlab compare ARGS --shard I/N --out DIR/shard-I" (or "fprlab sweep ARGS
+..." likewise: a sweep is sharded by format), and DIR/merge.sbatch, which
+merges the shards into DIR/merged once every task has succeeded (submit it
+with --dependency=afterok on the array). It prints the two sbatch commands;
+--submit runs them when sbatch is on PATH. A task that is killed and started
+again resumes its shard without losing a finished signature; one task is
+resubmitted alone with "sbatch --array=I DIR/shards.sbatch".
+
+The command and its flags are checked as the tasks will run them before
+anything is written (a bad backend or degree is refused here, not by every
+task). Every value is quoted for bash in the scripts; a control character in
+any value is refused, --partition and --time must follow Slurm's syntax, and
+DIR, which sbatch reads from #SBATCH --output, must be a path of letters,
+digits and - _ . / , : = +. The campaign flags may also be written after the
+command's arguments, but each only once.
 
   fprlab campaign slurm --shards 100 --time 4:00:00 --cpus 8 --out camp -- \
-      compare --backend native,triword --params 1024 --signatures 100000 --keys 100`
+      compare --backend native,triword --params 1024 --signatures 100000 --keys 100
+  fprlab campaign slurm --shards 8 --out sweep -- \
+      sweep --format 'vprec:{24..80}' --params 512 --signatures 1000`
 
 func newCampaignCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
@@ -53,6 +72,8 @@ func newCampaignCmd(s *streams) *cobra.Command {
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args = args
+			opts.given = map[string]bool{}
+			cmd.Flags().Visit(func(f *pflag.Flag) { opts.given["--"+f.Name] = true })
 			return runCampaignSlurm(cmd.Context(), opts, s)
 		},
 	}
@@ -80,13 +101,30 @@ func takeCampaignFlags(opts *campaignOptions) error {
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
 		case "--submit":
+			if opts.given["--submit"] {
+				return errors.New("--submit is given both before and after \"--\": give it once")
+			}
 			opts.Submit = !hasVal || val == "true"
+			if opts.given == nil {
+				opts.given = map[string]bool{}
+			}
+			opts.given["--submit"] = true
 			continue
 		case "--shards", "--partition", "--time", "--cpus", "--out", "--binary":
 		default:
 			rest = append(rest, a)
 			continue
 		}
+		if opts.given[name] {
+			// Either the campaign's flag twice, or -- for --out -- the
+			// command's own --out, which campaign slurm sets per shard:
+			// neither may silently replace the other.
+			return fmt.Errorf("%s is given both before and after \"--\": give it once, as a campaign slurm flag", name)
+		}
+		if opts.given == nil {
+			opts.given = map[string]bool{}
+		}
+		opts.given[name] = true
 		if !hasVal {
 			if i+1 >= len(args) {
 				return fmt.Errorf("%s needs a value", name)
@@ -128,6 +166,82 @@ func shellQuote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// Slurm's syntax for the values campaign slurm writes into #SBATCH lines
+// (sbatch(1)): a partition name or a comma-separated list of them, and a
+// time limit "minutes", "minutes:seconds", "hours:minutes:seconds",
+// "days-hours", "days-hours:minutes", "days-hours:minutes:seconds" or
+// INFINITE/UNLIMITED.
+var (
+	slurmPartition = regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`)
+	slurmTime      = regexp.MustCompile(`^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|INFINITE|UNLIMITED|infinite|unlimited)$`)
+)
+
+// checkScriptValues refuses every value the scripts would carry that
+// could change what they do. The scripts are bash, run by Slurm on every
+// node: a control character (a newline above all) would end a #SBATCH
+// comment line or a command and start a new one, whatever the quoting, so
+// none is accepted anywhere. The #SBATCH lines are read by sbatch, which
+// splits them at blanks and expands % patterns in --output: the campaign
+// directory must be a plain path there, the partition and time limit must
+// follow Slurm's syntax. Everything written into a command line is quoted
+// for bash besides (shellQuote).
+func checkScriptValues(opts *campaignOptions, bin, dir string) error {
+	for _, v := range []struct{ what, val string }{{"--out", opts.Out}, {"--binary", bin}, {"--partition", opts.Partition}, {"--time", opts.Time}} {
+		if err := noControl(v.what, v.val); err != nil {
+			return err
+		}
+	}
+	for i, a := range opts.Args {
+		if err := noControl(fmt.Sprintf("%s argument %d", opts.Args[0], i), a); err != nil {
+			return err
+		}
+	}
+	if opts.Partition != "" && !slurmPartition.MatchString(opts.Partition) {
+		return fmt.Errorf("--partition %q: want a Slurm partition name (letters, digits, _ . -) or a comma-separated list of them", opts.Partition)
+	}
+	if opts.Time != "" && !slurmTime.MatchString(opts.Time) {
+		return fmt.Errorf("--time %q: want a Slurm time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED", opts.Time)
+	}
+	if shellQuote(dir) != dir || strings.Contains(dir, "%") {
+		return fmt.Errorf("--out %q: the directory (%s) goes into the scripts' #SBATCH --output lines, which sbatch splits at blanks and where %% starts a pattern; choose a path of letters, digits and - _ . / , : = + only", opts.Out, dir)
+	}
+	return nil
+}
+
+// noControl refuses a value holding a control character (or bytes that
+// are not UTF-8), naming it.
+func noControl(what, v string) error {
+	if !utf8.ValidString(v) {
+		return fmt.Errorf("%s %q: not valid UTF-8", what, v)
+	}
+	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
+		return fmt.Errorf("%s %q: holds the control character %U, which would end a line of the batch script", what, v, []rune(v[i:])[0])
+	}
+	return nil
+}
+
+// checkInnerCommand runs the command's own flag checks -- the same code
+// as a real run, on the arguments each array task gets, stopping before
+// any work (streams.validateOnly) -- so that a bad backend, degree or
+// count is refused here, not by every task of the array.
+func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) error {
+	vs := newStreams(strings.NewReader(""), io.Discard, io.Discard)
+	vs.validateOnly = true
+	check := newCompareCmd(vs)
+	if opts.Args[0] == "sweep" {
+		check = newSweepCmd(vs)
+	}
+	check.SetArgs(append(append([]string{}, opts.Args[1:]...),
+		"--shard", fmt.Sprintf("0/%d", opts.Shards), "--workers", strconv.Itoa(opts.CPUs), "--out", filepath.Join(dir, "shard-0"), "--json"))
+	check.SetOut(io.Discard)
+	check.SetErr(io.Discard)
+	check.SilenceErrors, check.SilenceUsage = true, true
+	if err := check.ExecuteContext(ctx); err != nil {
+		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
+	}
+	return nil
 }
 
 // campaignScripts returns the array and merge scripts.
@@ -193,14 +307,6 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 	if opts.Out == "" {
 		return errors.New("missing --out DIR (a directory every node can reach)")
 	}
-	// The command's flags must at least parse here.
-	check := newCompareCmd(s)
-	if opts.Args[0] == "sweep" {
-		check = newSweepCmd(s)
-	}
-	if err := check.ParseFlags(opts.Args[1:]); err != nil {
-		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
-	}
 	dir, err := filepath.Abs(opts.Out)
 	if err != nil {
 		return err
@@ -210,6 +316,12 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 		if bin, err = os.Executable(); err != nil {
 			return err
 		}
+	}
+	if err := checkScriptValues(opts, bin, dir); err != nil {
+		return err
+	}
+	if err := checkInnerCommand(ctx, opts, dir); err != nil {
+		return err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err

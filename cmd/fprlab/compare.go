@@ -219,7 +219,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 // runCompare runs the campaign over each backend and prints the summaries.
 func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	bs, cfg, err := compareConfig(opts)
-	if err != nil {
+	if err != nil || s.validateOnly {
 		return err
 	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)

@@ -66,7 +66,11 @@ type streams struct {
 	// checkpointed steps; an interrupt then lets it stop cleanly
 	// instead of ending the process at once (see main).
 	stoppable atomic.Bool
-	out       *stickyWriter
+	// validateOnly makes compare and sweep return once their flags are
+	// checked, doing no work (campaign slurm checks the command each
+	// array task will run this way).
+	validateOnly bool
+	out          *stickyWriter
 }
 
 // newStreams returns the streams of one run; writes to stdout are

@@ -216,7 +216,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	opts.Backends = bs[0].Name
 	_, cfg, err := compareConfig(&opts.compareOptions)
-	if err != nil {
+	if err != nil || s.validateOnly {
 		return err
 	}
 	// Every format signs with the same keys, the reference's binary64
