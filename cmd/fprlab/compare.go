@@ -42,8 +42,13 @@ type compareOptions struct {
 	Progress    bool
 	Interactive bool
 	Shard       string
-	// seedOrKeysSet records that --seed or --keys was given.
-	seedOrKeysSet bool
+	// AllowWeakShadow measures backends the shadow is not shadowMargin
+	// bits wider than.
+	AllowWeakShadow bool
+	// seedOrKeysSet records that --seed or --keys was given;
+	// oracleBitsSet and signaturesSet that --oracle-bits and --signatures
+	// were (see noteMeasureFlags).
+	seedOrKeysSet, oracleBitsSet, signaturesSet bool
 }
 
 const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
@@ -92,7 +97,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
-			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
+			opts.noteMeasureFlags(cmd.Flags())
 			return runCompare(cmd.Context(), opts, s)
 		},
 	}
@@ -120,6 +125,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
+	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 }
 
 // compareIdentity is what determines a campaign's results (its run.json).
@@ -165,6 +171,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	var cfg shadow.Config
 	if opts.Backends == "" {
 		return nil, cfg, errors.New("missing --backend (for instance --backend native,triword)")
+	}
+	if err := opts.checkMeasureFlags(); err != nil {
+		return nil, cfg, err
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
@@ -213,7 +222,10 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if opts.Workers < 0 {
 		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
 	}
-	return bs, cfg, cfg.Check()
+	if err := cfg.Check(); err != nil {
+		return nil, cfg, err
+	}
+	return bs, cfg, checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
 }
 
 // runCompare runs the campaign over each backend and prints the summaries.
@@ -414,6 +426,9 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		}
 		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+		if note := weakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
+			fmt.Fprint(tw, note)
+		}
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
 		row := func(stat, name string, q shadow.Q) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stat, name, lg(q.Min), lg(q.Q01), lg(q.Q10), lg(q.Median), lg(q.Q90), lg(q.Q99), lg(q.Max))
