@@ -36,9 +36,13 @@ type Manifest struct {
 	Runs    []Run  `json:"runs"`
 }
 
-// Run is one command of a campaign and the document it wrote.
+// Run is one command of a campaign and the document it wrote. Argv is
+// the command's words (fprlab writes it); Command is the same command as
+// one line for a POSIX shell, each word quoted (package shellword), or,
+// in manifests written by hand, whatever line they give.
 type Run struct {
-	Command    string  `json:"command"`
+	Command    string   `json:"command"`
+	Argv       []string `json:"argv,omitempty"`
 	Output     string  `json:"output"`
 	Version    string  `json:"version,omitempty"`
 	Seed       string  `json:"seed,omitempty"`

@@ -17,6 +17,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/fprlab/fprlab/internal/shellword"
 )
 
 // campaignOptions holds the flags of campaign slurm.
@@ -157,17 +159,6 @@ func takeCampaignFlags(opts *campaignOptions) error {
 	return nil
 }
 
-// shellQuote quotes one word for bash.
-func shellQuote(w string) string {
-	if w != "" && strings.IndexFunc(w, func(r rune) bool {
-		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ',' || r == ':' || r == '=' || r == '+' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-}
-
 // Slurm's syntax for the values campaign slurm writes into #SBATCH lines
 // (sbatch(1)): a partition name or a comma-separated list of them, and a
 // time limit "minutes", "minutes:seconds", "hours:minutes:seconds",
@@ -186,7 +177,7 @@ var (
 // splits them at blanks and expands % patterns in --output: the campaign
 // directory must be a plain path there, the partition and time limit must
 // follow Slurm's syntax. Everything written into a command line is quoted
-// for bash besides (shellQuote).
+// for bash besides (package shellword).
 func checkScriptValues(opts *campaignOptions, bin, dir string) error {
 	for _, v := range []struct{ what, val string }{{"--out", opts.Out}, {"--binary", bin}, {"--partition", opts.Partition}, {"--time", opts.Time}} {
 		if err := noControl(v.what, v.val); err != nil {
@@ -204,7 +195,7 @@ func checkScriptValues(opts *campaignOptions, bin, dir string) error {
 	if opts.Time != "" && !slurmTime.MatchString(opts.Time) {
 		return fmt.Errorf("--time %q: want a Slurm time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED", opts.Time)
 	}
-	if shellQuote(dir) != dir || strings.Contains(dir, "%") {
+	if shellword.Quote(dir) != dir || strings.Contains(dir, "%") {
 		return fmt.Errorf("--out %q: the directory (%s) goes into the scripts' #SBATCH --output lines, which sbatch splits at blanks and where %% starts a pattern; choose a path of letters, digits and - _ . / , : = + only", opts.Out, dir)
 	}
 	return nil
@@ -253,10 +244,6 @@ func campaignScripts(opts *campaignOptions, bin, dir string) (shards, merge stri
 	if opts.Time != "" {
 		fmt.Fprintf(&hdr, "#SBATCH --time=%s\n", opts.Time)
 	}
-	quoted := make([]string, len(opts.Args))
-	for i, a := range opts.Args {
-		quoted[i] = shellQuote(a)
-	}
 	shards = fmt.Sprintf(`#!/bin/bash
 # A sharded fprlab compare campaign: task I measures shard I of %d.
 #SBATCH --job-name=fprlab-shards
@@ -269,10 +256,10 @@ func campaignScripts(opts *campaignOptions, bin, dir string) (shards, merge stri
 # (sbatch --array=I) must still be shard I of %d.
 exec %s %s --shard "$SLURM_ARRAY_TASK_ID/%d" --workers "${SLURM_CPUS_PER_TASK:-%d}" --out %s/shard-"$SLURM_ARRAY_TASK_ID" --json \
   > %s/shard-"$SLURM_ARRAY_TASK_ID".json
-`, opts.Shards, opts.Shards-1, opts.CPUs, shellQuote(dir), hdr.String(), opts.Shards, shellQuote(bin), strings.Join(quoted, " "), opts.Shards, opts.CPUs, shellQuote(dir), shellQuote(dir))
+`, opts.Shards, opts.Shards-1, opts.CPUs, shellword.Quote(dir), hdr.String(), opts.Shards, shellword.Quote(bin), shellword.Join(opts.Args), opts.Shards, opts.CPUs, shellword.Quote(dir), shellword.Quote(dir))
 	var dirs []string
 	for i := range opts.Shards {
-		dirs = append(dirs, shellQuote(filepath.Join(dir, "shard-"+strconv.Itoa(i))))
+		dirs = append(dirs, shellword.Quote(filepath.Join(dir, "shard-"+strconv.Itoa(i))))
 	}
 	merge = fmt.Sprintf(`#!/bin/bash
 # Merges the shards of the campaign once every array task has succeeded.
@@ -280,7 +267,7 @@ exec %s %s --shard "$SLURM_ARRAY_TASK_ID/%d" --workers "${SLURM_CPUS_PER_TASK:-%
 #SBATCH --output=%s/slurm-merge-%%j.out
 %sset -euo pipefail
 exec %s merge %s --out %s/merged --json > %s/merged.json
-`, shellQuote(dir), hdr.String(), shellQuote(bin), strings.Join(dirs, " "), shellQuote(dir), shellQuote(dir))
+`, shellword.Quote(dir), hdr.String(), shellword.Quote(bin), strings.Join(dirs, " "), shellword.Quote(dir), shellword.Quote(dir))
 	return shards, merge
 }
 
@@ -334,7 +321,7 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 	if err := writeFileAtomic(mp, []byte(merge)); err != nil {
 		return err
 	}
-	fmt.Fprintf(s.Out, "wrote %s and %s; submit with:\n  jobid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jobid %s\n", sp, mp, shellQuote(sp), shellQuote(mp))
+	fmt.Fprintf(s.Out, "wrote %s and %s; submit with:\n  jobid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jobid %s\n", sp, mp, shellword.Quote(sp), shellword.Quote(mp))
 	if !opts.Submit {
 		return nil
 	}

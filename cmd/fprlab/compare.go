@@ -22,6 +22,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/shellword"
 )
 
 // compareOptions holds the flags of compare.
@@ -312,7 +313,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
-		if err := writeManifest(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
 			return nil, err
 		}
 	}
@@ -342,33 +343,46 @@ func parseShard(v string, cfg *shadow.Config) error {
 	return nil
 }
 
-// compareCommandLine restates the flags that determined a campaign.
-func compareCommandLine(opts *compareOptions, bs []arith.Backend) string {
+// compareCommandLine restates, word by word, the flags that determined a
+// campaign.
+func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
 	names := make([]string, len(bs))
 	for i, b := range bs {
 		names[i] = b.Name
 	}
-	c := fmt.Sprintf("fprlab compare --backend %s --params %s", strings.Join(names, ","), opts.Params)
+	c := []string{"fprlab", "compare", "--backend", strings.Join(names, ","), "--params", opts.Params}
 	if opts.KATRecords != "" {
-		c += " --kat-records " + opts.KATRecords
+		c = append(c, "--kat-records", opts.KATRecords)
 	} else {
-		c += fmt.Sprintf(" --signatures %d --keys %d --seed %q", opts.Signatures, opts.Keys, opts.Seed)
+		c = append(c, "--signatures", strconv.Itoa(opts.Signatures), "--keys", strconv.Itoa(opts.Keys), "--seed", opts.Seed)
 	}
-	c += " --shadow " + opts.Shadow + " --exact-sigma " + opts.ExactSigma
+	c = append(c, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma)
 	if opts.Acceptance != "" && opts.Acceptance != acceptBerExp {
-		c += " --acceptance " + opts.Acceptance
+		c = append(c, "--acceptance", opts.Acceptance)
 	}
 	if opts.Shadow == string(shadow.ShadowOracle) {
-		c += fmt.Sprintf(" --oracle-bits %d", opts.OracleBits)
+		c = append(c, "--oracle-bits", strconv.FormatUint(uint64(opts.OracleBits), 10))
 	}
 	return c
 }
 
-// writeManifest writes DIR/manifest.json, the description of a campaign
-// directory that `fprlab report` reads: what was run, the document it
-// wrote, the sample sizes and the time.
+// writeManifestArgv writes DIR/manifest.json, the description of a
+// campaign directory that `fprlab report` reads: what was run, the
+// document it wrote, the sample sizes and the time. The command is argv: its words are kept as they are ("argv") and as one
+// line a shell splits back into them ("command", package shellword).
+func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
+}
+
+// writeManifest is writeManifestArgv for a command known only as a line
+// (merge's, which should pass its words instead).
 func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	run := results.Run{Command: command, Output: output, Version: releaseVersion(), Seed: cfg.Seed, KATRecords: ""}
+	return writeManifestRun(dir, what, results.Run{Command: command}, output, cfg, sums)
+}
+
+// writeManifestRun writes the manifest of the run whose command run holds.
+func writeManifestRun(dir, what string, run results.Run, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	run.Output, run.Version, run.Seed, run.KATRecords = output, releaseVersion(), cfg.Seed, ""
 	if cfg.KATMode() {
 		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
 	}

@@ -1,8 +1,14 @@
 package main
 
 import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/results"
 )
 
 // TestWeakShadowRefused: a shadow not shadowMargin bits wider than a
@@ -64,5 +70,43 @@ func TestContradictoryMeasureFlags(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// TestManifestCommandIsShellSafe: the manifest keeps the command's words
+// ("argv") and a line ("command") that bash splits back into exactly those
+// words without running anything, for a seed full of shell syntax (it
+// used to be Go-quoted: "$(...)" in it ran when pasted into bash).
+func TestManifestCommandIsShellSafe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a shadowed signature")
+	}
+	dir := t.TempDir()
+	seed := "$(touch PWNED)`touch PWNED2`'\"; touch PWNED3"
+	out := filepath.Join(dir, "camp")
+	if code, _, errOut := runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--seed", seed, "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m results.Manifest
+	if err := json.Unmarshal(readFile(t, filepath.Join(out, results.ManifestName)), &m); err != nil || len(m.Runs) != 1 {
+		t.Fatalf("manifest: %v %+v", err, m)
+	}
+	run := m.Runs[0]
+	want := []string{"fprlab", "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--keys", "1", "--seed", seed, "--shadow", "dd", "--exact-sigma", "formula"}
+	if !slices.Equal(run.Argv, want) {
+		t.Errorf("argv %q, want %q", run.Argv, want)
+	}
+	c := exec.Command("bash", "-c", "printf '%s\\0' "+run.Command)
+	c.Dir = dir
+	b, err := c.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Split(string(b), "\x00")
+	if got := words[:len(words)-1]; !slices.Equal(got, want) {
+		t.Errorf("bash splits the command %q into %q", run.Command, got)
+	}
+	if p := pwned(dir); len(p) > 0 {
+		t.Errorf("the command line ran %q", p)
 	}
 }

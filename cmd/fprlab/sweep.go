@@ -281,9 +281,9 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		for i := range points {
 			sums = append(sums, points[i].Summary)
 		}
-		line := fmt.Sprintf("fprlab sweep --format %s --reference %q --kat %d --params %s --signatures %d --seed %q --shadow %s --exact-sigma %s",
-			strings.Join(names, ","), opts.References, opts.KAT, opts.Params, opts.Signatures, opts.Seed, opts.Shadow, opts.ExactSigma)
-		if err := writeManifest(opts.Out, "sweep", line, "sweep.json", cfg, sums); err != nil {
+		argv := []string{"fprlab", "sweep", "--format", strings.Join(names, ","), "--reference", opts.References, "--kat", strconv.Itoa(opts.KAT),
+			"--params", opts.Params, "--signatures", strconv.Itoa(opts.Signatures), "--seed", opts.Seed, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma}
+		if err := writeManifestArgv(opts.Out, "sweep", argv, "sweep.json", cfg, sums); err != nil {
 			return err
 		}
 	}
