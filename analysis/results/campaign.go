@@ -43,13 +43,13 @@ type Manifest struct {
 type Run struct {
 	Command    string   `json:"command"`
 	Argv       []string `json:"argv,omitempty"`
-	Output     string  `json:"output"`
-	Version    string  `json:"version,omitempty"`
-	Seed       string  `json:"seed,omitempty"`
-	Signatures int64   `json:"signatures,omitempty"`
-	KATRecords string  `json:"kat_records,omitempty"`
-	Seconds    float64 `json:"seconds,omitempty"`
-	Note       string  `json:"note,omitempty"`
+	Output     string   `json:"output"`
+	Version    string   `json:"version,omitempty"`
+	Seed       string   `json:"seed,omitempty"`
+	Signatures int64    `json:"signatures,omitempty"`
+	KATRecords string   `json:"kat_records,omitempty"`
+	Seconds    float64  `json:"seconds,omitempty"`
+	Note       string   `json:"note,omitempty"`
 }
 
 // CompareDoc is a parsed `compare --json` document.

@@ -10,7 +10,7 @@ import "strings"
 // Quote returns w as one shell word: unchanged when it is made only of
 // characters no shell treats specially (letters, digits and - _ . / , : =
 // +), else in single quotes, inside which nothing is special; a single
-// quote in w is written '\''. The empty word is ''.
+// quote in w is written '\”. The empty word is ”.
 func Quote(w string) string {
 	if w != "" && strings.IndexFunc(w, func(r rune) bool { return !plain(r) }) < 0 {
 		return w
