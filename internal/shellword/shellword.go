@@ -9,8 +9,9 @@ import "strings"
 
 // Quote returns w as one shell word: unchanged when it is made only of
 // characters no shell treats specially (letters, digits and - _ . / , : =
-// +), else in single quotes, inside which nothing is special; a single
-// quote in w is written '\”. The empty word is ”.
+// +), else in single quotes, inside which nothing is special: a single
+// quote in w ends the quoted part, is written escaped (\') and a new
+// quoted part begins. The empty word is a pair of single quotes.
 func Quote(w string) string {
 	if w != "" && strings.IndexFunc(w, func(r rune) bool { return !plain(r) }) < 0 {
 		return w
