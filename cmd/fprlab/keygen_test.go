@@ -202,3 +202,24 @@ func TestKeygenProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestKeygenBothOrNeither: a key pair whose public key cannot be written
+// (a full device) leaves no private key file and prints no private key.
+func TestKeygenBothOrNeither(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	sk := filepath.Join(dir, "a.sk")
+	code, _, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", sk, "--seed", "01")
+	if code != exitUsage || !strings.Contains(errOut, "/dev/full") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(sk); err == nil {
+		t.Error("a.sk was written although the public key was not")
+	}
+	code, out, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", "-", "--seed", "01")
+	if code != exitUsage || out != "" {
+		t.Errorf("--sk -: exit %d, %d bytes on stdout, stderr %q", code, len(out), errOut)
+	}
+}
