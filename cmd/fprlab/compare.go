@@ -285,11 +285,13 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			bcfg.Have = shadow.Have(have)
 			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
 		}
+		stopKeygenProgress := func() {}
 		if opts.Progress || opts.Interactive {
-			bcfg.Progress = compareProgress(s.Err, b.Name)
+			bcfg.Progress, stopKeygenProgress = untilFirstUnit(ctx, s, "compare: "+b.Name+": generating keys", compareProgress(s.Err, b.Name))
 		}
 		t0 := time.Now()
 		recs, err := shadow.Run(ctx, b, bcfg)
+		stopKeygenProgress()
 		if err != nil {
 			if ctx.Err() != nil {
 				if camp != nil {

@@ -223,3 +223,28 @@ func TestKeygenBothOrNeither(t *testing.T) {
 		t.Errorf("--sk -: exit %d, %d bytes on stdout, stderr %q", code, len(out), errOut)
 	}
 }
+
+// TestCompareShowsKeygenProgress: compare --progress shows the elapsed
+// time while the keys are generated (it used to print nothing until the
+// first key was done: minutes over a slow backend), then the unit counts,
+// and no elapsed-time line once units are counted.
+func TestCompareShowsKeygenProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a shadowed key generation")
+	}
+	old := elapsedEvery
+	elapsedEvery = time.Millisecond
+	defer func() { elapsedEvery = old }()
+	code, _, errOut := runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--progress", "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	first := strings.Index(errOut, "compare: native: generating keys: ")
+	units := strings.Index(errOut, "compare: native: 1/2 units")
+	if first < 0 || units < 0 || first > units {
+		t.Fatalf("no key generation progress before the first unit:\n%s", errOut)
+	}
+	if strings.Contains(errOut[units:], "generating keys") {
+		t.Errorf("key generation progress after the first unit:\n%s", errOut)
+	}
+}
