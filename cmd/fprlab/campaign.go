@@ -63,8 +63,7 @@ func newCampaignCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "campaign",
 		Short: "Run measurements on a cluster (campaign slurm)",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		// Run without a subcommand: see requireSubcommand.
 	}
 	opts := &campaignOptions{}
 	sl := &cobra.Command{
@@ -224,8 +223,12 @@ func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) e
 	if opts.Args[0] == "sweep" {
 		check = newSweepCmd(vs)
 	}
-	check.SetArgs(append(append([]string{}, opts.Args[1:]...),
-		"--shard", fmt.Sprintf("0/%d", opts.Shards), "--workers", strconv.Itoa(opts.CPUs), "--out", filepath.Join(dir, "shard-0"), "--json"))
+	args := append(append([]string{}, opts.Args[1:]...),
+		"--shard", fmt.Sprintf("0/%d", opts.Shards), "--workers", strconv.Itoa(opts.CPUs), "--out", filepath.Join(dir, "shard-0"), "--json")
+	if err := repeatedFlags(check, args); err != nil {
+		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
+	}
+	check.SetArgs(args)
 	check.SetOut(io.Discard)
 	check.SetErr(io.Discard)
 	check.SilenceErrors, check.SilenceUsage = true, true
@@ -281,7 +284,7 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 		return errors.New("campaign slurm runs compare or sweep: give \"-- compare ARGS\" or \"-- sweep ARGS\"")
 	}
 	for _, a := range opts.Args[1:] {
-		if a == "--out" || strings.HasPrefix(a, "--out=") || a == "--shard" || strings.HasPrefix(a, "--shard=") || a == "--workers" || strings.HasPrefix(a, "--workers=") {
+		if name, _, _ := strings.Cut(a, "="); name == "--out" || name == "--shard" || name == "--workers" || name == "--json" {
 			return fmt.Errorf("campaign slurm sets %s itself: leave it out of the compare arguments", strings.SplitN(a, "=", 2)[0])
 		}
 	}

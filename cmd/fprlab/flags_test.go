@@ -2,10 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/results"
@@ -108,5 +110,113 @@ func TestManifestCommandIsShellSafe(t *testing.T) {
 	}
 	if p := pwned(dir); len(p) > 0 {
 		t.Errorf("the command line ran %q", p)
+	}
+}
+
+// TestRepeatedFlagsRefused: a flag given twice is an error naming both
+// values (pflag kept the last one silently), in a command line and in the
+// command of a campaign; flags that collect values may repeat.
+func TestRepeatedFlagsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--backend", "native", "--backend", "emu64", "--params", "512", "--signatures", "1"}, `--backend is given twice ("native" and "emu64")`},
+		{[]string{"compare", "--backend=native", "--params", "512", "--seed", "a", "--signatures", "1", "--seed=b"}, `--seed is given twice ("a" and "b")`},
+		{[]string{"keygen", "--params", "512", "--pk", "a", "--pk", "b", "--sk", "c"}, "--pk is given twice"},
+		{[]string{"verify", "--hex", "--hex", "--pk", "a", "--msg", "b", "--sig", "c"}, "--hex is given twice: give it once"},
+		{[]string{"campaign", "slurm", "--shards", "2", "--out", filepath.Join(t.TempDir(), "c"), "--", "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--seed", "a", "--seed", "b"}, `compare arguments: --seed is given twice`},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+	// plot --backend collects its values.
+	code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--backend", "native", "--backend", "triword", "--out", filepath.Join(t.TempDir(), "h.svg"))
+	if code != 0 {
+		t.Errorf("plot --backend twice: exit %d, %s", code, errOut)
+	}
+}
+
+// TestUnknownSubcommandsExit2: a group command run without a subcommand
+// or with an unknown one is a usage error, like any other.
+func TestUnknownSubcommandsExit2(t *testing.T) {
+	for _, args := range [][]string{{}, {"accel"}, {"accel", "nosuch"}, {"arith"}, {"arith", "nosuch"}, {"campaign"}, {"campaign", "nosuch"}, {"nosuch"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "command") {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errOut)
+		}
+	}
+	if code, _, errOut := runCLI(t, "comapre"); !strings.Contains(errOut, "did you mean compare") {
+		t.Errorf("comapre: exit %d, %q", code, errOut)
+	}
+	if code, out, _ := runCLI(t, "accel", "--help"); code != 0 || !strings.Contains(out, "ffsampling") {
+		t.Errorf("accel --help: exit %d", code)
+	}
+}
+
+// TestDuplicateListItemsRefused: bench lists naming an item twice are
+// refused instead of measured once.
+func TestDuplicateListItemsRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--op", "verify,verify"}, `names verify twice`},
+		{[]string{"bench", "--backend", "native,native"}, `names native twice`},
+		{[]string{"bench", "--params", "512,512"}, `names Falcon-512 twice`},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != exitUsage || !strings.Contains(errOut, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestTuneOutRefusesForeignDirectory: tune --out into a directory holding
+// other files (a compare campaign) is refused and leaves it as it was; a
+// new directory is fine.
+func TestTuneOutRefusesForeignDirectory(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "run.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "tune", "--params", "512", "--signatures", "1", "--out", dir)
+	if code != exitUsage || !strings.Contains(errOut, "holds run.json") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("the directory now holds %v", ents)
+	}
+	if err := checkTuneDir(filepath.Join(dir, "new")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestPlotPrefixRefused: accel --plot PREFIX naming a device, pipe or
+// directory (--plot /dev/full created /dev/full.png), or ending in the
+// extension, is refused before anything runs.
+func TestPlotPrefixRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ prefix, want string }{
+		{fifo, "existing pipe"},
+		{dir, "existing directory"},
+		{filepath.Join(dir, "x.png"), "without the extension"},
+		{"-", "not standard output"},
+	} {
+		for _, cmd := range [][]string{{"accel", "fpru", "--params", "512"}, {"accel", "ripst"}} {
+			code, _, errOut := runCLI(t, append(cmd, "--plot", c.prefix)...)
+			if code != exitUsage || !strings.Contains(errOut, c.want) {
+				t.Errorf("%q --plot %s: exit %d, stderr %q; want 2 and %q", cmd, c.prefix, code, errOut, c.want)
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("%s now holds %v", dir, ents)
 	}
 }
