@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/plot"
 )
 
 // exampleCampaign is the hand-written campaign of package results.
@@ -198,5 +200,25 @@ func TestCraftedDocumentRefused(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, "per_leaf.sum.histogram[0].log2") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
+	}
+}
+
+// TestHelpNamesEveryPlotKind: fprlab --help and plot --help name every
+// kind of figure (pareto was missing), and campaign slurm's help says it
+// runs sweeps too.
+func TestHelpNamesEveryPlotKind(t *testing.T) {
+	_, top, _ := runCLI(t, "--help")
+	_, long, _ := runCLI(t, "plot", "--help")
+	for _, k := range plot.Kinds {
+		if !strings.Contains(top, string(k.Kind)) {
+			t.Errorf("fprlab --help does not name the plot kind %s", k.Kind)
+		}
+		if !strings.Contains(long, string(k.Kind)+":") {
+			t.Errorf("plot --help does not describe %s", k.Kind)
+		}
+	}
+	_, camp, _ := runCLI(t, "campaign", "slurm", "--help")
+	if !strings.Contains(camp, "compare or sweep\ncampaign") || !strings.Contains(camp, "fprlab sweep ARGS") {
+		t.Errorf("campaign slurm --help does not mention sweep:\n%s", camp)
 	}
 }
