@@ -67,6 +67,7 @@ func TestContradictoryMeasureFlags(t *testing.T) {
 		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "-3"}, "--signatures -3: want 1 or more"},
 		{[]string{"sweep", "--format", "vprec:30", "--params", "512", "--signatures", "0"}, "--signatures 0: want 1 or more"},
 		{[]string{"compare", "--backend", "native", "--params", "512"}, "missing --signatures"},
+		{[]string{"compare", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--signatures", "0"}, "excludes --signatures (given as 0)"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
 		if code != exitUsage || !strings.Contains(errOut, c.want) {

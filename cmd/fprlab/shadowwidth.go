@@ -78,7 +78,10 @@ func (o *compareOptions) checkMeasureFlags() error {
 	if o.oracleBitsSet && o.Shadow != string(shadow.ShadowOracle) {
 		return fmt.Errorf("--oracle-bits %d applies to --shadow oracle only, not to the %s shadow", o.OracleBits, o.Shadow)
 	}
-	if o.signaturesSet && o.Signatures <= 0 && o.KATRecords == "" {
+	switch {
+	case o.signaturesSet && o.KATRecords != "":
+		return fmt.Errorf("--kat-records takes each record's own key and randomness: it excludes --signatures (given as %d)", o.Signatures)
+	case o.signaturesSet && o.Signatures <= 0:
 		return fmt.Errorf("--signatures %d: want 1 or more", o.Signatures)
 	}
 	return nil
