@@ -16,7 +16,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/fprlab/fprlab/internal/shellword"
 )
@@ -74,7 +73,9 @@ func newCampaignCmd(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Args = args
 			opts.given = map[string]bool{}
-			cmd.Flags().Visit(func(f *pflag.Flag) { opts.given["--"+f.Name] = true })
+			for _, name := range campaignFlags {
+				opts.given["--"+name] = cmd.Flags().Changed(name)
+			}
 			return runCampaignSlurm(cmd.Context(), opts, s)
 		},
 	}
@@ -89,6 +90,9 @@ func newCampaignCmd(s *streams) *cobra.Command {
 	cmd.AddCommand(sl)
 	return cmd
 }
+
+// campaignFlags are the flags of campaign slurm.
+var campaignFlags = []string{"shards", "partition", "time", "cpus", "out", "binary", "submit"}
 
 // takeCampaignFlags moves campaign flags written among the command's
 // arguments ("-- compare ARGS --shards 4 --out DIR", the order of the issue

@@ -98,7 +98,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
-			opts.noteMeasureFlags(cmd.Flags())
+			opts.noteMeasureFlags(cmd.Flags().Changed)
 			return runCompare(cmd.Context(), opts, s)
 		},
 	}

@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/spf13/pflag"
-
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 )
@@ -66,10 +64,11 @@ func weakShadowNote(backend string, shadowName shadow.ShadowKind, bits uint) str
 // noteMeasureFlags records which of the flags compare and sweep share
 // were given, for checks where a flag's zero or default value and its
 // absence differ.
-func (o *compareOptions) noteMeasureFlags(f *pflag.FlagSet) {
-	o.seedOrKeysSet = f.Changed("seed") || f.Changed("keys")
-	o.oracleBitsSet = f.Changed("oracle-bits")
-	o.signaturesSet = f.Changed("signatures")
+// changed is the command's cmd.Flags().Changed.
+func (o *compareOptions) noteMeasureFlags(changed func(name string) bool) {
+	o.seedOrKeysSet = changed("seed") || changed("keys")
+	o.oracleBitsSet = changed("oracle-bits")
+	o.signaturesSet = changed("signatures")
 }
 
 // checkMeasureFlags refuses flags that the other flags make meaningless

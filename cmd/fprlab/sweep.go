@@ -63,7 +63,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
-			opts.noteMeasureFlags(cmd.Flags())
+			opts.noteMeasureFlags(cmd.Flags().Changed)
 			return runSweep(cmd.Context(), opts, s)
 		},
 	}
