@@ -106,30 +106,19 @@ func takeCampaignFlags(opts *campaignOptions) error {
 		name, val, hasVal := strings.Cut(a, "=")
 		switch name {
 		case "--submit":
-			if opts.given["--submit"] {
-				return errors.New("--submit is given both before and after \"--\": give it once")
+			if err := opts.takeOnce(name); err != nil {
+				return err
 			}
 			opts.Submit = !hasVal || val == "true"
-			if opts.given == nil {
-				opts.given = map[string]bool{}
-			}
-			opts.given["--submit"] = true
 			continue
 		case "--shards", "--partition", "--time", "--cpus", "--out", "--binary":
 		default:
 			rest = append(rest, a)
 			continue
 		}
-		if opts.given[name] {
-			// Either the campaign's flag twice, or -- for --out -- the
-			// command's own --out, which campaign slurm sets per shard:
-			// neither may silently replace the other.
-			return fmt.Errorf("%s is given both before and after \"--\": give it once, as a campaign slurm flag", name)
+		if err := opts.takeOnce(name); err != nil {
+			return err
 		}
-		if opts.given == nil {
-			opts.given = map[string]bool{}
-		}
-		opts.given[name] = true
 		if !hasVal {
 			if i+1 >= len(args) {
 				return fmt.Errorf("%s needs a value", name)
@@ -159,6 +148,21 @@ func takeCampaignFlags(opts *campaignOptions) error {
 		}
 	}
 	opts.Args = rest
+	return nil
+}
+
+// takeOnce records that the campaign flag name was given, refusing it a
+// second time: either the campaign's flag twice, or -- for --out -- the
+// command's own --out, which campaign slurm sets per shard; neither may
+// silently replace the other.
+func (o *campaignOptions) takeOnce(name string) error {
+	if o.given[name] {
+		return fmt.Errorf("%s is given both before and after \"--\" (or twice): give it once, as a campaign slurm flag", name)
+	}
+	if o.given == nil {
+		o.given = map[string]bool{}
+	}
+	o.given[name] = true
 	return nil
 }
 

@@ -370,8 +370,9 @@ func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
 
 // writeManifestArgv writes DIR/manifest.json, the description of a
 // campaign directory that `fprlab report` reads: what was run, the
-// document it wrote, the sample sizes and the time. The command is argv: its words are kept as they are ("argv") and as one
-// line a shell splits back into them ("command", package shellword).
+// document it wrote, the sample sizes and the time. The command is argv:
+// its words are kept as they are ("argv") and as one line a shell splits
+// back into them ("command", package shellword).
 func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
 	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
 }
