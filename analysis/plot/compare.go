@@ -141,6 +141,9 @@ func Stages(cs []results.Compare) (*Figure, error) {
 			}
 		}
 	}
+	if err := checkCategories("signing stages", len(names)); err != nil {
+		return nil, fmt.Errorf("stages: %w", err)
+	}
 	p := newPlot(
 		fmt.Sprintf("Where error is born: relative error of each signing stage against %s\n%s, %s", oracleBits(have), degrees(have), results.DescribeSamples(have)),
 		"log2(relative error) of the stage's values (filled: maximum, hollow: median)", "signing stage, in order")

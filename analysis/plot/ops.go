@@ -36,6 +36,9 @@ func Ops(ops []results.OpError) (*Figure, error) {
 			samples = o.Samples
 		}
 	}
+	if err := checkCategories("operations", len(opNames)); err != nil {
+		return nil, fmt.Errorf("ops: %w", err)
+	}
 	p := newPlot(fmt.Sprintf("Relative error of each operation against the 256-bit oracle (arith errors)\nat least %s samples per operation and backend; filled: maximum, hollow: median, bar: proven bound", results.Thousands(samples)),
 		"operation", "log2(relative error)  (expm_p63: of full scale 2^63)")
 	p.NominalX(opNames...)

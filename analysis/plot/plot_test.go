@@ -9,10 +9,13 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	gplot "gonum.org/v1/plot"
 
 	"github.com/fprlab/fprlab/analysis/results"
 )
@@ -322,5 +325,27 @@ func TestComparesForSweep(t *testing.T) {
 	// The committed sweep carries stage tables but no histograms.
 	if _, err := Draw(KindStages, c, Options{}); err != nil && !errors.Is(err, results.ErrNoData) {
 		t.Errorf("stages from a sweep: %v", err)
+	}
+}
+
+// TestTicksBounded: the tickers that step one unit at a time lay out a
+// bounded number of ticks over any range, and none over an infinite or
+// absurd one (values the reader refuses, were they to reach a figure).
+func TestTicksBounded(t *testing.T) {
+	for _, tk := range []struct {
+		name string
+		t    gplot.Ticker
+	}{{"bits", bitsTicks}, {"decade", decadeTicks}, {"int", intTicks}} {
+		for _, r := range [][2]float64{{-1e308, 1e308}, {math.Inf(-1), 0}, {0, math.NaN()}, {-1 << 30, 1 << 30}} {
+			if ts := tk.t.Ticks(r[0], r[1]); len(ts) != 0 {
+				t.Errorf("%s ticks over %v: %d ticks, want none", tk.name, r, len(ts))
+			}
+		}
+	}
+	if ts := bitsTicks.Ticks(1, 60000); len(ts) > 30 {
+		t.Errorf("bits ticks over 1..60000: %d ticks", len(ts))
+	}
+	if ts := bitsTicks.Ticks(20, 60); len(ts) != 41 {
+		t.Errorf("bits ticks over 20..60: %d ticks, want one per bit", len(ts))
 	}
 }

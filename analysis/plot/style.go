@@ -156,6 +156,9 @@ func markers(pts plotter.XYs, i int, g draw.GlyphDrawer, radius vg.Length) (*plo
 // intTicks are the default tick positions labelled without trailing
 // zeros ("-25", not "-25.00"), for axes of log2 values and bits.
 var intTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	if !boundedSpan(min, max) {
+		return nil
+	}
 	ts := gplot.DefaultTicks{}.Ticks(min, max)
 	for i := range ts {
 		if ts[i].Label != "" {
@@ -178,6 +181,9 @@ func headroom(a *gplot.Axis, frac float64) { a.Max += (a.Max - a.Min) * frac }
 // decadeTicks label an axis of log10 values at each integer k as 10^k,
 // for fractions: 1, 0.1, 0.01, ..., then 10^-4 and below.
 var decadeTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	if !boundedSpan(min, max) {
+		return nil
+	}
 	var out []gplot.Tick
 	for k := math.Ceil(min); k <= max; k++ {
 		label := ""
@@ -199,19 +205,52 @@ var decadeTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
 // 16 or 32 bits, the smallest that gives at most 12 labels, with unlabelled
 // ticks at every bit when the step is small.
 var bitsTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	if !boundedSpan(min, max) {
+		return nil
+	}
 	step := 1.0
-	for step < 32 && (max-min)/step > 12 {
+	for (max-min)/step > 12 {
 		step *= 2
 	}
+	// Every bit when labels are close, else only the labelled ones: at
+	// most about 50 ticks whatever the range.
+	inc := 1.0
+	if step > 4 {
+		inc = step
+	}
 	var ts []gplot.Tick
-	for v := math.Ceil(min); v <= max; v++ {
+	for v := math.Ceil(min/inc) * inc; v <= max; v += inc {
 		t := gplot.Tick{Value: v}
 		if math.Mod(v, step) == 0 {
 			t.Label = strconv.Itoa(int(v))
-		} else if step > 4 {
-			continue
 		}
 		ts = append(ts, t)
 	}
 	return ts
 })
+
+// maxAxisSpan bounds the range of an axis the tickers above lay out one
+// unit at a time. The documents' values are bounded (results.MaxLog2,
+// results.MaxBits), so only a figure built from values that bypassed the
+// reader's checks comes near it; it is then drawn without ticks rather
+// than laid out forever.
+const maxAxisSpan = 1 << 20
+
+// boundedSpan reports whether [min, max] is finite and at most
+// maxAxisSpan wide.
+func boundedSpan(min, max float64) bool {
+	return !math.IsNaN(min) && !math.IsNaN(max) && !math.IsInf(min, 0) && !math.IsInf(max, 0) && max-min <= maxAxisSpan
+}
+
+// maxCategories bounds the rows (stages) or columns (operations) of a
+// figure, whose size grows with them: a document naming more is refused
+// rather than drawn on a canvas of gigabytes.
+const maxCategories = 256
+
+// checkCategories refuses more than maxCategories categories.
+func checkCategories(what string, n int) error {
+	if n > maxCategories {
+		return fmt.Errorf("%d %s: more than %d, too many for one figure", n, what, maxCategories)
+	}
+	return nil
+}

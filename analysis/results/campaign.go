@@ -36,16 +36,20 @@ type Manifest struct {
 	Runs    []Run  `json:"runs"`
 }
 
-// Run is one command of a campaign and the document it wrote.
+// Run is one command of a campaign and the document it wrote. Argv is
+// the command's words (fprlab writes it); Command is the same command as
+// one line for a POSIX shell, each word quoted (package shellword), or,
+// in manifests written by hand, whatever line they give.
 type Run struct {
-	Command    string  `json:"command"`
-	Output     string  `json:"output"`
-	Version    string  `json:"version,omitempty"`
-	Seed       string  `json:"seed,omitempty"`
-	Signatures int64   `json:"signatures,omitempty"`
-	KATRecords string  `json:"kat_records,omitempty"`
-	Seconds    float64 `json:"seconds,omitempty"`
-	Note       string  `json:"note,omitempty"`
+	Command    string   `json:"command"`
+	Argv       []string `json:"argv,omitempty"`
+	Output     string   `json:"output"`
+	Version    string   `json:"version,omitempty"`
+	Seed       string   `json:"seed,omitempty"`
+	Signatures int64    `json:"signatures,omitempty"`
+	KATRecords string   `json:"kat_records,omitempty"`
+	Seconds    float64  `json:"seconds,omitempty"`
+	Note       string   `json:"note,omitempty"`
 }
 
 // CompareDoc is a parsed `compare --json` document.
@@ -74,6 +78,10 @@ type Campaign struct {
 	OpErrors []OpErrorDoc
 	Tunes    []TuneDoc
 	Skipped  []Skipped
+	// Files are the paths of every file read (documents, the manifest
+	// and files skipped after reading), so that a command writing
+	// beside them can refuse to replace one of its own inputs.
+	Files []string
 }
 
 // Read reads a campaign from path: a directory (every *.json at its top
@@ -106,6 +114,7 @@ func Read(path string) (*Campaign, error) {
 			continue
 		}
 		if filepath.Base(f) == ManifestName {
+			c.Files = append(c.Files, f)
 			m, err := readManifest(f)
 			if err != nil {
 				return nil, err
@@ -118,6 +127,16 @@ func Read(path string) (*Campaign, error) {
 		}
 	}
 	return c, nil
+}
+
+// InputArgs returns the files read as inputs of the flag --flag, for
+// safefile.Distinct.
+func (c *Campaign) InputArgs(flag string) []safefile.Arg {
+	args := make([]safefile.Arg, len(c.Files))
+	for i, f := range c.Files {
+		args[i] = safefile.Arg{Flag: flag, Path: f}
+	}
+	return args
 }
 
 func readManifest(path string) (*Manifest, error) {
@@ -138,6 +157,7 @@ func readManifest(path string) (*Manifest, error) {
 // anything else is recorded as skipped.
 func (c *Campaign) add(path string) error {
 	name := filepath.Base(path)
+	c.Files = append(c.Files, path)
 	b, err := safefile.Read(nil, path, MaxDocument)
 	if err != nil {
 		return err
@@ -150,8 +170,8 @@ func (c *Campaign) add(path string) error {
 			if err := json.Unmarshal(b, &t); err != nil {
 				return fmt.Errorf("%s: tune document: %w", path, err)
 			}
-			if t.Chosen == nil || len(t.Stages) == 0 || len(t.Chosen.Widths) != len(t.Stages) {
-				return fmt.Errorf("%s: tune document: needs \"stages\" and a \"chosen\" plan with one width per stage", path)
+			if err := t.validate(); err != nil {
+				return fmt.Errorf("%s: tune document: %w", path, err)
 			}
 			c.Tunes = append(c.Tunes, TuneDoc{name, t})
 			return nil
@@ -178,6 +198,9 @@ func (c *Campaign) add(path string) error {
 			if ops[i].Backend == "" || ops[i].Op == "" {
 				return fmt.Errorf("%s: arith errors entry %d: needs \"backend\" and \"op\"", path, i)
 			}
+			if err := ops[i].validate(); err != nil {
+				return fmt.Errorf("%s: arith errors entry %d: %w", path, i, err)
+			}
 		}
 		c.OpErrors = append(c.OpErrors, OpErrorDoc{name, ops})
 	case hasFormat:
@@ -188,6 +211,9 @@ func (c *Campaign) add(path string) error {
 		for i := range pts {
 			if pts[i].Format == "" || pts[i].Bits <= 0 {
 				return fmt.Errorf("%s: sweep entry %d: needs \"format\" and \"bits\" > 0", path, i)
+			}
+			if err := pts[i].validate(); err != nil {
+				return fmt.Errorf("%s: sweep entry %d (%s): %w", path, i, pts[i].Format, err)
 			}
 			fillAbsent(&pts[i].Compare, objs[i])
 		}
@@ -200,6 +226,9 @@ func (c *Campaign) add(path string) error {
 		for i := range cs {
 			if cs[i].Backend == "" {
 				return fmt.Errorf("%s: compare entry %d: no \"backend\"", path, i)
+			}
+			if err := cs[i].validate(); err != nil {
+				return fmt.Errorf("%s: compare entry %d (%s): %w", path, i, cs[i].Backend, err)
 			}
 			fillAbsent(&cs[i], objs[i])
 		}

@@ -194,3 +194,46 @@ func TestPrecisionPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfRange: documents whose numbers no measurement gives (the
+// crafted histogram that made the figures spin, huge log2 values,
+// negative counts, impossible KAT counts, a tune plan of width 0) are
+// refused when read, with the field named.
+func TestOutOfRange(t *testing.T) {
+	dir := t.TempDir()
+	for i, c := range []struct{ body, want string }{
+		{`[{"backend":"b","per_leaf":{"sum":{"histogram":[{"log2":1e308,"count":1},{"log2":-1e308,"count":1}]}}}]`, "per_leaf.sum.histogram[0].log2"},
+		{`[{"backend":"b","per_leaf":{"sum":{"histogram":[{"log2":-3.5,"count":1}]}}}]`, "want an integer"},
+		{`[{"backend":"b","per_leaf":{"sum":{"histogram":[{"log2":-3,"count":-1}]}}}]`, "negative"},
+		{`[{"backend":"b","per_leaf":{"sum":{"histogram":[{"log2":-3,"count":9223372036854775807},{"log2":-2,"count":1}]}}}]`, "overflow"},
+		{`[{"backend":"b","per_leaf":{"delta_c":{"max_log2":-1e300}}}]`, "per_leaf.delta_c.max_log2"},
+		{`[{"backend":"b","per_leaf":{},"renyi":{"max_queries_log2":1e9}}]`, "renyi.max_queries_log2"},
+		{`[{"backend":"b","per_leaf":{},"stages":[{"stage":"s","level":100000}]}]`, "stages[0].level"},
+		{`[{"backend":"b","per_leaf":{},"signatures":-1}]`, "signatures -1"},
+		{`[{"backend":"b","per_leaf":{},"attempts":{"total":1,"failed":2}}]`, "attempts"},
+		{`[{"backend":"b","per_leaf":{},"seconds":-1}]`, "seconds"},
+		{`[{"format":"vprec:9","bits":1000000}]`, "bits 1000000"},
+		{`[{"format":"vprec:9","bits":9,"kat":{"records":2,"match_pk":3}}]`, "kat.match_pk"},
+		{`[{"backend":"b","op":"add","max_rel_err_log2":-1e9}]`, "max_rel_err_log2"},
+		{`[{"backend":"b","op":"add","max_rel_err_log2":-50,"bound_log2":1e99}]`, "bound_log2"},
+		{`{"pareto":[],"chosen":{"widths":[0]},"stages":["fft"]}`, "width 0"},
+		{`{"pareto":[],"chosen":{"widths":[53],"cost":-1},"stages":["fft"]}`, "cost"},
+	} {
+		p := filepath.Join(dir, fmt.Sprintf("doc%d.json", i))
+		if err := os.WriteFile(p, []byte(c.body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Read(p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one naming %q", c.body, err, c.want)
+		}
+	}
+	// The extremes of what is valid read.
+	p := filepath.Join(dir, "ok.json")
+	body := `[{"backend":"b","per_leaf":{"sum":{"max_log2":-4100,"histogram":[{"log2":-4100,"count":3}]}},"renyi":{"max_queries_log2":"Inf"}}]`
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(p); err != nil {
+		t.Errorf("valid extremes refused: %v", err)
+	}
+}

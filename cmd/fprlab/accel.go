@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,10 +42,44 @@ and reports what they cost:
               memory and state transitions, checked against the recursive version
   ripst       pipelined SamplerZ: the RIPST table and a cycle-level simulation
               driven by the accept/reject sequence of real signing`,
-		Args: cobra.NoArgs,
+		// Run without a subcommand: see requireSubcommand.
 	}
 	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s))
 	return cmd
+}
+
+// checkPlotPrefix checks a --plot PREFIX, of which PREFIX.png and
+// PREFIX.svg are written: a prefix that names an existing device,
+// directory or other non-regular file (--plot /dev/full would create
+// /dev/full.png beside the device) or that already ends in .png or .svg
+// (x.png.png) is a mistake, and "-" has no place for two files.
+func checkPlotPrefix(prefix string) error {
+	if prefix == "" {
+		return nil
+	}
+	if prefix == safefile.Stdio {
+		return errors.New("--plot -: --plot takes a file name prefix (PREFIX.png and PREFIX.svg are written), not standard output")
+	}
+	if ext := strings.ToLower(filepath.Ext(prefix)); ext == ".png" || ext == ".svg" {
+		return fmt.Errorf("--plot %s: give the prefix without the extension (%s.png and %s.svg are written)", prefix, prefix, prefix)
+	}
+	if st, err := os.Stat(prefix); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("--plot %s: names an existing %s; --plot takes a file name prefix (PREFIX.png and PREFIX.svg are written)", prefix, fileKind(st.Mode()))
+	}
+	return nil
+}
+
+// fileKind names the kind of a file mode for messages.
+func fileKind(m os.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&os.ModeCharDevice != 0, m&os.ModeDevice != 0:
+		return "device"
+	case m&os.ModeNamedPipe != 0:
+		return "pipe"
+	}
+	return "special file"
 }
 
 // accelRecordFlags are the flags that choose a KAT record.
@@ -288,6 +325,9 @@ cycles and speedups, with the per-call cost they imply.`,
 }
 
 func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
+	if err := checkPlotPrefix(opts.Plot); err != nil {
+		return err
+	}
 	c := opts.Cycles
 	for _, v := range []struct {
 		name string
@@ -638,6 +678,9 @@ attempts a speculative pipeline issues and over the attempts needed.`,
 }
 
 func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
+	if err := checkPlotPrefix(opts.Plot); err != nil {
+		return err
+	}
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
 		return err

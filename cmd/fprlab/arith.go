@@ -20,13 +20,7 @@ func newArithCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "arith",
 		Short: "Measure arithmetic backends operation by operation against the oracle",
-		Args:  cobra.ArbitraryArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return fmt.Errorf("unknown command %q for \"fprlab arith\" (available: errors)", args[0])
-			}
-			return cmd.Help()
-		},
+		// Run without a subcommand: see requireSubcommand.
 	}
 	cmd.AddCommand(newArithErrorsCmd(s))
 	return cmd

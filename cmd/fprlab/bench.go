@@ -141,7 +141,10 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 	}
 	names := benchAllBackends
 	if opts.Backend != "all" {
-		names = splitList(opts.Backend)
+		var err error
+		if names, err = distinctList("backend", opts.Backend); err != nil {
+			return nil, err
+		}
 		if len(names) == 0 {
 			return nil, fmt.Errorf("--backend %q: want a backend name, a comma-separated list, or all", opts.Backend)
 		}
@@ -163,20 +166,23 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Contains(p.logns, logn) {
-			p.logns = append(p.logns, logn)
+		if slices.Contains(p.logns, logn) {
+			return nil, fmt.Errorf("--params %q names Falcon-%d twice", opts.Params, 1<<logn)
 		}
+		p.logns = append(p.logns, logn)
 	}
 	if len(p.logns) == 0 {
 		return nil, fmt.Errorf("--params %q: want 512, 1024 or 512,1024", opts.Params)
 	}
-	for _, op := range splitList(opts.Ops) {
+	ops, err := distinctList("op", opts.Ops)
+	if err != nil {
+		return nil, err
+	}
+	for _, op := range ops {
 		if !slices.Contains(benchOps, op) {
 			return nil, fmt.Errorf("--op %q: unknown operation; want a comma-separated list of %s", op, strings.Join(benchOps, ", "))
 		}
-		if !slices.Contains(p.ops, op) {
-			p.ops = append(p.ops, op)
-		}
+		p.ops = append(p.ops, op)
 	}
 	if len(p.ops) == 0 {
 		return nil, fmt.Errorf("--op %q: want a comma-separated list of %s", opts.Ops, strings.Join(benchOps, ", "))
@@ -193,6 +199,19 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// distinctList is splitList for a list whose items must differ: an item
+// given twice is a mistake to report, not to drop (bench --op
+// verify,verify would otherwise measure verify once, silently).
+func distinctList(flag, s string) ([]string, error) {
+	items := splitList(s)
+	for i, it := range items {
+		if slices.Contains(items[:i], it) {
+			return nil, fmt.Errorf("--%s %q names %s twice", flag, s, it)
+		}
+	}
+	return items, nil
 }
 
 // runBench sets up every task, then runs the interleaved rounds.

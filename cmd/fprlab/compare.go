@@ -22,6 +22,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/shellword"
 )
 
 // compareOptions holds the flags of compare.
@@ -42,8 +43,13 @@ type compareOptions struct {
 	Progress    bool
 	Interactive bool
 	Shard       string
-	// seedOrKeysSet records that --seed or --keys was given.
-	seedOrKeysSet bool
+	// AllowWeakShadow measures backends the shadow is not shadowMargin
+	// bits wider than.
+	AllowWeakShadow bool
+	// seedOrKeysSet records that --seed or --keys was given;
+	// oracleBitsSet and signaturesSet that --oracle-bits and --signatures
+	// were (see noteMeasureFlags).
+	seedOrKeysSet, oracleBitsSet, signaturesSet bool
 }
 
 const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
@@ -92,7 +98,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
-			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
+			opts.noteMeasureFlags(cmd.Flags().Changed)
 			return runCompare(cmd.Context(), opts, s)
 		},
 	}
@@ -120,6 +126,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
 	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
+	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 }
 
 // compareIdentity is what determines a campaign's results (its run.json).
@@ -165,6 +172,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	var cfg shadow.Config
 	if opts.Backends == "" {
 		return nil, cfg, errors.New("missing --backend (for instance --backend native,triword)")
+	}
+	if err := opts.checkMeasureFlags(); err != nil {
+		return nil, cfg, err
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
@@ -213,13 +223,16 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if opts.Workers < 0 {
 		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
 	}
-	return bs, cfg, cfg.Check()
+	if err := cfg.Check(); err != nil {
+		return nil, cfg, err
+	}
+	return bs, cfg, checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
 }
 
 // runCompare runs the campaign over each backend and prints the summaries.
 func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	bs, cfg, err := compareConfig(opts)
-	if err != nil {
+	if err != nil || s.validateOnly {
 		return err
 	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)
@@ -272,11 +285,13 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			bcfg.Have = shadow.Have(have)
 			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
 		}
+		stopKeygenProgress := func() {}
 		if opts.Progress || opts.Interactive {
-			bcfg.Progress = compareProgress(s.Err, b.Name)
+			bcfg.Progress, stopKeygenProgress = untilFirstUnit(ctx, s, "compare: "+b.Name+": generating keys", compareProgress(s.Err, b.Name))
 		}
 		t0 := time.Now()
 		recs, err := shadow.Run(ctx, b, bcfg)
+		stopKeygenProgress()
 		if err != nil {
 			if ctx.Err() != nil {
 				if camp != nil {
@@ -300,7 +315,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
-		if err := writeManifest(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
 			return nil, err
 		}
 	}
@@ -330,33 +345,47 @@ func parseShard(v string, cfg *shadow.Config) error {
 	return nil
 }
 
-// compareCommandLine restates the flags that determined a campaign.
-func compareCommandLine(opts *compareOptions, bs []arith.Backend) string {
+// compareCommandLine restates, word by word, the flags that determined a
+// campaign.
+func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
 	names := make([]string, len(bs))
 	for i, b := range bs {
 		names[i] = b.Name
 	}
-	c := fmt.Sprintf("fprlab compare --backend %s --params %s", strings.Join(names, ","), opts.Params)
+	c := []string{"fprlab", "compare", "--backend", strings.Join(names, ","), "--params", opts.Params}
 	if opts.KATRecords != "" {
-		c += " --kat-records " + opts.KATRecords
+		c = append(c, "--kat-records", opts.KATRecords)
 	} else {
-		c += fmt.Sprintf(" --signatures %d --keys %d --seed %q", opts.Signatures, opts.Keys, opts.Seed)
+		c = append(c, "--signatures", strconv.Itoa(opts.Signatures), "--keys", strconv.Itoa(opts.Keys), "--seed", opts.Seed)
 	}
-	c += " --shadow " + opts.Shadow + " --exact-sigma " + opts.ExactSigma
+	c = append(c, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma)
 	if opts.Acceptance != "" && opts.Acceptance != acceptBerExp {
-		c += " --acceptance " + opts.Acceptance
+		c = append(c, "--acceptance", opts.Acceptance)
 	}
 	if opts.Shadow == string(shadow.ShadowOracle) {
-		c += fmt.Sprintf(" --oracle-bits %d", opts.OracleBits)
+		c = append(c, "--oracle-bits", strconv.FormatUint(uint64(opts.OracleBits), 10))
 	}
 	return c
 }
 
-// writeManifest writes DIR/manifest.json, the description of a campaign
-// directory that `fprlab report` reads: what was run, the document it
-// wrote, the sample sizes and the time.
+// writeManifestArgv writes DIR/manifest.json, the description of a
+// campaign directory that `fprlab report` reads: what was run, the
+// document it wrote, the sample sizes and the time. The command is argv:
+// its words are kept as they are ("argv") and as one line a shell splits
+// back into them ("command", package shellword).
+func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
+}
+
+// writeManifest is writeManifestArgv for a command known only as a line
+// (merge's, which should pass its words instead).
 func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	run := results.Run{Command: command, Output: output, Version: releaseVersion(), Seed: cfg.Seed, KATRecords: ""}
+	return writeManifestRun(dir, what, results.Run{Command: command}, output, cfg, sums)
+}
+
+// writeManifestRun writes the manifest of the run whose command run holds.
+func writeManifestRun(dir, what string, run results.Run, output string, cfg shadow.Config, sums []*shadow.Summary) error {
+	run.Output, run.Version, run.Seed, run.KATRecords = output, releaseVersion(), cfg.Seed, ""
 	if cfg.KATMode() {
 		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
 	}
@@ -414,6 +443,9 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		}
 		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+		if note := weakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
+			fmt.Fprint(tw, note)
+		}
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
 		row := func(stat, name string, q shadow.Q) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stat, name, lg(q.Min), lg(q.Q01), lg(q.Q10), lg(q.Median), lg(q.Q90), lg(q.Q99), lg(q.Max))

@@ -42,15 +42,11 @@ const (
 	autoFile                // hex text if the file is nothing but hex digits and whitespace, else raw
 )
 
-// inputMode is the mode of a key or signature file: hex with --hex, else
-// auto-detected. A raw key or signature is never all hex digits (its
-// header byte or random nonce is not), so detection cannot misread one.
-func inputMode(asHex bool) hexMode {
-	if asHex {
-		return hexFile
-	}
-	return autoFile
-}
+// keyMode is the mode of every key and signature file: auto-detected,
+// with or without --hex (which is about the message only). A raw key or
+// signature is never all hex digits (its header byte or random nonce is
+// not), so detection cannot misread one.
+const keyMode = autoFile
 
 // messageMode is the mode of a message file: raw unless --hex, since a
 // message may be any text, hex digits included.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -198,4 +199,20 @@ func showElapsed(ctx context.Context, s *streams, what string) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// untilFirstUnit wraps the progress function of a compare run so that,
+// until the first unit finishes, the elapsed time is shown every
+// elapsedEvery: the first units are the keys, and key generation has no
+// progress of its own while it takes minutes over a slow backend
+// (vprec:11: 34-100 s of silence). stop ends that display; call it once
+// the run has returned.
+func untilFirstUnit(ctx context.Context, s *streams, what string, progress func(done, total int)) (wrapped func(done, total int), stop func()) {
+	stopElapsed := showElapsed(ctx, s, what)
+	var once sync.Once
+	stop = func() { once.Do(stopElapsed) }
+	return func(done, total int) {
+		stop()
+		progress(done, total)
+	}, stop
 }

@@ -202,3 +202,49 @@ func TestKeygenProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestKeygenBothOrNeither: a key pair whose public key cannot be written
+// (a full device) leaves no private key file and prints no private key.
+func TestKeygenBothOrNeither(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	sk := filepath.Join(dir, "a.sk")
+	code, _, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", sk, "--seed", "01")
+	if code != exitUsage || !strings.Contains(errOut, "/dev/full") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(sk); err == nil {
+		t.Error("a.sk was written although the public key was not")
+	}
+	code, out, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", "-", "--seed", "01")
+	if code != exitUsage || out != "" {
+		t.Errorf("--sk -: exit %d, %d bytes on stdout, stderr %q", code, len(out), errOut)
+	}
+}
+
+// TestCompareShowsKeygenProgress: compare --progress shows the elapsed
+// time while the keys are generated (it used to print nothing until the
+// first key was done: minutes over a slow backend), then the unit counts,
+// and no elapsed-time line once units are counted.
+func TestCompareShowsKeygenProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a shadowed key generation")
+	}
+	old := elapsedEvery
+	elapsedEvery = time.Millisecond
+	defer func() { elapsedEvery = old }()
+	code, _, errOut := runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--progress", "--workers", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	first := strings.Index(errOut, "compare: native: generating keys: ")
+	units := strings.Index(errOut, "compare: native: 1/2 units")
+	if first < 0 || units < 0 || first > units {
+		t.Fatalf("no key generation progress before the first unit:\n%s", errOut)
+	}
+	if strings.Contains(errOut[units:], "generating keys") {
+		t.Errorf("key generation progress after the first unit:\n%s", errOut)
+	}
+}

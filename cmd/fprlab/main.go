@@ -68,6 +68,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -77,23 +78,49 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	s := newStreams(os.Stdin, os.Stdout, os.Stderr)
 	done := make(chan struct{})
+	watched := make(chan struct{})
 	go func() {
-		select {
-		case <-ctx.Done():
-		case <-done:
-			return
-		}
-		// A second Ctrl-C ends the process at once.
-		stop()
-		if !s.stoppable.Load() {
-			// Nothing to save: stop now, as without the handler.
-			fmt.Fprintln(os.Stderr, "fprlab: interrupted")
-			os.Exit(exitInterrupted)
-		}
-		fmt.Fprintln(os.Stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
+		defer close(watched)
+		watchInterrupt(ctx, stop, done, s, os.Stderr, os.Exit)
 	}()
 	code := s.run(ctx, os.Args[1:])
 	close(done)
 	stop()
+	// The watcher decides before the process ends: an exit status is
+	// never replaced by 130 after the command has returned.
+	<-watched
 	os.Exit(code)
+}
+
+// watchInterrupt waits for the first interrupt (ctx cancelled by the
+// signal handler) or the end of the command (done closed). On an
+// interrupt it ends the process with exitInterrupted through exit unless
+// the running command stops cleanly by itself (s.stoppable), in which case
+// a second interrupt ends it at once (stop removes the handler).
+//
+// main cancels ctx itself once the command has returned (after closing
+// done), so both channels can be ready when the select runs; select then
+// picks one at random. done is therefore checked again after ctx: a
+// cancellation seen once the command has finished is that clean-up, not
+// an interrupt.
+func watchInterrupt(ctx context.Context, stop func(), done <-chan struct{}, s *streams, stderr io.Writer, exit func(int)) {
+	select {
+	case <-ctx.Done():
+	case <-done:
+		return
+	}
+	select {
+	case <-done:
+		return
+	default:
+	}
+	// A second Ctrl-C ends the process at once.
+	stop()
+	if !s.stoppable.Load() {
+		// Nothing to save: stop now, as without the handler.
+		fmt.Fprintln(stderr, "fprlab: interrupted")
+		exit(exitInterrupted)
+		return
+	}
+	fmt.Fprintln(stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
 }

@@ -22,9 +22,9 @@ type plotOptions struct {
 
 func plotLong() string {
 	var b strings.Builder
-	b.WriteString(`Draw one figure from the JSON documents of compare, sweep and arith
-errors (--json output saved to files): --in names one document or a campaign directory
-(every *.json in it). The output format follows the extension of --out
+	b.WriteString(`Draw one figure from the JSON documents of compare, sweep, arith errors
+and tune (--json output saved to files, or tune's DIR/result.json): --in names one
+document or a campaign directory (every *.json in it). The output format follows the extension of --out
 (.png, .svg, .pdf); with --out - give --format.
 
 Kinds and what they draw from:
@@ -41,15 +41,25 @@ error of each signing stage per backend. expm: expm_p63 error over [0, ln 2)
 per backend, measured now against the exact value (--backend, --points).
 kat: KAT records reproduced and failed signing attempts against precision.
 ops: each operation's largest and median error per backend, with the proven
-bounds (arith errors --json).`)
+bounds (arith errors --json). pareto: the cost and error of every precision plan
+tune measured, its Pareto front and the chosen plan's width per stage.`)
 	return b.String()
+}
+
+// plotShort is the one-line help, naming every kind of plot.Kinds.
+func plotShort() string {
+	names := make([]string, len(plot.Kinds))
+	for i, k := range plot.Kinds {
+		names[i] = string(k.Kind)
+	}
+	return "Draw a figure (" + strings.Join(names, ", ") + ") from compare, sweep, arith errors or tune JSON"
 }
 
 func newPlotCmd(s *streams) *cobra.Command {
 	opts := &plotOptions{}
 	cmd := &cobra.Command{
 		Use:   "plot KIND --in FILE|DIR --out FILE.png|.svg|.pdf",
-		Short: "Draw a figure (histogram, precision, security, stages, expm, kat, ops) from compare/sweep/arith errors JSON",
+		Short: plotShort(),
 		Long:  plotLong(),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -84,6 +94,8 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 		}
 	} else if _, err := plot.FormatOf("x." + format); err != nil {
 		return fmt.Errorf("--format %q: want png, svg or pdf", format)
+	} else if ext, err := plot.FormatOf(opts.Out); err == nil && ext != format {
+		return fmt.Errorf("--format %s contradicts --out %s, whose extension says %s: give one of them", format, opts.Out, ext)
 	}
 	if opts.Points < 1 {
 		return fmt.Errorf("--points %d: need at least 1", opts.Points)
@@ -92,6 +104,9 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 	switch {
 	case opts.In != "":
 		if c, err = results.Read(opts.In); err != nil {
+			return err
+		}
+		if err := safefile.Distinct(c.InputArgs("in"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
 			return err
 		}
 	case kind != plot.KindExpm:

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/plot"
 )
 
 // exampleCampaign is the hand-written campaign of package results.
@@ -96,5 +98,127 @@ func TestReportCommand(t *testing.T) {
 	code, _, errOut = runCLI(t, "report", "--in", bare)
 	if code != 2 || !strings.Contains(errOut, "required") {
 		t.Errorf("no --out: exit %d, %q", code, errOut)
+	}
+}
+
+// copyDir copies the regular files of src into a new temporary directory.
+func copyDir(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestPlotReportRefuseOwnInput: an --out naming one of the files read --
+// the --in file, a document or the manifest inside --in DIR, through
+// another spelling or a link -- is refused with exit 2 and the file is
+// left as it was.
+func TestPlotReportRefuseOwnInput(t *testing.T) {
+	dir := copyDir(t, exampleCampaign)
+	doc := filepath.Join(dir, "compare-512.json")
+	link := filepath.Join(t.TempDir(), "link.json")
+	if err := os.Symlink(doc, link); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]byte{}
+	for _, f := range []string{"compare-512.json", "manifest.json", "notes.json", "sweep-512.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[f] = b
+	}
+	for _, args := range [][]string{
+		{"report", "--in", dir, "--out", doc},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "manifest.json")},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "notes.json")},
+		{"report", "--in", dir, "--out", link},
+		{"plot", "histogram", "--in", doc, "--out", doc, "--format", "svg"},
+		{"plot", "histogram", "--in", dir, "--out", filepath.Join(dir, ".", "compare-512.json"), "--format", "svg"},
+		{"plot", "precision", "--in", dir, "--out", filepath.Join(dir, "sweep-512.json"), "--format", "png"},
+		{"plot", "histogram", "--in", link, "--out", doc, "--format", "svg"},
+	} {
+		code, _, errOut := runCLI(t, append(args, "--points", "8")...)
+		if code != exitUsage || !strings.Contains(errOut, "would replace its own input") {
+			t.Errorf("%v: exit %d, stderr %q; want 2, refused", args, code, errOut)
+		}
+	}
+	for f, b := range want {
+		if got, _ := os.ReadFile(filepath.Join(dir, f)); string(got) != string(b) {
+			t.Errorf("%s was replaced", f)
+		}
+	}
+	// A new file in the directory is not an input.
+	if code, _, errOut := runCLI(t, "report", "--in", dir, "--out", filepath.Join(dir, "report.html"), "--points", "8"); code != 0 {
+		t.Errorf("report into its directory: exit %d, %s", code, errOut)
+	}
+}
+
+// TestPlotFormatContradictsOut: --format and an --out extension naming
+// another format are refused rather than writing PNG into x.svg.
+func TestPlotFormatContradictsOut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "x.svg")
+	code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--out", out, "--format", "png")
+	if code != exitUsage || !strings.Contains(errOut, "contradicts") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("x.svg was written")
+	}
+	if code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--out", out, "--format", "svg"); code != 0 {
+		t.Errorf("agreeing --format: exit %d, %s", code, errOut)
+	}
+}
+
+// TestCraftedDocumentRefused: the compare document whose histogram spans
+// 2^-1e308..2^1e308 (plot and report used to spin on it forever) is
+// refused by both with exit 2, naming the field.
+func TestCraftedDocumentRefused(t *testing.T) {
+	dir := t.TempDir()
+	doc := filepath.Join(dir, "c.json")
+	body := `[{"backend":"native","params":512,"signatures":1,"per_leaf":{"sum":{"histogram":[{"log2":1e308,"count":1},{"log2":-1e308,"count":1}]}}}]`
+	if err := os.WriteFile(doc, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"plot", "histogram", "--in", doc, "--out", filepath.Join(dir, "h.svg")},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "r.html"), "--allow-no-manifest"},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errOut, "per_leaf.sum.histogram[0].log2") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+// TestHelpNamesEveryPlotKind: fprlab --help and plot --help name every
+// kind of figure (pareto was missing), and campaign slurm's help says it
+// runs sweeps too.
+func TestHelpNamesEveryPlotKind(t *testing.T) {
+	_, top, _ := runCLI(t, "--help")
+	_, long, _ := runCLI(t, "plot", "--help")
+	for _, k := range plot.Kinds {
+		if !strings.Contains(top, string(k.Kind)) {
+			t.Errorf("fprlab --help does not name the plot kind %s", k.Kind)
+		}
+		if !strings.Contains(long, string(k.Kind)+":") {
+			t.Errorf("plot --help does not describe %s", k.Kind)
+		}
+	}
+	_, camp, _ := runCLI(t, "campaign", "slurm", "--help")
+	if !strings.Contains(camp, "compare or sweep\ncampaign") || !strings.Contains(camp, "fprlab sweep ARGS") {
+		t.Errorf("campaign slurm --help does not mention sweep:\n%s", camp)
 	}
 }

@@ -62,6 +62,9 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if err := safefile.Distinct(c.InputArgs("in"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+		return err
+	}
 	page, err := report.Build(c, report.Options{
 		Plot:            plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points},
 		RequireManifest: !opts.AllowNoManifest,

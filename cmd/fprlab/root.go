@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"sync/atomic"
 
 	"github.com/spf13/cobra"
@@ -66,7 +67,11 @@ type streams struct {
 	// checkpointed steps; an interrupt then lets it stop cleanly
 	// instead of ending the process at once (see main).
 	stoppable atomic.Bool
-	out       *stickyWriter
+	// validateOnly makes compare and sweep return once their flags are
+	// checked, doing no work (campaign slurm checks the command each
+	// array task will run this way).
+	validateOnly bool
+	out          *stickyWriter
 }
 
 // newStreams returns the streams of one run; writes to stdout are
@@ -137,7 +142,40 @@ Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(commands(s)...)
+	requireSubcommand(root)
 	return root
+}
+
+// requireSubcommand makes every command that only groups others (fprlab
+// itself, accel, arith, campaign) a usage error (exit 2) when run without
+// one of them or with an unknown one, instead of printing its help and
+// succeeding: a script that misspells a subcommand must not pass.
+func requireSubcommand(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		requireSubcommand(sub)
+	}
+	if !c.HasSubCommands() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.SuggestionsMinimumDistance = 2
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		var names []string
+		for _, sub := range cmd.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		if len(args) > 0 {
+			msg := fmt.Sprintf("unknown command %q for %q", args[0], cmd.CommandPath())
+			if sug := cmd.SuggestionsFor(args[0]); len(sug) > 0 {
+				msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(sug, ", "))
+			}
+			return fmt.Errorf("%s; the commands are: %s", msg, strings.Join(names, ", "))
+		}
+		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
+		return fmt.Errorf("%s needs a command: one of %s (see %s --help)", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
+	}
 }
 
 // run executes the command line and returns the process exit code. Errors
@@ -154,7 +192,13 @@ func (s *streams) run(ctx context.Context, args []string) int {
 	root.SetOut(out)
 	root.SetErr(stderr)
 	root.SetIn(s.In)
-	err := root.ExecuteContext(ctx)
+	var err error
+	if c, rest, ferr := root.Find(args); ferr == nil {
+		err = repeatedFlags(c, rest)
+	}
+	if err == nil {
+		err = root.ExecuteContext(ctx)
+	}
 	if out.err != nil {
 		// A result lost on its way out is the failure to report,
 		// whether or not the command noticed it.
@@ -181,6 +225,44 @@ func (s *streams) run(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintln(stderr, "fprlab:", err)
 	return exitUsage
+}
+
+// repeatedFlags refuses a flag given twice in args (the arguments of
+// command c): pflag keeps the last value, so "--seed a ... --seed b" would
+// silently measure seed b. Flags that collect values (--backend of plot,
+// comma lists given in parts) may repeat. Arguments after "--" are not
+// c's.
+func repeatedFlags(c *cobra.Command, args []string) error {
+	seen := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "--") {
+			continue
+		}
+		name, val, hasVal := strings.Cut(a[2:], "=")
+		f := c.Flags().Lookup(name)
+		if f == nil {
+			continue // cobra reports unknown flags
+		}
+		if !hasVal && f.NoOptDefVal == "" && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		if t := f.Value.Type(); strings.HasSuffix(t, "Slice") || strings.HasSuffix(t, "Array") {
+			continue
+		}
+		if prev, ok := seen[name]; ok {
+			if f.NoOptDefVal != "" && prev == "" && val == "" {
+				return fmt.Errorf("--%s is given twice: give it once", name)
+			}
+			return fmt.Errorf("--%s is given twice (%q and %q): give it once", name, prev, val)
+		}
+		seen[name] = val
+	}
+	return nil
 }
 
 // isTerminal reports whether w is a character device (a terminal).

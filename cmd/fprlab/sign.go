@@ -106,7 +106,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("--backend: %w", err)
 	}
-	skBytes, err := s.readInput("sk", opts.SK, maxPrivateKey, inputMode(opts.Hex))
+	skBytes, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
-			opts.seedOrKeysSet = cmd.Flags().Changed("seed") || cmd.Flags().Changed("keys")
+			opts.noteMeasureFlags(cmd.Flags().Changed)
 			return runSweep(cmd.Context(), opts, s)
 		},
 	}
@@ -216,7 +216,10 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	opts.Backends = bs[0].Name
 	_, cfg, err := compareConfig(&opts.compareOptions)
-	if err != nil {
+	if err == nil {
+		err = checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
+	}
+	if err != nil || s.validateOnly {
 		return err
 	}
 	// Every format signs with the same keys, the reference's binary64
@@ -278,9 +281,9 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		for i := range points {
 			sums = append(sums, points[i].Summary)
 		}
-		line := fmt.Sprintf("fprlab sweep --format %s --reference %q --kat %d --params %s --signatures %d --seed %q --shadow %s --exact-sigma %s",
-			strings.Join(names, ","), opts.References, opts.KAT, opts.Params, opts.Signatures, opts.Seed, opts.Shadow, opts.ExactSigma)
-		if err := writeManifest(opts.Out, "sweep", line, "sweep.json", cfg, sums); err != nil {
+		argv := []string{"fprlab", "sweep", "--format", strings.Join(names, ","), "--reference", opts.References, "--kat", strconv.Itoa(opts.KAT),
+			"--params", opts.Params, "--signatures", strconv.Itoa(opts.Signatures), "--seed", opts.Seed, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma}
+		if err := writeManifestArgv(opts.Out, "sweep", argv, "sweep.json", cfg, sums); err != nil {
 			return err
 		}
 	}
@@ -361,6 +364,7 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 		p := points[0]
 		fmt.Fprintf(tw, "Falcon-%d precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", p.Params, p.Signatures, p.Shadow, p.ExactSigma)
 	}
+	var notes []string
 	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")
 	for i, p := range points {
 		name := p.Format
@@ -374,11 +378,18 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 				kat += fmt.Sprintf(" (%d keygen failed)", p.KAT.KeygenFailed)
 			}
 		}
+		if note := weakShadowNote(p.Format, p.Shadow, p.OracleBits); note != "" {
+			name += " (weak shadow)"
+			notes = append(notes, note)
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%.2f\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
 			p.Flips.Total, p.Renyi.BitsLostAt2_64, num(p.Renyi.MaxQueriesLog2), p.Attempts.FailRate, kat, p.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, n := range notes {
+		fmt.Fprint(w, n)
 	}
 	data, err := json.Marshal(points)
 	if err != nil {

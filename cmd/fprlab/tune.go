@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -177,6 +178,9 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	}
 	var ckptPath string
 	if opts.Out != "" {
+		if err := checkTuneDir(opts.Out); err != nil {
+			return err
+		}
 		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
 			return fmt.Errorf("--out %s: %w", opts.Out, err)
 		}
@@ -273,4 +277,29 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
+}
+
+// tuneFiles are the files tune keeps in its --out directory.
+var tuneFiles = []string{"evaluations.json", "result.json"}
+
+// checkTuneDir refuses an --out directory holding anything tune does not
+// write there (a compare or sweep campaign, say): tune would add its
+// files beside that campaign's, and report would then read both as one.
+// A missing or empty directory, or one of an earlier tune run, is fine.
+func checkTuneDir(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("--out %s: %w", dir, err)
+	}
+	for _, e := range ents {
+		name := e.Name()
+		if slices.Contains(tuneFiles, name) || (strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")) {
+			continue
+		}
+		return fmt.Errorf("--out %s holds %s, which tune does not write (a compare or sweep directory?): give tune a directory of its own", dir, name)
+	}
+	return nil
 }

@@ -96,7 +96,7 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
 		return v, nil, err
 	}
-	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, inputMode(opts.Hex))
+	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, keyMode)
 	if err != nil {
 		return v, nil, err
 	}
@@ -104,7 +104,7 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	if err != nil {
 		return v, nil, err
 	}
-	sigBytes, err := s.readInput("sig", opts.Sig, maxSignature, inputMode(opts.Hex))
+	sigBytes, err := s.readInput("sig", opts.Sig, maxSignature, keyMode)
 	if err != nil {
 		return v, nil, err
 	}

@@ -130,7 +130,7 @@ func TestVerifyCommandErrors(t *testing.T) {
 		{"truncated key", []string{"--pk", write("shortkey", pk[:100]), "--msg", p("msg"), "--sig", p("sig")}, "100 bytes, want 897"},
 		{"missing file", []string{"--pk", p("nonexistent"), "--msg", p("msg"), "--sig", p("sig")}, "reading pk"},
 		{"missing flag", []string{"--pk", p("pk"), "--msg", p("msg")}, "missing --sig"},
-		{"bad hex", []string{"--hex", "--pk", p("pk"), "--msg", p("msg.hex"), "--sig", p("sig.hex")}, "not valid hex"},
+		{"bad hex message", []string{"--hex", "--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig.hex")}, "msg file"},
 		{"positional argument", []string{"--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"), "extra"}, "unknown command"},
 		{"unknown flag", []string{"--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"), "--format", "ct"}, "unknown flag"},
 	} {
@@ -174,5 +174,31 @@ func TestVerifyJSONAlwaysComplete(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitUsage || v.Valid || !v.Malformed || v.Reason == "" || errs == "" {
 			t.Errorf("%v: exit %d, stdout %q (%v), stderr %q", args, code, out, err, errs)
 		}
+	}
+}
+
+// TestHexIsForTheMessage: --hex makes the message hex text and leaves
+// keys and signatures to detection, so binary ones still verify (--hex
+// used to force hex on them too, against its help text).
+func TestHexIsForTheMessage(t *testing.T) {
+	dir, _, _, _ := verifyFiles(t)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, args := range [][]string{
+		{"--pk", p("pk"), "--msg", p("msg.hex"), "--sig", p("sig"), "--hex"},
+		{"--pk", p("pk.hex"), "--msg", p("msg.hex"), "--sig", p("sig"), "--hex"},
+		{"--pk", p("pk"), "--msg", p("msg.hex"), "--sig", p("sig.hex"), "--hex"},
+	} {
+		if code, out, stderr := runCLI(t, append([]string{"verify"}, args...)...); code != 0 || out != "valid\n" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, stderr)
+		}
+	}
+	f := newSignFixture(t)
+	msgHex := f.write(t, "msg.hex", hexOutput(f.msg))
+	out := filepath.Join(f.dir, "s.hex")
+	if code, _, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", msgHex, "--out", out, "--hex"); code != 0 {
+		t.Fatalf("sign --hex with a binary key: exit %d, %s", code, stderr)
+	}
+	if err := falcon.Verify(f.pk, f.msg, mustHex(t, string(readFile(t, out)))); err != nil {
+		t.Error(err)
 	}
 }

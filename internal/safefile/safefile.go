@@ -12,7 +12,10 @@
 //     output. A symbolic link is written through to the file it names (the
 //     link stays); a link to a missing file is refused. A character device
 //     or a FIFO (/dev/null, a terminal, a pipe) is written into, never
-//     replaced; directories and other special files are refused.
+//     replaced; directories and other special files are refused. Standard
+//     output and devices are written before any rename and secret files
+//     last among them, so a failed write leaves no new file and a private
+//     key is never printed when another output fails.
 //   - Distinct refuses a command line whose outputs name one of its inputs
 //     or each other (a KAT reference overwritten by its own regeneration,
 //     a checkpoint replaced by a result file).
@@ -89,7 +92,9 @@ type File struct {
 
 // WriteFiles writes files as one step (see the package comment); the
 // files named "-", or naming the file standard output is open on, are
-// written to stdout, after the others are in place.
+// written to stdout. Outputs that cannot be undone (stdout, devices,
+// FIFOs) are written first, secret ones last, and the regular files are
+// renamed into place only once they all succeeded.
 func WriteFiles(stdout io.Writer, files ...File) error {
 	type plan struct {
 		f      File
@@ -132,6 +137,36 @@ func WriteFiles(stdout io.Writer, files ...File) error {
 		}
 		plans[i].tmp = tmp
 	}
+	// Streams and devices cannot be taken back: they are written before
+	// any file is renamed into place, so that a failed write (a full
+	// device, a closed pipe) leaves no regular file written, and secret
+	// files last among them, so that a private key is never printed when
+	// another output then fails. (A public key already printed when a
+	// private key's device fails stays printed.)
+	for _, secret := range []bool{false, true} {
+		for _, p := range plans {
+			if p.f.Secret != secret {
+				continue
+			}
+			var err error
+			switch {
+			case p.stdout:
+				_, err = stdout.Write(p.f.Data)
+			case p.direct:
+				err = writeInto(p.target, p.f.Data)
+			default:
+				continue
+			}
+			if err != nil {
+				cleanup()
+				name := p.f.Path
+				if p.f.Path == Stdio {
+					name = "standard output"
+				}
+				return fmt.Errorf("writing %s: %w", name, unwrapPath(err))
+			}
+		}
+	}
 	for i, p := range plans {
 		if p.tmp == "" {
 			continue
@@ -141,24 +176,6 @@ func WriteFiles(stdout io.Writer, files ...File) error {
 			plans = plans[i:]
 			cleanup()
 			return fmt.Errorf("writing %s: %w", p.f.Path, unwrapPath(err))
-		}
-	}
-	for _, p := range plans {
-		var err error
-		switch {
-		case p.stdout:
-			_, err = stdout.Write(p.f.Data)
-		case p.direct:
-			err = writeInto(p.target, p.f.Data)
-		default:
-			continue
-		}
-		if err != nil {
-			name := p.f.Path
-			if p.f.Path == Stdio {
-				name = "standard output"
-			}
-			return fmt.Errorf("writing %s: %w", name, unwrapPath(err))
 		}
 	}
 	return nil

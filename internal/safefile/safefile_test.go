@@ -3,6 +3,7 @@ package safefile
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -192,5 +193,41 @@ func TestDistinct(t *testing.T) {
 		if (c.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("case %d: err = %v, want %q", i, err, c.want)
 		}
+	}
+}
+
+// TestWriteFilesBothOrNeither: when an output that cannot be taken back
+// fails (a full device), no regular file of the same call is written,
+// and a secret file bound for standard output is not printed (keygen
+// --pk /dev/full --sk a.sk used to leave a.sk; --sk - printed the private
+// key before failing).
+func TestWriteFilesBothOrNeither(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	sk := filepath.Join(dir, "a.sk")
+	if err := WriteFiles(io.Discard, File{Path: sk, Data: []byte("secret"), Secret: true}, File{Path: "/dev/full", Data: []byte("public")}); err == nil {
+		t.Fatal("writing /dev/full succeeded")
+	}
+	if _, err := os.Stat(sk); err == nil {
+		t.Error("the private key file was written although the public key failed")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("left %v", ents)
+	}
+	var out bytes.Buffer
+	if err := WriteFiles(&out, File{Path: "-", Data: []byte("secret"), Secret: true}, File{Path: "/dev/full", Data: []byte("public")}); err == nil {
+		t.Fatal("writing /dev/full succeeded")
+	}
+	if out.Len() != 0 {
+		t.Errorf("printed %q before failing", out.String())
+	}
+	pk := filepath.Join(dir, "a.pk")
+	if err := WriteFiles(io.Discard, File{Path: "/dev/full", Data: []byte("secret"), Secret: true}, File{Path: pk, Data: []byte("public")}); err == nil {
+		t.Fatal("writing /dev/full succeeded")
+	}
+	if _, err := os.Stat(pk); err == nil {
+		t.Error("the public key file was written although the private key failed")
 	}
 }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+)
+
+// shadowMargin is how many bits wider than the measured backend the
+// shadow's significand must be. compare reports |B - S|, the backend's
+// distance from the shadow S, as the backend's error; S's own error
+// enters it in full. A shadow narrower than the backend measures itself:
+// vprec:100 against the 64-bit oracle reads 2^-50.83 where the 256-bit
+// oracle gives 2^-86.91. Both errors grow from their significands alike
+// (dd's 106 bits give it 2^-93.7 against the oracle, README), so a
+// margin of m bits puts the shadow's part near 2^-m of the figure: 24 bits
+// change a log2 figure by less than 10^-7 bit. It admits the dd shadow for
+// formats up to 82 bits (binary64, triword's 72, the vprec:{24..80}
+// sweeps) and the 256-bit oracle up to 232.
+const shadowMargin = 24
+
+// ddShadowBits is the significand of double-double, the dd shadow (the
+// summaries report it as their oracle_bits).
+const ddShadowBits = 106
+
+// shadowBits is the significand precision of the configured shadow.
+func shadowBits(cfg shadow.Config) int {
+	if cfg.Shadow == shadow.ShadowOracle {
+		return int(cfg.OracleBits)
+	}
+	return ddShadowBits
+}
+
+// checkShadowWidth refuses to measure a backend whose precision comes
+// within shadowMargin bits of the shadow's, unless allow
+// (--allow-weak-shadow) is set.
+func checkShadowWidth(bs []arith.Backend, cfg shadow.Config, allow bool) error {
+	sb := shadowBits(cfg)
+	for _, b := range bs {
+		if allow || b.Bits+shadowMargin <= sb {
+			continue
+		}
+		need := b.Bits + shadowMargin
+		return fmt.Errorf("the %s shadow (%d bits) is not %d bits wider than %s (%d bits): the figures would be the shadow's own error, not the backend's; use --shadow oracle --oracle-bits %d or more (--allow-weak-shadow measures anyway, its figures marked as including the shadow's own error)",
+			cfg.Shadow, sb, shadowMargin, b.Name, b.Bits, max(need, 64))
+	}
+	return nil
+}
+
+// weakShadowNote is the line printed beside the figures of a backend
+// measured with a shadow narrower than the margin (--allow-weak-shadow),
+// empty otherwise.
+func weakShadowNote(backend string, shadowName shadow.ShadowKind, bits uint) string {
+	shadowBits := int(bits)
+	b, err := arith.Lookup(backend)
+	if err != nil || b.Bits+shadowMargin <= shadowBits {
+		return ""
+	}
+	return fmt.Sprintf("WEAK SHADOW (--allow-weak-shadow): the %s shadow has %d bits against %s's %d (at least %d measure it): these figures include the shadow's own error and do not measure the backend alone\n",
+		shadowName, shadowBits, backend, b.Bits, b.Bits+shadowMargin)
+}
+
+// noteMeasureFlags records which of the flags compare and sweep share
+// were given, for checks where a flag's zero or default value and its
+// absence differ.
+// changed is the command's cmd.Flags().Changed.
+func (o *compareOptions) noteMeasureFlags(changed func(name string) bool) {
+	o.seedOrKeysSet = changed("seed") || changed("keys")
+	o.oracleBitsSet = changed("oracle-bits")
+	o.signaturesSet = changed("signatures")
+}
+
+// checkMeasureFlags refuses flags that the other flags make meaningless
+// (and that would otherwise be silently ignored).
+func (o *compareOptions) checkMeasureFlags() error {
+	if o.oracleBitsSet && o.Shadow != string(shadow.ShadowOracle) {
+		return fmt.Errorf("--oracle-bits %d applies to --shadow oracle only, not to the %s shadow", o.OracleBits, o.Shadow)
+	}
+	switch {
+	case o.signaturesSet && o.KATRecords != "":
+		return fmt.Errorf("--kat-records takes each record's own key and randomness: it excludes --signatures (given as %d)", o.Signatures)
+	case o.signaturesSet && o.Signatures <= 0:
+		return fmt.Errorf("--signatures %d: want 1 or more", o.Signatures)
+	}
+	return nil
+}
