@@ -74,3 +74,51 @@ func BenchmarkShadowedSignVPrec(b *testing.B) {
 		}
 	}
 }
+
+// benchShadowed measures one signature per iteration on one goroutine (CPU
+// time per signature) at degree 2^logn, for native and triword: shadowed
+// by dd, compare's default exact side ("dd"; the record is finished and the
+// signature verified, as in a campaign), and unshadowed ("plain": the same
+// backend, messages and randomness through falcon.Sign), so that the
+// ratio of the two is the shadow's cost. The key comes from emu64, as in a
+// triword campaign.
+func benchShadowed(b *testing.B, logn uint) {
+	const seed = "bench"
+	sk, _, err := falcon.Keygen(lookup(b, "emu64"), logn, derive("key", seed, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"native", "triword"} {
+		bk := lookup(b, name)
+		b.Run(name+"/dd", func(b *testing.B) {
+			cfg := Config{LogN: logn, Signatures: 1, Keys: 1, Seed: seed, OracleBits: 256, Sigma: SigmaFormula, Shadow: ShadowDD}
+			r, err := newRunner(bk, &cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			j := 0
+			for b.Loop() {
+				if _, err := r.sign(sk, Message(seed, j), derive("signature", seed, j), j, 0); err != nil {
+					b.Fatal(err)
+				}
+				j++
+			}
+		})
+		b.Run(name+"/plain", func(b *testing.B) {
+			j := 0
+			for b.Loop() {
+				if _, err := falcon.Sign(bk, sk, Message(seed, j), falcon.Compressed, derive("signature", seed, j)); err != nil {
+					b.Fatal(err)
+				}
+				j++
+			}
+		})
+	}
+}
+
+// BenchmarkShadowedSign1024 and BenchmarkShadowedSign512 are benchShadowed
+// at Falcon-1024 and Falcon-512:
+//
+//	go test -run='^$' -bench='ShadowedSign(512|1024)' -count=5 ./analysis/shadow
+func BenchmarkShadowedSign1024(b *testing.B) { benchShadowed(b, 10) }
+func BenchmarkShadowedSign512(b *testing.B)  { benchShadowed(b, 9) }
