@@ -22,8 +22,12 @@ const binsPerBit = 16
 // The zero Hist is an empty histogram, as NewHist's is, and a nil *Hist
 // reads as an empty one (Count 0, quantiles NaN; merging it adds nothing).
 type Hist struct {
-	lo       int32
-	counts   []int64
+	lo     int32
+	counts []int64 // bins lo, lo+1, ...: the window buf[off:off+len(counts)]
+	// buf holds the counts with room on both sides (zeros outside the
+	// window), so that the range widens in place (see widen).
+	buf      []int64
+	off      int
 	Zeros    int64   // values that were exactly zero
 	Infinite int64   // +Inf values
 	Min, Max float64 // exact extremes of the finite values (log2; NaN when none)
@@ -47,16 +51,45 @@ var binThresholds = func() [binsPerBit - 1]float64 {
 	return t
 }()
 
-// binOf returns floor(binsPerBit log2 x) for a finite x > 0 from its
-// binary exponent and a table of the sub-bin boundaries.
-func binOf(x float64) int32 {
-	frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
-	m := 2 * frac
+// subBinAt[j] is the sub-bin of the mantissa 1 + j/256, the start of the
+// j-th of 256 equal intervals of [1, 2). The thresholds lie at least
+// 2^(1/16) - 1 > 1/23 apart, so an interval of width 1/256 holds at most
+// one of them, the one just above its start: a mantissa's sub-bin is
+// subBinAt[j] or one more, decided by a single comparison.
+var subBinAt = func() [256]uint8 {
+	var t [256]uint8
+	for j := range t {
+		t[j] = uint8(subBinScan(1 + float64(j)/256))
+	}
+	return t
+}()
+
+// subBinScan is #{i : m >= binThresholds[i]} for a mantissa m in [1, 2),
+// by a scan of the table.
+func subBinScan(m float64) int32 {
 	k := int32(0)
 	for k < binsPerBit-1 && m >= binThresholds[k] {
 		k++
 	}
-	return int32(exp-1)*binsPerBit + k
+	return k
+}
+
+// binOf returns floor(binsPerBit log2 x) for a finite x > 0: binsPerBit
+// times the binary exponent plus the sub-bin of the mantissa m in [1, 2),
+// #{i : m >= binThresholds[i]} (subBinAt and one comparison; subnormal
+// numbers are normalised by math.Frexp first).
+func binOf(x float64) int32 {
+	bits := math.Float64bits(x)
+	e := int32(bits>>52) & 0x7ff
+	if e == 0 {
+		frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
+		return int32(exp-1)*binsPerBit + subBinScan(2*frac)
+	}
+	k := int32(subBinAt[(bits>>44)&0xff])
+	if k < binsPerBit-1 && math.Float64frombits(bits&(1<<52-1)|1023<<52) >= binThresholds[k] {
+		k++
+	}
+	return (e-1023)*binsPerBit + k
 }
 
 // init turns the zero Hist into NewHist's empty histogram: with no bins
@@ -114,21 +147,40 @@ func (h *Hist) AddLinear(x float64) {
 	}
 }
 
-// inc adds c to bin b, growing the dense range.
+// inc adds c to bin b, growing the dense range. The range is a window of
+// a larger buffer with room on both sides, so that widening it (values
+// arrive in any order) copies the counts only when a side is full, each
+// time into a buffer twice as large.
 func (h *Hist) inc(b int32, c int64) {
-	if len(h.counts) == 0 {
-		h.lo = b
-		h.counts = make([]int64, 1, 32)
+	if i := uint(b - h.lo); i < uint(len(h.counts)) {
+		h.counts[i] += c
+		return
 	}
-	if b < h.lo {
-		grow := int(h.lo - b)
-		h.counts = append(make([]int64, grow, grow+len(h.counts)), h.counts...)
-		h.lo = b
-	}
-	if i := int(b - h.lo); i >= len(h.counts) {
-		h.counts = append(h.counts, make([]int64, i+1-len(h.counts))...)
-	}
+	h.widen(b)
 	h.counts[b-h.lo] += c
+}
+
+// widen makes the dense range include bin b: within the buffer when it
+// has room on that side, else in a new buffer with the range in its
+// middle and as much room again around it.
+func (h *Hist) widen(b int32) {
+	n := len(h.counts)
+	if n == 0 {
+		const initial = 64
+		h.buf = make([]int64, initial)
+		h.off, h.lo = initial/2, b
+		h.counts = h.buf[h.off : h.off+1]
+		return
+	}
+	lo, hi := min(b, h.lo), max(b, h.lo+int32(n)-1)
+	m := int(hi-lo) + 1
+	if off := h.off - int(h.lo-lo); off >= 0 && off+m <= len(h.buf) {
+		h.off, h.lo, h.counts = off, lo, h.buf[off:off+m]
+		return
+	}
+	buf := make([]int64, 3*m)
+	copy(buf[m+int(h.lo-lo):], h.counts)
+	h.buf, h.off, h.lo, h.counts = buf, m, lo, buf[m:2*m]
 }
 
 // eachBin calls f for every non-empty bin in increasing order.

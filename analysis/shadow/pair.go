@@ -151,6 +151,12 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// a value (log2; -Inf for none): a decision whose exact margin is
 	// smaller is beyond what the shadow can decide.
 	resLog2 float64
+	// importX, errsX and magX, when set (see specialise), compute toX,
+	// errs and mag for the exact side's own value type, without the
+	// indirection of the generic code; they give the same values.
+	importX func(F) X
+	errsX   func(Pair[F, X]) (abs, rel float64)
+	magX    func(X) float64
 }
 
 // resAt is the smallest margin the exact side resolves near magnitude v.
@@ -171,6 +177,9 @@ func (p *PairArith[F, X, A, AX]) EnterStage(s falcon.PlanStage) falcon.PlanStage
 
 // toX imports the backend's value v exactly into the exact side.
 func (p *PairArith[F, X, A, AX]) toX(v F) X {
+	if p.importX != nil {
+		return p.importX(v)
+	}
 	if p.bIsFloat64 {
 		return p.x.FromFloat64(p.b.Float64(v))
 	}
@@ -186,6 +195,9 @@ func (p *PairArith[F, X, A, AX]) toX(v F) X {
 // the relative error of a pair whose exact value is zero is +Inf unless B
 // is zero too.
 func (p *PairArith[F, X, A, AX]) errs(v Pair[F, X]) (abs, rel float64) {
+	if p.errsX != nil {
+		return p.errsX(v)
+	}
 	d := math.Abs(p.x.Float64(p.x.Sub(p.toX(v.B), v.X)))
 	if d == 0 {
 		return 0, 0
@@ -195,6 +207,14 @@ func (p *PairArith[F, X, A, AX]) errs(v Pair[F, X]) (abs, rel float64) {
 		return d, math.Inf(1)
 	}
 	return d, d / ref
+}
+
+// mag returns |x| rounded to binary64.
+func (p *PairArith[F, X, A, AX]) mag(x X) float64 {
+	if p.magX != nil {
+		return p.magX(x)
+	}
+	return math.Abs(p.x.Float64(x))
 }
 
 func (p *PairArith[F, X, A, AX]) Of(i int64) Pair[F, X] { return Pair[F, X]{p.b.Of(i), p.x.Of(i)} }

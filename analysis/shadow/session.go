@@ -158,7 +158,7 @@ func (o *observer[F, X, A, AX]) Stage(st falcon.Stage, level, iter int, values .
 	for _, vs := range values {
 		scale := 0.0
 		for _, v := range vs {
-			scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
+			scale = math.Max(scale, o.p.mag(v.X))
 		}
 		for _, v := range vs {
 			abs, _ := o.p.errs(v)
