@@ -123,15 +123,25 @@ func (h *Hist) Add(v float64) {
 // AddLinear counts log2 x for x >= 0 (0 is an exact zero).
 func (h *Hist) AddLinear(x float64) {
 	h.init()
-	switch {
-	case x == 0:
-		h.Zeros++
-		return
-	case math.IsInf(x, 0) || math.IsNaN(x) || x < 0:
-		h.Infinite++
-		return
+	if bits := math.Float64bits(x); bits>>52-1 < 0x7fe {
+		// A positive normal number (sign 0, exponent field 1..2046):
+		// binOf's table, inline.
+		k := int32(subBinAt[(bits>>44)&0xff])
+		if k < binsPerBit-1 && math.Float64frombits(bits&(1<<52-1)|1023<<52) >= binThresholds[k] {
+			k++
+		}
+		h.inc(int32(bits>>52-1023)*binsPerBit+k, 1)
+	} else {
+		switch {
+		case x == 0:
+			h.Zeros++
+			return
+		case math.IsInf(x, 0) || math.IsNaN(x) || x < 0:
+			h.Infinite++
+			return
+		}
+		h.inc(binOf(x), 1)
 	}
-	h.inc(binOf(x), 1)
 	// Extremes are kept as exact logarithms; one is computed only near or
 	// beyond the current extreme (2^Min and 2^Max are rounded, so a value
 	// within a relative 2^-40 of one is compared in the log domain).

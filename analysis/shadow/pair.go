@@ -151,12 +151,13 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// a value (log2; -Inf for none): a decision whose exact margin is
 	// smaller is beyond what the shadow can decide.
 	resLog2 float64
-	// importX, errsX and magX, when set (see specialise), compute toX,
-	// errs and mag for the exact side's own value type, without the
-	// indirection of the generic code; they give the same values.
+	// importX, errsX and stageX, when set (see specialise), compute toX,
+	// errs and observer.addStage for the exact side's own value type,
+	// without the indirection of the generic code; they give the same
+	// values.
 	importX func(F) X
 	errsX   func(Pair[F, X]) (abs, rel float64)
-	magX    func(X) float64
+	stageX  func(vs []Pair[F, X], h *Hist)
 }
 
 // resAt is the smallest margin the exact side resolves near magnitude v.
@@ -207,14 +208,6 @@ func (p *PairArith[F, X, A, AX]) errs(v Pair[F, X]) (abs, rel float64) {
 		return d, math.Inf(1)
 	}
 	return d, d / ref
-}
-
-// mag returns |x| rounded to binary64.
-func (p *PairArith[F, X, A, AX]) mag(x X) float64 {
-	if p.magX != nil {
-		return p.magX(x)
-	}
-	return math.Abs(p.x.Float64(x))
 }
 
 func (p *PairArith[F, X, A, AX]) Of(i int64) Pair[F, X] { return Pair[F, X]{p.b.Of(i), p.x.Of(i)} }

@@ -77,11 +77,37 @@ func (p ddPair[F, A]) Sqrt(u ddPairValue[F]) ddPairValue[F] {
 	return ddPairValue[F]{p.b.Sqrt(u.B), dd.Sqrt(u.X)}
 }
 
-var _ arith.Arith[Pair[float64, ddouble.DD]] = ddPair[float64, native.Arith]{}
+// nativeDDPair is ddPair for native with the backend's operations called
+// directly as well (a monomorphised copy, as falcon's zz_native_gen.go is
+// of the scheme): through ddPair every operation of native, one binary64
+// instruction, costs an indirect call. Only the operations of the FFT, the
+// splits and merges and the LDL tree are copied; the others are ddPair's.
+type nativeDDPair struct {
+	ddPair[float64, native.Arith]
+}
+
+var nat native.Arith
+
+type nativeDD = Pair[float64, ddouble.DD]
+
+func (nativeDDPair) Add(u, v nativeDD) nativeDD { return nativeDD{nat.Add(u.B, v.B), dd.Add(u.X, v.X)} }
+func (nativeDDPair) Sub(u, v nativeDD) nativeDD { return nativeDD{nat.Sub(u.B, v.B), dd.Sub(u.X, v.X)} }
+func (nativeDDPair) Mul(u, v nativeDD) nativeDD { return nativeDD{nat.Mul(u.B, v.B), dd.Mul(u.X, v.X)} }
+func (nativeDDPair) Neg(u nativeDD) nativeDD    { return nativeDD{nat.Neg(u.B), dd.Neg(u.X)} }
+func (nativeDDPair) Half(u nativeDD) nativeDD   { return nativeDD{nat.Half(u.B), dd.Half(u.X)} }
+func (nativeDDPair) Sqr(u nativeDD) nativeDD    { return nativeDD{nat.Sqr(u.B), dd.Sqr(u.X)} }
+
+var (
+	_ arith.Arith[Pair[float64, ddouble.DD]] = ddPair[float64, native.Arith]{}
+	_ arith.Arith[Pair[float64, ddouble.DD]] = nativeDDPair{}
+)
 
 // instantiate is falcon.Instantiate of the pair arithmetic p with observer
-// obs, through ddPair when the exact side is dd.
+// obs, through nativeDDPair or ddPair when the exact side is dd.
 func instantiate[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend {
+	if q, ok := any(p).(*PairArith[float64, ddouble.DD, native.Arith, ddouble.Arith]); ok {
+		return falcon.Instantiate[nativeDD](b, nativeDDPair{ddPair[float64, native.Arith]{q}}, any(obs).(falcon.Observer[nativeDD]))
+	}
 	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
 		return falcon.Instantiate[ddPairValue[F]](b, ddPair[F, A]{q}, any(obs).(falcon.Observer[ddPairValue[F]]))
 	}
@@ -94,45 +120,69 @@ func (p *PairArith[F, X, A, AX]) specialise() {
 	if _, ok := any(p.x).(ddouble.Arith); !ok {
 		return
 	}
-	k := &ddErrs[F]{toDD: ddImporter[F](p)}
+	k := &ddErrs[F]{}
+	k.toDD, k.toDDs = ddImporter[F](p)
 	p.importX, _ = any(k.toDD).(func(F) X)
 	p.errsX, _ = any(k.errs).(func(Pair[F, X]) (float64, float64))
-	p.magX, _ = any(ddMagnitude).(func(X) float64)
+	p.stageX, _ = any(k.stage).(func([]Pair[F, X], *Hist))
 }
 
-// ddImporter returns the exact import of p's backend values into dd,
-// computing what toX's general rule computes (FromFloat64 of the binary64
-// value, the split of Float64Pair, FromBig of Big) the cheapest way the
-// backend allows.
-func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX]) func(F) ddouble.DD {
+// ddImporter returns the exact import of p's backend values into dd, one
+// value (toDD) and a polynomial's (toDDs), computing what toX's general
+// rule computes (FromFloat64 of the binary64 value, the split of
+// Float64Pair, FromBig of Big) the cheapest way the backend allows.
+func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX]) (toDD func(F) ddouble.DD, toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])) {
 	b := p.b
-	var imp any
+	var one, all any
 	switch _, isTW := any(b).(triword.Arith); {
 	case p.bIsFloat64:
 		if _, ok := any(b).(native.Arith); ok {
-			imp = func(v float64) ddouble.DD { return ddouble.DD{Hi: v} }
+			one = func(v float64) ddouble.DD { return ddouble.DD{Hi: v} }
+			all = func(dst []ddouble.DD, vs []Pair[float64, ddouble.DD]) {
+				for i := range vs {
+					dst[i] = ddouble.DD{Hi: vs[i].B}
+				}
+			}
 		} else {
-			imp = func(v F) ddouble.DD { return dd.FromFloat64(b.Float64(v)) }
+			one = func(v F) ddouble.DD { return dd.FromFloat64(b.Float64(v)) }
 		}
 	case isTW:
-		imp = func(v triword.TW) ddouble.DD {
-			if x, ok := tripleToDD(v); ok {
-				return x
+		one = twToDD
+		all = func(dst []ddouble.DD, vs []Pair[triword.TW, ddouble.DD]) {
+			for i := range vs {
+				dst[i] = twToDD(vs[i].B)
 			}
-			return dd.FromBig(triword.Arith{}.Big(v))
 		}
 	case p.splitX != nil:
 		split, _ := any(p.splitX).(func(F) (ddouble.DD, bool))
-		imp = func(v F) ddouble.DD {
+		one = func(v F) ddouble.DD {
 			if x, ok := split(v); ok {
 				return x
 			}
 			return dd.FromBig(b.Big(v))
 		}
 	default:
-		imp = func(v F) ddouble.DD { return dd.FromBig(b.Big(v)) }
+		one = func(v F) ddouble.DD { return dd.FromBig(b.Big(v)) }
 	}
-	return imp.(func(F) ddouble.DD)
+	toDD = one.(func(F) ddouble.DD)
+	toDDs, _ = all.(func([]ddouble.DD, []Pair[F, ddouble.DD]))
+	if toDDs == nil {
+		toDDs = func(dst []ddouble.DD, vs []Pair[F, ddouble.DD]) {
+			for i := range vs {
+				dst[i] = toDD(vs[i].B)
+			}
+		}
+	}
+	return toDD, toDDs
+}
+
+// twToDD is FromBig of triword's Big (tripleToDD, else through
+// big.Float).
+func twToDD(v triword.TW) ddouble.DD {
+	if x, ok := tripleToDD(v); ok {
+		return x
+	}
+	return dd.FromBig(triword.Arith{}.Big(v))
 }
 
 // tripleToDD is ddouble's FromBig of triword's Big, exactly, without
@@ -165,22 +215,46 @@ func tripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
 	return ddouble.DD{Hi: hi, Lo: lo + 0}, true
 }
 
-// ddErrs holds the import of one run's backend values into dd.
-type ddErrs[F any] struct{ toDD func(F) ddouble.DD }
+// ddErrs holds the import of one run's backend values into dd, and a
+// buffer for a polynomial's.
+type ddErrs[F any] struct {
+	toDD  func(F) ddouble.DD
+	toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])
+	buf   []ddouble.DD
+}
 
 // errs is PairArith.errs under the dd exact side.
 func (k *ddErrs[F]) errs(v Pair[F, ddouble.DD]) (abs, rel float64) {
-	d := math.Abs(dd.Float64(dd.Sub(k.toDD(v.B), v.X)))
+	return ddErrsOf(k.toDD(v.B), v.X)
+}
+
+// ddErrsOf is PairArith.errs of a backend value b imported into dd.
+func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
+	d := math.Abs(dd.Float64(dd.Sub(b, x)))
 	if d == 0 {
 		return 0, 0
 	}
-	ref := math.Abs(dd.Float64(v.X))
+	ref := math.Abs(dd.Float64(x))
 	if ref == 0 {
 		return d, math.Inf(1)
 	}
 	return d, d / ref
 }
 
-// ddMagnitude is |x| rounded to binary64, as the observer computes the
-// scale of a polynomial.
-func ddMagnitude(x ddouble.DD) float64 { return math.Abs(dd.Float64(x)) }
+// stage is observer.addStage's loop under the dd exact side: the backend's
+// values of the polynomial imported at once, then the errors.
+func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
+	if cap(k.buf) < len(vs) {
+		k.buf = make([]ddouble.DD, len(vs))
+	}
+	bs := k.buf[:len(vs)]
+	k.toDDs(bs, vs)
+	scale := 0.0
+	for i := range vs {
+		scale = math.Max(scale, math.Abs(dd.Float64(vs[i].X)))
+	}
+	for i := range vs {
+		abs, _ := ddErrsOf(bs[i], vs[i].X)
+		addNormwise(h, abs, scale)
+	}
+}

@@ -32,11 +32,9 @@ type StageStat struct {
 	Rel   *Hist  `json:"rel"`
 }
 
-// stageKey identifies a StageStat.
-type stageKey struct {
-	st    falcon.Stage
-	level int
-}
+// maxStageLevel is the largest level a record holds statistics of (the
+// degree exponent of Falcon-1024).
+const maxStageLevel = arith.MaxLogN
 
 // Record is the measurement of one signature (or one generated key): what
 // a campaign directory holds, one JSON line each, and what summaries are
@@ -93,7 +91,7 @@ type observer[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	call      int // sampler call within the attempt
 	candidate int // key-generation candidate
 	leafWorst float64
-	stages    map[stageKey]*StageStat
+	stages    [falcon.NumStages][maxStageLevel + 1]*StageStat
 	flips     [numDecisions]int64
 	// acc is the acceptance that replaces BerExp in the run (nil: BerExp).
 	acc ExactAcceptance
@@ -107,7 +105,6 @@ func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, 
 			DeltaC: NewHist(), DeltaSigma: NewHist(), Sum: NewHist(), LeafSum: NewHist(),
 		},
 		keygen: kind == "keygen",
-		stages: map[stageKey]*StageStat{},
 	}
 }
 
@@ -142,35 +139,50 @@ func (o *observer[F, X, A, AX]) Stage(st falcon.Stage, level, iter int, values .
 		o.candidate = iter
 	}
 	o.flush(func() string { return o.where(st, level, iter) })
-	if len(values) == 0 {
-		return
+	if len(values) == 0 || st < 0 || st >= falcon.NumStages || level < 0 || level > maxStageLevel {
+		return // a record has no statistics of other stages and levels
 	}
-	k := stageKey{st, level}
-	ss := o.stages[k]
+	ss := o.stages[st][level]
 	if ss == nil {
 		ss = &StageStat{Stage: st.String(), Level: level, Rel: NewHist()}
-		o.stages[k] = ss
+		o.stages[st][level] = ss
 	}
-	// Errors relative to the largest exact value of each polynomial
-	// (normwise): FFT-domain values that are zero or tiny in exact
-	// arithmetic (structural cancellations) would otherwise show huge
-	// componentwise relative errors that say nothing about precision.
 	for _, vs := range values {
-		scale := 0.0
-		for _, v := range vs {
-			scale = math.Max(scale, o.p.mag(v.X))
-		}
-		for _, v := range vs {
-			abs, _ := o.p.errs(v)
-			switch {
-			case abs == 0:
-				ss.Rel.AddLinear(0)
-			case scale == 0:
-				ss.Rel.AddLinear(math.Inf(1))
-			default:
-				ss.Rel.AddLinear(abs / scale)
-			}
-		}
+		o.addStage(vs, ss.Rel)
+	}
+}
+
+// addStage adds to h the errors of the values vs of one polynomial,
+// relative to its largest exact value (normwise): FFT-domain values that
+// are zero or tiny in exact arithmetic (structural cancellations) would
+// otherwise show huge componentwise relative errors that say nothing about
+// precision.
+func (o *observer[F, X, A, AX]) addStage(vs []Pair[F, X], h *Hist) {
+	if o.p.stageX != nil {
+		o.p.stageX(vs, h)
+		return
+	}
+	scale := 0.0
+	for _, v := range vs {
+		scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
+	}
+	for _, v := range vs {
+		abs, _ := o.p.errs(v)
+		addNormwise(h, abs, scale)
+	}
+}
+
+// addNormwise adds the error abs of a value of a polynomial whose largest
+// exact magnitude is scale: abs/scale, an exact zero, or +Inf for an error
+// where the whole exact polynomial is zero.
+func addNormwise(h *Hist, abs, scale float64) {
+	switch {
+	case abs == 0:
+		h.AddLinear(0)
+	case scale == 0:
+		h.AddLinear(math.Inf(1))
+	default:
+		h.AddLinear(abs / scale)
 	}
 }
 
@@ -289,8 +301,8 @@ func (o *observer[F, X, A, AX]) finish() *Record {
 	r.ExpmErr = d.expmErr
 	r.AcceptErr = d.acceptErr
 	for st := range falcon.NumStages {
-		for lv := 10; lv >= 0; lv-- {
-			if ss := o.stages[stageKey{st, lv}]; ss != nil {
+		for lv := maxStageLevel; lv >= 0; lv-- {
+			if ss := o.stages[st][lv]; ss != nil {
 				r.Stages = append(r.Stages, ss)
 			}
 		}
