@@ -76,20 +76,24 @@ func subBinScan(m float64) int32 {
 
 // binOf returns floor(binsPerBit log2 x) for a finite x > 0: binsPerBit
 // times the binary exponent plus the sub-bin of the mantissa m in [1, 2),
-// #{i : m >= binThresholds[i]} (subBinAt and one comparison; subnormal
-// numbers are normalised by math.Frexp first).
+// #{i : m >= binThresholds[i]} (binOfNormal; subnormal numbers are
+// normalised by math.Frexp first).
 func binOf(x float64) int32 {
-	bits := math.Float64bits(x)
-	e := int32(bits>>52) & 0x7ff
-	if e == 0 {
-		frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
-		return int32(exp-1)*binsPerBit + subBinScan(2*frac)
+	if bits := math.Float64bits(x); bits>>52 != 0 {
+		return binOfNormal(bits)
 	}
+	frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
+	return int32(exp-1)*binsPerBit + subBinScan(2*frac)
+}
+
+// binOfNormal is binOf of the positive normal number with the given bits:
+// the sub-bin from subBinAt and one comparison.
+func binOfNormal(bits uint64) int32 {
 	k := int32(subBinAt[(bits>>44)&0xff])
 	if k < binsPerBit-1 && math.Float64frombits(bits&(1<<52-1)|1023<<52) >= binThresholds[k] {
 		k++
 	}
-	return (e-1023)*binsPerBit + k
+	return int32(bits>>52-1023)*binsPerBit + k
 }
 
 // init turns the zero Hist into NewHist's empty histogram: with no bins
@@ -121,27 +125,42 @@ func (h *Hist) Add(v float64) {
 }
 
 // AddLinear counts log2 x for x >= 0 (0 is an exact zero).
-func (h *Hist) AddLinear(x float64) {
-	h.init()
-	if bits := math.Float64bits(x); bits>>52-1 < 0x7fe {
-		// A positive normal number (sign 0, exponent field 1..2046):
-		// binOf's table, inline.
-		k := int32(subBinAt[(bits>>44)&0xff])
-		if k < binsPerBit-1 && math.Float64frombits(bits&(1<<52-1)|1023<<52) >= binThresholds[k] {
-			k++
+func (h *Hist) AddLinear(x float64) { h.addLinear(x) }
+
+// addLinear is AddLinear of each of xs in turn. The common case -- a
+// positive normal number strictly between the current extremes' windows,
+// in a bin of the current range -- is counted in line, with the
+// histogram's fields held in locals; anything else goes through
+// addLinearSlow, the general rule.
+func (h *Hist) addLinear(xs ...float64) {
+	lo, counts := h.lo, h.counts
+	below, above := h.minLin*(1+0x1p-40), h.maxLin*(1-0x1p-40)
+	for _, x := range xs {
+		if bits := math.Float64bits(x); bits>>52-1 < 0x7fe && x > below && x < above {
+			// Sign 0, exponent field 1..2046, and no new extreme near.
+			if i := uint(binOfNormal(bits) - lo); i < uint(len(counts)) {
+				counts[i]++
+				continue
+			}
 		}
-		h.inc(int32(bits>>52-1023)*binsPerBit+k, 1)
-	} else {
-		switch {
-		case x == 0:
-			h.Zeros++
-			return
-		case math.IsInf(x, 0) || math.IsNaN(x) || x < 0:
-			h.Infinite++
-			return
-		}
-		h.inc(binOf(x), 1)
+		h.addLinearSlow(x)
+		lo, counts = h.lo, h.counts
+		below, above = h.minLin*(1+0x1p-40), h.maxLin*(1-0x1p-40)
 	}
+}
+
+// addLinearSlow counts log2 x for x >= 0 (0 is an exact zero).
+func (h *Hist) addLinearSlow(x float64) {
+	h.init()
+	switch {
+	case x == 0:
+		h.Zeros++
+		return
+	case math.IsInf(x, 0) || math.IsNaN(x) || x < 0:
+		h.Infinite++
+		return
+	}
+	h.inc(binOf(x), 1)
 	// Extremes are kept as exact logarithms; one is computed only near or
 	// beyond the current extreme (2^Min and 2^Max are rounded, so a value
 	// within a relative 2^-40 of one is compared in the log domain).

@@ -221,6 +221,7 @@ type ddErrs[F any] struct {
 	toDD  func(F) ddouble.DD
 	toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])
 	buf   []ddouble.DD
+	rel   []float64
 }
 
 // errs is PairArith.errs under the dd exact side.
@@ -245,9 +246,9 @@ func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
 // values of the polynomial imported at once, then the errors.
 func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
 	if cap(k.buf) < len(vs) {
-		k.buf = make([]ddouble.DD, len(vs))
+		k.buf, k.rel = make([]ddouble.DD, len(vs)), make([]float64, len(vs))
 	}
-	bs := k.buf[:len(vs)]
+	bs, rel := k.buf[:len(vs)], k.rel[:len(vs)]
 	k.toDDs(bs, vs)
 	scale := 0.0
 	for i := range vs {
@@ -255,6 +256,7 @@ func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
 	}
 	for i := range vs {
 		abs, _ := ddErrsOf(bs[i], vs[i].X)
-		addNormwise(h, abs, scale)
+		rel[i] = normwise(abs, scale)
 	}
+	h.addLinear(rel...)
 }

@@ -168,22 +168,21 @@ func (o *observer[F, X, A, AX]) addStage(vs []Pair[F, X], h *Hist) {
 	}
 	for _, v := range vs {
 		abs, _ := o.p.errs(v)
-		addNormwise(h, abs, scale)
+		h.AddLinear(normwise(abs, scale))
 	}
 }
 
-// addNormwise adds the error abs of a value of a polynomial whose largest
-// exact magnitude is scale: abs/scale, an exact zero, or +Inf for an error
-// where the whole exact polynomial is zero.
-func addNormwise(h *Hist, abs, scale float64) {
+// normwise is the error abs of a value of a polynomial whose largest exact
+// magnitude is scale, relative to it: abs/scale, an exact zero, or +Inf
+// for an error where the whole exact polynomial is zero.
+func normwise(abs, scale float64) float64 {
 	switch {
 	case abs == 0:
-		h.AddLinear(0)
+		return 0
 	case scale == 0:
-		h.AddLinear(math.Inf(1))
-	default:
-		h.AddLinear(abs / scale)
+		return math.Inf(1)
 	}
+	return abs / scale
 }
 
 // where describes the place of an event in words, e.g. "keygen candidate
@@ -239,14 +238,18 @@ func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nb
 	switch {
 	case hi < zx:
 		margin = float64(zx - hi)
-		o.p.d.note(DecBerExp, b2i(accept), 1, math.Log2(margin)-64, o.p.resLog2)
+		o.p.d.note(DecBerExp, b2i(accept), 1, margin, 64, o.resolution)
 	case lo >= zx:
 		margin = float64(lo - zx)
-		o.p.d.note(DecBerExp, b2i(accept), 0, math.Log2(margin)-64, o.p.resLog2)
+		o.p.d.note(DecBerExp, b2i(accept), 0, margin, 64, o.resolution)
 	default:
-		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1), math.Inf(-1))
+		o.p.d.noteLog2(DecBerExpMore, 0, 1, math.Inf(-1), func() float64 { return math.Inf(-1) })
 	}
 }
+
+// resolution is the exact side's resolution of a Bernoulli trial's margin
+// (log2, relative to 2^64).
+func (o *observer[F, X, A, AX]) resolution() float64 { return o.p.resLog2 }
 
 // ExactAcceptance is an acceptance test that replaces the sampler's BerExp
 // (falcon.Acceptance) and can also decide exactly: ExactAccept decides as
@@ -265,7 +268,7 @@ func (o *observer[F, X, A, AX]) Acceptance(x, ccs Pair[F, X], words []uint64, ac
 		return
 	}
 	ex, m := o.acc.ExactAccept(o.p.x.Big(x.X), o.p.x.Big(ccs.X), words)
-	o.p.d.note(DecAcceptance, b2i(accept), b2i(ex), m, o.p.resAt(o.p.x.Float64(x.X)))
+	o.p.d.noteLog2(DecAcceptance, b2i(accept), b2i(ex), m, func() float64 { return o.p.resAt(o.p.x.Float64(x.X)) })
 }
 
 // Attempt implements falcon.Observer.
