@@ -195,7 +195,7 @@ func (h *Hist) inc(b int32, c int64) {
 func (h *Hist) widen(b int32) {
 	n := len(h.counts)
 	if n == 0 {
-		const initial = 64
+		const initial = 256
 		h.buf = make([]int64, initial)
 		h.off, h.lo = initial/2, b
 		h.counts = h.buf[h.off : h.off+1]

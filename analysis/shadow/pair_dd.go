@@ -231,7 +231,7 @@ func (k *ddErrs[F]) errs(v Pair[F, ddouble.DD]) (abs, rel float64) {
 
 // ddErrsOf is PairArith.errs of a backend value b imported into dd.
 func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
-	d := math.Abs(dd.Float64(dd.Sub(b, x)))
+	d := ddAbsErr(b, x)
 	if d == 0 {
 		return 0, 0
 	}
@@ -241,6 +241,9 @@ func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
 	}
 	return d, d / ref
 }
+
+// ddAbsErr is the absolute error of ddErrsOf.
+func ddAbsErr(b, x ddouble.DD) float64 { return math.Abs(dd.Float64(dd.Sub(b, x))) }
 
 // stage is observer.addStage's loop under the dd exact side: the backend's
 // values of the polynomial imported at once, then the errors.
@@ -252,11 +255,13 @@ func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
 	k.toDDs(bs, vs)
 	scale := 0.0
 	for i := range vs {
-		scale = math.Max(scale, math.Abs(dd.Float64(vs[i].X)))
+		// math.Max(scale, v) is scale where v <= scale.
+		if v := math.Abs(dd.Float64(vs[i].X)); !(v <= scale) {
+			scale = math.Max(scale, v)
+		}
 	}
 	for i := range vs {
-		abs, _ := ddErrsOf(bs[i], vs[i].X)
-		rel[i] = normwise(abs, scale)
+		rel[i] = normwise(ddAbsErr(bs[i], vs[i].X), scale)
 	}
 	h.addLinear(rel...)
 }
