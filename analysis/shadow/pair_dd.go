@@ -81,7 +81,8 @@ func (p ddPair[F, A]) Sqrt(u ddPairValue[F]) ddPairValue[F] {
 // directly as well (a monomorphised copy, as falcon's zz_native_gen.go is
 // of the scheme): through ddPair every operation of native, one binary64
 // instruction, costs an indirect call. Only the operations of the FFT, the
-// splits and merges and the LDL tree are copied; the others are ddPair's.
+// splits and merges and the LDL tree (and the FFT's twiddle factors) are
+// copied; the others are ddPair's.
 type nativeDDPair struct {
 	ddPair[float64, native.Arith]
 }
@@ -96,6 +97,7 @@ func (nativeDDPair) Mul(u, v nativeDD) nativeDD { return nativeDD{nat.Mul(u.B, v
 func (nativeDDPair) Neg(u nativeDD) nativeDD    { return nativeDD{nat.Neg(u.B), dd.Neg(u.X)} }
 func (nativeDDPair) Half(u nativeDD) nativeDD   { return nativeDD{nat.Half(u.B), dd.Half(u.X)} }
 func (nativeDDPair) Sqr(u nativeDD) nativeDD    { return nativeDD{nat.Sqr(u.B), dd.Sqr(u.X)} }
+func (nativeDDPair) GM(k int) nativeDD          { return nativeDD{nat.GM(k), dd.GM(k)} }
 
 var (
 	_ arith.Arith[Pair[float64, ddouble.DD]] = ddPair[float64, native.Arith]{}
