@@ -22,8 +22,12 @@ const binsPerBit = 16
 // The zero Hist is an empty histogram, as NewHist's is, and a nil *Hist
 // reads as an empty one (Count 0, quantiles NaN; merging it adds nothing).
 type Hist struct {
-	lo       int32
-	counts   []int64
+	lo     int32
+	counts []int64 // bins lo, lo+1, ...: the window buf[off:off+len(counts)]
+	// buf holds the counts with room on both sides (zeros outside the
+	// window), so that the range widens in place (see widen).
+	buf      []int64
+	off      int
 	Zeros    int64   // values that were exactly zero
 	Infinite int64   // +Inf values
 	Min, Max float64 // exact extremes of the finite values (log2; NaN when none)
@@ -47,16 +51,49 @@ var binThresholds = func() [binsPerBit - 1]float64 {
 	return t
 }()
 
-// binOf returns floor(binsPerBit log2 x) for a finite x > 0 from its
-// binary exponent and a table of the sub-bin boundaries.
-func binOf(x float64) int32 {
-	frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
-	m := 2 * frac
+// subBinAt[j] is the sub-bin of the mantissa 1 + j/256, the start of the
+// j-th of 256 equal intervals of [1, 2). The thresholds lie at least
+// 2^(1/16) - 1 > 1/23 apart, so an interval of width 1/256 holds at most
+// one of them, the one just above its start: a mantissa's sub-bin is
+// subBinAt[j] or one more, decided by a single comparison.
+var subBinAt = func() [256]uint8 {
+	var t [256]uint8
+	for j := range t {
+		t[j] = uint8(subBinScan(1 + float64(j)/256))
+	}
+	return t
+}()
+
+// subBinScan is #{i : m >= binThresholds[i]} for a mantissa m in [1, 2),
+// by a scan of the table.
+func subBinScan(m float64) int32 {
 	k := int32(0)
 	for k < binsPerBit-1 && m >= binThresholds[k] {
 		k++
 	}
-	return int32(exp-1)*binsPerBit + k
+	return k
+}
+
+// binOf returns floor(binsPerBit log2 x) for a finite x > 0: binsPerBit
+// times the binary exponent plus the sub-bin of the mantissa m in [1, 2),
+// #{i : m >= binThresholds[i]} (binOfNormal; subnormal numbers are
+// normalised by math.Frexp first).
+func binOf(x float64) int32 {
+	if bits := math.Float64bits(x); bits>>52 != 0 {
+		return binOfNormal(bits)
+	}
+	frac, exp := math.Frexp(x) // x = frac 2^exp, frac in [0.5, 1)
+	return int32(exp-1)*binsPerBit + subBinScan(2*frac)
+}
+
+// binOfNormal is binOf of the positive normal number with the given bits:
+// the sub-bin from subBinAt and one comparison.
+func binOfNormal(bits uint64) int32 {
+	k := int32(subBinAt[(bits>>44)&0xff])
+	if k < binsPerBit-1 && math.Float64frombits(bits&(1<<52-1)|1023<<52) >= binThresholds[k] {
+		k++
+	}
+	return int32(bits>>52-1023)*binsPerBit + k
 }
 
 // init turns the zero Hist into NewHist's empty histogram: with no bins
@@ -88,7 +125,32 @@ func (h *Hist) Add(v float64) {
 }
 
 // AddLinear counts log2 x for x >= 0 (0 is an exact zero).
-func (h *Hist) AddLinear(x float64) {
+func (h *Hist) AddLinear(x float64) { h.addLinear(x) }
+
+// addLinear is AddLinear of each of xs in turn. The common case -- a
+// positive normal number strictly between the current extremes' windows,
+// in a bin of the current range -- is counted in line, with the
+// histogram's fields held in locals; anything else goes through
+// addLinearSlow, the general rule.
+func (h *Hist) addLinear(xs ...float64) {
+	lo, counts := h.lo, h.counts
+	below, above := h.minLin*(1+0x1p-40), h.maxLin*(1-0x1p-40)
+	for _, x := range xs {
+		if bits := math.Float64bits(x); bits>>52-1 < 0x7fe && x > below && x < above {
+			// Sign 0, exponent field 1..2046, and no new extreme near.
+			if i := uint(binOfNormal(bits) - lo); i < uint(len(counts)) {
+				counts[i]++
+				continue
+			}
+		}
+		h.addLinearSlow(x)
+		lo, counts = h.lo, h.counts
+		below, above = h.minLin*(1+0x1p-40), h.maxLin*(1-0x1p-40)
+	}
+}
+
+// addLinearSlow counts log2 x for x >= 0 (0 is an exact zero).
+func (h *Hist) addLinearSlow(x float64) {
 	h.init()
 	switch {
 	case x == 0:
@@ -114,21 +176,40 @@ func (h *Hist) AddLinear(x float64) {
 	}
 }
 
-// inc adds c to bin b, growing the dense range.
+// inc adds c to bin b, growing the dense range. The range is a window of
+// a larger buffer with room on both sides, so that widening it (values
+// arrive in any order) copies the counts only when a side is full, each
+// time into a buffer twice as large.
 func (h *Hist) inc(b int32, c int64) {
-	if len(h.counts) == 0 {
-		h.lo = b
-		h.counts = make([]int64, 1, 32)
+	if i := uint(b - h.lo); i < uint(len(h.counts)) {
+		h.counts[i] += c
+		return
 	}
-	if b < h.lo {
-		grow := int(h.lo - b)
-		h.counts = append(make([]int64, grow, grow+len(h.counts)), h.counts...)
-		h.lo = b
-	}
-	if i := int(b - h.lo); i >= len(h.counts) {
-		h.counts = append(h.counts, make([]int64, i+1-len(h.counts))...)
-	}
+	h.widen(b)
 	h.counts[b-h.lo] += c
+}
+
+// widen makes the dense range include bin b: within the buffer when it
+// has room on that side, else in a new buffer with the range in its
+// middle and as much room again around it.
+func (h *Hist) widen(b int32) {
+	n := len(h.counts)
+	if n == 0 {
+		const initial = 256
+		h.buf = make([]int64, initial)
+		h.off, h.lo = initial/2, b
+		h.counts = h.buf[h.off : h.off+1]
+		return
+	}
+	lo, hi := min(b, h.lo), max(b, h.lo+int32(n)-1)
+	m := int(hi-lo) + 1
+	if off := h.off - int(h.lo-lo); off >= 0 && off+m <= len(h.buf) {
+		h.off, h.lo, h.counts = off, lo, h.buf[off:off+m]
+		return
+	}
+	buf := make([]int64, 3*m)
+	copy(buf[m+int(h.lo-lo):], h.counts)
+	h.buf, h.off, h.lo, h.counts = buf, m, lo, buf[m:2*m]
 }
 
 // eachBin calls f for every non-empty bin in increasing order.

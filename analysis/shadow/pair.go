@@ -88,25 +88,46 @@ type decisions struct {
 	sinceLast [numDecisions]int
 	count     [numDecisions]int64
 	minMargin [numDecisions]float64 // log2; +Inf before the first
-	lastExpmX uint64                // the exact side's ExpmP63 of the latest call
-	expmErr   *Hist                 // relative errors of the backend's ExpmP63 calls
-	acceptErr *Hist                 // relative errors of the acceptance probability (see Record.AcceptErr)
+	// minLin is the margin (before its logarithm) of minMargin, for the
+	// kinds noted by note: a logarithm is computed only near or below it.
+	minLin    [numDecisions]float64
+	lastExpmX uint64 // the exact side's ExpmP63 of the latest call
+	expmErr   *Hist  // relative errors of the backend's ExpmP63 calls
+	acceptErr *Hist  // relative errors of the acceptance probability (see Record.AcceptErr)
 }
 
 func newDecisions() *decisions {
 	d := &decisions{expmErr: NewHist(), acceptErr: NewHist()}
 	for i := range d.minMargin {
-		d.minMargin[i] = math.Inf(1)
+		d.minMargin[i], d.minLin[i] = math.Inf(1), math.Inf(1)
 	}
 	return d
 }
 
 // note records one decision of kind k with outcomes b (the backend's) and
-// x (exact), the exact side's margin to the boundary given as log2.
-// resolutionLog2 is the smallest margin (log2) the exact side resolves at
-// that point: a differing decision with a smaller margin is reported as
-// unresolved rather than as a flip.
-func (d *decisions) note(k Decision, b, x int64, marginLog2, resolutionLog2 float64) {
+// x (exact), where the exact side's margin to the boundary is
+// log2(margin) - off. res returns the smallest margin (log2) the exact
+// side resolves at that point: a differing decision with a smaller margin
+// is reported as unresolved rather than as a flip. The logarithm is
+// computed only where it can matter -- near or below the smallest margin
+// so far (log2 is monotonic to far better than the relative 2^-40 of the
+// window), or for a flip -- and res only for a flip. A kind is noted
+// either by note or by noteLog2, never both.
+func (d *decisions) note(k Decision, b, x int64, margin, off float64, res func() float64) {
+	if margin <= d.minLin[k]*(1+0x1p-40) || b != x {
+		v := math.Log2(margin) - off
+		if v < d.minMargin[k] {
+			d.minLin[k] = margin
+		}
+		d.noteLog2(k, b, x, v, res)
+		return
+	}
+	d.count[k]++
+	d.sinceLast[k]++
+}
+
+// noteLog2 is note with the margin given as its logarithm.
+func (d *decisions) noteLog2(k Decision, b, x int64, marginLog2 float64, res func() float64) {
 	d.count[k]++
 	idx := d.sinceLast[k]
 	d.sinceLast[k]++
@@ -114,7 +135,7 @@ func (d *decisions) note(k Decision, b, x int64, marginLog2, resolutionLog2 floa
 		d.minMargin[k] = marginLog2
 	}
 	if b != x {
-		d.pending = append(d.pending, flip{kind: k, b: b, x: x, idx: idx, gap: marginLog2, unresolved: marginLog2 < resolutionLog2})
+		d.pending = append(d.pending, flip{kind: k, b: b, x: x, idx: idx, gap: marginLog2, unresolved: marginLog2 < res()})
 	}
 }
 
@@ -151,6 +172,13 @@ type PairArith[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	// a value (log2; -Inf for none): a decision whose exact margin is
 	// smaller is beyond what the shadow can decide.
 	resLog2 float64
+	// importX, errsX and stageX, when set (see specialise), compute toX,
+	// errs and observer.addStage for the exact side's own value type,
+	// without the indirection of the generic code; they give the same
+	// values.
+	importX func(F) X
+	errsX   func(Pair[F, X]) (abs, rel float64)
+	stageX  func(vs []Pair[F, X], h *Hist)
 }
 
 // resAt is the smallest margin the exact side resolves near magnitude v.
@@ -171,6 +199,9 @@ func (p *PairArith[F, X, A, AX]) EnterStage(s falcon.PlanStage) falcon.PlanStage
 
 // toX imports the backend's value v exactly into the exact side.
 func (p *PairArith[F, X, A, AX]) toX(v F) X {
+	if p.importX != nil {
+		return p.importX(v)
+	}
 	if p.bIsFloat64 {
 		return p.x.FromFloat64(p.b.Float64(v))
 	}
@@ -186,6 +217,9 @@ func (p *PairArith[F, X, A, AX]) toX(v F) X {
 // the relative error of a pair whose exact value is zero is +Inf unless B
 // is zero too.
 func (p *PairArith[F, X, A, AX]) errs(v Pair[F, X]) (abs, rel float64) {
+	if p.errsX != nil {
+		return p.errsX(v)
+	}
 	d := math.Abs(p.x.Float64(p.x.Sub(p.toX(v.B), v.X)))
 	if d == 0 {
 		return 0, 0
@@ -247,7 +281,7 @@ func (p *PairArith[F, X, A, AX]) Sqrt(u Pair[F, X]) Pair[F, X] {
 func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
 	rb, rx := p.b.Rint(u.B), p.x.Rint(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
-	p.d.note(DecRint, rb, rx, math.Log2(0.5-frac), p.resAt(float64(rx)))
+	p.d.note(DecRint, rb, rx, 0.5-frac, 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb
 }
 
@@ -256,7 +290,7 @@ func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
 	rb, rx := p.b.Floor(u.B), p.x.Floor(u.X)
 	frac := p.x.Float64(p.x.Sub(u.X, p.x.Of(rx)))
-	p.d.note(DecFloor, rb, rx, math.Log2(min(frac, 1-frac)), p.resAt(float64(rx)))
+	p.d.note(DecFloor, rb, rx, min(frac, 1-frac), 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb
 }
 
@@ -264,7 +298,7 @@ func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
 	rb, rx := p.b.Trunc(u.B), p.x.Trunc(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
-	p.d.note(DecTrunc, rb, rx, math.Log2(min(frac, 1-frac)), p.resAt(float64(rx)))
+	p.d.note(DecTrunc, rb, rx, min(frac, 1-frac), 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb
 }
 
@@ -272,7 +306,9 @@ func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
 func (p *PairArith[F, X, A, AX]) Lt(u, v Pair[F, X]) bool {
 	lb, lx := p.b.Lt(u.B, v.B), p.x.Lt(u.X, v.X)
 	gap := math.Abs(p.x.Float64(p.x.Sub(u.X, v.X)))
-	p.d.note(DecLt, b2i(lb), b2i(lx), math.Log2(gap), p.resAt(math.Max(math.Abs(p.x.Float64(u.X)), math.Abs(p.x.Float64(v.X)))))
+	p.d.note(DecLt, b2i(lb), b2i(lx), gap, 0, func() float64 {
+		return p.resAt(math.Max(math.Abs(p.x.Float64(u.X)), math.Abs(p.x.Float64(v.X))))
+	})
 	return lb
 }
 

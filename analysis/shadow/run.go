@@ -216,8 +216,10 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 	b := falcon.ForRun[F](r.a)
 	st, _ := any(b).(falcon.Staged)
-	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
+	p := &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
 		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
+	p.specialise()
+	return p
 }
 
 // pairImporter returns the exact import of backend values into the dd
@@ -250,7 +252,7 @@ func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.B
 	p := r.pair()
 	o := newObserver(p, kind, index, key)
 	o.acc = r.acc
-	pb := falcon.Instantiate[Pair[F, X]](r.b, p, o)
+	pb := instantiate(r.b, p, o)
 	if r.acc != nil && kind == "signature" {
 		// pb is an Instance and Config.Check bounded the words per
 		// decision, the two conditions under which WithAcceptance fails.

@@ -32,11 +32,9 @@ type StageStat struct {
 	Rel   *Hist  `json:"rel"`
 }
 
-// stageKey identifies a StageStat.
-type stageKey struct {
-	st    falcon.Stage
-	level int
-}
+// maxStageLevel is the largest level a record holds statistics of (the
+// degree exponent of Falcon-1024).
+const maxStageLevel = arith.MaxLogN
 
 // Record is the measurement of one signature (or one generated key): what
 // a campaign directory holds, one JSON line each, and what summaries are
@@ -93,7 +91,7 @@ type observer[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	call      int // sampler call within the attempt
 	candidate int // key-generation candidate
 	leafWorst float64
-	stages    map[stageKey]*StageStat
+	stages    [falcon.NumStages][maxStageLevel + 1]*StageStat
 	flips     [numDecisions]int64
 	// acc is the acceptance that replaces BerExp in the run (nil: BerExp).
 	acc ExactAcceptance
@@ -107,7 +105,6 @@ func newObserver[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, 
 			DeltaC: NewHist(), DeltaSigma: NewHist(), Sum: NewHist(), LeafSum: NewHist(),
 		},
 		keygen: kind == "keygen",
-		stages: map[stageKey]*StageStat{},
 	}
 }
 
@@ -142,36 +139,50 @@ func (o *observer[F, X, A, AX]) Stage(st falcon.Stage, level, iter int, values .
 		o.candidate = iter
 	}
 	o.flush(func() string { return o.where(st, level, iter) })
-	if len(values) == 0 {
-		return
+	if len(values) == 0 || st < 0 || st >= falcon.NumStages || level < 0 || level > maxStageLevel {
+		return // a record has no statistics of other stages and levels
 	}
-	k := stageKey{st, level}
-	ss := o.stages[k]
+	ss := o.stages[st][level]
 	if ss == nil {
 		ss = &StageStat{Stage: st.String(), Level: level, Rel: NewHist()}
-		o.stages[k] = ss
+		o.stages[st][level] = ss
 	}
-	// Errors relative to the largest exact value of each polynomial
-	// (normwise): FFT-domain values that are zero or tiny in exact
-	// arithmetic (structural cancellations) would otherwise show huge
-	// componentwise relative errors that say nothing about precision.
 	for _, vs := range values {
-		scale := 0.0
-		for _, v := range vs {
-			scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
-		}
-		for _, v := range vs {
-			abs, _ := o.p.errs(v)
-			switch {
-			case abs == 0:
-				ss.Rel.AddLinear(0)
-			case scale == 0:
-				ss.Rel.AddLinear(math.Inf(1))
-			default:
-				ss.Rel.AddLinear(abs / scale)
-			}
-		}
+		o.addStage(vs, ss.Rel)
 	}
+}
+
+// addStage adds to h the errors of the values vs of one polynomial,
+// relative to its largest exact value (normwise): FFT-domain values that
+// are zero or tiny in exact arithmetic (structural cancellations) would
+// otherwise show huge componentwise relative errors that say nothing about
+// precision.
+func (o *observer[F, X, A, AX]) addStage(vs []Pair[F, X], h *Hist) {
+	if o.p.stageX != nil {
+		o.p.stageX(vs, h)
+		return
+	}
+	scale := 0.0
+	for _, v := range vs {
+		scale = math.Max(scale, math.Abs(o.p.x.Float64(v.X)))
+	}
+	for _, v := range vs {
+		abs, _ := o.p.errs(v)
+		h.AddLinear(normwise(abs, scale))
+	}
+}
+
+// normwise is the error abs of a value of a polynomial whose largest exact
+// magnitude is scale, relative to it: abs/scale, an exact zero, or +Inf
+// for an error where the whole exact polynomial is zero.
+func normwise(abs, scale float64) float64 {
+	switch {
+	case abs == 0:
+		return 0
+	case scale == 0:
+		return math.Inf(1)
+	}
+	return abs / scale
 }
 
 // where describes the place of an event in words, e.g. "keygen candidate
@@ -227,14 +238,18 @@ func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nb
 	switch {
 	case hi < zx:
 		margin = float64(zx - hi)
-		o.p.d.note(DecBerExp, b2i(accept), 1, math.Log2(margin)-64, o.p.resLog2)
+		o.p.d.note(DecBerExp, b2i(accept), 1, margin, 64, o.resolution)
 	case lo >= zx:
 		margin = float64(lo - zx)
-		o.p.d.note(DecBerExp, b2i(accept), 0, math.Log2(margin)-64, o.p.resLog2)
+		o.p.d.note(DecBerExp, b2i(accept), 0, margin, 64, o.resolution)
 	default:
-		o.p.d.note(DecBerExpMore, 0, 1, math.Inf(-1), math.Inf(-1))
+		o.p.d.noteLog2(DecBerExpMore, 0, 1, math.Inf(-1), func() float64 { return math.Inf(-1) })
 	}
 }
+
+// resolution is the exact side's resolution of a Bernoulli trial's margin
+// (log2, relative to 2^64).
+func (o *observer[F, X, A, AX]) resolution() float64 { return o.p.resLog2 }
 
 // ExactAcceptance is an acceptance test that replaces the sampler's BerExp
 // (falcon.Acceptance) and can also decide exactly: ExactAccept decides as
@@ -253,7 +268,7 @@ func (o *observer[F, X, A, AX]) Acceptance(x, ccs Pair[F, X], words []uint64, ac
 		return
 	}
 	ex, m := o.acc.ExactAccept(o.p.x.Big(x.X), o.p.x.Big(ccs.X), words)
-	o.p.d.note(DecAcceptance, b2i(accept), b2i(ex), m, o.p.resAt(o.p.x.Float64(x.X)))
+	o.p.d.noteLog2(DecAcceptance, b2i(accept), b2i(ex), m, func() float64 { return o.p.resAt(o.p.x.Float64(x.X)) })
 }
 
 // Attempt implements falcon.Observer.
@@ -289,8 +304,8 @@ func (o *observer[F, X, A, AX]) finish() *Record {
 	r.ExpmErr = d.expmErr
 	r.AcceptErr = d.acceptErr
 	for st := range falcon.NumStages {
-		for lv := 10; lv >= 0; lv-- {
-			if ss := o.stages[stageKey{st, lv}]; ss != nil {
+		for lv := maxStageLevel; lv >= 0; lv-- {
+			if ss := o.stages[st][lv]; ss != nil {
 				r.Stages = append(r.Stages, ss)
 			}
 		}

@@ -1,0 +1,269 @@
+package shadow
+
+import (
+	"math"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/ddouble"
+	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// The dd exact side without indirection.
+//
+// Falcon's engine is generic over its arithmetic, and a method call on a
+// type parameter is an indirect call that never inlines. Through the
+// generic PairArith every operation of a shadowed run costs three of them
+// (the engine's call of the pair, the pair's of the backend and of the
+// exact side), every error measurement half a dozen (the import of the
+// backend's value, the subtraction, the conversions), and a triple word
+// reaches the exact side through big.Float. Under the dd shadow, which
+// campaigns use, the exact side's type is known: ddPair calls the dd
+// operations directly, and the error measures import backend values into
+// dd by a function chosen once per run (ddImporter). Every value is
+// computed by the same operations on the same operands as through
+// PairArith, so the records are identical bit for bit (the pinned digests
+// of pinned_test.go).
+
+// ddPair is the pair arithmetic under the dd exact side: PairArith with
+// the exact side's operations called directly. Decisions, constants and
+// ExpmP63 are PairArith's.
+type ddPair[F any, A arith.Arith[F]] struct {
+	*PairArith[F, ddouble.DD, A, ddouble.Arith]
+}
+
+// ddPairValue is the value type of ddPair.
+type ddPairValue[F any] = Pair[F, ddouble.DD]
+
+var dd ddouble.Arith
+
+func (p ddPair[F, A]) Of(i int64) ddPairValue[F] { return ddPairValue[F]{p.b.Of(i), dd.Of(i)} }
+func (p ddPair[F, A]) Scaled(i int64, e int) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Scaled(i, e), dd.Scaled(i, e)}
+}
+func (p ddPair[F, A]) FromFloat64(v float64) ddPairValue[F] {
+	return ddPairValue[F]{p.b.FromFloat64(v), dd.FromFloat64(v)}
+}
+func (p ddPair[F, A]) GM(k int) ddPairValue[F] { return ddPairValue[F]{p.b.GM(k), dd.GM(k)} }
+func (p ddPair[F, A]) Add(u, v ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Add(u.B, v.B), dd.Add(u.X, v.X)}
+}
+func (p ddPair[F, A]) Sub(u, v ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Sub(u.B, v.B), dd.Sub(u.X, v.X)}
+}
+func (p ddPair[F, A]) Neg(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Neg(u.B), dd.Neg(u.X)}
+}
+func (p ddPair[F, A]) Half(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Half(u.B), dd.Half(u.X)}
+}
+func (p ddPair[F, A]) Double(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Double(u.B), dd.Double(u.X)}
+}
+func (p ddPair[F, A]) Mul(u, v ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Mul(u.B, v.B), dd.Mul(u.X, v.X)}
+}
+func (p ddPair[F, A]) Sqr(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Sqr(u.B), dd.Sqr(u.X)}
+}
+func (p ddPair[F, A]) Inv(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Inv(u.B), dd.Inv(u.X)}
+}
+func (p ddPair[F, A]) Div(u, v ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Div(u.B, v.B), dd.Div(u.X, v.X)}
+}
+func (p ddPair[F, A]) Sqrt(u ddPairValue[F]) ddPairValue[F] {
+	return ddPairValue[F]{p.b.Sqrt(u.B), dd.Sqrt(u.X)}
+}
+
+// nativeDDPair is ddPair for native with the backend's operations called
+// directly as well (a monomorphised copy, as falcon's zz_native_gen.go is
+// of the scheme): through ddPair every operation of native, one binary64
+// instruction, costs an indirect call. Only the operations of the FFT, the
+// splits and merges and the LDL tree (and the FFT's twiddle factors) are
+// copied; the others are ddPair's.
+type nativeDDPair struct {
+	ddPair[float64, native.Arith]
+}
+
+var nat native.Arith
+
+type nativeDD = Pair[float64, ddouble.DD]
+
+func (nativeDDPair) Add(u, v nativeDD) nativeDD { return nativeDD{nat.Add(u.B, v.B), dd.Add(u.X, v.X)} }
+func (nativeDDPair) Sub(u, v nativeDD) nativeDD { return nativeDD{nat.Sub(u.B, v.B), dd.Sub(u.X, v.X)} }
+func (nativeDDPair) Mul(u, v nativeDD) nativeDD { return nativeDD{nat.Mul(u.B, v.B), dd.Mul(u.X, v.X)} }
+func (nativeDDPair) Neg(u nativeDD) nativeDD    { return nativeDD{nat.Neg(u.B), dd.Neg(u.X)} }
+func (nativeDDPair) Half(u nativeDD) nativeDD   { return nativeDD{nat.Half(u.B), dd.Half(u.X)} }
+func (nativeDDPair) Sqr(u nativeDD) nativeDD    { return nativeDD{nat.Sqr(u.B), dd.Sqr(u.X)} }
+func (nativeDDPair) GM(k int) nativeDD          { return nativeDD{nat.GM(k), dd.GM(k)} }
+
+var (
+	_ arith.Arith[Pair[float64, ddouble.DD]] = ddPair[float64, native.Arith]{}
+	_ arith.Arith[Pair[float64, ddouble.DD]] = nativeDDPair{}
+)
+
+// instantiate is falcon.Instantiate of the pair arithmetic p with observer
+// obs, through nativeDDPair or ddPair when the exact side is dd.
+func instantiate[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend {
+	if q, ok := any(p).(*PairArith[float64, ddouble.DD, native.Arith, ddouble.Arith]); ok {
+		return falcon.Instantiate[nativeDD](b, nativeDDPair{ddPair[float64, native.Arith]{q}}, any(obs).(falcon.Observer[nativeDD]))
+	}
+	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
+		return falcon.Instantiate[ddPairValue[F]](b, ddPair[F, A]{q}, any(obs).(falcon.Observer[ddPairValue[F]]))
+	}
+	return falcon.Instantiate[Pair[F, X]](b, p, obs)
+}
+
+// specialise sets p's error measures to the dd ones when the exact side
+// is dd; it is called once, when the pair is made.
+func (p *PairArith[F, X, A, AX]) specialise() {
+	if _, ok := any(p.x).(ddouble.Arith); !ok {
+		return
+	}
+	k := &ddErrs[F]{}
+	k.toDD, k.toDDs = ddImporter[F](p)
+	p.importX, _ = any(k.toDD).(func(F) X)
+	p.errsX, _ = any(k.errs).(func(Pair[F, X]) (float64, float64))
+	p.stageX, _ = any(k.stage).(func([]Pair[F, X], *Hist))
+}
+
+// ddImporter returns the exact import of p's backend values into dd, one
+// value (toDD) and a polynomial's (toDDs), computing what toX's general
+// rule computes (FromFloat64 of the binary64 value, the split of
+// Float64Pair, FromBig of Big) the cheapest way the backend allows.
+func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX]) (toDD func(F) ddouble.DD, toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])) {
+	b := p.b
+	var one, all any
+	switch _, isTW := any(b).(triword.Arith); {
+	case p.bIsFloat64:
+		if _, ok := any(b).(native.Arith); ok {
+			one = func(v float64) ddouble.DD { return ddouble.DD{Hi: v} }
+			all = func(dst []ddouble.DD, vs []Pair[float64, ddouble.DD]) {
+				for i := range vs {
+					dst[i] = ddouble.DD{Hi: vs[i].B}
+				}
+			}
+		} else {
+			one = func(v F) ddouble.DD { return dd.FromFloat64(b.Float64(v)) }
+		}
+	case isTW:
+		one = twToDD
+		all = func(dst []ddouble.DD, vs []Pair[triword.TW, ddouble.DD]) {
+			for i := range vs {
+				dst[i] = twToDD(vs[i].B)
+			}
+		}
+	case p.splitX != nil:
+		split, _ := any(p.splitX).(func(F) (ddouble.DD, bool))
+		one = func(v F) ddouble.DD {
+			if x, ok := split(v); ok {
+				return x
+			}
+			return dd.FromBig(b.Big(v))
+		}
+	default:
+		one = func(v F) ddouble.DD { return dd.FromBig(b.Big(v)) }
+	}
+	toDD = one.(func(F) ddouble.DD)
+	toDDs, _ = all.(func([]ddouble.DD, []Pair[F, ddouble.DD]))
+	if toDDs == nil {
+		toDDs = func(dst []ddouble.DD, vs []Pair[F, ddouble.DD]) {
+			for i := range vs {
+				dst[i] = toDD(vs[i].B)
+			}
+		}
+	}
+	return toDD, toDDs
+}
+
+// twToDD is FromBig of triword's Big (tripleToDD, else through
+// big.Float).
+func twToDD(v triword.TW) ddouble.DD {
+	if x, ok := tripleToDD(v); ok {
+		return x
+	}
+	return dd.FromBig(triword.Arith{}.Big(v))
+}
+
+// tripleToDD is ddouble's FromBig of triword's Big, exactly, without
+// big.Float where the head and middle limbs add exactly in binary64 (all
+// but triple words with a gap of more than 29 bits below the head): the
+// limbs a, b, c are binary32 numbers, so s = a + b is exact and
+// 2Sum(s, c) gives hi = RN(a + b + c) (ties to even, as big.Float's
+// Float64) and lo = a + b + c - hi exactly, hence lo = RN(v - hi): the
+// double word FromBig makes. A zero keeps the sign of its head with
+// Lo = +0, as FromBig's subtraction gives it. ok is false where big.Float
+// is needed (non-finite limbs; an inexact a + b).
+func tripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
+	a, b, c := float64(v.Hi), float64(v.Mid), float64(v.Lo)
+	if a-a != 0 || b-b != 0 || c-c != 0 {
+		return ddouble.DD{}, false
+	}
+	if a == 0 && b == 0 && c == 0 {
+		return ddouble.DD{Hi: a}, true
+	}
+	s := a + b
+	if s-a != b || s-b != a {
+		return ddouble.DD{}, false
+	}
+	hi := s + c
+	t := hi - s
+	lo := (s - (hi - t)) + (c - t)
+	if hi == 0 {
+		return ddouble.DD{}, false // a cancellation to zero: let FromBig decide its sign
+	}
+	return ddouble.DD{Hi: hi, Lo: lo + 0}, true
+}
+
+// ddErrs holds the import of one run's backend values into dd, and a
+// buffer for a polynomial's.
+type ddErrs[F any] struct {
+	toDD  func(F) ddouble.DD
+	toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])
+	buf   []ddouble.DD
+	rel   []float64
+}
+
+// errs is PairArith.errs under the dd exact side.
+func (k *ddErrs[F]) errs(v Pair[F, ddouble.DD]) (abs, rel float64) {
+	return ddErrsOf(k.toDD(v.B), v.X)
+}
+
+// ddErrsOf is PairArith.errs of a backend value b imported into dd.
+func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
+	d := ddAbsErr(b, x)
+	if d == 0 {
+		return 0, 0
+	}
+	ref := math.Abs(dd.Float64(x))
+	if ref == 0 {
+		return d, math.Inf(1)
+	}
+	return d, d / ref
+}
+
+// ddAbsErr is the absolute error of ddErrsOf.
+func ddAbsErr(b, x ddouble.DD) float64 { return math.Abs(dd.Float64(dd.Sub(b, x))) }
+
+// stage is observer.addStage's loop under the dd exact side: the backend's
+// values of the polynomial imported at once, then the errors.
+func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
+	if cap(k.buf) < len(vs) {
+		k.buf, k.rel = make([]ddouble.DD, len(vs)), make([]float64, len(vs))
+	}
+	bs, rel := k.buf[:len(vs)], k.rel[:len(vs)]
+	k.toDDs(bs, vs)
+	scale := 0.0
+	for i := range vs {
+		// math.Max(scale, v) is scale where v <= scale.
+		if v := math.Abs(dd.Float64(vs[i].X)); !(v <= scale) {
+			scale = math.Max(scale, v)
+		}
+	}
+	for i := range vs {
+		rel[i] = normwise(ddAbsErr(bs[i], vs[i].X), scale)
+	}
+	h.addLinear(rel...)
+}
