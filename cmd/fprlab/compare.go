@@ -232,6 +232,10 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	return printCompare(s.Out, sums)
 }
 
+// segmentUnits is the size of the campaign directories' segments (tests
+// make it small to see segment boundaries).
+var segmentUnits = shadow.DefaultSegmentUnits
+
 // compareRun runs the campaign cfg over each backend (in the campaign
 // directory opts.Out when set) and returns the summaries.
 func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
@@ -258,25 +262,36 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
 			return nil, err
 		}
+		camp.SegmentUnits = segmentUnits
 		defer camp.Close()
 		s.stopOnInterrupt()
 	}
 	var sums []*shadow.Summary
 	for _, b := range bs {
 		bcfg := cfg
+		// The summary is folded from the records as they arrive (and from
+		// the directory's aggregates on a resume): no record is kept.
+		agg := shadow.NewAggregate()
 		if camp != nil {
-			have, err := camp.Load(b.Name)
+			fin, err := camp.Load(b.Name)
 			if err != nil {
 				return nil, err
 			}
-			bcfg.Have = shadow.Have(have)
-			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
+			agg = fin.Aggregate
+			bcfg.Have = fin.Have
+		}
+		bcfg.Done = func(r *shadow.Record) error { // serialised by Stream
+			agg.Add(r)
+			if camp != nil {
+				return camp.Append(b.Name, r)
+			}
+			return nil
 		}
 		if opts.Progress || opts.Interactive {
 			bcfg.Progress = compareProgress(s.Err, b.Name)
 		}
 		t0 := time.Now()
-		recs, err := shadow.Run(ctx, b, bcfg)
+		err := shadow.Stream(ctx, b, bcfg)
 		if err != nil {
 			if ctx.Err() != nil {
 				if camp != nil {
@@ -286,7 +301,12 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			}
 			return nil, fmt.Errorf("backend %s: %w", b.Name, err)
 		}
-		sum := shadow.Summarize(b.Name, cfg, recs)
+		if camp != nil {
+			if err := camp.Flush(); err != nil {
+				return nil, err
+			}
+		}
+		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend

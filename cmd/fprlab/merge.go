@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
-	"github.com/fprlab/fprlab/arith"
 )
 
 // mergeOptions holds the flags of merge.
@@ -125,6 +123,23 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	// The shards are read under their shared locks (a shard still being
+	// written is refused) and one segment at a time: the merged directory
+	// receives each shard's segments bound to its own run, and the summary
+	// is their merged aggregate.
+	var shardCamps []*shadow.Campaign
+	defer func() {
+		for _, c := range shardCamps {
+			c.Close()
+		}
+	}()
+	for _, d := range opts.Dirs {
+		c, _, err := shadow.ReadCampaign(d)
+		if err != nil {
+			return err
+		}
+		shardCamps = append(shardCamps, c)
+	}
 	out, err := shadow.OpenCampaign(opts.Out, ref)
 	if err != nil {
 		return err
@@ -136,53 +151,33 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if have, err := out.Load(name); err != nil || len(have) > 0 {
+		if have, err := out.Load(name); err != nil || have.Keygens.Len()+have.Signatures.Len() > 0 {
 			if err != nil {
 				return err
 			}
 			return fmt.Errorf("%s already holds records of %s: merge into a new directory", opts.Out, name)
 		}
-		all := map[string]*shadow.Record{}
-		from := map[string]string{}
-		for _, d := range opts.Dirs {
-			id, _ := readIdentity(d)
-			c, err := shadow.OpenCampaign(d, id)
-			if err != nil {
-				return err
-			}
-			recs, err := c.Load(name)
-			c.Close()
-			if err != nil {
-				return err
-			}
-			for k, r := range recs {
-				if prev, dupl := from[k]; dupl {
-					return fmt.Errorf("%s %s is recorded by two shards (%s and %s)", name, k, prev, d)
+		all := &shadow.Finished{Aggregate: shadow.NewAggregate()}
+		for _, c := range shardCamps {
+			err := c.Segments(name, func(seg *shadow.Segment) error {
+				if err := all.Add(seg); err != nil {
+					return fmt.Errorf("%s: %v (the second time in %s)", name, err, c.Dir())
 				}
-				all[k], from[k] = r, d
+				return out.WriteSegment(name, seg)
+			})
+			if err != nil {
+				return err
 			}
 		}
-		recs := make([]*shadow.Record, 0, len(all))
-		for _, r := range all {
-			recs = append(recs, r)
-		}
-		if err := checkComplete(cfg, b, recs); err != nil {
+		if err := checkComplete(cfg, &all.Signatures); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		sort.Slice(recs, func(i, j int) bool {
-			if recs[i].Kind != recs[j].Kind {
-				return recs[i].Kind == "keygen"
-			}
-			return recs[i].Index < recs[j].Index
-		})
-		for _, r := range recs {
-			if err := out.Append(name, r); err != nil {
-				return err
-			}
-		}
-		sum := shadow.Summarize(name, cfg, recs)
+		sum := all.Aggregate.Summary(name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sums = append(sums, sum)
+	}
+	if err := out.Flush(); err != nil {
+		return err
 	}
 	if err := out.WriteSummary(sums); err != nil {
 		return err
@@ -196,12 +191,9 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	return printCompare(s.Out, sums)
 }
 
-// checkComplete reports units of the campaign that no shard recorded.
-func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) error {
-	have := map[string]bool{}
-	for _, r := range recs {
-		have[r.Kind+"/"+strconv.Itoa(r.Index)] = true
-	}
+// checkComplete reports signatures of the campaign that no shard
+// recorded.
+func checkComplete(cfg shadow.Config, have *shadow.UnitSet) error {
 	var want []int
 	if cfg.KATMode() {
 		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
@@ -214,7 +206,7 @@ func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) er
 	}
 	var miss []string
 	for _, i := range want {
-		if !have["signature/"+strconv.Itoa(i)] {
+		if !have.Has(i) {
 			miss = append(miss, strconv.Itoa(i))
 		}
 	}
