@@ -257,16 +257,19 @@ func ReadCampaign(dir string) (*Campaign, []byte, error) {
 	return &Campaign{dir: dir, run: sha256.Sum256(id), lock: lock, readOnly: true, files: map[string]*os.File{}, pending: map[string]*pendingSegment{}}, id, nil
 }
 
+// Run identifies the directory's run (the SHA-256 of its run.json).
+func (c *Campaign) Run() RunID { return c.run }
+
 // Dir is the campaign's directory.
 func (c *Campaign) Dir() string { return c.dir }
 
-// recordsFile is the records file of a backend.
-func (c *Campaign) recordsFile(backend string) string {
+// RecordsFile is the records file of a backend.
+func (c *Campaign) RecordsFile(backend string) string {
 	r := strings.NewReplacer(":", "_", ",", "_", "/", "_")
 	return filepath.Join(c.dir, "records-"+r.Replace(backend)+".seg")
 }
 
-// Backends lists the backends with a records file, by file name.
+// RecordsFiles lists the directory's records files.
 func (c *Campaign) RecordsFiles() ([]string, error) {
 	return filepath.Glob(filepath.Join(c.dir, "records-*.seg"))
 }
@@ -283,13 +286,14 @@ func (c *Campaign) Segments(backend string, f func(*Segment) error) error {
 	if c == nil {
 		return errNoCampaign
 	}
-	return c.readFile(c.recordsFile(backend), backend, f)
+	return c.readFile(c.RecordsFile(backend), backend, f)
 }
 
-// DumpFile reads a records file of the campaign as Segments does, for
-// whatever backend its segments name.
-func (c *Campaign) DumpFile(path string, f func(*Segment) error) error {
-	return c.readFile(path, "", f)
+// DumpFile reads a records file of the campaign as Segments does; with
+// backend "" the file's first segment names the backend the others must
+// have.
+func (c *Campaign) DumpFile(path, backend string, f func(*Segment) error) error {
+	return c.readFile(path, backend, f)
 }
 
 func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error {
@@ -368,7 +372,7 @@ func (c *Campaign) Load(backend string) (*Finished, error) {
 	f := &Finished{Aggregate: NewAggregate()}
 	err := c.Segments(backend, func(s *Segment) error {
 		if err := f.Add(s); err != nil {
-			return fmt.Errorf("%s: %v (remove the file or the directory)", c.recordsFile(backend), err)
+			return fmt.Errorf("%s: %v (remove the file or the directory)", c.RecordsFile(backend), err)
 		}
 		return nil
 	})
@@ -449,7 +453,7 @@ func (c *Campaign) writeLocked(s *Segment) error {
 	f := c.files[s.Backend]
 	if f == nil {
 		var err error
-		f, err = os.OpenFile(c.recordsFile(s.Backend), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		f, err = os.OpenFile(c.RecordsFile(s.Backend), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}

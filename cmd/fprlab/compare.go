@@ -222,6 +222,9 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if msg := emptyShard(cfg); msg != "" {
+		fmt.Fprintf(s.Err, "compare: %s\n", msg)
+	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)
 	if err != nil {
 		return err
@@ -325,6 +328,28 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	return sums, nil
+}
+
+// emptyShard describes a shard that owns no unit of its campaign (more
+// shards than signatures), "" otherwise. Such a shard still runs -- its
+// directory, empty of records, is what merge expects of every shard -- but
+// has no statistic to print.
+func emptyShard(cfg shadow.Config) string {
+	if cfg.Shards <= 1 {
+		return ""
+	}
+	units, what := cfg.Signatures, "signatures"
+	first := 0
+	if cfg.KATMode() {
+		units, what, first = cfg.KATTo-cfg.KATFrom, "KAT records", cfg.KATFrom
+	}
+	for i := first; i < first+units; i++ {
+		if cfg.Owns(i) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("shard %d/%d holds no unit of this campaign: its %d %s go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)",
+		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
 }
 
 // parseShard reads --shard I/N, or "slurm" for the job array's task id and
@@ -431,6 +456,12 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		src := "seed " + strconv.Quote(derefS(s.Seed))
 		if s.KATRecords != nil {
 			src = "NIST KAT records " + *s.KATRecords
+		}
+		if s.Signatures == 0 {
+			// An empty shard: no statistic, rather than "exact" and
+			// "NOT met" for the absence of values.
+			fmt.Fprintf(tw, "%s, Falcon-%d (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, s.Params, src)
+			continue
 		}
 		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)

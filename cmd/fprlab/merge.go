@@ -254,17 +254,21 @@ func shardSet(dirs, shards []string) (int, error) {
 	return n, nil
 }
 
-// runMergeSweep unites the formats of a sweep's shards.
+// runMergeSweep unites the formats of a sweep's shards. Each format's
+// result is read from the checksummed point.json of the shard that
+// measures it (format i belongs to shard i mod N), bound to that shard's
+// run.json; the shards' sweep.json documents are not read.
 func runMergeSweep(opts *mergeOptions, s *streams) error {
 	var ref sweepIdentity
 	var shardStr []string
-	byFormat := map[string]shadow.Point{}
-	from := map[string]string{}
+	runs := map[string]string{} // shard I/N -> the SHA-256 of its run.json
+	dirOf := map[string]string{}
 	for i, d := range opts.Dirs {
-		data, err := os.ReadFile(filepath.Join(d, "run.json"))
+		c, data, err := shadow.ReadCampaign(d)
 		if err != nil {
-			return fmt.Errorf("%s is not a sweep directory: %w", d, err)
+			return err
 		}
+		defer c.Close()
 		var id sweepIdentity
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
@@ -272,43 +276,35 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 			return fmt.Errorf("%s/run.json is not a sweep's identity", d)
 		}
 		shardStr = append(shardStr, id.Shard)
+		runs[id.Shard], dirOf[id.Shard] = c.Run().String(), d
 		id.Shard = ""
 		if i == 0 {
 			ref = id
 		} else if a, b := jsonText(ref), jsonText(id); a != b {
 			return fmt.Errorf("%s belongs to another sweep than %s (command, flags or version differ)", d, opts.Dirs[0])
 		}
-		pdata, err := os.ReadFile(filepath.Join(d, "sweep.json"))
-		if err != nil {
-			return fmt.Errorf("%s has no sweep.json (the shard did not finish: rerun its command)", d)
-		}
-		var pts []shadow.Point
-		if err := json.Unmarshal(pdata, &pts); err != nil {
-			return fmt.Errorf("%s/sweep.json: %w", d, err)
-		}
-		for _, p := range pts {
-			if prev, dupl := from[p.Format]; dupl {
-				return fmt.Errorf("format %s is measured by two shards (%s and %s)", p.Format, prev, d)
-			}
-			byFormat[p.Format], from[p.Format] = p, d
-		}
 	}
-	if _, err := shardSet(opts.Dirs, shardStr); err != nil {
+	n, err := shardSet(opts.Dirs, shardStr)
+	if err != nil {
 		return err
 	}
 	var points []shadow.Point
-	for _, f := range ref.Formats {
-		p, ok := byFormat[f]
-		if !ok {
-			return fmt.Errorf("format %s is in no shard's results (a shard did not finish: rerun its command)", f)
+	for i, f := range ref.Formats {
+		sh := fmt.Sprintf("%d/%d", i%n, n)
+		p, ok, err := loadPoint(sweepFormatDir(dirOf[sh], f), f, runs[sh])
+		if err != nil {
+			return err
 		}
-		points = append(points, p)
+		if !ok {
+			return fmt.Errorf("format %s has no result in %s (shard %s did not finish: rerun its command)", f, dirOf[sh], sh)
+		}
+		points = append(points, *p)
 	}
 	out, err := shadow.OpenCampaign(opts.Out, ref)
 	if err != nil {
 		return err
 	}
-	out.Close()
+	defer out.Close()
 	data, err := json.MarshalIndent(points, "", "  ")
 	if err != nil {
 		return err
