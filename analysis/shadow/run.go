@@ -127,8 +127,8 @@ type Config struct {
 	KeygenBackend string
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any -- a nil record when the unit is finished and
-	// accounted for elsewhere (Stream's resume folds the earlier records
-	// into an Aggregate as it reads them); Done receives each new record as it finishes (from
+	// accounted for elsewhere (a campaign directory holds aggregates, not
+	// records); Done receives each new record as it finishes (from
 	// several goroutines, serialised by Run). Both may be nil.
 	Have     func(kind string, index int) (*Record, bool)
 	Done     func(r *Record) error

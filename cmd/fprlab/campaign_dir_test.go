@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -134,11 +135,11 @@ func TestSweepPointChecksum(t *testing.T) {
 	}
 	p := filepath.Join(dir, "vprec_40", "point.json")
 	data, _ := os.ReadFile(p)
-	i := bytes.Index(data, []byte(`"max_log2":-`))
-	if i < 0 {
+	m := regexp.MustCompile(`"max_log2": ?-`).FindIndex(data)
+	if m == nil {
 		t.Fatalf("no max_log2 in %s", p)
 	}
-	j := i + len(`"max_log2":-`)
+	j := m[1]
 	edited := append([]byte{}, data...)
 	edited[j] = "12345678901"[edited[j]-'0'+1]
 	os.WriteFile(p, edited, 0o644)

@@ -79,9 +79,11 @@ reference's binary64 tables as exact. The reference's 1/sigma table is one
 ulp above the correctly rounded formula for every degree, a systematic
 delta_sigma of 2^-52.56 over binary64 with the formula.
 
---out DIR keeps one JSON line per finished signature (or key) and the
-summary; the same command run again after an interruption continues from
-them. Same seed, same numbers, whatever --workers.`
+--out DIR keeps the records (checksummed segments, each the aggregate of
+up to 256 finished units; see fprlab records dump) and the summary, under a
+lock; the same command run again after an interruption continues from them.
+Summaries are folded from the records as they arrive: memory does not grow
+with --signatures. Same seed, same numbers, whatever --workers.`
 
 func newCompareCmd(s *streams) *cobra.Command {
 	opts := &compareOptions{}
