@@ -376,24 +376,15 @@ func (d *dec) fail(format string, args ...any) {
 	}
 }
 
-func (d *dec) uvarint() uint64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail("truncated or overlong varint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *dec) uvarint() uint64 { return readVarint(d, binary.Uvarint) }
+func (d *dec) varint() int64   { return readVarint(d, binary.Varint) }
 
-func (d *dec) varint() int64 {
+// readVarint reads one varint with read (binary.Uvarint or binary.Varint).
+func readVarint[T uint64 | int64](d *dec, read func([]byte) (T, int)) T {
 	if d.err != nil {
 		return 0
 	}
-	v, n := binary.Varint(d.b)
+	v, n := read(d.b)
 	if n <= 0 {
 		d.fail("truncated or overlong varint")
 		return 0
