@@ -112,7 +112,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		if i == 0 {
 			ref = bare
 		} else if jsonText(ref) != jsonText(bare) {
-			return fmt.Errorf("%s belongs to another run than %s (command, flags or version differ)", d, opts.Dirs[0])
+			return fmt.Errorf("%s belongs to another run than %s (%s)", d, opts.Dirs[0], identityDiff(bare, ref))
 		}
 	}
 	shards, err := shardSet(opts.Dirs, shardStr)
@@ -281,7 +281,7 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		if i == 0 {
 			ref = id
 		} else if a, b := jsonText(ref), jsonText(id); a != b {
-			return fmt.Errorf("%s belongs to another sweep than %s (command, flags or version differ)", d, opts.Dirs[0])
+			return fmt.Errorf("%s belongs to another sweep than %s (%s)", d, opts.Dirs[0], identityDiff(id, ref))
 		}
 	}
 	n, err := shardSet(opts.Dirs, shardStr)
@@ -316,6 +316,16 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return printJSON(s.Out, points)
 	}
 	return printSweep(s.Out, points, ref.References)
+}
+
+// identityDiff names the flags in which the identity of a directory
+// differs from the first directory's, with both values.
+func identityDiff(dir, first any) string {
+	d, err := shadow.IdentityDiff([]byte(jsonText(dir)), []byte(jsonText(first)))
+	if err != nil {
+		return "command, flags or version differ"
+	}
+	return strings.NewReplacer("this run", "the first").Replace(d)
 }
 
 // jsonText is the JSON text of an identity (which always marshals).
