@@ -60,7 +60,9 @@ import (
 // The run field binds a segment to its run: a segment copied from another
 // run's directory (another seed, another shard) is refused, as is one
 // whose checksum fails (damaged or edited) or whose unit counts disagree
-// with its aggregate. A frame cut short at the end of the file (a crash
+// with its aggregate, and so is one beyond the reader's bounds (histogram
+// bins within +-1100 binades and 2^21 dense bins in all, 4096 stage rows,
+// 16 flip descriptions, MaxSegment bytes). A frame cut short at the end of the file (a crash
 // while appending) is not a segment: its units are computed again.
 // ReadSegments is the reader; `fprlab records dump DIR` prints the segments
 // as JSON.
@@ -220,7 +222,7 @@ func (c countingByteReader) ReadByte() (byte, error) {
 }
 
 func decodeSegment(p []byte) (*Segment, error) {
-	d := &dec{b: p}
+	d := &dec{b: p, binBudget: maxSegmentBins}
 	if v := d.uvarint(); d.err == nil && v != segmentLayout {
 		return nil, fmt.Errorf("segment layout %d, which this version does not read (it writes %d)", v, segmentLayout)
 	}
@@ -359,7 +361,15 @@ func (a *Aggregate) hists() []**Hist {
 type dec struct {
 	b   []byte
 	err error
+	// binBudget bounds the dense bins the histograms of one payload
+	// span (a crafted payload of a few bytes per histogram could
+	// otherwise ask for 35,201 bins each); real segments span some tens
+	// of thousands.
+	binBudget int64
 }
+
+// maxSegmentBins is the budget of dense bins of one segment's histograms.
+const maxSegmentBins = 1 << 21
 
 // Bounds of what a valid payload holds: counts fit comfortably in int64,
 // a unit index below 2^31, strings are names and locations.
@@ -368,6 +378,9 @@ const (
 	maxIndex  = 1 << 31
 	maxString = 1 << 12
 	maxList   = 1 << 24
+	// maxStages bounds the stage rows of a segment (a campaign has some
+	// 60: the stages of signing and of key generation, by level).
+	maxStages = 1 << 12
 )
 
 func (d *dec) fail(format string, args ...any) {
@@ -477,8 +490,14 @@ func (d *dec) hist() *Hist {
 	}
 	b := d.varint()
 	for i := int64(0); i < n && d.err == nil; i++ {
+		step := int64(1)
 		if i > 0 {
-			b += 1 + d.count(2*histBinLimit, "bin gap")
+			step += d.count(2*histBinLimit, "bin gap")
+			b += step
+		}
+		if d.binBudget -= step; d.binBudget < 0 {
+			d.fail("histograms spanning more than %d bins", maxSegmentBins)
+			return h
 		}
 		c := d.count(maxCount, "bin count")
 		if b < -histBinLimit || b > histBinLimit || c == 0 {
@@ -529,7 +548,7 @@ func (d *dec) flips() *FlipAggregate {
 
 func (d *dec) stages() *StageAggregate {
 	s := newStageAggregate()
-	n := d.count(maxList, "number of stages")
+	n := d.count(maxStages, "number of stages")
 	for i := int64(0); i < n && d.err == nil; i++ {
 		k := StageLevel{Stage: d.str(), Level: int(d.varint())}
 		first := UnitPos{int(d.count(maxIndex, "unit index")), int(d.count(maxList, "stage position"))}
