@@ -1,10 +1,8 @@
 package shadow
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,195 +10,459 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"sync"
+	"time"
 
+	"github.com/fprlab/fprlab/internal/dirlock"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // A campaign directory holds a shadowed run's results as they are made, so
 // that an interrupted run (Ctrl-C, kill -9, a lost machine) continues
-// without losing or recomputing a finished unit:
+// without recomputing what it recorded:
 //
-//	DIR/run.json                 the run's identity (what determines the results)
-//	DIR/records-BACKEND.jsonl    one JSON line per finished signature or key
-//	DIR/summary.json             the summary, rewritten at the end of a run
+//	DIR/run.json               the run's identity (what determines the results)
+//	DIR/records-BACKEND.seg    segments: aggregates of finished units (segment.go)
+//	DIR/summary.json           the summary, rewritten at the end of a run
+//	DIR/lock                   the lock file (package dirlock)
 //
-// Lines are appended and synced one at a time, each with its backend and
-// the SHA-256 of its record; a last line cut short by a crash is dropped on
-// reading (its unit is computed again), any other bad line -- damaged,
-// edited, or another backend's -- is an error naming the file and line.
+// Guarantees:
+//
+//   - One writer: OpenCampaign holds an exclusive flock on DIR/lock until
+//     Close; a second process opening the directory fails at once, naming
+//     the holder's pid. ReadCampaign (merge, records dump) holds a shared
+//     lock, so a shard still being written is not read.
+//   - Identity: run.json is written once; a directory whose run.json
+//     differs is refused with the flags that differ, one whose run.json
+//     is not a run identity (truncated, edited) is damaged, and a
+//     non-empty directory without run.json is damaged, not new.
+//   - Records bound to their run: every segment carries the SHA-256 of
+//     run.json and its backend, and is checksummed; a segment of another
+//     run, another backend, or one that fails its checksum is an error
+//     naming the file and segment, and a unit recorded twice is an error.
+//   - Nothing counted twice, nothing recorded lost: segments are appended
+//     and synced whole; a frame cut short by a crash is dropped (its
+//     units are computed again). Units finished after the last segment
+//     (at most SegmentUnits units or SegmentInterval of work) are computed
+//     again after kill -9; Ctrl-C and errors write them first (Close).
 
 // Campaign is an open campaign directory.
 type Campaign struct {
-	dir string
-	mu  sync.Mutex
-	fs  map[string]*os.File
+	dir      string
+	run      RunID
+	lock     *dirlock.Lock
+	readOnly bool
+	// SegmentUnits and SegmentInterval bound a segment: it is written once
+	// it holds SegmentUnits units, or when a unit finishes SegmentInterval
+	// after the segment's first.
+	SegmentUnits    int
+	SegmentInterval time.Duration
+
+	mu      sync.Mutex
+	files   map[string]*os.File
+	pending map[string]*pendingSegment
 }
 
+type pendingSegment struct {
+	seg   *Segment
+	since time.Time
+}
+
+// Default segment bounds: a segment of 256 Falcon-1024 signatures is some
+// 40 KB (150 bytes a signature); 30 s bounds what kill -9 costs.
+const (
+	DefaultSegmentUnits    = 256
+	DefaultSegmentInterval = 30 * time.Second
+)
+
+// RunFile is the identity file of a campaign directory.
+const RunFile = "run.json"
+
 // OpenCampaign opens (creating if needed) the campaign directory dir for a
-// run with the given identity. A directory made by a run with another
-// identity is refused.
+// run with the given identity, locked for writing until Close.
 func OpenCampaign(dir string, identity any) (*Campaign, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("campaign directory: %w", err)
-	}
 	id, err := json.MarshalIndent(identity, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	id = append(id, '\n')
-	path := filepath.Join(dir, "run.json")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("campaign directory: %w", err)
+	}
+	lock, err := dirlock.Exclusive(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkIdentity(dir, id); err != nil {
+		lock.Unlock()
+		return nil, err
+	}
+	return &Campaign{dir: dir, run: sha256.Sum256(id), lock: lock, files: map[string]*os.File{}, pending: map[string]*pendingSegment{},
+		SegmentUnits: DefaultSegmentUnits, SegmentInterval: DefaultSegmentInterval}, nil
+}
+
+// checkIdentity writes dir's run.json for a new directory, or checks that
+// an existing one is id.
+func checkIdentity(dir string, id []byte) error {
+	path := filepath.Join(dir, RunFile)
+	if legacy, _ := filepath.Glob(filepath.Join(dir, "records-*.jsonl")); len(legacy) > 0 {
+		return fmt.Errorf("%s holds records in the JSON-lines layout of an earlier fprlab (%s), which this version does not read: use a new --out directory", dir, filepath.Base(legacy[0]))
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("campaign directory: %w", err)
+		}
+		var names []string
+		for _, e := range ents {
+			if e.Name() != dirlock.Name {
+				names = append(names, e.Name())
+			}
+		}
+		if len(names) > 0 {
+			return fmt.Errorf("%s has no run.json but holds %s: a campaign directory without its identity is damaged (its records cannot be checked against this run), and a directory of other files is not a campaign's; use a new or empty --out directory", dir, strings.Join(names[:min(3, len(names))], ", "))
+		}
 		if err := safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: id}); err != nil {
-			return nil, fmt.Errorf("campaign directory: %w", err)
+			return fmt.Errorf("campaign directory: %w", err)
 		}
+		return nil
 	case err != nil:
-		return nil, fmt.Errorf("campaign directory: %w", err)
-	case !bytes.Equal(old, id):
-		return nil, fmt.Errorf("%s was made by another run (its run.json differs: %s); use another --out directory or the same command and flags", dir, firstDiff(old, id))
+		return fmt.Errorf("campaign directory: %w", err)
+	case bytes.Equal(old, id):
+		return nil
 	}
-	return &Campaign{dir: dir, fs: map[string]*os.File{}}, nil
+	diff, err := IdentityDiff(old, id)
+	if err != nil {
+		return fmt.Errorf("%s is damaged: %v; remove the directory or use another --out", path, err)
+	}
+	return fmt.Errorf("%s was made by another run: %s; use another --out directory, or the same command and flags", dir, diff)
 }
 
-// firstDiff names the first line where two identities differ.
-func firstDiff(a, b []byte) string {
-	al, bl := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
-	for i := range min(len(al), len(bl)) {
-		if al[i] != bl[i] {
-			return fmt.Sprintf("%q there, %q here", strings.TrimSpace(al[i]), strings.TrimSpace(bl[i]))
+// IdentityDiff describes how the identity old (a run.json read from a
+// directory) differs from cur (this run's), naming the flags and both
+// values. An old identity that is not a JSON object -- truncated, edited
+// -- is an error: the directory is damaged rather than another run's.
+func IdentityDiff(old, cur []byte) (string, error) {
+	var o, c map[string]any
+	if err := json.Unmarshal(old, &o); err != nil || o == nil {
+		return "", errors.New("its run.json is not a run identity (truncated or edited)")
+	}
+	if err := json.Unmarshal(cur, &c); err != nil {
+		return "", err
+	}
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range o {
+			if !yield(k) {
+				return
+			}
+		}
+		for k := range c {
+			if _, ok := o[k]; !ok && !yield(k) {
+				return
+			}
+		}
+	})
+	var diffs []string
+	for _, k := range keys {
+		ov, ook := o[k]
+		cv, cok := c[k]
+		if ook && cok && reflect.DeepEqual(ov, cv) {
+			continue
+		}
+		switch k {
+		case "version":
+			diffs = append(diffs, fmt.Sprintf("it was made by fprlab %s, this is fprlab %s", identityValue(ov), identityValue(cv)))
+			continue
+		case "command":
+			diffs = append(diffs, fmt.Sprintf("it was made by `fprlab %s`, this is `fprlab %s`", identityValue(ov), identityValue(cv)))
+			continue
+		}
+		flag := identityFlag(k)
+		switch {
+		case !ook:
+			diffs = append(diffs, fmt.Sprintf("it has no %s, this run has %s %s", flag, flag, identityValue(cv)))
+		case !cok:
+			diffs = append(diffs, fmt.Sprintf("it has %s %s, this run has none", flag, identityValue(ov)))
+		default:
+			diffs = append(diffs, fmt.Sprintf("it has %s %s, this run %s %s", flag, identityValue(ov), flag, identityValue(cv)))
 		}
 	}
-	return "different length"
+	if len(diffs) == 0 {
+		return "", errors.New("its run.json holds this run's identity but not in the bytes fprlab writes (edited)")
+	}
+	return strings.Join(diffs, "; "), nil
 }
 
-// recordsFile is the records file of a backend.
-func (c *Campaign) recordsFile(backend string) string {
+// identityFlag names the flag of an identity field.
+func identityFlag(key string) string {
+	switch key {
+	case "backends":
+		return "--backend"
+	case "formats":
+		return "--format/--bits (the formats)"
+	case "references":
+		return "--reference (the number of reference backends)"
+	}
+	return "--" + strings.ReplaceAll(key, "_", "-")
+}
+
+// identityValue renders an identity value (strings quoted, lists joined by
+// commas, long values cut).
+func identityValue(v any) string {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		s = "(none)"
+	case string:
+		s = fmt.Sprintf("%q", x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = fmt.Sprint(e)
+		}
+		s = strings.Join(parts, ",")
+	default:
+		s = fmt.Sprint(x)
+	}
+	if len(s) > 160 {
+		s = s[:160] + "..."
+	}
+	return s
+}
+
+// ReadCampaign opens an existing campaign directory for reading (merge,
+// records dump) under a shared lock: a directory a running process writes
+// is refused. It returns the directory's run.json.
+func ReadCampaign(dir string) (*Campaign, []byte, error) {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, nil, fmt.Errorf("%s is not a campaign directory", dir)
+	}
+	lock, err := dirlock.Shared(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	id, err := os.ReadFile(filepath.Join(dir, RunFile))
+	if err != nil {
+		lock.Unlock()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s is not a campaign directory, or a damaged one: it has no run.json", dir)
+		}
+		return nil, nil, err
+	}
+	return &Campaign{dir: dir, run: sha256.Sum256(id), lock: lock, readOnly: true, files: map[string]*os.File{}, pending: map[string]*pendingSegment{}}, id, nil
+}
+
+// Run identifies the directory's run (the SHA-256 of its run.json).
+func (c *Campaign) Run() RunID { return c.run }
+
+// Dir is the campaign's directory.
+func (c *Campaign) Dir() string { return c.dir }
+
+// RecordsFile is the records file of a backend.
+func (c *Campaign) RecordsFile(backend string) string {
 	r := strings.NewReplacer(":", "_", ",", "_", "/", "_")
-	return filepath.Join(c.dir, "records-"+r.Replace(backend)+".jsonl")
+	return filepath.Join(c.dir, "records-"+r.Replace(backend)+".seg")
 }
 
-// recordKey identifies a unit of a campaign.
-func recordKey(kind string, index int) string { return fmt.Sprintf("%s/%d", kind, index) }
+// RecordsFiles lists the directory's records files.
+func (c *Campaign) RecordsFiles() ([]string, error) {
+	return filepath.Glob(filepath.Join(c.dir, "records-*.seg"))
+}
 
 // errNoCampaign is what the methods of a nil *Campaign return.
 var errNoCampaign = errors.New("shadow: campaign not open (use OpenCampaign)")
 
-// Load returns the finished records of backend, by unit.
-func (c *Campaign) Load(backend string) (map[string]*Record, error) {
+// Segments calls f with each segment of backend's records file, in file
+// order, after checking that it belongs to this directory's run and to
+// backend. A segment cut short at the end of the file ends the reading
+// (and, for a directory open for writing, is cut off so that appends
+// start on a frame boundary).
+func (c *Campaign) Segments(backend string, f func(*Segment) error) error {
+	if c == nil {
+		return errNoCampaign
+	}
+	return c.readFile(c.RecordsFile(backend), backend, f)
+}
+
+// DumpFile reads a records file of the campaign as Segments does; with
+// backend "" the file's first segment names the backend the others must
+// have.
+func (c *Campaign) DumpFile(path, backend string, f func(*Segment) error) error {
+	return c.readFile(path, backend, f)
+}
+
+func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error {
+	fh, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	err = ReadSegments(fh, func(s *Segment) error {
+		if s.Run != c.run {
+			return fmt.Errorf("%s: a segment of another run (its run identity %.12s..., this directory's run.json %.12s...): copied from another directory? remove the file or the directory", path, s.Run, c.run)
+		}
+		if backend == "" {
+			backend = s.Backend
+		}
+		if s.Backend != backend {
+			return fmt.Errorf("%s: a segment of backend %q in the file of %q; remove the file or the directory", path, s.Backend, backend)
+		}
+		return f(s)
+	})
+	var se *SegmentError
+	switch {
+	case errors.As(err, &se) && errors.Is(err, ErrTornSegment):
+		if !c.readOnly {
+			return os.Truncate(path, se.Offset)
+		}
+		return nil
+	case errors.As(err, &se):
+		return fmt.Errorf("%s: %v (remove the file or the directory)", path, err)
+	}
+	return err
+}
+
+// Finished is what a campaign directory holds of one backend: the units
+// recorded and their aggregate.
+type Finished struct {
+	Keygens, Signatures UnitSet
+	Aggregate           *Aggregate
+}
+
+// Have adapts the finished units to Config.Have: a finished unit has no
+// record to return (its record is in the aggregate).
+func (f *Finished) Have(kind string, index int) (*Record, bool) {
+	if kind == "keygen" {
+		return nil, f.Keygens.Has(index)
+	}
+	return nil, f.Signatures.Has(index)
+}
+
+// Add records the units of a segment and merges its aggregate; a unit
+// already there is an error.
+func (f *Finished) Add(s *Segment) error {
+	for _, u := range []struct {
+		set   *UnitSet
+		units []int
+		kind  string
+	}{{&f.Keygens, s.KeygenUnits, "keygen"}, {&f.Signatures, s.SignatureUnits, "signature"}} {
+		for _, i := range u.units {
+			if !u.set.Add(i) {
+				return fmt.Errorf("%s %d recorded twice", u.kind, i)
+			}
+		}
+	}
+	f.Aggregate.Merge(s.Aggregate)
+	return nil
+}
+
+// Load returns the finished units of backend and their aggregate.
+func (c *Campaign) Load(backend string) (*Finished, error) {
 	if c == nil {
 		return nil, errNoCampaign
 	}
-	path := c.recordsFile(backend)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]*Record{}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*Record{}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	line := 0
-	complete := len(data) > 0 && data[len(data)-1] == '\n'
-	var lines [][]byte
-	for sc.Scan() {
-		lines = append(lines, append([]byte(nil), sc.Bytes()...))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for i, l := range lines {
-		line = i + 1
-		r, err := decodeLine(l, backend)
-		if err != nil {
-			if i == len(lines)-1 && !complete {
-				break // cut short by a crash: computed again
-			}
-			return nil, fmt.Errorf("%s line %d: %v (remove the line or the directory)", path, line, err)
+	f := &Finished{Aggregate: NewAggregate()}
+	err := c.Segments(backend, func(s *Segment) error {
+		if err := f.Add(s); err != nil {
+			return fmt.Errorf("%s: %v (remove the file or the directory)", c.RecordsFile(backend), err)
 		}
-		k := recordKey(r.Kind, r.Index)
-		if _, dup := out[k]; dup {
-			return nil, fmt.Errorf("%s line %d: %s %d recorded twice", path, line, r.Kind, r.Index)
-		}
-		out[k] = r
-	}
-	if !complete && len(data) > 0 {
-		// Drop the partial line so that appends start on a new line.
-		cut := bytes.LastIndexByte(data, '\n') + 1
-		if err := os.Truncate(path, int64(cut)); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+		return nil
+	})
+	return f, err
 }
 
-// Append writes one finished record of backend and syncs it to disk.
+// Append adds one finished record of backend to its pending segment,
+// writing the segment once it is full or old enough.
 func (c *Campaign) Append(backend string, r *Record) error {
 	if c == nil {
 		return errNoCampaign
 	}
-	line, err := encodeLine(backend, r)
-	if err != nil {
-		return err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p := c.pending[backend]
+	if p == nil {
+		p = &pendingSegment{seg: &Segment{Backend: backend, Aggregate: NewAggregate()}, since: time.Now()}
+		c.pending[backend] = p
+	}
+	p.seg.Aggregate.Add(r)
+	if r.Kind == "keygen" {
+		p.seg.KeygenUnits = append(p.seg.KeygenUnits, r.Index)
+	} else {
+		p.seg.SignatureUnits = append(p.seg.SignatureUnits, r.Index)
+	}
+	if len(p.seg.KeygenUnits)+len(p.seg.SignatureUnits) >= max(c.SegmentUnits, 1) || time.Since(p.since) >= c.SegmentInterval {
+		return c.flushLocked(backend)
+	}
+	return nil
+}
+
+// WriteSegment appends a segment (of another directory, for merge) to
+// backend's records file, bound to this directory's run.
+func (c *Campaign) WriteSegment(backend string, s *Segment) error {
+	if c == nil {
+		return errNoCampaign
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f := c.fs[backend]
+	if err := c.flushLocked(backend); err != nil {
+		return err
+	}
+	cp := *s
+	cp.Backend = backend
+	return c.writeLocked(&cp)
+}
+
+// Flush writes the pending segments.
+func (c *Campaign) Flush() error {
+	if c == nil {
+		return errNoCampaign
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var errs []error
+	for b := range c.pending {
+		errs = append(errs, c.flushLocked(b))
+	}
+	return errors.Join(errs...)
+}
+
+func (c *Campaign) flushLocked(backend string) error {
+	p := c.pending[backend]
+	if p == nil {
+		return nil
+	}
+	delete(c.pending, backend)
+	slices.Sort(p.seg.KeygenUnits)
+	slices.Sort(p.seg.SignatureUnits)
+	return c.writeLocked(p.seg)
+}
+
+func (c *Campaign) writeLocked(s *Segment) error {
+	if c.readOnly {
+		return fmt.Errorf("%s is open for reading only", c.dir)
+	}
+	s.Run = c.run
+	f := c.files[s.Backend]
 	if f == nil {
-		f, err = os.OpenFile(c.recordsFile(backend), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		var err error
+		f, err = os.OpenFile(c.RecordsFile(s.Backend), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}
-		c.fs[backend] = f
+		c.files[s.Backend] = f
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	if _, err := f.Write(AppendSegment(nil, s)); err != nil {
 		return err
 	}
 	return f.Sync()
-}
-
-// recordLine is one line of a records file: the record, the backend it
-// measures and the SHA-256 of the record's bytes, so that a line edited,
-// damaged or copied from another backend's file is refused.
-type recordLine struct {
-	Backend string          `json:"backend"`
-	SHA256  string          `json:"sha256"`
-	Record  json.RawMessage `json:"record"`
-}
-
-func encodeLine(backend string, r *Record) ([]byte, error) {
-	rec, err := json.Marshal(r)
-	if err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(rec)
-	return json.Marshal(recordLine{Backend: backend, SHA256: hex.EncodeToString(sum[:]), Record: rec})
-}
-
-func decodeLine(l []byte, backend string) (*Record, error) {
-	var rl recordLine
-	if err := json.Unmarshal(l, &rl); err != nil {
-		return nil, err
-	}
-	if rl.Backend != backend {
-		return nil, fmt.Errorf("a record of backend %q in the file of %q", rl.Backend, backend)
-	}
-	sum := sha256.Sum256(rl.Record)
-	if hex.EncodeToString(sum[:]) != rl.SHA256 {
-		return nil, errors.New("the record does not match its checksum (damaged or edited)")
-	}
-	var r Record
-	if err := json.Unmarshal(rl.Record, &r); err != nil {
-		return nil, err
-	}
-	if (r.Kind != "signature" && r.Kind != "keygen") || r.DeltaC == nil || r.Index < 0 {
-		return nil, errors.New("not a record")
-	}
-	return &r, nil
 }
 
 // WriteSummary writes DIR/summary.json atomically.
@@ -216,25 +478,50 @@ func (c *Campaign) WriteSummary(v any) error {
 	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: append(data, '\n')})
 }
 
-// Close closes the records files.
+// Close writes the pending segments, closes the records files and
+// releases the lock.
 func (c *Campaign) Close() error {
 	if c == nil {
 		return errNoCampaign
 	}
+	var errs []error
+	if !c.readOnly {
+		errs = append(errs, c.Flush())
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var errs []error
-	for _, f := range c.fs {
+	for _, f := range c.files {
 		errs = append(errs, f.Close())
 	}
-	c.fs = map[string]*os.File{}
+	c.files = map[string]*os.File{}
+	errs = append(errs, c.lock.Unlock())
 	return errors.Join(errs...)
 }
 
-// Have adapts loaded records to Config.Have.
-func Have(recs map[string]*Record) func(kind string, index int) (*Record, bool) {
-	return func(kind string, index int) (*Record, bool) {
-		r, ok := recs[recordKey(kind, index)]
-		return r, ok
-	}
+// UnitSet is a set of unit indices (a bitmap: an eighth of a byte per
+// unit up to the largest index).
+type UnitSet struct {
+	words []uint64
+	n     int
 }
+
+// Has reports whether i is in the set.
+func (u *UnitSet) Has(i int) bool {
+	return i >= 0 && i/64 < len(u.words) && u.words[i/64]&(1<<(i%64)) != 0
+}
+
+// Add puts i in the set and reports whether it was not there.
+func (u *UnitSet) Add(i int) bool {
+	if u.Has(i) {
+		return false
+	}
+	for i/64 >= len(u.words) {
+		u.words = append(u.words, 0)
+	}
+	u.words[i/64] |= 1 << (i % 64)
+	u.n++
+	return true
+}
+
+// Len is the number of units in the set.
+func (u *UnitSet) Len() int { return u.n }

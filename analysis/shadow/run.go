@@ -126,7 +126,9 @@ type Config struct {
 	// KeygenBackend(b): a sweep signs every format with the same keys.
 	KeygenBackend string
 	// Have returns the finished record of a unit from an earlier run (a
-	// resume), if any; Done receives each new record as it finishes (from
+	// resume), if any -- a nil record when the unit is finished and
+	// accounted for elsewhere (a campaign directory holds aggregates, not
+	// records); Done receives each new record as it finishes (from
 	// several goroutines, serialised by Run). Both may be nil.
 	Have     func(kind string, index int) (*Record, bool)
 	Done     func(r *Record) error
@@ -411,6 +413,19 @@ func KeygenBackend(b arith.Backend) string {
 // from Have and the new ones), in index order, keygen records first.
 // Records do not depend on cfg.Workers.
 func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
+	return runCampaign(ctx, b, cfg, true)
+}
+
+// Stream runs the campaign cfg over backend b as Run does, but keeps no
+// record: each new one goes to cfg.Done only (which folds it into an
+// Aggregate and a campaign directory), so memory does not grow with the
+// campaign.
+func Stream(ctx context.Context, b arith.Backend, cfg Config) error {
+	_, err := runCampaign(ctx, b, cfg, false)
+	return err
+}
+
+func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords bool) ([]*Record, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
@@ -429,6 +444,13 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 	shadowKeys := kbName == b.Name
 	var mu sync.Mutex
 	var out []*Record
+	// keep collects a record for Run (under mu); a unit finished earlier
+	// may have none (Have's nil record).
+	keep := func(rec *Record) {
+		if keepRecords && rec != nil {
+			out = append(out, rec)
+		}
+	}
 	done, total := 0, 0
 	have := func(kind string, i int) (*Record, bool) {
 		if cfg.Have == nil {
@@ -443,7 +465,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 			if rec == nil {
 				continue
 			}
-			out = append(out, rec)
+			keep(rec)
 			if cfg.Done != nil {
 				if err := cfg.Done(rec); err != nil {
 					return err
@@ -473,10 +495,8 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 			if rec, ok := have("signature", req.Count); ok {
 				kg, _ := have("keygen", req.Count)
 				mu.Lock()
-				out = append(out, rec)
-				if kg != nil {
-					out = append(out, kg)
-				}
+				keep(rec)
+				keep(kg)
 				done++
 				mu.Unlock()
 				return nil
@@ -515,7 +535,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 			keys[i] = sk
 			mu.Lock()
 			if ok {
-				out = append(out, rec)
+				keep(rec)
 			}
 			done++
 			mu.Unlock()
@@ -537,7 +557,7 @@ func Run(ctx context.Context, b arith.Backend, cfg Config) ([]*Record, error) {
 		}
 		if rec, ok := have("signature", j); ok {
 			mu.Lock()
-			out = append(out, rec)
+			keep(rec)
 			done++
 			mu.Unlock()
 			return nil

@@ -2,7 +2,6 @@ package shadow
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -224,125 +223,15 @@ func orInf(p *float64) float64 {
 }
 
 // Summarize computes the summary of a campaign from its records. It
-// depends only on the records, so a resumed or merged campaign gives the
-// summary of an uninterrupted one.
+// depends only on the set of records (not on their order), so a resumed or
+// merged campaign gives the summary of an uninterrupted one; it is the
+// Summary of their Aggregate.
 func Summarize(backend string, cfg Config, recs []*Record) *Summary {
-	n := 1 << cfg.LogN
-	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
-	if cfg.Acceptance != nil {
-		s.Acceptance = cfg.Acceptance.Name()
+	a := NewAggregate()
+	for _, r := range recs {
+		a.Add(r)
 	}
-	if cfg.Shadow == ShadowDD {
-		s.OracleBits = 106
-	}
-	dc, ds, sum, leaf, expm, accept := NewHist(), NewHist(), NewHist(), NewHist(), NewHist(), NewHist()
-	sdc, sds, ssum := NewHist(), NewHist(), NewHist()
-	sigFlips := newFlips()
-	kgFlips := newFlips()
-	stages := map[stageKey2]*Hist{}
-	kgStages := map[stageKey2]*Hist{}
-	var order, kgOrder []stageKey2
-	s.Attempts.Reasons = map[string]int{}
-	keys := 0
-	recs = slices.DeleteFunc(slices.Clone(recs), func(r *Record) bool { return r == nil })
-	for _, r := range sortRecords(recs) {
-		s.Seconds += r.Seconds
-		if r.Kind == "keygen" {
-			keys++
-			kgFlips.add(r)
-			kgOrder = addStages(kgStages, kgOrder, r.Stages)
-			continue
-		}
-		s.Signatures++
-		s.SamplerCalls += r.Calls
-		dc.Merge(r.DeltaC)
-		ds.Merge(r.DeltaSigma)
-		sum.Merge(r.Sum)
-		leaf.Merge(r.LeafSum)
-		expm.Merge(r.ExpmErr)
-		accept.Merge(r.AcceptErr)
-		sdc.Add(orInf(r.MaxDeltaC))
-		sds.Add(orInf(r.MaxDeltaSigma))
-		ssum.Add(orInf(r.MaxSum))
-		sigFlips.add(r)
-		order = addStages(stages, order, r.Stages)
-		s.Attempts.Total += r.Attempts
-		s.Attempts.Failed += len(r.AttemptFailures)
-		for _, f := range r.AttemptFailures {
-			s.Attempts.Reasons[failureClass(f)]++
-		}
-	}
-	if s.Attempts.Total > 0 {
-		s.Attempts.FailRate = float64(s.Attempts.Failed) / float64(s.Attempts.Total)
-	}
-	s.Leaves = s.SamplerCalls / 2
-	s.PerLeaf = Triple{QOf(dc), QOf(ds), QOf(sum)}
-	s.PerTreeLeaf = QOf(leaf)
-	s.PerSignature = Triple{QOf(sdc), QOf(sds), QOf(ssum)}
-	s.Meets = s.Signatures > 0 && orInf(s.PerSignature.Sum.Max) <= -46
-	s.Renyi = RenyiOf(n, maxOf(sdc), maxOf(sds))
-	s.Flips = sigFlips.summary()
-	s.Stages = stageRows(stages, order)
-	s.ExpmP63 = QOf(expm)
-	s.AcceptanceRel = QOf(accept)
-	if cfg.KATMode() {
-		k := fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
-		s.KATRecords = &k
-		s.Keys = s.Signatures
-	} else {
-		seed := cfg.Seed
-		s.Seed = &seed
-		s.Keys = cfg.Keys
-	}
-	if keys > 0 {
-		ks := &KeygenSummary{Keys: keys, Shadowed: true, Flips: kgFlips.summary(), Stages: stageRows(kgStages, kgOrder)}
-		for _, row := range ks.Stages {
-			if row.Stage == "keygen_gs_norm" {
-				ks.GSNormMaxRel = row.MaxRelLog2
-			}
-		}
-		s.Keygen = ks
-	}
-	return s
-}
-
-func maxOf(h *Hist) float64 {
-	if math.IsNaN(h.Max) {
-		return math.Inf(-1)
-	}
-	return h.Max
-}
-
-type stageKey2 struct {
-	stage string
-	level int
-}
-
-func addStages(m map[stageKey2]*Hist, order []stageKey2, ss []*StageStat) []stageKey2 {
-	for _, st := range ss {
-		k := stageKey2{st.Stage, st.Level}
-		h := m[k]
-		if h == nil {
-			h = NewHist()
-			m[k] = h
-			order = append(order, k)
-		}
-		h.Merge(st.Rel)
-	}
-	return order
-}
-
-func stageRows(m map[stageKey2]*Hist, order []stageKey2) []StageSummary {
-	rows := []StageSummary{}
-	for _, k := range order {
-		h := m[k]
-		rows = append(rows, StageSummary{
-			Stage: k.stage, Level: k.level, Values: h.Count(),
-			MaxRelLog2: finite(h.Max), MedianRelLog2: finite(h.Median()), Q99RelLog2: finite(h.Quantile(0.99)),
-			ExactValues: h.Zeros,
-		})
-	}
-	return rows
+	return a.Summary(backend, cfg)
 }
 
 // failureClass groups attempt failures for the summary.
@@ -356,56 +245,9 @@ func failureClass(f string) string {
 	return "norm above the bound"
 }
 
-type flipAcc struct {
-	f Flips
-	m map[string]float64
-}
-
-func newFlips() *flipAcc {
-	return &flipAcc{f: Flips{ByKind: map[string]int64{}, Unresolved: map[string]int64{}, Decisions: map[string]int64{}, MinMarginLog2: map[string]*float64{}, First: []FlipDetail{}}, m: map[string]float64{}}
-}
-
-func (a *flipAcc) add(r *Record) {
-	flipped := false
-	for k, v := range r.Flips {
-		a.f.ByKind[k] += v
-		a.f.Total += v
-		flipped = flipped || v > 0
-	}
-	for k, v := range r.Decisions {
-		a.f.Decisions[k] += v
-	}
-	for k, v := range r.Unresolved {
-		a.f.Unresolved[k] += v
-	}
-	for k, v := range r.MinMargin {
-		cur, ok := a.m[k]
-		x := orInf(v)
-		if !ok || x < cur {
-			a.m[k] = x
-		}
-	}
-	if flipped {
-		a.f.SignaturesWithFlips++
-	}
-	for _, d := range r.FlipDetail {
-		if len(a.f.First) < maxFlipDetails {
-			d.Where = recordLabel(r) + ": " + d.Where
-			a.f.First = append(a.f.First, d)
-		}
-	}
-}
-
 func recordLabel(r *Record) string {
 	if r.Kind == "keygen" {
 		return "key " + strconv.Itoa(r.Index)
 	}
 	return "signature " + strconv.Itoa(r.Index)
-}
-
-func (a *flipAcc) summary() Flips {
-	for k, v := range a.m {
-		a.f.MinMarginLog2[k] = finite(v)
-	}
-	return a.f
 }

@@ -85,9 +85,11 @@ reference's binary64 tables as exact. The reference's 1/sigma table is one
 ulp above the correctly rounded formula for every degree, a systematic
 delta_sigma of 2^-52.56 over binary64 with the formula.
 
---out DIR keeps one JSON line per finished signature (or key) and the
-summary; the same command run again after an interruption continues from
-them. Same seed, same numbers, whatever --workers.`
+--out DIR keeps the records (checksummed segments, each the aggregate of
+up to 256 finished units; see fprlab records dump) and the summary, under a
+lock; the same command run again after an interruption continues from them.
+Summaries are folded from the records as they arrive: memory does not grow
+with --signatures. Same seed, same numbers, whatever --workers.`
 
 func newCompareCmd(s *streams) *cobra.Command {
 	opts := &compareOptions{}
@@ -235,6 +237,9 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	if err != nil || s.validateOnly {
 		return err
 	}
+	if msg := emptyShard(cfg); msg != "" {
+		fmt.Fprintf(s.Err, "compare: %s\n", msg)
+	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)
 	if err != nil {
 		return err
@@ -244,6 +249,10 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	}
 	return printCompare(s.Out, sums)
 }
+
+// segmentUnits is the size of the campaign directories' segments (tests
+// make it small to see segment boundaries).
+var segmentUnits = shadow.DefaultSegmentUnits
 
 // compareRun runs the campaign cfg over each backend (in the campaign
 // directory opts.Out when set) and returns the summaries.
@@ -271,26 +280,37 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
 			return nil, err
 		}
+		camp.SegmentUnits = segmentUnits
 		defer camp.Close()
 		s.stopOnInterrupt()
 	}
 	var sums []*shadow.Summary
 	for _, b := range bs {
 		bcfg := cfg
+		// The summary is folded from the records as they arrive (and from
+		// the directory's aggregates on a resume): no record is kept.
+		agg := shadow.NewAggregate()
 		if camp != nil {
-			have, err := camp.Load(b.Name)
+			fin, err := camp.Load(b.Name)
 			if err != nil {
 				return nil, err
 			}
-			bcfg.Have = shadow.Have(have)
-			bcfg.Done = func(r *shadow.Record) error { return camp.Append(b.Name, r) }
+			agg = fin.Aggregate
+			bcfg.Have = fin.Have
+		}
+		bcfg.Done = func(r *shadow.Record) error { // serialised by Stream
+			agg.Add(r)
+			if camp != nil {
+				return camp.Append(b.Name, r)
+			}
+			return nil
 		}
 		stopKeygenProgress := func() {}
 		if opts.Progress || opts.Interactive {
 			bcfg.Progress, stopKeygenProgress = untilFirstUnit(ctx, s, "compare: "+b.Name+": generating keys", compareProgress(s.Err, b.Name))
 		}
 		t0 := time.Now()
-		recs, err := shadow.Run(ctx, b, bcfg)
+		err := shadow.Stream(ctx, b, bcfg)
 		stopKeygenProgress()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -301,7 +321,12 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			}
 			return nil, fmt.Errorf("backend %s: %w", b.Name, err)
 		}
-		sum := shadow.Summarize(b.Name, cfg, recs)
+		if camp != nil {
+			if err := camp.Flush(); err != nil {
+				return nil, err
+			}
+		}
+		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
@@ -320,6 +345,28 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	return sums, nil
+}
+
+// emptyShard describes a shard that owns no unit of its campaign (more
+// shards than signatures), "" otherwise. Such a shard still runs -- its
+// directory, empty of records, is what merge expects of every shard -- but
+// has no statistic to print.
+func emptyShard(cfg shadow.Config) string {
+	if cfg.Shards <= 1 {
+		return ""
+	}
+	units, what := cfg.Signatures, "signatures"
+	first := 0
+	if cfg.KATMode() {
+		units, what, first = cfg.KATTo-cfg.KATFrom, "KAT records", cfg.KATFrom
+	}
+	for i := first; i < first+units; i++ {
+		if cfg.Owns(i) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("shard %d/%d holds no unit of this campaign: its %d %s go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)",
+		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
 }
 
 // parseShard reads --shard I/N, or "slurm" for the job array's task id and
@@ -440,6 +487,12 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		src := "seed " + strconv.Quote(derefS(s.Seed))
 		if s.KATRecords != nil {
 			src = "NIST KAT records " + *s.KATRecords
+		}
+		if s.Signatures == 0 {
+			// An empty shard: no statistic, rather than "exact" and
+			// "NOT met" for the absence of values.
+			fmt.Fprintf(tw, "%s, Falcon-%d (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, s.Params, src)
+			continue
 		}
 		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
 )
 
 func compareArgs(extra ...string) []string {
@@ -63,20 +66,24 @@ func must(b []byte, err error) []byte {
 // last record (and has a torn line) is completed by the same command, with
 // the summary of an uninterrupted run; another run's flags are refused.
 func TestCompareOutResume(t *testing.T) {
+	oneUnitSegments(t)
 	dir := filepath.Join(t.TempDir(), "camp")
 	var out1, out2, errb bytes.Buffer
 	if code := run(context.Background(), compareArgs("--json", "--out", dir), nil, &out1, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	recs := filepath.Join(dir, "records-native.jsonl")
+	recs := filepath.Join(dir, "records-native.seg")
 	data, err := os.ReadFile(recs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.SplitAfter(string(data), "\n")
-	// Keep the key and the first signature, then half of a line.
-	torn := lines[0] + lines[1] + lines[2][:len(lines[2])/2]
-	if err := os.WriteFile(recs, []byte(torn), 0o644); err != nil {
+	ends := segmentEnds(t, data)
+	if len(ends) != 3 {
+		t.Fatalf("%d segments, want 3 (one unit each)", len(ends))
+	}
+	// Keep the key and the first signature, then half of a segment.
+	torn := data[:ends[1]+(ends[2]-ends[1])/2]
+	if err := os.WriteFile(recs, torn, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code := run(context.Background(), compareArgs("--json", "--out", dir), nil, &out2, &errb); code != 0 {
@@ -94,13 +101,41 @@ func TestCompareOutResume(t *testing.T) {
 		t.Errorf("resumed summary differs")
 	}
 	data, _ = os.ReadFile(recs)
-	if n := strings.Count(string(data), "\n"); n != 3 {
-		t.Errorf("records file has %d lines after resume, want 3", n)
+	if n := len(segmentEnds(t, data)); n != 3 {
+		t.Errorf("records file has %d segments after resume, want 3", n)
 	}
 	errb.Reset()
 	if code := run(context.Background(), []string{"compare", "--backend", "native", "--params", "512", "--signatures", "3", "--out", dir}, nil, &out2, &errb); code != 2 || !strings.Contains(errb.String(), "another run") {
 		t.Errorf("other run's directory: exit %d, %s", code, errb.String())
 	}
+}
+
+// oneUnitSegments makes every unit a segment of its own for one test.
+func oneUnitSegments(t *testing.T) {
+	old := segmentUnits
+	segmentUnits = 1
+	t.Cleanup(func() { segmentUnits = old })
+}
+
+// segmentEnds returns the end offsets of the frames of a records file
+// (the layout of analysis/shadow/segment.go), checking them with
+// shadow.ReadSegments.
+func segmentEnds(t *testing.T, data []byte) []int {
+	t.Helper()
+	n := 0
+	if err := shadow.ReadSegments(bytes.NewReader(data), func(*shadow.Segment) error { n++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var ends []int
+	for off := 0; off < len(data); {
+		length, k := binary.Uvarint(data[off+4:])
+		off += 4 + k + int(length) + 32
+		ends = append(ends, off)
+	}
+	if len(ends) != n {
+		t.Fatalf("%d frames, ReadSegments read %d", len(ends), n)
+	}
+	return ends
 }
 
 func TestCompareBadFlags(t *testing.T) {
@@ -247,18 +282,16 @@ func TestCampaignDirsRefuseForeignData(t *testing.T) {
 	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	native := filepath.Join(dir, "records-native.jsonl")
-	emu := filepath.Join(dir, "records-emu64.jsonl")
+	native := filepath.Join(dir, "records-native.seg")
+	emu := filepath.Join(dir, "records-emu64.seg")
 	good, _ := os.ReadFile(native)
-	edited := strings.Replace(string(good), `"attempts":1`, `"attempts":2`, 1)
-	if edited == string(good) {
-		t.Fatal("test does not edit the record")
-	}
+	edited := []byte(string(good))
+	edited[len(edited)/2] ^= 1
 	for _, tc := range []struct {
 		file, data, want string
 	}{
-		{native, edited, "checksum"},
-		{emu, string(good), "a record of backend"},
+		{native, string(edited), "checksum"},
+		{emu, string(good), "a segment of backend"},
 	} {
 		orig, _ := os.ReadFile(tc.file)
 		os.WriteFile(tc.file, []byte(tc.data), 0o644)

@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
-	"github.com/fprlab/fprlab/arith"
 )
 
 // mergeOptions holds the flags of merge.
@@ -114,7 +112,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		if i == 0 {
 			ref = bare
 		} else if jsonText(ref) != jsonText(bare) {
-			return fmt.Errorf("%s belongs to another run than %s (command, flags or version differ)", d, opts.Dirs[0])
+			return fmt.Errorf("%s belongs to another run than %s (%s)", d, opts.Dirs[0], identityDiff(bare, ref))
 		}
 	}
 	shards, err := shardSet(opts.Dirs, shardStr)
@@ -124,6 +122,23 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	cfg, err := configOf(ref)
 	if err != nil {
 		return err
+	}
+	// The shards are read under their shared locks (a shard still being
+	// written is refused) and one segment at a time: the merged directory
+	// receives each shard's segments bound to its own run, and the summary
+	// is their merged aggregate.
+	var shardCamps []*shadow.Campaign
+	defer func() {
+		for _, c := range shardCamps {
+			c.Close()
+		}
+	}()
+	for _, d := range opts.Dirs {
+		c, _, err := shadow.ReadCampaign(d)
+		if err != nil {
+			return err
+		}
+		shardCamps = append(shardCamps, c)
 	}
 	out, err := shadow.OpenCampaign(opts.Out, ref)
 	if err != nil {
@@ -136,53 +151,33 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if have, err := out.Load(name); err != nil || len(have) > 0 {
+		if have, err := out.Load(name); err != nil || have.Keygens.Len()+have.Signatures.Len() > 0 {
 			if err != nil {
 				return err
 			}
 			return fmt.Errorf("%s already holds records of %s: merge into a new directory", opts.Out, name)
 		}
-		all := map[string]*shadow.Record{}
-		from := map[string]string{}
-		for _, d := range opts.Dirs {
-			id, _ := readIdentity(d)
-			c, err := shadow.OpenCampaign(d, id)
-			if err != nil {
-				return err
-			}
-			recs, err := c.Load(name)
-			c.Close()
-			if err != nil {
-				return err
-			}
-			for k, r := range recs {
-				if prev, dupl := from[k]; dupl {
-					return fmt.Errorf("%s %s is recorded by two shards (%s and %s)", name, k, prev, d)
+		all := &shadow.Finished{Aggregate: shadow.NewAggregate()}
+		for _, c := range shardCamps {
+			err := c.Segments(name, func(seg *shadow.Segment) error {
+				if err := all.Add(seg); err != nil {
+					return fmt.Errorf("%s: %v (the second time in %s)", name, err, c.Dir())
 				}
-				all[k], from[k] = r, d
+				return out.WriteSegment(name, seg)
+			})
+			if err != nil {
+				return err
 			}
 		}
-		recs := make([]*shadow.Record, 0, len(all))
-		for _, r := range all {
-			recs = append(recs, r)
-		}
-		if err := checkComplete(cfg, b, recs); err != nil {
+		if err := checkComplete(cfg, &all.Signatures); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		sort.Slice(recs, func(i, j int) bool {
-			if recs[i].Kind != recs[j].Kind {
-				return recs[i].Kind == "keygen"
-			}
-			return recs[i].Index < recs[j].Index
-		})
-		for _, r := range recs {
-			if err := out.Append(name, r); err != nil {
-				return err
-			}
-		}
-		sum := shadow.Summarize(name, cfg, recs)
+		sum := all.Aggregate.Summary(name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sums = append(sums, sum)
+	}
+	if err := out.Flush(); err != nil {
+		return err
 	}
 	if err := out.WriteSummary(sums); err != nil {
 		return err
@@ -196,12 +191,9 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	return printCompare(s.Out, sums)
 }
 
-// checkComplete reports units of the campaign that no shard recorded.
-func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) error {
-	have := map[string]bool{}
-	for _, r := range recs {
-		have[r.Kind+"/"+strconv.Itoa(r.Index)] = true
-	}
+// checkComplete reports signatures of the campaign that no shard
+// recorded.
+func checkComplete(cfg shadow.Config, have *shadow.UnitSet) error {
 	var want []int
 	if cfg.KATMode() {
 		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
@@ -214,7 +206,7 @@ func checkComplete(cfg shadow.Config, b arith.Backend, recs []*shadow.Record) er
 	}
 	var miss []string
 	for _, i := range want {
-		if !have["signature/"+strconv.Itoa(i)] {
+		if !have.Has(i) {
 			miss = append(miss, strconv.Itoa(i))
 		}
 	}
@@ -262,17 +254,21 @@ func shardSet(dirs, shards []string) (int, error) {
 	return n, nil
 }
 
-// runMergeSweep unites the formats of a sweep's shards.
+// runMergeSweep unites the formats of a sweep's shards. Each format's
+// result is read from the checksummed point.json of the shard that
+// measures it (format i belongs to shard i mod N), bound to that shard's
+// run.json; the shards' sweep.json documents are not read.
 func runMergeSweep(opts *mergeOptions, s *streams) error {
 	var ref sweepIdentity
 	var shardStr []string
-	byFormat := map[string]shadow.Point{}
-	from := map[string]string{}
+	runs := map[string]string{} // shard I/N -> the SHA-256 of its run.json
+	dirOf := map[string]string{}
 	for i, d := range opts.Dirs {
-		data, err := os.ReadFile(filepath.Join(d, "run.json"))
+		c, data, err := shadow.ReadCampaign(d)
 		if err != nil {
-			return fmt.Errorf("%s is not a sweep directory: %w", d, err)
+			return err
 		}
+		defer c.Close()
 		var id sweepIdentity
 		dec := json.NewDecoder(strings.NewReader(string(data)))
 		dec.DisallowUnknownFields()
@@ -280,43 +276,35 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 			return fmt.Errorf("%s/run.json is not a sweep's identity", d)
 		}
 		shardStr = append(shardStr, id.Shard)
+		runs[id.Shard], dirOf[id.Shard] = c.Run().String(), d
 		id.Shard = ""
 		if i == 0 {
 			ref = id
 		} else if a, b := jsonText(ref), jsonText(id); a != b {
-			return fmt.Errorf("%s belongs to another sweep than %s (command, flags or version differ)", d, opts.Dirs[0])
-		}
-		pdata, err := os.ReadFile(filepath.Join(d, "sweep.json"))
-		if err != nil {
-			return fmt.Errorf("%s has no sweep.json (the shard did not finish: rerun its command)", d)
-		}
-		var pts []shadow.Point
-		if err := json.Unmarshal(pdata, &pts); err != nil {
-			return fmt.Errorf("%s/sweep.json: %w", d, err)
-		}
-		for _, p := range pts {
-			if prev, dupl := from[p.Format]; dupl {
-				return fmt.Errorf("format %s is measured by two shards (%s and %s)", p.Format, prev, d)
-			}
-			byFormat[p.Format], from[p.Format] = p, d
+			return fmt.Errorf("%s belongs to another sweep than %s (%s)", d, opts.Dirs[0], identityDiff(id, ref))
 		}
 	}
-	if _, err := shardSet(opts.Dirs, shardStr); err != nil {
+	n, err := shardSet(opts.Dirs, shardStr)
+	if err != nil {
 		return err
 	}
 	var points []shadow.Point
-	for _, f := range ref.Formats {
-		p, ok := byFormat[f]
-		if !ok {
-			return fmt.Errorf("format %s is in no shard's results (a shard did not finish: rerun its command)", f)
+	for i, f := range ref.Formats {
+		sh := fmt.Sprintf("%d/%d", i%n, n)
+		p, ok, err := loadPoint(sweepFormatDir(dirOf[sh], f), f, runs[sh])
+		if err != nil {
+			return err
 		}
-		points = append(points, p)
+		if !ok {
+			return fmt.Errorf("format %s has no result in %s (shard %s did not finish: rerun its command)", f, dirOf[sh], sh)
+		}
+		points = append(points, *p)
 	}
 	out, err := shadow.OpenCampaign(opts.Out, ref)
 	if err != nil {
 		return err
 	}
-	out.Close()
+	defer out.Close()
 	data, err := json.MarshalIndent(points, "", "  ")
 	if err != nil {
 		return err
@@ -328,6 +316,16 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return printJSON(s.Out, points)
 	}
 	return printSweep(s.Out, points, ref.References)
+}
+
+// identityDiff names the flags in which the identity of a directory
+// differs from the first directory's, with both values.
+func identityDiff(dir, first any) string {
+	d, err := shadow.IdentityDiff([]byte(jsonText(dir)), []byte(jsonText(first)))
+	if err != nil {
+		return "command, flags or version differ"
+	}
+	return strings.NewReplacer("this run", "the first").Replace(d)
 }
 
 // jsonText is the JSON text of an identity (which always marshals).

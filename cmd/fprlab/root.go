@@ -39,6 +39,7 @@ func commands(s *streams) []*cobra.Command {
 		newSweepCmd(s),
 		newTuneCmd(s),
 		newMergeCmd(s),
+		newRecordsCmd(s),
 		newCampaignCmd(s),
 		newArithCmd(s),
 		newKeygenCmd(s),

@@ -83,7 +83,7 @@ func TestSlurmCluster(t *testing.T) {
 	c2 := []string{"compare", "--backend", "triword", "--params", "512", "--signatures", "24", "--keys", "1", "--seed", "slurm2"}
 	d2 := filepath.Join(tmp, "c2")
 	array, merge := submit(d2, c2)
-	recs := filepath.Join(d2, "shard-2", "records-triword.jsonl")
+	recs := filepath.Join(d2, "shard-2", "records-triword.seg")
 	waitFor("task 2's first record", exists(recs))
 	if out, err := exec.Command("scancel", array+"_2").CombinedOutput(); err != nil {
 		t.Fatalf("scancel: %v %s", err, out)

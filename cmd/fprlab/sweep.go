@@ -19,6 +19,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -229,6 +230,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	shardI, shardN := cfg.Shard, cfg.Shards
 	cfg.Shard, cfg.Shards = 0, 0
 	s.stopOnInterrupt()
+	var sweepRun string // the SHA-256 of the sweep directory's run.json
 	if opts.Out != "" {
 		// The directory's identity: a rerun with other flags is refused
 		// instead of reusing finished formats measured differently.
@@ -246,18 +248,21 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		for _, b := range bs {
 			id.Formats = append(id.Formats, b.Name)
 		}
+		// The directory stays locked for the whole sweep; each format's
+		// compare directory has its own lock.
 		camp, err := shadow.OpenCampaign(opts.Out, id)
 		if err != nil {
 			return err
 		}
-		camp.Close()
+		defer camp.Close()
+		sweepRun = camp.Run().String()
 	}
 	var points []shadow.Point
 	for i, b := range bs {
 		if shardN > 1 && i%shardN != shardI {
 			continue
 		}
-		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), s)
+		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), sweepRun, s)
 		if err != nil {
 			if ctx.Err() != nil {
 				return interrupted(opts.Out)
@@ -290,6 +295,11 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	if opts.JSON {
 		return printJSON(s.Out, points)
 	}
+	if shardN > 1 && len(points) == 0 {
+		fmt.Fprintf(s.Out, "sweep: shard %d/%d holds no format of this sweep: its %d formats go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)\n",
+			shardI, shardN, len(bs), shardN, shardI)
+		return nil
+	}
 	if shardN > 1 {
 		fmt.Fprintf(s.Err, "sweep: shard %d/%d of the formats; P* needs them all (fprlab merge)\n", shardI, shardN)
 		refs = refs[:0]
@@ -304,7 +314,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 
 // sweepPoint measures one format (or reference backend), taking a finished
 // result from the campaign directory when there is one.
-func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, s *streams) (*shadow.Point, error) {
+func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, sweepRun string, s *streams) (*shadow.Point, error) {
 	exp, rounding := formatFamily(b.Name)
 	if reference {
 		exp, rounding = 0, "reference"
@@ -312,12 +322,9 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: exp, Rounding: rounding}
 	var dir string
 	if opts.Out != "" {
-		dir = filepath.Join(opts.Out, strings.NewReplacer(":", "_", "=", "_", ",", "_", "/", "_").Replace(b.Name))
-		if data, err := os.ReadFile(filepath.Join(dir, "point.json")); err == nil {
-			if err := json.Unmarshal(data, pt); err != nil || pt.Summary == nil || pt.Format != b.Name {
-				return nil, fmt.Errorf("%s/point.json is damaged (remove it to measure the format again)", dir)
-			}
-			return pt, nil
+		dir = sweepFormatDir(opts.Out, b.Name)
+		if cached, ok, err := loadPoint(dir, b.Name, sweepRun); err != nil || ok {
+			return cached, err
 		}
 	}
 	co := opts.compareOptions
@@ -337,15 +344,45 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 		pt.Seconds += time.Since(t0).Seconds()
 	}
 	if dir != "" {
-		data, err := json.MarshalIndent(pt, "", "  ")
-		if err != nil {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, err
 		}
-		if err := writeFileAtomic(filepath.Join(dir, "point.json"), append(data, '\n')); err != nil {
+		if err := checkpoint.Save(filepath.Join(dir, pointFile), pointIdentity(b.Name, sweepRun), pt); err != nil {
 			return nil, err
 		}
 	}
 	return pt, nil
+}
+
+// pointFile is a format's finished result in a sweep directory: a
+// checkpoint (internal/checkpoint: checksummed, bound to the format and
+// to the sweep directory's run.json), so that a damaged or edited result
+// is refused instead of reported.
+const pointFile = "point.json"
+
+// sweepFormatDir is the compare directory of a format in a sweep
+// directory.
+func sweepFormatDir(out, format string) string {
+	return filepath.Join(out, strings.NewReplacer(":", "_", "=", "_", ",", "_", "/", "_").Replace(format))
+}
+
+// pointIdentity is the checkpoint identity of a format's result in the
+// sweep whose run.json has the SHA-256 sweepRun.
+func pointIdentity(format, sweepRun string) checkpoint.Identity {
+	return checkpoint.Identity{Command: "sweep", Flags: map[string]string{"format": format, "sweep-run-sha256": sweepRun}, Version: releaseVersion()}
+}
+
+// loadPoint reads a format's finished result, if there is one.
+func loadPoint(dir, format, sweepRun string) (*shadow.Point, bool, error) {
+	var pt shadow.Point
+	ok, err := checkpoint.Load(filepath.Join(dir, pointFile), pointIdentity(format, sweepRun), &pt)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	if pt.Summary == nil || pt.Format != format {
+		return nil, false, fmt.Errorf("%s/%s does not hold the result of %s (remove it to measure the format again)", dir, pointFile, format)
+	}
+	return &pt, true, nil
 }
 
 // writeFileAtomic writes a campaign file (safefile's atomic write),

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package dirlock
+
+import (
+	"errors"
+	"os"
+)
+
+var errWouldBlock = errors.New("would block")
+
+// flock is not available: campaign directories are not locked on this
+// system (the README says so).
+func flock(*os.File, bool) error { return nil }
