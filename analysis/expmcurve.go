@@ -3,13 +3,9 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/arith/triword"
-	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // ExpmCurve is the error of one backend's expm_p63 across its domain, for a
@@ -54,26 +50,15 @@ func MeasureExpmCurve(b arith.Backend, points int, ccs []float64) (ExpmCurve, er
 		return ExpmCurve{}, err
 	}
 	cv := ExpmCurve{Backend: b.Name, X: make([]float64, points), ErrLog2: make([]float64, points), CCS: ccs}
-	var measure func(x, c float64) float64
-	switch a := b.Impl.(type) {
-	case arith.Arith[float64]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[emu64.FPR]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[*big.Float]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[vfloat.V]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[triword.TW]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	default:
-		return ExpmCurve{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
+	m, err := measurersOf(b)
+	if err != nil {
+		return ExpmCurve{}, err
 	}
 	for k := range cv.X {
 		x := (float64(k) + 0.5) * math.Ln2 / float64(points)
 		w := math.Inf(-1)
 		for _, c := range ccs {
-			w = max(w, measure(x, c))
+			w = max(w, m.expm(ref, x, c))
 		}
 		cv.X[k], cv.ErrLog2[k] = x, w
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends" // the registry, for the precision of reference backends
+	_ "github.com/fprlab/fprlab/valuetype" // the registry: the precision of reference backends, the expm figure's measurements
 )
 
 // Reference is a fixed backend drawn as a marked point on a precision

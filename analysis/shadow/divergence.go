@@ -45,11 +45,11 @@ func (e emuSide) FromBig(v *big.Float) emu64.FPR {
 func FirstDivergence(b, kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error) {
 	// Every difference counts: emu64 is the reference here, not an exact
 	// value with a resolution.
-	r, err := runnerFor(b, emuSide{}, map[arith.Constant]emu64.FPR{}, math.Inf(-1))
+	mk, err := runnersOf(b)
 	if err != nil {
 		return nil, err
 	}
-	return r.divergence(kb, logn, req)
+	return mk.emu(b, emuSide{}, map[arith.Constant]emu64.FPR{}, math.Inf(-1)).divergence(kb, logn, req)
 }
 
 // divergence implements FirstDivergence for one value type.

@@ -8,9 +8,9 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 // The per-stage counts add up to what the operation counter of package

@@ -14,9 +14,9 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends"
 	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 func TestParse(t *testing.T) {

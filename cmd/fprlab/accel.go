@@ -630,7 +630,7 @@ attempts a speculative pipeline issues and over the attempts needed.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Params, "params", "512", "degree of the signing runs: 512 or 1024")
 	fl.IntVar(&opts.Records, "records", 10, "KAT records to sign, 1 to 100")
-	fl.StringVar(&opts.Backend, "backend", "emu64", "signing backend (emu64, native, or another with emu64 or float64 values)")
+	fl.StringVar(&opts.Backend, "backend", "emu64", "signing backend (see 'fprlab backends')")
 	fl.BoolVar(&opts.JSON, "json", false, "print an array of rows: the table, then the simulations (\"simulated\": true)")
 	fl.StringVar(&opts.Plot, "plot", "", "also write the RIPST comparison as PREFIX.png and PREFIX.svg")
 	fl.BoolVar(&opts.Acceptance, "acceptance", false, "instead, compare the acceptance probability of each attempt under the byte-wise BerExp and the two-Bernoulli design with the exact one (emu64)")
