@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ALTree/bigfloat"
-
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -54,18 +52,12 @@ func SigmaMinFormula(logn uint, prec uint) *big.Float {
 	invEps.Sqrt(invEps)
 	x := new(big.Float).SetPrec(w).Add(invEps, new(big.Float).SetInt64(1))
 	x.Mul(x, new(big.Float).SetPrec(w).SetInt64(4*n))
-	bigLogMu.Lock()
-	l := bigfloat.Log(x)
-	bigLogMu.Unlock()
+	l := arith.Log(x)
 	l.Quo(l, new(big.Float).SetInt64(2))
 	l.Sqrt(l)
 	l.Quo(l, arith.Pi(w))
 	return new(big.Float).SetPrec(prec).Set(l)
 }
-
-// bigLogMu serialises bigfloat.Log, whose cache of pi is not safe for
-// concurrent use (see arith.Ln2).
-var bigLogMu sync.Mutex
 
 // InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
 // bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly); logn
@@ -104,8 +96,10 @@ type Config struct {
 	KATFrom, KATTo int
 	OracleBits     uint
 	Sigma          ExactSigma
-	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits) or
-	// ShadowDD (double-double, about 104 bits, much faster).
+	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits;
+	// also the zero value's choice) or ShadowDD (double-double: a 106-bit
+	// significand, relative error at most 2^-102 per operation, much
+	// faster; fprlab compare's default).
 	Shadow ShadowKind
 	// Acceptance, when not nil, replaces the sampler's BerExp in the
 	// measured signatures (falcon.WithAcceptance); its decisions are
@@ -212,7 +206,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 // and hears the stage boundaries through the pair.
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 	b := falcon.ForRun[F](r.a)
-	st, _ := any(b).(falcon.Staged)
+	st, _ := any(b).(arith.Staged)
 	return &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
 		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
 }
@@ -415,7 +409,7 @@ func Message(seed string, j int) []byte {
 // b itself when it can run NTRUSolve, else (and for precision plans) emu64 (triword's exponent range
 // cannot hold NTRUSolve's values).
 func KeygenBackend(b arith.Backend) string {
-	if _, planned := b.Impl.(falcon.Staged); planned {
+	if _, planned := b.Impl.(arith.Staged); planned {
 		return "emu64" // a precision plan covers signing only
 	}
 	if falcon.KeygenSupported(b) == nil {

@@ -16,7 +16,6 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
-	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 func TestParse(t *testing.T) {

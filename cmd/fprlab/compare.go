@@ -21,7 +21,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
 )
 
 // compareOptions holds the flags of compare.
@@ -151,7 +150,7 @@ func splitBackends(list string) []string {
 	for _, item := range strings.Split(list, ",") {
 		item = strings.TrimSpace(item)
 		key, _, isEntry := strings.Cut(item, "=")
-		if _, isStage := falcon.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
+		if _, isStage := arith.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
 			out[len(out)-1] += "," + item
 			continue
 		}
