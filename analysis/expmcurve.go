@@ -4,22 +4,14 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/oracle"
 )
 
-// ExpmCurve is the error of one backend's expm_p63 across its domain, for a
-// plot of where on [0, ln 2) the sampler's exponential loses accuracy.
-type ExpmCurve struct {
-	Backend string
-	// X are the grid points x_k = (k + 1/2) ln 2 / len(X).
-	X []float64
-	// ErrLog2[k] is log2 of the largest error at X[k] over the ccs values
-	// CCS, relative to full scale 2^63 as in MeasureOpError; -Inf where
-	// every ccs gave the exact value.
-	ErrLog2 []float64
-	CCS     []float64
-}
+// ExpmCurve is the error of one backend's expm_p63 across its domain
+// (results.ExpmCurve, the document a figure draws).
+type ExpmCurve = results.ExpmCurve
 
 // DefaultExpmCCS are the ccs values of MeasureExpmCurve when none are
 // given: 8 points evenly spread over [0.70, 0.99], the range of
@@ -63,4 +55,22 @@ func MeasureExpmCurve(b arith.Backend, points int, ccs []float64) (ExpmCurve, er
 		cv.X[k], cv.ErrLog2[k] = x, w
 	}
 	return cv, nil
+}
+
+// MeasureExpmCurves measures the expm_p63 curves of the named backends at
+// points grid points each (MeasureExpmCurve with the default ccs values).
+func MeasureExpmCurves(names []string, points int) ([]ExpmCurve, error) {
+	var out []ExpmCurve
+	for _, n := range names {
+		b, err := arith.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		cv, err := MeasureExpmCurve(b, points, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cv)
+	}
+	return out, nil
 }

@@ -287,6 +287,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 		sum := shadow.Summarize(b.Name, cfg, recs)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sum.Bits = b.Bits
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
 		}

@@ -182,6 +182,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		}
 		sum := shadow.Summarize(name, cfg, recs)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sum.Bits = b.Bits
 		sums = append(sums, sum)
 	}
 	if err := out.WriteSummary(sums); err != nil {
