@@ -177,7 +177,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		r, err := runKAT(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
+		r, err := regenerateKATRecords(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
 		if err != nil {
 			return err
 		}
@@ -354,12 +354,12 @@ func keygenBackendFor(b arith.Backend, name string) (arith.Backend, error) {
 	return lookupBackend(fallbackKeygenBackend)
 }
 
-// runKAT regenerates the first n records, keys over backend kb and
+// regenerateKATRecords regenerates the first n records, keys over backend kb and
 // signatures over backend b, and compares them with ref. A record the
 // backends cannot produce ends the run and is reported in the result's
 // Error. With a checkpoint, records already in it are reused and each new
 // one is saved to ckptPath as soon as it is made.
-func runKAT(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *katCheckpoint, ckptPath string) (*katRun, error) {
+func regenerateKATRecords(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *katCheckpoint, ckptPath string) (*katRun, error) {
 	recs := falcon.KATRequests(n)
 	res := katJSON{Backend: b.Name, KeygenBackend: kb.Name, Params: 1 << logn, Records: n}
 	if kb.Name != b.Name {
