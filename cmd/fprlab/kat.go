@@ -354,8 +354,8 @@ func keygenBackendFor(b arith.Backend, name string) (arith.Backend, error) {
 	return lookupBackend(fallbackKeygenBackend)
 }
 
-// regenerateKATRecords regenerates the first n records, keys over backend kb and
-// signatures over backend b, and compares them with ref. A record the
+// regenerateKATRecords regenerates the first n records, keys over backend
+// kb and signatures over backend b, and compares them with ref. A record the
 // backends cannot produce ends the run and is reported in the result's
 // Error. With a checkpoint, records already in it are reused and each new
 // one is saved to ckptPath as soon as it is made.
