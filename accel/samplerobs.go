@@ -86,7 +86,7 @@ func KATSamplerRecord(backend string, logn uint, records int) (*SamplerRecord, e
 	observed := mk(sb, rec)
 	reqs := falcon.KATRequests(records)
 	for i := range reqs {
-		if err := falcon.GenerateKATRecordSplit(kb, observed, logn, &reqs[i]); err != nil {
+		if err := falcon.GenerateKAT(logn, &reqs[i], falcon.KATOptions{Keygen: kb, Sign: observed}); err != nil {
 			return nil, err
 		}
 	}

@@ -62,7 +62,7 @@ func (r *pairRunner[F, X, A, AX]) divergence(kb arith.Backend, logn uint, req fa
 	// The backend's run may fail (a key candidate the backend never
 	// accepts): the decisions before the failure still tell where it
 	// left the reference's path.
-	runErr := falcon.GenerateKATRecordSplit(kb, sb, logn, &req)
+	runErr := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb})
 	for _, o := range []*observer[F, X, A, AX]{ko, so} {
 		if o == nil {
 			continue

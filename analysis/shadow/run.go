@@ -294,7 +294,7 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 		kb, ko = r.instance("keygen", req.Count, req.Count)
 	}
 	sb, so := r.instance("signature", req.Count, req.Count)
-	if err := falcon.GenerateKATRecordSplit(kb, sb, logn, &req); err != nil {
+	if err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb}); err != nil {
 		return nil, nil, fmt.Errorf("KAT record %d: %w", req.Count, err)
 	}
 	var kg *Record

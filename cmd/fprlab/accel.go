@@ -120,7 +120,7 @@ func regenerate(b arith.Backend, logn uint, r int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
+	if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: b}); err != nil {
 		return false, err
 	}
 	return checkPublished(logn, &rec) == nil, nil

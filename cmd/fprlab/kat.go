@@ -313,21 +313,6 @@ func katIdentity(logn uint) checkpoint.Identity {
 	return checkpoint.Identity{Command: "kat", Flags: map[string]string{"params": strconv.Itoa(1 << logn)}, Version: releaseVersion()}
 }
 
-// katDegreeLogn parses --params for the commands that replay the NIST KAT
-// files, which exist for Falcon-512 and Falcon-1024 only.
-func katDegreeLogn(params string) (uint, error) {
-	if params == "" {
-		return 0, errors.New("missing --params: 512 or 1024 (the degrees of the NIST KAT files)")
-	}
-	logn, err := degreeLogn(params)
-	if err == nil {
-		if _, err = falcon.KATName(logn); err == nil {
-			return logn, nil
-		}
-	}
-	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the NIST KAT exists for these degrees only)", params)
-}
-
 // fallbackKeygenBackend generates the keys for backends that cannot.
 const fallbackKeygenBackend = "emu64"
 
@@ -381,7 +366,7 @@ func regenerateKATRecords(ctx context.Context, kb, b arith.Backend, logn uint, n
 			recs[i] = done[i]
 		} else if ctx.Err() != nil {
 			return nil, interrupted(ckptPath)
-		} else if err = falcon.GenerateKATRecordSplit(kb, b, logn, &recs[i]); err == nil {
+		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b}); err == nil {
 			generated = true
 			if ckpt != nil && i >= len(done) {
 				done = append(done, recs[i])

@@ -19,7 +19,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -343,15 +342,6 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 		}
 	}
 	return pt, nil
-}
-
-// writeFileAtomic writes a campaign file (safefile's atomic write),
-// creating its directory.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: data})
 }
 
 // printSweep prints the per-format table and P*.
