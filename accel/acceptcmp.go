@@ -131,7 +131,7 @@ func CompareAcceptance(logn uint, records int) (*AcceptanceComparison, error) {
 	sb := falcon.Instantiate(base, arith.Arith[emu64.FPR](tap), falcon.Observer[emu64.FPR](acc))
 	reqs := falcon.KATRequests(records)
 	for i := range reqs {
-		if err := falcon.GenerateKATRecordSplit(base, sb, logn, &reqs[i]); err != nil {
+		if err := falcon.GenerateKAT(logn, &reqs[i], falcon.KATOptions{Keygen: base, Sign: sb}); err != nil {
 			return nil, err
 		}
 	}

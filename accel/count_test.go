@@ -186,7 +186,7 @@ func TestNativeSameCalls(t *testing.T) {
 	kc := NewCounting[float64](native.Arith{})
 	sc := NewCounting[float64](native.Arith{})
 	rec := falcon.KATRequests(1)[0]
-	if err := falcon.GenerateKATRecordSplit(kc.Backend(nb), sc.Backend(nb), 9, &rec); err != nil {
+	if err := falcon.GenerateKAT(9, &rec, falcon.KATOptions{Keygen: kc.Backend(nb), Sign: sc.Backend(nb)}); err != nil {
 		t.Fatal(err)
 	}
 	checkPublishedRecord(t, 9, &rec)

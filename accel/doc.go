@@ -21,7 +21,8 @@
 //     pipelined design's two-Bernoulli acceptance test.
 //   - ffSampling as a state machine lives in package falcon
 //     (falcon.SignFSM), which owns the internals it needs.
-//   - plot.go draws the fpr-unit cycle breakdown and the RIPST comparison.
+//   - the fpr-unit cycle breakdown and the RIPST comparison are drawn by
+//     package analysis/plot (FPRUnit, RIPST) from these results.
 //
 // It is not a hardware simulator: cycle figures come from stated per-call
 // costs and schedules, never from a model of gates or timing.

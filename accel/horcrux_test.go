@@ -93,7 +93,7 @@ func TestHorcruxArithKAT(t *testing.T) {
 		rec := falcon.KATRequests(1)[0]
 		kb := arith.Backend{Name: "fpru-keygen", Bits: 53, Impl: kh}
 		sb := arith.Backend{Name: "fpru-sign", Bits: 53, Impl: sh}
-		if err := falcon.GenerateKATRecordSplit(kb, sb, logn, &rec); err != nil {
+		if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: kb, Sign: sb}); err != nil {
 			t.Fatal(err)
 		}
 		for phase, h := range map[string]*HorcruxArith{"keypair": kh, "sign": sh} {

@@ -80,13 +80,9 @@ func mqINTTProducts(logn uint) uint64 { return mqNTTProducts(logn) + 1<<logn }
 
 const mqDivProducts = 20
 
-// MqComputePublic, MqCompletePrivate and MqVerify are the mq_montymul
-// counts of compute_public, complete_private and verification (to_ntt_monty
-// and verify_raw) at degree 2^logn.
-func MqComputePublic(logn uint) uint64 { return mqComputePublic(logn, 1<<logn) }
-
-// mqComputePublic is the count of a compute_public that divided d slots
-// before it stopped (d = n: it finished, with the iNTT).
+// mqComputePublic is the mq_montymul count of a compute_public at degree
+// 2^logn that divided d slots before it stopped (d = n: it finished, with
+// the iNTT).
 func mqComputePublic(logn uint, d int) uint64 {
 	c := 2*mqNTTProducts(logn) + mqDivProducts*uint64(d)
 	if d == 1<<logn {
@@ -95,6 +91,9 @@ func mqComputePublic(logn uint, d int) uint64 {
 	return c
 }
 
+// MqCompletePrivate and MqVerify are the mq_montymul counts of
+// complete_private and verification (to_ntt_monty and verify_raw) at
+// degree 2^logn.
 func MqCompletePrivate(logn uint) uint64 {
 	n := uint64(1) << logn
 	return 3*mqNTTProducts(logn) + 2*n + mqDivProducts*n + mqINTTProducts(logn)

@@ -73,8 +73,8 @@ func CountKATRecord(logn uint, count int) (*KATCounts, error) {
 	sc := NewCounting[emu64.FPR](emu64.Arith{})
 	cand := newKeygenCandidates()
 	kb := falcon.Instantiate(kc.Backend(base), kc, falcon.Observer[emu64.FPR](cand))
-	streams, err := falcon.GenerateKATRecordStreams(kb, sc.Backend(base), logn, &rec)
-	if err != nil {
+	streams := &falcon.KATStreams{}
+	if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: kb, Sign: sc.Backend(base), Streams: streams}); err != nil {
 		return nil, err
 	}
 	k := &KATCounts{Record: rec, KeypairCalls: kc.Calls(), SignCalls: sc.Calls()}

@@ -61,7 +61,7 @@ func katPrefixMismatch(kb, sb arith.Backend, logn uint, n int) error {
 	}
 	recs := falcon.KATRequests(n)
 	for i := range recs {
-		if err := falcon.GenerateKATRecordSplit(kb, sb, logn, &recs[i]); err != nil {
+		if err := falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: sb}); err != nil {
 			return fmt.Errorf("%s/%s logn %d record %d: %w", kb.Name, sb.Name, logn, i, err)
 		}
 	}
@@ -196,7 +196,7 @@ func runDigest(t *testing.T, a arith.Arith[emu64.FPR], logn uint) string {
 	d := newOpDigest(a)
 	b := arith.Backend{Name: "digest", Bits: 53, Impl: d}
 	rec := falcon.KATRequests(1)[0]
-	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
+	if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: b}); err != nil {
 		t.Fatal(err)
 	}
 	return d.sum()

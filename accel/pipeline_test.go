@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/fprlab/fprlab/arith"
 )
 
 // TestSimulatePairClosedForm checks the cycle-level simulation against the
@@ -128,6 +130,9 @@ func TestByteWiseBerExpBits(t *testing.T) {
 // reference's instrumented counters for KAT record 0: one sample per floor
 // (2n per signing attempt), one attempt per expm_p63 call, one BerExp
 // trial per attempt.
+// unregisteredValue is a value type registered with no consumer.
+type unregisteredValue struct{}
+
 func TestKATSamplerRecord(t *testing.T) {
 	ref := loadRefCounts(t)
 	for _, logn := range []uint{9, 10} {
@@ -155,8 +160,13 @@ func TestKATSamplerRecord(t *testing.T) {
 		t.Logf("Falcon-%d record 0: %d pairs, %.3f cycles per pair, %.3f attempts per pair, %.3f bits per attempt",
 			1<<logn, st.Pairs, st.CyclesPerPair, st.UsefulAttemptsPerPair, rec.RandomBitsPerAttempt())
 	}
-	if _, err := KATSamplerRecord("oracle", 9, 1); err == nil {
-		t.Error("oracle backend accepted")
+	// Every registered value type is recorded (the oracle's too); a
+	// backend whose value type no one registered is refused.
+	if _, err := arith.Lookup("accel-test-unregistered"); err != nil {
+		arith.Register(arith.Backend{Name: "accel-test-unregistered", Bits: 53, Impl: arith.Forward[unregisteredValue]{}})
+	}
+	if _, err := KATSamplerRecord("accel-test-unregistered", 9, 1); err == nil {
+		t.Error("backend of an unregistered value type accepted")
 	}
 	if _, err := KATSamplerRecord("emu64", 8, 1); err == nil {
 		t.Error("logn 8 accepted")

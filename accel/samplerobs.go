@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -43,11 +42,27 @@ func (s samplerRecorder[F]) BerExp(expm uint64, shift uint, drawn uint64, nbytes
 	s.r.BerExpBytes += uint64(nbytes)
 }
 
+// recorders holds the sampler recorders of the registered value types: the
+// backend with its arithmetic instantiated under a samplerRecorder.
+var recorders arith.Instances[func(b arith.Backend, r *SamplerRecord) arith.Backend]
+
+// RegisterValueType instantiates the sampler recorder for backends whose
+// Impl is an A with values F (A = arith.Arith[F] for every such backend).
+// It is called by package valuetype, the one place that registers a value
+// type with every consumer.
+func RegisterValueType[F any, A arith.Arith[F]]() {
+	arith.Add(&recorders, func(a A) func(arith.Backend, *SamplerRecord) arith.Backend {
+		return func(b arith.Backend, r *SamplerRecord) arith.Backend {
+			return falcon.Instantiate(b, a, falcon.Observer[F](samplerRecorder[F]{r}))
+		}
+	})
+}
+
 // KATSamplerRecord signs the first records NIST KAT requests of degree
 // 2^logn with signing arithmetic over the named backend (keys over emu64,
 // as the reference's) and records every SamplerZ call (falcon.Observer):
-// the accept/reject sequence of real signing. The backend must hold
-// emu64.FPR or float64 values (emu64, native).
+// the accept/reject sequence of real signing. The backend's value type
+// must be registered (package valuetype).
 func KATSamplerRecord(backend string, logn uint, records int) (*SamplerRecord, error) {
 	if records < 1 || records > falcon.MaxKATRequests {
 		return nil, fmt.Errorf("accel: %d KAT records: want 1 to %d", records, falcon.MaxKATRequests)
@@ -64,18 +79,14 @@ func KATSamplerRecord(backend string, logn uint, records int) (*SamplerRecord, e
 		return nil, fmt.Errorf("accel: %w", err)
 	}
 	rec := &SamplerRecord{}
-	var observed arith.Backend
-	switch a := sb.Impl.(type) {
-	case arith.Arith[emu64.FPR]:
-		observed = falcon.Instantiate(sb, a, falcon.Observer[emu64.FPR](samplerRecorder[emu64.FPR]{rec}))
-	case arith.Arith[float64]:
-		observed = falcon.Instantiate(sb, a, falcon.Observer[float64](samplerRecorder[float64]{rec}))
-	default:
-		return nil, fmt.Errorf("accel: backend %q: sampler records are implemented for emu64.FPR and float64 values, not %T", backend, sb.Impl)
+	mk, ok := recorders.For(sb.Impl)
+	if !ok {
+		return nil, fmt.Errorf("accel: backend %q has value type %T, which the sampler recorder is not instantiated for (register it with package valuetype)", backend, sb.Impl)
 	}
+	observed := mk(sb, rec)
 	reqs := falcon.KATRequests(records)
 	for i := range reqs {
-		if err := falcon.GenerateKATRecordSplit(kb, observed, logn, &reqs[i]); err != nil {
+		if err := falcon.GenerateKAT(logn, &reqs[i], falcon.KATOptions{Keygen: kb, Sign: observed}); err != nil {
 			return nil, err
 		}
 	}

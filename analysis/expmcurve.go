@@ -3,27 +3,15 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"math/big"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/arith/triword"
-	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
-// ExpmCurve is the error of one backend's expm_p63 across its domain, for a
-// plot of where on [0, ln 2) the sampler's exponential loses accuracy.
-type ExpmCurve struct {
-	Backend string
-	// X are the grid points x_k = (k + 1/2) ln 2 / len(X).
-	X []float64
-	// ErrLog2[k] is log2 of the largest error at X[k] over the ccs values
-	// CCS, relative to full scale 2^63 as in MeasureOpError; -Inf where
-	// every ccs gave the exact value.
-	ErrLog2 []float64
-	CCS     []float64
-}
+// ExpmCurve is the error of one backend's expm_p63 across its domain
+// (results.ExpmCurve, the document a figure draws).
+type ExpmCurve = results.ExpmCurve
 
 // DefaultExpmCCS are the ccs values of MeasureExpmCurve when none are
 // given: 8 points evenly spread over [0.70, 0.99], the range of
@@ -54,28 +42,35 @@ func MeasureExpmCurve(b arith.Backend, points int, ccs []float64) (ExpmCurve, er
 		return ExpmCurve{}, err
 	}
 	cv := ExpmCurve{Backend: b.Name, X: make([]float64, points), ErrLog2: make([]float64, points), CCS: ccs}
-	var measure func(x, c float64) float64
-	switch a := b.Impl.(type) {
-	case arith.Arith[float64]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[emu64.FPR]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[*big.Float]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[vfloat.V]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	case arith.Arith[triword.TW]:
-		measure = func(x, c float64) float64 { return expmErrLog2(a, ref, x, c) }
-	default:
-		return ExpmCurve{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
+	m, err := measurersOf(b)
+	if err != nil {
+		return ExpmCurve{}, err
 	}
 	for k := range cv.X {
 		x := (float64(k) + 0.5) * math.Ln2 / float64(points)
 		w := math.Inf(-1)
 		for _, c := range ccs {
-			w = max(w, measure(x, c))
+			w = max(w, m.expm(ref, x, c))
 		}
 		cv.X[k], cv.ErrLog2[k] = x, w
 	}
 	return cv, nil
+}
+
+// MeasureExpmCurves measures the expm_p63 curves of the named backends at
+// points grid points each (MeasureExpmCurve with the default ccs values).
+func MeasureExpmCurves(names []string, points int) ([]ExpmCurve, error) {
+	var out []ExpmCurve
+	for _, n := range names {
+		b, err := arith.Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		cv, err := MeasureExpmCurve(b, points, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cv)
+	}
+	return out, nil
 }

@@ -15,11 +15,7 @@ import (
 	"time"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/ddouble"
-	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/arith/triword"
-	"github.com/fprlab/fprlab/arith/vfloat"
 )
 
 // The default exponent range of the inputs, Falcon's: the binary exponents
@@ -216,23 +212,11 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		minExp = eb.BoundMinExp()
 		res.RangeMinExp, res.HasRange = minExp, true
 	}
-	var st runStats
-	switch a := b.Impl.(type) {
-	case arith.Arith[float64]:
-		st = run(a, k, seq, cfg, minExp)
-	case arith.Arith[emu64.FPR]:
-		st = run(a, k, seq, cfg, minExp)
-	case arith.Arith[*big.Float]:
-		st = run(a, k, seq, cfg, minExp)
-	case arith.Arith[vfloat.V]:
-		st = run(a, k, seq, cfg, minExp)
-	case arith.Arith[triword.TW]:
-		st = run(a, k, seq, cfg, minExp)
-	case arith.Arith[ddouble.DD]:
-		st = run(a, k, seq, cfg, minExp)
-	default:
-		return OpError{}, fmt.Errorf("backend %q has value type %T, which the error analysis is not instantiated for", b.Name, b.Impl)
+	m, err := measurersOf(b)
+	if err != nil {
+		return OpError{}, err
 	}
+	st := m.op(k, seq, cfg, minExp)
 	res.Samples = len(st.errs)
 	res.MaxRelErrLog2 = st.worst.errLog2
 	res.Worst = st.worst.in

@@ -1,12 +1,30 @@
 // Package arith defines the floating-point operation set that Falcon needs
 // (the reference implementation's "fpr" layer) as an interface, so that the
-// same Falcon code can run over interchangeable arithmetics: integer-emulated
-// binary64, hardware binary64, triple-word binary32, and a big-float oracle.
+// same Falcon code can run over interchangeable arithmetics.
 //
 // A backend is a value of a type implementing Arith[F] for its own value type
-// F (uint64-based for emu64, float64 for native, three float32 limbs for
-// triword, *big.Float for the oracle). Backends are chosen by name at run
-// time through the registry in registry.go.
+// F. Backends are chosen by name at run time through the registry in
+// registry.go (`fprlab backends` lists the names); the bundled ones, one
+// package each, linked together by package arith/backends:
+//
+//   - emu64: binary64 emulated with integers, the reference's FALCON_FPEMU
+//     semantics (F = emu64.FPR, a uint64);
+//   - native: hardware binary64, never fused into FMA, FALCON_FPNATIVE
+//     (F = float64);
+//   - triword: triple-word binary32, three float32 limbs, in several
+//     variants (F = triword.TW);
+//   - ddouble: double-word binary64, the "dd" backend (F = ddouble.DD);
+//   - oracle: the big-float oracle at P bits ("oracle", "oracle:P") and the
+//     big.Float reference of the vprec formats ("vprecbig:...")
+//     (F = *big.Float);
+//   - vfloat: the vprec formats ("vprec:P", "vprec:P:eE[:rz|:sr=SEED]") for
+//     P <= 113 without big.Float, bit for bit the oracle's (F = vfloat.V);
+//   - plan: precision plans ("plan:STAGE=FORMAT+..."), each stage of
+//     signing in its own format (F of the formats, *big.Float or vfloat.V).
+//
+// Each value type is registered once with every consumer of backends (the
+// Falcon engine, the shadow, the error analysis, the sampler recorder) by
+// package valuetype; a consumer keeps its instances in an Instances table.
 //
 // # Why type parameters, and what they cost
 //

@@ -10,15 +10,21 @@ import (
 
 // bigfloatMu serialises calls into github.com/ALTree/bigfloat: its Log
 // reads a package-level cache of pi and, above 1024 bits, rewrites it
-// without locking.
+// without locking. It is the program's one lock for that cache: every call
+// into bigfloat goes through Log.
 var bigfloatMu sync.Mutex
+
+// Log returns the natural logarithm of x > 0 at x's precision
+// (bigfloat.Log). It is safe for concurrent use.
+func Log(x *big.Float) *big.Float {
+	bigfloatMu.Lock()
+	defer bigfloatMu.Unlock()
+	return bigfloat.Log(x)
+}
 
 // Ln2 returns ln 2 at prec bits. It is safe for concurrent use.
 func Ln2(prec uint) *big.Float {
-	two := new(big.Float).SetPrec(prec).SetInt64(2)
-	bigfloatMu.Lock()
-	defer bigfloatMu.Unlock()
-	return bigfloat.Log(two)
+	return Log(new(big.Float).SetPrec(prec).SetInt64(2))
 }
 
 // Pi returns pi at prec bits, from Machin's formula

@@ -2,7 +2,6 @@ package arith
 
 import (
 	"fmt"
-	"strings"
 )
 
 // Op names one method of Arith. It is the one list of operations that the
@@ -53,16 +52,6 @@ func (o Op) String() string {
 		return fmt.Sprintf("Op(%d)", int(o))
 	}
 	return opNames[o]
-}
-
-// ParseOp returns the operation with the given name.
-func ParseOp(name string) (Op, error) {
-	for i, n := range opNames {
-		if n == name {
-			return Op(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown operation %q (known: %s)", name, strings.Join(opNames[:], ", "))
 }
 
 // MeasuredOps are the operations whose error against the oracle is

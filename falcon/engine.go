@@ -2,22 +2,9 @@ package falcon
 
 import (
 	"fmt"
-	"math/big"
-	"sync"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/ddouble"
-	"github.com/fprlab/fprlab/arith/emu64"
-	"github.com/fprlab/fprlab/arith/native"
-	"github.com/fprlab/fprlab/arith/triword"
-	"github.com/fprlab/fprlab/arith/vfloat"
 )
-
-// The native, emu64 and triword instances of the generic code, written by a
-// generator so that the generic code stays the only source (see
-// internal/monogen).
-//
-//go:generate go run ./internal/monogen
 
 // engine runs Falcon's floating-point algorithms over one backend. The
 // generic code is instantiated once per arithmetic by newEngine; callers
@@ -72,64 +59,36 @@ type instantiated interface {
 	engine(b arith.Backend) engine
 }
 
-// valueTypes maps a backend's Impl to an engine, one entry per value type
-// registered with RegisterValueType.
-var (
-	valueTypesMu sync.RWMutex
-	valueTypes   []func(b arith.Backend) (engine, bool)
-)
+// engines holds the engines of the registered arithmetic types: the
+// generated copies for exactly their arithmetic (copies.go) and the generic
+// code for every value type package valuetype registers.
+var engines arith.Instances[func(b arith.Backend) engine]
 
-// RegisterValueType makes backends whose Impl is an arith.Arith[F] usable
-// by name: newEngine instantiates the generic code for F when it meets one.
-// The value types of the bundled backends are registered by this package;
-// a backend with another value type registers its type once (or is used
-// through Instantiate).
-func RegisterValueType[F any]() {
-	valueTypesMu.Lock()
-	defer valueTypesMu.Unlock()
-	valueTypes = append(valueTypes, func(b arith.Backend) (engine, bool) {
-		a, ok := b.Impl.(arith.Arith[F])
-		if !ok {
-			return nil, false
-		}
-		return &engineOf[F, arith.Arith[F]]{a: a, b: b}, true
+// RegisterValueType instantiates the generic code for backends whose Impl
+// is an A with values F (A = arith.Arith[F] for every such backend). It is
+// called by package valuetype, the one place that registers a value type
+// with every consumer; a backend used through Instantiate needs no
+// registration.
+func RegisterValueType[F any, A arith.Arith[F]]() {
+	arith.Add(&engines, func(a A) func(arith.Backend) engine {
+		return func(b arith.Backend) engine { return &engineOf[F, A]{a: a, b: b} }
 	})
 }
 
-func init() {
-	RegisterValueType[float64]()
-	RegisterValueType[emu64.FPR]()
-	RegisterValueType[*big.Float]()
-	RegisterValueType[triword.TW]()
-	RegisterValueType[ddouble.DD]()
-	RegisterValueType[vfloat.V]()
-}
-
 // newEngine is the one place where a Backend becomes an engine: an
-// Instance brings its own instantiation; the bundled native, emu64 and
-// triword arithmetics (exactly those types) get the generated copies of the
-// generic code (zz_native_gen.go, zz_emu64_gen.go, zz_triword_gen.go),
-// whose arithmetic calls are direct and can inline; any other backend runs
-// the generic code instantiated for its registered value type (a wrapper
-// around native, such as the operation counter, is an Arith[float64] and
-// runs the generic code).
+// Instance brings its own instantiation; any other backend runs the engine
+// registered for its arithmetic -- the generated copy of the generic code
+// for exactly native.Arith, emu64.Arith and triword.Arith (copies.go),
+// whose arithmetic calls are direct and can inline, else the generic code
+// instantiated for its registered value type (a wrapper around native,
+// such as the operation counter, is an Arith[float64] and runs the generic
+// code).
 func newEngine(b arith.Backend) (engine, error) {
-	switch a := b.Impl.(type) {
-	case instantiated:
-		return a.engine(b), nil
-	case native.Arith:
-		return &engineOfNative{a: a, b: b}, nil
-	case emu64.Arith:
-		return &engineOfEmu64{a: a, b: b}, nil
-	case triword.Arith:
-		return &engineOfTriword{a: a, b: b}, nil
+	if in, ok := b.Impl.(instantiated); ok {
+		return in.engine(b), nil
 	}
-	valueTypesMu.RLock()
-	defer valueTypesMu.RUnlock()
-	for _, vt := range valueTypes {
-		if e, ok := vt(b); ok {
-			return e, nil
-		}
+	if mk, ok := engines.For(b.Impl); ok {
+		return mk(b), nil
 	}
-	return nil, fmt.Errorf("falcon: backend %q has value type %T, for which Falcon is not instantiated (register it with RegisterValueType or use Instantiate)", b.Name, b.Impl)
+	return nil, fmt.Errorf("falcon: backend %q has value type %T, for which Falcon is not instantiated (register it with package valuetype or use Instantiate)", b.Name, b.Impl)
 }

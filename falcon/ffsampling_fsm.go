@@ -223,7 +223,7 @@ func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *Private
 	return s2, st, nil
 }
 
-// GenerateKATRecordFSM is GenerateKATRecord with keys over backend kb and
+// GenerateKATRecordFSM is GenerateKAT with keys over backend kb and
 // crypto_sign's signature made over arithmetic a with ffSampling run by
 // the state machine: the published record, bit for bit, and the machine's
 // statistics over the signature's attempts.

@@ -110,27 +110,33 @@ func KATRequest(count int) (KATRecord, error) {
 	return s.record(), nil
 }
 
-// GenerateKATRecord computes the pk, sk and sm of a request record (its
-// Seed and Msg) for degree 2^logn with backend b, as crypto_sign_keypair
-// and crypto_sign do on the DRBG re-seeded with the record's seed.
-func GenerateKATRecord(b arith.Backend, logn uint, r *KATRecord) error {
-	return GenerateKATRecordSplit(b, b, logn, r)
+// KATOptions are GenerateKAT's choices beyond the record.
+type KATOptions struct {
+	// Keygen is the backend that generates the keys; Sign the one that
+	// signs (when zero, Keygen signs too). Splitting them measures the
+	// signing arithmetic of a backend that cannot generate keys (triword:
+	// NTRUSolve needs binary64's exponent range) on the reference's own
+	// keys, taken from a binary64 Keygen: the DRBG stream is consumed
+	// exactly as in the reference.
+	Keygen, Sign arith.Backend
+	// MaxKeygenFailures, when not zero, makes key generation give up
+	// after that many consecutive failed candidates (at least 1) instead
+	// of the default 4096 (see Keygen); r.PK then stays nil.
+	MaxKeygenFailures int
+	// Streams, when not nil, receives the number of bytes the record's
+	// flow read from its two SHAKE256 streams.
+	Streams *KATStreams
 }
 
-// GenerateKATRecordSplit is GenerateKATRecord with key generation over
-// backend kb and signing over backend sb. It measures the signing
-// arithmetic of a backend that cannot generate keys (triword: NTRUSolve
-// needs binary64's exponent range) on the reference's own keys, taken from
-// a binary64 kb: the DRBG stream is consumed exactly as in the reference.
-func GenerateKATRecordSplit(kb, sb arith.Backend, logn uint, r *KATRecord) error {
-	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
-}
-
-// GenerateKATRecordLimit is GenerateKATRecordSplit with key generation
-// giving up after maxKeygenFailures consecutive failed candidates (see
-// KeygenLimit); r.PK stays nil when key generation failed.
-func GenerateKATRecordLimit(kb, sb arith.Backend, logn uint, r *KATRecord, maxKeygenFailures int) error {
-	return generateKATRecord(kb, logn, r, nil, signOver(sb), maxKeygenFailures)
+// GenerateKAT computes the pk, sk and sm of a request record (its Seed and
+// Msg) for degree 2^logn, as crypto_sign_keypair and crypto_sign do on the
+// DRBG re-seeded with the record's seed, with the backends of o.
+func GenerateKAT(logn uint, r *KATRecord, o KATOptions) error {
+	sb := o.Sign
+	if sb.Impl == nil {
+		sb = o.Keygen
+	}
+	return generateKATRecord(o.Keygen, logn, r, o.Streams, signOver(sb), o.MaxKeygenFailures)
 }
 
 // katSigner is crypto_sign's signing step: s2 for hashed point hm with
@@ -154,16 +160,6 @@ type KATStreams struct {
 	KeygenBytes, SignBytes int64
 }
 
-// GenerateKATRecordStreams is GenerateKATRecordSplit that also counts the
-// bytes read from the record's SHAKE256 streams.
-func GenerateKATRecordStreams(kb, sb arith.Backend, logn uint, r *KATRecord) (*KATStreams, error) {
-	st := &KATStreams{}
-	if err := generateKATRecord(kb, logn, r, st, signOver(sb), maxKeygenFailures); err != nil {
-		return nil, err
-	}
-	return st, nil
-}
-
 // byteCounter counts the bytes read through it into *n.
 type byteCounter struct {
 	r io.Reader
@@ -176,9 +172,13 @@ func (c byteCounter) Read(p []byte) (int, error) {
 	return k, err
 }
 
-// generateKATRecord is the NIST flow of record r: keys over kb, signature
-// by sign, stream bytes counted into st when it is not nil.
-func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner, maxKeygenFailures int) error {
+// generateKATRecord is the NIST flow of record r: keys over kb (giving up
+// after limit consecutive failed candidates; 0: maxKeygenFailures),
+// signature by sign, stream bytes counted into st when it is not nil.
+func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams, sign katSigner, limit int) error {
+	if limit == 0 {
+		limit = maxKeygenFailures
+	}
 	// stream wraps a SHAKE256 stream with a byte counter when counting.
 	stream := func(h io.Reader, n func(*KATStreams) *int64) io.Reader {
 		if st == nil {
@@ -198,7 +198,7 @@ func generateKATRecord(kb arith.Backend, logn uint, r *KATRecord, st *KATStreams
 	d := nistdrbg.New((*[nistdrbg.SeedSize]byte)(r.Seed))
 
 	// crypto_sign_keypair.
-	sk, pk, err := KeygenLimit(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }), maxKeygenFailures)
+	sk, pk, err := keygenLimit(kb, logn, stream(shakeOfDRBG(d), func(s *KATStreams) *int64 { return &s.KeygenBytes }), limit)
 	if err != nil {
 		return err
 	}

@@ -18,7 +18,7 @@ import (
 func katRecords(t testing.TB, kb, sb arith.Backend, logn uint, n int) []KATRecord {
 	recs := KATRequests(n)
 	for i := range recs {
-		if err := GenerateKATRecordSplit(kb, sb, logn, &recs[i]); err != nil {
+		if err := GenerateKAT(logn, &recs[i], KATOptions{Keygen: kb, Sign: sb}); err != nil {
 			t.Fatalf("%s/%s logn %d record %d: %v", kb.Name, sb.Name, logn, i, err)
 		}
 	}
@@ -143,8 +143,8 @@ func TestKATBadArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := GenerateKATRecord(b, 9, nil); err == nil || !strings.Contains(err.Error(), "nil KAT record") {
-		t.Errorf("GenerateKATRecord(nil record): %v", err)
+	if err := GenerateKAT(9, nil, KATOptions{Keygen: b}); err == nil || !strings.Contains(err.Error(), "nil KAT record") {
+		t.Errorf("GenerateKAT(nil record): %v", err)
 	}
 	if err := WriteKAT(nil, 9, nil); err == nil || !strings.Contains(err.Error(), "writer") {
 		t.Errorf("WriteKAT(nil writer): %v", err)
@@ -210,11 +210,11 @@ func TestCompareKATRecord(t *testing.T) {
 	if m := CompareKATRecord(&a, &b); m == nil || *m != (KATMismatch{3, "pk", 2}) {
 		t.Errorf("got %+v", m)
 	}
-	if err := GenerateKATRecord(testBackends(t)[0], 8, &a); err == nil {
-		t.Error("GenerateKATRecord accepted logn 8")
+	if err := GenerateKAT(8, &a, KATOptions{Keygen: testBackends(t)[0]}); err == nil {
+		t.Error("GenerateKAT accepted logn 8")
 	}
-	if err := GenerateKATRecord(testBackends(t)[0], 9, &a); err == nil {
-		t.Error("GenerateKATRecord accepted a 1-byte seed")
+	if err := GenerateKAT(9, &a, KATOptions{Keygen: testBackends(t)[0]}); err == nil {
+		t.Error("GenerateKAT accepted a 1-byte seed")
 	}
 }
 

@@ -50,14 +50,15 @@ type keygenEngine interface {
 // candidates fail the floating-point checks (the reference would loop
 // forever).
 func Keygen(b arith.Backend, logn uint, rng io.Reader) (*PrivateKey, *PublicKey, error) {
-	return KeygenLimit(b, logn, rng, maxKeygenFailures)
+	return keygenLimit(b, logn, rng, maxKeygenFailures)
 }
 
-// KeygenLimit is Keygen giving up (with an error wrapping ErrKeygenFailures)
+// keygenLimit is Keygen giving up (with an error wrapping ErrKeygenFailures)
 // after maxFailures consecutive candidates fail the floating-point checks
 // instead of the default 4096: over a backend with too little precision
-// every candidate fails, and a precision sweep wants to know that quickly.
-func KeygenLimit(b arith.Backend, logn uint, rng io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
+// every candidate fails, and a precision sweep (KATOptions.MaxKeygenFailures)
+// wants to know that quickly.
+func keygenLimit(b arith.Backend, logn uint, rng io.Reader, maxFailures int) (*PrivateKey, *PublicKey, error) {
 	if maxFailures < 1 {
 		return nil, nil, fmt.Errorf("falcon: keygen failure limit %d, want at least 1", maxFailures)
 	}

@@ -41,7 +41,10 @@ func vrfyI16(x []int) []int16 {
 }
 
 // testFalconVectors is testdata/test_falcon_vectors.json: the data tables of
-// the reference's test_falcon.c (see /shared/vectors/README.md section 3).
+// the reference's test_falcon.c (Falcon-impl-20211101: ntru_{f,g,F,G,h}_N
+// and ntru_pkey_N for N = 16, 512, 1024, and KAT_SIG_N), extracted from the
+// C source as data (no code). The tests of this file check the package
+// against them (ComputePublic, CompleteG, the key encodings, verification).
 type testFalconVectors struct {
 	NTRUKeys map[string]struct {
 		N       int    `json:"n"`

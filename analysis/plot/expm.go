@@ -9,14 +9,14 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/analysis/results"
 )
 
 // Expm draws the error of each backend's expm_p63 over [0, ln 2), as
 // measured by analysis.MeasureExpmCurve: one marker per grid point, at the
 // worst of its ccs values; exact points are left out and counted in the
 // legend.
-func Expm(curves []analysis.ExpmCurve) (*Figure, error) {
+func Expm(curves []results.ExpmCurve) (*Figure, error) {
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("expm: no backends measured")
 	}

@@ -2,8 +2,11 @@
 // documents the measuring commands write (package results reads them):
 // per-call error histograms per backend, error, security and KAT
 // conformance against precision from a sweep, per-stage error per backend,
-// and the expm_p63 error over its domain (measured here, package
-// analysis). It uses gonum.org/v1/plot.
+// the expm_p63 error over its domain (measured by the program through
+// MeasureExpm), and the hardware models' figures (fpr-unit cycles, RIPST).
+// It uses gonum.org/v1/plot and links no arithmetic backend: a backend's
+// precision comes from the documents (or, for documents that predate it,
+// the registry of whatever backends the program links).
 //
 // Every figure says in its title what was measured and on how many
 // signatures, labels its axes with units (errors as log2), and has a
@@ -11,8 +14,7 @@
 // output is byte-stable (fixed embedded fonts, no timestamps), which the
 // golden tests rely on; PDF embeds a creation date and is not.
 //
-// It draws what the documents say and computes nothing about Falcon
-// except the expm_p63 curves.
+// It draws what the documents say and computes nothing about Falcon.
 package plot
 
 import (

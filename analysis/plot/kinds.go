@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 )
@@ -100,7 +99,7 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 		}
 		return Pareto(ts)
 	case KindExpm:
-		curves, err := MeasureExpm(ExpmBackendsFor(c, o.ExpmBackends), o.ExpmPoints)
+		curves, err := measureExpm(ExpmBackendsFor(c, o.ExpmBackends), o.ExpmPoints)
 		if err != nil {
 			return nil, err
 		}
@@ -186,22 +185,21 @@ func ExpmBackendsFor(c *results.Campaign, given []string) []string {
 	return out
 }
 
-// MeasureExpm measures the expm_p63 curves of the named backends.
-func MeasureExpm(names []string, points int) ([]analysis.ExpmCurve, error) {
+// MeasureExpm measures the expm_p63 curves of the named backends at
+// points grid points each, for KindExpm: the one figure that is a
+// measurement rather than a document. Package plot draws documents and
+// links no backend, so a program that draws the expm figure sets it (fprlab
+// sets analysis.MeasureExpmCurves); while it is nil, KindExpm is
+// results.ErrNoData.
+var MeasureExpm func(names []string, points int) ([]results.ExpmCurve, error)
+
+// measureExpm is KindExpm's measurement.
+func measureExpm(names []string, points int) ([]results.ExpmCurve, error) {
+	if MeasureExpm == nil {
+		return nil, fmt.Errorf("expm: %w: no measurement of the backends in this program", results.ErrNoData)
+	}
 	if points == 0 {
 		points = DefaultExpmPoints
 	}
-	var out []analysis.ExpmCurve
-	for _, n := range names {
-		b, err := arith.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		cv, err := analysis.MeasureExpmCurve(b, points, nil)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cv)
-	}
-	return out, nil
+	return MeasureExpm(names, points)
 }

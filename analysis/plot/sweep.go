@@ -12,7 +12,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends" // the registry, for the precision of reference backends
 )
 
 // Reference is a fixed backend drawn as a marked point on a precision
@@ -24,8 +23,9 @@ type Reference struct {
 
 // References collects the fixed backends of a campaign: the sweep points
 // that are not members of a precision family, and the compare objects,
-// whose precision comes from the backend registry (objects of backends
-// the registry does not know are left out). A backend seen twice for one
+// whose precision the document records ("bits"; for documents that
+// predate it, the backend registry's, and objects of backends the registry
+// does not know are left out). A backend seen twice for one
 // degree is kept once, the sweep's entry first.
 func References(pts []results.Point, cs []results.Compare) []Reference {
 	var out []Reference
@@ -51,8 +51,10 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 		if results.IsFamilyName(c.Backend) {
 			continue // a point of a curve (Campaign.PrecisionPoints), not a reference
 		}
-		if b, err := arith.Lookup(c.Backend); err == nil {
-			add(c, b.Bits)
+		if c.Bits > 0 {
+			add(c, c.Bits)
+		} else if b, err := arith.Lookup(c.Backend); err == nil {
+			add(c, b.Bits) // a document that predates "bits": the registry's
 		}
 	}
 	return out

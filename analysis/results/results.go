@@ -137,15 +137,18 @@ func StageNames(cs []Compare) map[string]bool {
 
 // Compare is one backend's object of `fprlab compare --json`.
 type Compare struct {
-	Backend       string          `json:"backend"`
-	KeygenBackend string          `json:"keygen_backend,omitempty"`
-	ExactSigma    string          `json:"exact_sigma,omitempty"`
-	Params        Params          `json:"params"`
-	Signatures    int64           `json:"signatures"`
-	Keys          int64           `json:"keys"`
-	Seed          json.RawMessage `json:"seed,omitempty"`
-	KATRecords    json.RawMessage `json:"kat_records,omitempty"`
-	OracleBits    int             `json:"oracle_bits"`
+	Backend       string `json:"backend"`
+	KeygenBackend string `json:"keygen_backend,omitempty"`
+	// Bits is the backend's significand precision; 0 in documents that
+	// predate it.
+	Bits       int             `json:"bits,omitempty"`
+	ExactSigma string          `json:"exact_sigma,omitempty"`
+	Params     Params          `json:"params"`
+	Signatures int64           `json:"signatures"`
+	Keys       int64           `json:"keys"`
+	Seed       json.RawMessage `json:"seed,omitempty"`
+	KATRecords json.RawMessage `json:"kat_records,omitempty"`
+	OracleBits int             `json:"oracle_bits"`
 	// Shadow is the exact side: "dd" (double-double) or "oracle"
 	// (big.Float at OracleBits); empty in documents that predate it.
 	Shadow       string          `json:"shadow,omitempty"`

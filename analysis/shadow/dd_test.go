@@ -97,7 +97,7 @@ func TestDoubleWordAsExactSide(t *testing.T) {
 		p := &PairArith[float64, ddouble.DD, native.Arith, ddouble.Arith]{b: native.Arith{}, x: ddouble.Arith{},
 			d: newDecisions(), bIsFloat64: true, consts: map[arith.Constant]ddouble.DD{}}
 		o := newObserver(p, "signature", req.Count, req.Count)
-		if err := falcon.GenerateKATRecordSplit(kb, falcon.Instantiate[Pair[float64, ddouble.DD]](nb, p, o), cfg.LogN, &req); err != nil {
+		if err := falcon.GenerateKAT(cfg.LogN, &req, falcon.KATOptions{Keygen: kb, Sign: falcon.Instantiate[Pair[float64, ddouble.DD]](nb, p, o)}); err != nil {
 			t.Fatal(err)
 		}
 		got := o.finish()

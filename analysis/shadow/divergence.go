@@ -45,11 +45,11 @@ func (e emuSide) FromBig(v *big.Float) emu64.FPR {
 func FirstDivergence(b, kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error) {
 	// Every difference counts: emu64 is the reference here, not an exact
 	// value with a resolution.
-	r, err := runnerFor(b, emuSide{}, map[arith.Constant]emu64.FPR{}, math.Inf(-1))
+	mk, err := runnersOf(b)
 	if err != nil {
 		return nil, err
 	}
-	return r.divergence(kb, logn, req)
+	return mk.emu(b, emuSide{}, map[arith.Constant]emu64.FPR{}, math.Inf(-1)).divergence(kb, logn, req)
 }
 
 // divergence implements FirstDivergence for one value type.
@@ -62,7 +62,7 @@ func (r *pairRunner[F, X, A, AX]) divergence(kb arith.Backend, logn uint, req fa
 	// The backend's run may fail (a key candidate the backend never
 	// accepts): the decisions before the failure still tell where it
 	// left the reference's path.
-	runErr := falcon.GenerateKATRecordSplit(kb, sb, logn, &req)
+	runErr := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb})
 	for _, o := range []*observer[F, X, A, AX]{ko, so} {
 		if o == nil {
 			continue

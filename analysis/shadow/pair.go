@@ -24,8 +24,10 @@
 // side would have decided differently, the pair records a decision flip;
 // those are the events that change the output distribution.
 //
-// The exact side is the big-float oracle at P bits (default 256), any
-// Exact arithmetic.
+// The exact side is any Exact arithmetic: the big-float oracle at P bits
+// (Config's zero value: ShadowOracle at Config.OracleBits, 256 in fprlab
+// compare) or double-double (ShadowDD, 106-bit significand, fprlab
+// compare's default).
 package shadow
 
 import (

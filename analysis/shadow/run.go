@@ -11,14 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ALTree/bigfloat"
-
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
-	"github.com/fprlab/fprlab/arith/native"
-	"github.com/fprlab/fprlab/arith/triword"
-	"github.com/fprlab/fprlab/arith/vfloat"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -57,18 +52,12 @@ func SigmaMinFormula(logn uint, prec uint) *big.Float {
 	invEps.Sqrt(invEps)
 	x := new(big.Float).SetPrec(w).Add(invEps, new(big.Float).SetInt64(1))
 	x.Mul(x, new(big.Float).SetPrec(w).SetInt64(4*n))
-	bigLogMu.Lock()
-	l := bigfloat.Log(x)
-	bigLogMu.Unlock()
+	l := arith.Log(x)
 	l.Quo(l, new(big.Float).SetInt64(2))
 	l.Sqrt(l)
 	l.Quo(l, arith.Pi(w))
 	return new(big.Float).SetPrec(prec).Set(l)
 }
-
-// bigLogMu serialises bigfloat.Log, whose cache of pi is not safe for
-// concurrent use (see arith.Ln2).
-var bigLogMu sync.Mutex
 
 // InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
 // bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly); logn
@@ -107,8 +96,10 @@ type Config struct {
 	KATFrom, KATTo int
 	OracleBits     uint
 	Sigma          ExactSigma
-	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits) or
-	// ShadowDD (double-double, about 104 bits, much faster).
+	// Shadow is the exact side: ShadowOracle (big.Float at OracleBits;
+	// also the zero value's choice) or ShadowDD (double-double: a 106-bit
+	// significand, relative error at most 2^-102 per operation, much
+	// faster; fprlab compare's default).
 	Shadow ShadowKind
 	// Acceptance, when not nil, replaces the sampler's BerExp in the
 	// measured signatures (falcon.WithAcceptance); its decisions are
@@ -217,7 +208,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 // and hears the stage boundaries through the pair.
 func (r *pairRunner[F, X, A, AX]) pair() *PairArith[F, X, A, AX] {
 	b := falcon.ForRun[F](r.a)
-	st, _ := any(b).(falcon.Staged)
+	st, _ := any(b).(arith.Staged)
 	p := &PairArith[F, X, A, AX]{b: b, bStaged: st, x: r.ex, d: newDecisions(), bIsFloat64: r.b.Bits > 0 && r.b.Bits <= 53,
 		splitX: pairImporter[F, X](b, r.ex), consts: r.consts, resLog2: r.res}
 	p.specialise()
@@ -307,7 +298,7 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 		kb, ko = r.instance("keygen", req.Count, req.Count)
 	}
 	sb, so := r.instance("signature", req.Count, req.Count)
-	if err := falcon.GenerateKATRecordSplit(kb, sb, logn, &req); err != nil {
+	if err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb}); err != nil {
 		return nil, nil, fmt.Errorf("KAT record %d: %w", req.Count, err)
 	}
 	var kg *Record
@@ -323,6 +314,10 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 // name to the pair arithmetic over its value type, with the exact side
 // cfg.Shadow.
 func newRunner(b arith.Backend, cfg *Config) (runner, error) {
+	mk, err := runnersOf(b)
+	if err != nil {
+		return nil, err
+	}
 	switch cfg.Shadow {
 	case ShadowOracle, "":
 		ex, err := NewBigExact(cfg.OracleBits)
@@ -331,12 +326,12 @@ func newRunner(b arith.Backend, cfg *Config) (runner, error) {
 		}
 		// The oracle's own error after Falcon's computation stays some
 		// 40 bits below its precision.
-		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, cfg.OracleBits), -float64(cfg.OracleBits-40))
+		return mk.oracle(b, ex, exactConsts(ex, cfg.Sigma, cfg.OracleBits), -float64(cfg.OracleBits-40)), nil
 	case ShadowDD:
 		// dd's own delta_c against the 256-bit oracle is at most 2^-93.7
 		// (dd_test.go); 2^-90 relative leaves a margin.
 		var ex ddouble.Arith
-		return runnerFor(b, ex, exactConsts(ex, cfg.Sigma, 160), -90)
+		return mk.dd(b, ex, exactConsts(ex, cfg.Sigma, 160), -90), nil
 	}
 	return nil, fmt.Errorf("shadow %q: want %q or %q", cfg.Shadow, ShadowOracle, ShadowDD)
 }
@@ -354,25 +349,43 @@ func exactConsts[X any, AX Exact[X]](ex AX, sigma ExactSigma, prec uint) map[ari
 	return consts
 }
 
-// runnerFor instantiates the pair arithmetic for b's value type.
-func runnerFor[X any, AX Exact[X]](b arith.Backend, ex AX, consts map[arith.Constant]X, res float64) (runner, error) {
-	switch a := b.Impl.(type) {
-	case native.Arith:
-		return &pairRunner[float64, X, native.Arith, AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[float64]:
-		return &pairRunner[float64, X, arith.Arith[float64], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[emu64.FPR]:
-		return &pairRunner[emu64.FPR, X, arith.Arith[emu64.FPR], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[triword.TW]:
-		return &pairRunner[triword.TW, X, arith.Arith[triword.TW], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[*big.Float]:
-		return &pairRunner[*big.Float, X, arith.Arith[*big.Float], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[ddouble.DD]:
-		return &pairRunner[ddouble.DD, X, arith.Arith[ddouble.DD], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
-	case arith.Arith[vfloat.V]:
-		return &pairRunner[vfloat.V, X, arith.Arith[vfloat.V], AX]{b: b, a: a, ex: ex, consts: consts, res: res}, nil
+// runnerMakers are the pair runners of one backend arithmetic, one per
+// exact side (emu is the reference side of FirstDivergence).
+type runnerMakers struct {
+	oracle func(b arith.Backend, ex BigExact, consts map[arith.Constant]*big.Float, res float64) runner
+	dd     func(b arith.Backend, ex ddouble.Arith, consts map[arith.Constant]ddouble.DD, res float64) runner
+	emu    func(b arith.Backend, ex emuSide, consts map[arith.Constant]emu64.FPR, res float64) runner
+}
+
+// runners holds the pair runners of the registered value types.
+var runners arith.Instances[runnerMakers]
+
+// RegisterValueType instantiates the shadow for backends whose Impl is an
+// A with values F (A = arith.Arith[F] for every such backend, or a
+// concrete arithmetic for a faster runner of exactly that type), under
+// both exact sides. It is called by package valuetype, the one place that
+// registers a value type with every consumer.
+func RegisterValueType[F any, A arith.Arith[F]]() {
+	arith.Add(&runners, func(a A) runnerMakers {
+		return runnerMakers{oracle: runnerFor[F, *big.Float, A, BigExact](a), dd: runnerFor[F, ddouble.DD, A, ddouble.Arith](a),
+			emu: runnerFor[F, emu64.FPR, A, emuSide](a)}
+	})
+}
+
+// runnersOf returns the pair runners of b's arithmetic.
+func runnersOf(b arith.Backend) (runnerMakers, error) {
+	mk, ok := runners.For(b.Impl)
+	if !ok {
+		return mk, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for (register it with package valuetype)", b.Name, b.Impl)
 	}
-	return nil, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for", b.Name, b.Impl)
+	return mk, nil
+}
+
+// runnerFor returns the pair runner of arithmetic a with exact side AX.
+func runnerFor[F, X any, A arith.Arith[F], AX Exact[X]](a A) func(arith.Backend, AX, map[arith.Constant]X, float64) runner {
+	return func(b arith.Backend, ex AX, consts map[arith.Constant]X, res float64) runner {
+		return &pairRunner[F, X, A, AX]{b: b, a: a, ex: ex, consts: consts, res: res}
+	}
 }
 
 // derive returns SHAKE256 of a domain label, the seed and an index: the
@@ -400,7 +413,7 @@ func Message(seed string, j int) []byte {
 // b itself when it can run NTRUSolve, else (and for precision plans) emu64 (triword's exponent range
 // cannot hold NTRUSolve's values).
 func KeygenBackend(b arith.Backend) string {
-	if _, planned := b.Impl.(falcon.Staged); planned {
+	if _, planned := b.Impl.(arith.Staged); planned {
 		return "emu64" // a precision plan covers signing only
 	}
 	if falcon.KeygenSupported(b) == nil {

@@ -184,16 +184,19 @@ type KeygenSummary struct {
 // Summary is the result of a campaign over one backend (the JSON contract
 // of `fprlab compare --json`, one per backend).
 type Summary struct {
-	Backend       string     `json:"backend"`
-	KeygenBackend string     `json:"keygen_backend"`
-	Params        int        `json:"params"`
-	Signatures    int        `json:"signatures"`
-	Keys          int        `json:"keys"`
-	Seed          *string    `json:"seed,omitempty"`
-	KATRecords    *string    `json:"kat_records,omitempty"`
-	Shadow        ShadowKind `json:"shadow"`
-	OracleBits    uint       `json:"oracle_bits"`
-	ExactSigma    ExactSigma `json:"exact_sigma"`
+	Backend       string `json:"backend"`
+	KeygenBackend string `json:"keygen_backend"`
+	// Bits is the backend's significand precision (arith.Backend.Bits),
+	// which figures place the backend by.
+	Bits       int        `json:"bits,omitempty"`
+	Params     int        `json:"params"`
+	Signatures int        `json:"signatures"`
+	Keys       int        `json:"keys"`
+	Seed       *string    `json:"seed,omitempty"`
+	KATRecords *string    `json:"kat_records,omitempty"`
+	Shadow     ShadowKind `json:"shadow"`
+	OracleBits uint       `json:"oracle_bits"`
+	ExactSigma ExactSigma `json:"exact_sigma"`
 	// Acceptance names the acceptance test that replaced BerExp
 	// (Config.Acceptance); absent for the reference's BerExp.
 	Acceptance   string         `json:"acceptance,omitempty"`

@@ -75,7 +75,7 @@ func KATConformance(ctx context.Context, b arith.Backend, logn uint, n int) (*KA
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		err := falcon.GenerateKATRecordLimit(kb, b, logn, &req, KATKeygenLimit)
+		err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: b, MaxKeygenFailures: KATKeygenLimit})
 		if err != nil && k.FirstFailure == "" {
 			k.FirstFailure = fmt.Sprintf("record %d: %v", i, err)
 		}

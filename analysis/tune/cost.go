@@ -8,12 +8,11 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/plan"
-	"github.com/fprlab/fprlab/falcon"
 )
 
 // StageOps is the number of calls of each arithmetic operation per plan
 // stage, per signature (averaged over the signatures counted).
-type StageOps [falcon.NumPlanStages][arith.NumOps]float64
+type StageOps [arith.NumPlanStages][arith.NumOps]float64
 
 // countingFormat is native binary64 counting its calls (accel.Counting) as
 // a plan stage's format; converting between binary64 stages is the
@@ -32,7 +31,7 @@ func CountStages(signatures int, sign func(b arith.Backend) error) (StageOps, er
 	if signatures <= 0 {
 		return out, fmt.Errorf("tune: count over %d signatures", signatures)
 	}
-	var stages [falcon.NumPlanStages]plan.Format[float64]
+	var stages [arith.NumPlanStages]plan.Format[float64]
 	counters := make([]*accel.Counting[float64], len(stages))
 	for i := range stages {
 		counters[i] = accel.NewCounting[float64](native.Arith{})
@@ -90,7 +89,7 @@ func (m CostModel) Unit() string {
 
 // Cost prices the stages' widths p (significand bits per stage) with the
 // operation counts ops.
-func (m CostModel) Cost(ops StageOps, p [falcon.NumPlanStages]int) float64 {
+func (m CostModel) Cost(ops StageOps, p [arith.NumPlanStages]int) float64 {
 	total := 0.0
 	for s := range ops {
 		mul, add, newton, expm := opClasses(ops[s])

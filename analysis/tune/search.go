@@ -85,7 +85,7 @@ func ParseStatistic(s string) (Statistic, error) {
 var AcceptanceSlackLog2 = math.Log2(math.Sqrt(154) / 1.312)
 
 // Limits of the widths the search tries. The shadow is double-double
-// (about 104 bits; its own error is below 2^-93), so plans stay at most
+// (106-bit significand; its own error is below 2^-93), so plans stay at most
 // MaxBits wide.
 const (
 	MinBits = 11
@@ -148,7 +148,7 @@ func (c *Config) Check() error {
 }
 
 // Widths is a significand width per plan stage.
-type Widths [falcon.NumPlanStages]int
+type Widths [arith.NumPlanStages]int
 
 func (w Widths) total() int {
 	t := 0
@@ -386,9 +386,9 @@ func allZero(w Widths) bool {
 
 // byCost orders the stages by their share of the plan's cost, largest
 // first (ties in stage order).
-func (s *searcher) byCost(w Widths) []falcon.PlanStage {
+func (s *searcher) byCost(w Widths) []arith.PlanStage {
 	st := plan.Stages()
-	share := func(x falcon.PlanStage) float64 {
+	share := func(x arith.PlanStage) float64 {
 		var one StageOps
 		one[x] = s.ops[x]
 		return s.cfg.Cost.Cost(one, w)
@@ -401,7 +401,7 @@ func (s *searcher) byCost(w Widths) []falcon.PlanStage {
 func (s *searcher) planOf(w Widths) (plan.Plan, error) {
 	var parts []string
 	for i, b := range w {
-		parts = append(parts, falcon.PlanStage(i).String()+"="+fmt.Sprintf(s.cfg.Format, b))
+		parts = append(parts, arith.PlanStage(i).String()+"="+fmt.Sprintf(s.cfg.Format, b))
 	}
 	return plan.Parse(strings.Join(parts, ","))
 }
@@ -572,7 +572,7 @@ func opsTable(ops StageOps) map[string]map[string]float64 {
 				row[arith.Op(o).String()] = v
 			}
 		}
-		t[falcon.PlanStage(s).String()] = row
+		t[arith.PlanStage(s).String()] = row
 	}
 	return t
 }

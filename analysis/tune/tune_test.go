@@ -8,9 +8,8 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends"
 	"github.com/fprlab/fprlab/arith/native"
-	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 // The per-stage counts add up to what the operation counter of package
@@ -40,27 +39,27 @@ func TestCountStagesMatchesCounter(t *testing.T) {
 			t.Errorf("%s: stages sum to %g calls over 3 signatures, the counter counts %d", o, sum*3, w)
 		}
 	}
-	for _, s := range []falcon.PlanStage{falcon.PlanFFT, falcon.PlanGram, falcon.PlanLDL, falcon.PlanLeaf, falcon.PlanTarget, falcon.PlanFFSampling, falcon.PlanSampler, falcon.PlanLattice} {
-		if a, _, _, _ := opClasses(ops[s]); a == 0 && s != falcon.PlanFFSampling {
+	for _, s := range []arith.PlanStage{arith.PlanFFT, arith.PlanGram, arith.PlanLDL, arith.PlanLeaf, arith.PlanTarget, arith.PlanFFSampling, arith.PlanSampler, arith.PlanLattice} {
+		if a, _, _, _ := opClasses(ops[s]); a == 0 && s != arith.PlanFFSampling {
 			// ffsampling multiplies too (the update); every stage but
 			// none should have products.
 			t.Errorf("stage %s: no products counted", s)
 		}
 	}
-	if ops[falcon.PlanExpm][arith.OpExpmP63] == 0 || ops[falcon.PlanSampler][arith.OpExpmP63] != 0 {
-		t.Errorf("expm_p63 counted in the wrong stage: expm %g, sampler %g", ops[falcon.PlanExpm][arith.OpExpmP63], ops[falcon.PlanSampler][arith.OpExpmP63])
+	if ops[arith.PlanExpm][arith.OpExpmP63] == 0 || ops[arith.PlanSampler][arith.OpExpmP63] != 0 {
+		t.Errorf("expm_p63 counted in the wrong stage: expm %g, sampler %g", ops[arith.PlanExpm][arith.OpExpmP63], ops[arith.PlanSampler][arith.OpExpmP63])
 	}
 	// Leaves: one sqrt per tree leaf, 2^6 per attempt.
-	if got := ops[falcon.PlanLeaf][arith.OpSqrt]; got < 64 {
+	if got := ops[arith.PlanLeaf][arith.OpSqrt]; got < 64 {
 		t.Errorf("leaf stage: %g square roots per signature, want at least 64", got)
 	}
 }
 
 func TestCostModels(t *testing.T) {
 	var ops StageOps
-	ops[falcon.PlanGram][arith.OpMul] = 100
-	ops[falcon.PlanGram][arith.OpAdd] = 50
-	ops[falcon.PlanExpm][arith.OpExpmP63] = 2
+	ops[arith.PlanGram][arith.OpMul] = 100
+	ops[arith.PlanGram][arith.OpAdd] = 50
+	ops[arith.PlanExpm][arith.OpExpmP63] = 2
 	var w Widths
 	for i := range w {
 		w[i] = 53
@@ -74,7 +73,7 @@ func TestCostModels(t *testing.T) {
 	if got, want := CostAccel.Cost(ops, w), float64(100*12+50*2+2*(14*12+13*2)); got != want {
 		t.Errorf("accel cost %g, want %g", got, want)
 	}
-	w[falcon.PlanGram] = 40 // 2 x 3 = 6 blocks, 1 adder
+	w[arith.PlanGram] = 40 // 2 x 3 = 6 blocks, 1 adder
 	if got, want := CostAccel.Cost(ops, w), float64(100*6+50*1+2*(14*12+13*2)); got != want {
 		t.Errorf("accel cost at 40 bits %g, want %g", got, want)
 	}
@@ -110,7 +109,7 @@ func TestSearchSmall(t *testing.T) {
 		}
 		// A 24-bit sampler or expm_p63 misplaces the acceptance
 		// probabilities by far more than the budget, flip or no flip.
-		if e.Widths[falcon.PlanSampler] <= 24 || e.Widths[falcon.PlanExpm] <= 24 {
+		if e.Widths[arith.PlanSampler] <= 24 || e.Widths[arith.PlanExpm] <= 24 {
 			narrowSampler++
 			if e.Meets || accOK {
 				t.Errorf("evaluation %d (%s): a 24-bit sampler stage within the acceptance budget (2^%v)", i, e.Plan, *e.AcceptanceMaxLog2)

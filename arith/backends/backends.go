@@ -7,6 +7,7 @@ import (
 	_ "github.com/fprlab/fprlab/arith/emu64"   // emu64
 	_ "github.com/fprlab/fprlab/arith/native"  // native
 	_ "github.com/fprlab/fprlab/arith/oracle"  // oracle, oracle:P, vprec:P (big.Float), vprecbig:P
+	_ "github.com/fprlab/fprlab/arith/plan"    // plan:STAGE=FORMAT+...
 	_ "github.com/fprlab/fprlab/arith/triword" // triword, triword-acc
 	_ "github.com/fprlab/fprlab/arith/vfloat"  // vprec:P, the fast implementation of the formats
 )

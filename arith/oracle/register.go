@@ -202,9 +202,8 @@ type table struct {
 }
 
 var (
-	bigfloatMu sync.Mutex // serialises calls into github.com/ALTree/bigfloat
-	tablesMu   sync.Mutex
-	tables     = map[uint]*table{}
+	tablesMu sync.Mutex
+	tables   = map[uint]*table{}
 )
 
 func tableFor(prec uint) *table {
@@ -220,10 +219,6 @@ func tableFor(prec uint) *table {
 
 func (t *table) constant(c arith.Constant) *big.Float {
 	t.constOnce.Do(func() {
-		// arith.Ln2 calls bigfloat.Log, which reads and, above 1024
-		// bits, rewrites a global cache of pi without locking.
-		bigfloatMu.Lock()
-		defer bigfloatMu.Unlock()
 		for i := range t.consts {
 			t.consts[i] = arith.Exact(arith.Constant(i), t.prec)
 		}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/falcon"
 )
 
 // Format is an arithmetic a plan stage can compute in: any arith.Arith
@@ -20,40 +19,40 @@ type Format[F any] interface {
 }
 
 // Arith computes each plan stage in its own format. Falcon tells it where
-// stages begin (falcon.Staged) and gives each signing run its own copy
-// (falcon.RunForker), so one Arith serves concurrent runs. Outside the
+// stages begin (arith.Staged) and gives each signing run its own copy
+// (arith.RunForker), so one Arith serves concurrent runs. Outside the
 // stages Falcon marks (key generation, which plans do not cover) it
 // computes in the fft stage's format.
 type Arith[F any, A Format[F]] struct {
-	f   [falcon.NumPlanStages]A
-	cur *falcon.PlanStage
+	f   [arith.NumPlanStages]A
+	cur *arith.PlanStage
 }
 
 var (
-	_ falcon.Staged                             = (*Arith[*big.Float, oracle.Arith])(nil)
-	_ falcon.RunForker[arith.Arith[*big.Float]] = (*Arith[*big.Float, oracle.Arith])(nil)
+	_ arith.Staged                             = (*Arith[*big.Float, oracle.Arith])(nil)
+	_ arith.RunForker[arith.Arith[*big.Float]] = (*Arith[*big.Float, oracle.Arith])(nil)
 )
 
 // New returns the plan arithmetic with format f[s] for stage s.
-func New[F any, A Format[F]](f [falcon.NumPlanStages]A) *Arith[F, A] {
-	return &Arith[F, A]{f: f, cur: new(falcon.PlanStage)}
+func New[F any, A Format[F]](f [arith.NumPlanStages]A) *Arith[F, A] {
+	return &Arith[F, A]{f: f, cur: new(arith.PlanStage)}
 }
 
-// EnterStage implements falcon.Staged.
-func (p *Arith[F, A]) EnterStage(s falcon.PlanStage) falcon.PlanStage {
+// EnterStage implements arith.Staged.
+func (p *Arith[F, A]) EnterStage(s arith.PlanStage) arith.PlanStage {
 	prev := *p.cur
 	*p.cur = s
 	return prev
 }
 
-// ForRun implements falcon.RunForker for the arith.Arith[F] a backend
+// ForRun implements arith.RunForker for the arith.Arith[F] a backend
 // holds: a copy sharing the formats, with its own current stage.
 func (p *Arith[F, A]) ForRun() arith.Arith[F] {
-	return &Arith[F, A]{f: p.f, cur: new(falcon.PlanStage)}
+	return &Arith[F, A]{f: p.f, cur: new(arith.PlanStage)}
 }
 
 // Stage returns the current stage.
-func (p *Arith[F, A]) Stage() falcon.PlanStage { return *p.cur }
+func (p *Arith[F, A]) Stage() arith.PlanStage { return *p.cur }
 
 // at returns the current stage's format.
 func (p *Arith[F, A]) at() A { return p.f[*p.cur] }
@@ -85,7 +84,7 @@ func (p *Arith[F, A]) Lt(x, y F) bool  { a := p.at(); return a.Lt(a.Convert(x), 
 // ExpmP63 is computed in the expm stage's format, whatever the current
 // stage.
 func (p *Arith[F, A]) ExpmP63(x, ccs F) uint64 {
-	a := p.f[falcon.PlanExpm]
+	a := p.f[arith.PlanExpm]
 	return a.ExpmP63(a.Convert(x), a.Convert(ccs))
 }
 

@@ -2,7 +2,7 @@
 // own floating-point format: a precision plan, as a hardware signer with
 // datapaths of several widths would compute.
 //
-// A plan assigns a format to each of falcon's plan stages (falcon.PlanStage:
+// A plan assigns a format to each of falcon's plan stages (arith.PlanStage:
 // fft, gram, ldl, leaf, target, ffsampling, sampler, expm, lattice):
 //
 //	fft=vprec:60,ldl=vprec:64,sampler=binary64,all=vprec:53
@@ -32,20 +32,19 @@ import (
 	"strings"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
 )
 
 // Stages lists the plan stages in order.
-func Stages() []falcon.PlanStage {
-	s := make([]falcon.PlanStage, falcon.NumPlanStages)
+func Stages() []arith.PlanStage {
+	s := make([]arith.PlanStage, arith.NumPlanStages)
 	for i := range s {
-		s[i] = falcon.PlanStage(i)
+		s[i] = arith.PlanStage(i)
 	}
 	return s
 }
 
 // Plan is the format of each stage, by canonical backend name.
-type Plan [falcon.NumPlanStages]string
+type Plan [arith.NumPlanStages]string
 
 // Binary64 is the format name binary64 stands for in plans.
 const Binary64 = "vprec:53:e11"
@@ -87,7 +86,7 @@ func Parse(s string) (Plan, error) {
 			all = name
 			continue
 		}
-		st, ok := falcon.ParsePlanStage(key)
+		st, ok := arith.ParsePlanStage(key)
 		if !ok {
 			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)", item, key, stageList())
 		}
@@ -97,7 +96,7 @@ func Parse(s string) (Plan, error) {
 	for i := range p {
 		if p[i] == "" {
 			if all == "" {
-				missing = append(missing, falcon.PlanStage(i).String())
+				missing = append(missing, arith.PlanStage(i).String())
 				continue
 			}
 			p[i] = all
@@ -125,9 +124,9 @@ func canonical(format string) (string, error) {
 }
 
 func stageList() string {
-	names := make([]string, falcon.NumPlanStages)
+	names := make([]string, arith.NumPlanStages)
 	for i := range names {
-		names[i] = falcon.PlanStage(i).String()
+		names[i] = arith.PlanStage(i).String()
 	}
 	return strings.Join(names, ", ")
 }
@@ -148,7 +147,7 @@ func (p Plan) String() string {
 	var parts []string
 	for i, f := range p {
 		if f != common {
-			parts = append(parts, falcon.PlanStage(i).String()+"="+f)
+			parts = append(parts, arith.PlanStage(i).String()+"="+f)
 		}
 	}
 	return strings.Join(append(parts, "all="+common), ",")

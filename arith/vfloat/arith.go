@@ -82,16 +82,6 @@ func New(prec uint) (Arith, error) {
 	return FromOracle(a)
 }
 
-// NewFormat returns vprec:P:eE with rounding r (seed for stochastic
-// rounding only), as oracle.NewFormat.
-func NewFormat(prec uint, expBits int, r oracle.Rounding, seed uint64) (Arith, error) {
-	a, err := oracle.NewFormat(prec, expBits, r, seed)
-	if err != nil {
-		return Arith{}, err
-	}
-	return FromOracle(a)
-}
-
 // Parse returns the arithmetic of a format name, "vprec:P" or
 // "vprec:P:eE[:rn|:rz|:sr=SEED]" (or the same after "vprecbig:").
 func Parse(name string) (Arith, error) {

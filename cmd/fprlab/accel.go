@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/analysis/plot"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
@@ -156,7 +157,7 @@ func regenerate(b arith.Backend, logn uint, r int) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if err := falcon.GenerateKATRecord(b, logn, &rec); err != nil {
+	if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: b}); err != nil {
 		return false, err
 	}
 	return checkPublished(logn, &rec) == nil, nil
@@ -353,11 +354,11 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: ok,
 		Instructions: h.Instructions().Total(), Cycles: c, Phases: est}
 	if opts.Plot != "" {
-		png, svg, err := accel.PlotFPRUnit(est, c, 1<<logn)
+		fig, err := plot.FPRUnit(fpruPhases(est, c), 1<<logn)
 		if err != nil {
 			return err
 		}
-		if err := s.writeOutputs(safefile.File{Path: opts.Plot + ".png", Data: png}, safefile.File{Path: opts.Plot + ".svg", Data: svg}); err != nil {
+		if err := s.writeFigure(fig, opts.Plot); err != nil {
 			return err
 		}
 	}
@@ -670,7 +671,7 @@ attempts a speculative pipeline issues and over the attempts needed.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Params, "params", "512", "degree of the signing runs: 512 or 1024")
 	fl.IntVar(&opts.Records, "records", 10, "KAT records to sign, 1 to 100")
-	fl.StringVar(&opts.Backend, "backend", "emu64", "signing backend (emu64, native, or another with emu64 or float64 values)")
+	fl.StringVar(&opts.Backend, "backend", "emu64", "signing backend (see 'fprlab backends')")
 	fl.BoolVar(&opts.JSON, "json", false, "print an array of rows: the table, then the simulations (\"simulated\": true)")
 	fl.StringVar(&opts.Plot, "plot", "", "also write the RIPST comparison as PREFIX.png and PREFIX.svg")
 	fl.BoolVar(&opts.Acceptance, "acceptance", false, "instead, compare the acceptance probability of each attempt under the byte-wise BerExp and the two-Bernoulli design with the exact one (emu64)")
@@ -738,11 +739,11 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		rows = append(rows, r)
 	}
 	if opts.Plot != "" {
-		png, svg, err := accel.PlotRIPST(ripstBars(rows))
+		fig, err := plot.RIPST(ripstBars(rows))
 		if err != nil {
 			return err
 		}
-		if err := s.writeOutputs(safefile.File{Path: opts.Plot + ".png", Data: png}, safefile.File{Path: opts.Plot + ".svg", Data: svg}); err != nil {
+		if err := s.writeFigure(fig, opts.Plot); err != nil {
 			return err
 		}
 	}
@@ -803,12 +804,37 @@ func log2Str(x float64) string {
 	return fmt.Sprintf("2^%.2f", math.Log2(x))
 }
 
+// fpruPhases are the fpr-unit figure's phases of an EstimateHorcrux result
+// under cycle costs c.
+func fpruPhases(est []accel.HorcruxEstimate, c accel.FPRUnitCycles) []plot.FPRUnitPhase {
+	var out []plot.FPRUnitPhase
+	for _, e := range est {
+		f, n := float64(e.FPR), float64(e.Norm64)
+		out = append(out, plot.FPRUnitPhase{Phase: e.Phase, Baseline: e.BaselineK * 1e3, Published: e.OptK * 1e3,
+			SoftFPR: f * c.SoftFPR, SoftNorm64: n * c.SoftNorm64, ExtFPR: f * c.ExtFPR, ExtNorm64: n * c.ExtNorm64})
+	}
+	return out
+}
+
+// writeFigure writes fig as PREFIX.png and PREFIX.svg.
+func (s *streams) writeFigure(fig *plot.Figure, prefix string) error {
+	png, err := fig.Bytes("png")
+	if err != nil {
+		return err
+	}
+	svg, err := fig.Bytes("svg")
+	if err != nil {
+		return err
+	}
+	return s.writeOutputs(safefile.File{Path: prefix + ".png", Data: png}, safefile.File{Path: prefix + ".svg", Data: svg})
+}
+
 // ripstBars pairs each table row with its simulation, for the plot.
-func ripstBars(rows []ripstRowJSON) []accel.RIPSTBar {
-	var bars []accel.RIPSTBar
+func ripstBars(rows []ripstRowJSON) []plot.RIPSTBar {
+	var bars []plot.RIPSTBar
 	for _, r := range rows {
 		if !r.Simulated {
-			bars = append(bars, accel.RIPSTBar{Design: r.Design, Ns: r.RIPSTNs})
+			bars = append(bars, plot.RIPSTBar{Design: r.Design, Ns: r.RIPSTNs})
 		}
 	}
 	for _, r := range rows {

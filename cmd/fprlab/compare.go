@@ -21,7 +21,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -160,7 +159,7 @@ func splitBackends(list string) []string {
 	for _, item := range strings.Split(list, ",") {
 		item = strings.TrimSpace(item)
 		key, _, isEntry := strings.Cut(item, "=")
-		if _, isStage := falcon.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
+		if _, isStage := arith.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
 			out[len(out)-1] += "," + item
 			continue
 		}
@@ -328,6 +327,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sum.Bits = b.Bits
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
 		}

@@ -177,7 +177,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		r, err := runKAT(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
+		r, err := regenerateKATRecords(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
 		if err != nil {
 			return err
 		}
@@ -313,21 +313,6 @@ func katIdentity(logn uint) checkpoint.Identity {
 	return checkpoint.Identity{Command: "kat", Flags: map[string]string{"params": strconv.Itoa(1 << logn)}, Version: releaseVersion()}
 }
 
-// katDegreeLogn parses --params for the commands that replay the NIST KAT
-// files, which exist for Falcon-512 and Falcon-1024 only.
-func katDegreeLogn(params string) (uint, error) {
-	if params == "" {
-		return 0, errors.New("missing --params: 512 or 1024 (the degrees of the NIST KAT files)")
-	}
-	logn, err := degreeLogn(params)
-	if err == nil {
-		if _, err = falcon.KATName(logn); err == nil {
-			return logn, nil
-		}
-	}
-	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the NIST KAT exists for these degrees only)", params)
-}
-
 // fallbackKeygenBackend generates the keys for backends that cannot.
 const fallbackKeygenBackend = "emu64"
 
@@ -354,12 +339,12 @@ func keygenBackendFor(b arith.Backend, name string) (arith.Backend, error) {
 	return lookupBackend(fallbackKeygenBackend)
 }
 
-// runKAT regenerates the first n records, keys over backend kb and
-// signatures over backend b, and compares them with ref. A record the
+// regenerateKATRecords regenerates the first n records, keys over backend
+// kb and signatures over backend b, and compares them with ref. A record the
 // backends cannot produce ends the run and is reported in the result's
 // Error. With a checkpoint, records already in it are reused and each new
 // one is saved to ckptPath as soon as it is made.
-func runKAT(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *katCheckpoint, ckptPath string) (*katRun, error) {
+func regenerateKATRecords(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *katCheckpoint, ckptPath string) (*katRun, error) {
 	recs := falcon.KATRequests(n)
 	res := katJSON{Backend: b.Name, KeygenBackend: kb.Name, Params: 1 << logn, Records: n}
 	if kb.Name != b.Name {
@@ -381,7 +366,7 @@ func runKAT(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []fa
 			recs[i] = done[i]
 		} else if ctx.Err() != nil {
 			return nil, interrupted(ckptPath)
-		} else if err = falcon.GenerateKATRecordSplit(kb, b, logn, &recs[i]); err == nil {
+		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b}); err == nil {
 			generated = true
 			if ckpt != nil && i >= len(done) {
 				done = append(done, recs[i])

@@ -7,7 +7,6 @@ import (
 	"crypto/sha3"
 	"encoding/hex"
 	"fmt"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -32,20 +31,6 @@ type keygenJSON struct {
 	PKBytes  int    `json:"pk_bytes"`
 	SKBytes  int    `json:"sk_bytes"`
 	PKSHA256 string `json:"pk_sha256"`
-}
-
-// degreeLogn parses a --params value: the degree n, a power of two from 2
-// to 1024 (512 and 1024 are the standard parameter sets).
-func degreeLogn(s string) (uint, error) {
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	if err == nil {
-		for logn := uint(1); logn <= 10; logn++ {
-			if n == 1<<logn {
-				return logn, nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
 }
 
 // keygenOptions holds the flags of keygen.

@@ -13,9 +13,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	_ "github.com/fprlab/fprlab/arith/backends" // register every backend
-	_ "github.com/fprlab/fprlab/arith/plan"     // and precision plans
+	_ "github.com/fprlab/fprlab/arith/plan" // and precision plans
 	"github.com/fprlab/fprlab/internal/safefile"
+	_ "github.com/fprlab/fprlab/valuetype" // every backend, its value type registered with every consumer
 )
 
 // Exit codes. Commands that answer a yes/no question (verify, kat) use

@@ -20,7 +20,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/internal/checkpoint"
-	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -383,15 +382,6 @@ func loadPoint(dir, format, sweepRun string) (*shadow.Point, bool, error) {
 		return nil, false, fmt.Errorf("%s/%s does not hold the result of %s (remove it to measure the format again)", dir, pointFile, format)
 	}
 	return &pt, true, nil
-}
-
-// writeFileAtomic writes a campaign file (safefile's atomic write),
-// creating its directory.
-func writeFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: data})
 }
 
 // printSweep prints the per-format table and P*.

@@ -16,8 +16,8 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends"
 	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 // The test exchanges keys and signatures between fprlab and

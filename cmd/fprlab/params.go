@@ -1,0 +1,41 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Parsing of --params, shared by the commands.
+
+// degreeLogn parses a --params value: the degree n, a power of two from 2
+// to 1024 (512 and 1024 are the standard parameter sets).
+func degreeLogn(s string) (uint, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err == nil {
+		for logn := uint(1); logn <= 10; logn++ {
+			if n == 1<<logn {
+				return logn, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
+}
+
+// katDegreeLogn parses --params for the commands that replay the NIST KAT
+// files, which exist for Falcon-512 and Falcon-1024 only.
+func katDegreeLogn(params string) (uint, error) {
+	if params == "" {
+		return 0, errors.New("missing --params: 512 or 1024 (the degrees of the NIST KAT files)")
+	}
+	logn, err := degreeLogn(params)
+	if err == nil {
+		if _, err = falcon.KATName(logn); err == nil {
+			return logn, nil
+		}
+	}
+	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the NIST KAT exists for these degrees only)", params)
+}
