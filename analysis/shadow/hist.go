@@ -212,6 +212,18 @@ func (h *Hist) widen(b int32) {
 	h.buf, h.off, h.lo, h.counts = buf, m, lo, buf[m:2*m]
 }
 
+// compact gives the histogram a buffer of exactly its range: a record's
+// histograms are kept (by a campaign, a summary) long after their last
+// value.
+func (h *Hist) compact() {
+	if h == nil || cap(h.buf) == len(h.counts) {
+		return
+	}
+	c := make([]int64, len(h.counts))
+	copy(c, h.counts)
+	h.buf, h.off, h.counts = c, 0, c
+}
+
 // eachBin calls f for every non-empty bin in increasing order.
 func (h *Hist) eachBin(f func(b int32, c int64)) {
 	if h == nil {
