@@ -23,8 +23,9 @@ import (
 // operations directly, and the error measures import backend values into
 // dd by a function chosen once per run (ddImporter). Every value is
 // computed by the same operations on the same operands as through
-// PairArith, so the records are identical bit for bit (the pinned digests
-// of pinned_test.go).
+// PairArith, or by a shortcut proved and tested to give the same bits
+// (ddouble.AbsDiff, tripleToDD), so the records are identical bit for bit
+// (the pinned digests of pinned_test.go).
 
 // ddPair is the pair arithmetic under the dd exact side: PairArith with
 // the exact side's operations called directly. Decisions, constants and
