@@ -179,7 +179,7 @@ func (h *Hist) addLinearSlow(x float64) {
 // inc adds c to bin b, growing the dense range. The range is a window of
 // a larger buffer with room on both sides, so that widening it (values
 // arrive in any order) copies the counts only when a side is full, each
-// time into a buffer twice as large.
+// time into a buffer three times the new range.
 func (h *Hist) inc(b int32, c int64) {
 	if i := uint(b - h.lo); i < uint(len(h.counts)) {
 		h.counts[i] += c
@@ -359,6 +359,7 @@ func (h *Hist) UnmarshalJSON(data []byte) error {
 		h.Min, h.Max = *j.Min, *j.Max
 		h.minLin, h.maxLin = math.Exp2(h.Min), math.Exp2(h.Max)
 	}
+	h.compact()
 	return nil
 }
 
