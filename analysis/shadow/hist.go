@@ -179,7 +179,7 @@ func (h *Hist) addLinearSlow(x float64) {
 // inc adds c to bin b, growing the dense range. The range is a window of
 // a larger buffer with room on both sides, so that widening it (values
 // arrive in any order) copies the counts only when a side is full, each
-// time into a buffer twice as large.
+// time into a buffer three times the new range.
 func (h *Hist) inc(b int32, c int64) {
 	if i := uint(b - h.lo); i < uint(len(h.counts)) {
 		h.counts[i] += c
@@ -210,6 +210,18 @@ func (h *Hist) widen(b int32) {
 	buf := make([]int64, 3*m)
 	copy(buf[m+int(h.lo-lo):], h.counts)
 	h.buf, h.off, h.lo, h.counts = buf, m, lo, buf[m:2*m]
+}
+
+// compact gives the histogram a buffer of exactly its range: a record's
+// histograms are kept (by a campaign, a summary) long after their last
+// value.
+func (h *Hist) compact() {
+	if h == nil || cap(h.buf) == len(h.counts) {
+		return
+	}
+	c := make([]int64, len(h.counts))
+	copy(c, h.counts)
+	h.buf, h.off, h.counts = c, 0, c
 }
 
 // eachBin calls f for every non-empty bin in increasing order.
@@ -347,6 +359,7 @@ func (h *Hist) UnmarshalJSON(data []byte) error {
 		h.Min, h.Max = *j.Min, *j.Max
 		h.minLin, h.maxLin = math.Exp2(h.Min), math.Exp2(h.Max)
 	}
+	h.compact()
 	return nil
 }
 

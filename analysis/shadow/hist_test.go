@@ -85,6 +85,11 @@ func TestHistCounts(t *testing.T) {
 	if a, b := jsonOf(t, h), jsonOf(t, &z); a != b {
 		t.Errorf("zero Hist differs from NewHist's:\n%s\n%s", a, b)
 	}
+	before := jsonOf(t, h)
+	h.compact()
+	if jsonOf(t, h) != before || cap(h.buf) != len(h.counts) {
+		t.Errorf("compact changed the histogram or kept room (%d of %d)", len(h.counts), cap(h.buf))
+	}
 	m := NewHist()
 	m.Merge(h)
 	m.Merge(&z)

@@ -23,8 +23,9 @@ import (
 // operations directly, and the error measures import backend values into
 // dd by a function chosen once per run (ddImporter). Every value is
 // computed by the same operations on the same operands as through
-// PairArith, so the records are identical bit for bit (the pinned digests
-// of pinned_test.go).
+// PairArith, or by a shortcut proved and tested to give the same bits
+// (ddouble.AbsDiff, tripleToDD), so the records are identical bit for bit
+// (the pinned digests of pinned_test.go).
 
 // ddPair is the pair arithmetic under the dd exact side: PairArith with
 // the exact side's operations called directly. Decisions, constants and
@@ -123,26 +124,27 @@ func (p *PairArith[F, X, A, AX]) specialise() {
 		return
 	}
 	k := &ddErrs[F]{}
-	k.toDD, k.toDDs = ddImporter[F](p)
+	k.toDD, k.absErrs = ddImporter[F](p)
 	p.importX, _ = any(k.toDD).(func(F) X)
 	p.errsX, _ = any(k.errs).(func(Pair[F, X]) (float64, float64))
 	p.stageX, _ = any(k.stage).(func([]Pair[F, X], *Hist))
 }
 
-// ddImporter returns the exact import of p's backend values into dd, one
-// value (toDD) and a polynomial's (toDDs), computing what toX's general
-// rule computes (FromFloat64 of the binary64 value, the split of
-// Float64Pair, FromBig of Big) the cheapest way the backend allows.
-func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX]) (toDD func(F) ddouble.DD, toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])) {
+// ddImporter returns the exact import of p's backend values into dd
+// (toDD), computing what toX's general rule computes (FromFloat64 of the
+// binary64 value, the split of Float64Pair, FromBig of Big) the cheapest
+// way the backend allows, and the absolute errors |B - X| of a
+// polynomial's values through it (absErrs, as errs computes them).
+func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, AX]) (toDD func(F) ddouble.DD, absErrs func([]float64, []Pair[F, ddouble.DD])) {
 	b := p.b
 	var one, all any
 	switch _, isTW := any(b).(triword.Arith); {
 	case p.bIsFloat64:
 		if _, ok := any(b).(native.Arith); ok {
 			one = func(v float64) ddouble.DD { return ddouble.DD{Hi: v} }
-			all = func(dst []ddouble.DD, vs []Pair[float64, ddouble.DD]) {
+			all = func(dst []float64, vs []Pair[float64, ddouble.DD]) {
 				for i := range vs {
-					dst[i] = ddouble.DD{Hi: vs[i].B}
+					dst[i] = ddouble.AbsDiff(vs[i].B, vs[i].X)
 				}
 			}
 		} else {
@@ -150,9 +152,9 @@ func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, A
 		}
 	case isTW:
 		one = twToDD
-		all = func(dst []ddouble.DD, vs []Pair[triword.TW, ddouble.DD]) {
+		all = func(dst []float64, vs []Pair[triword.TW, ddouble.DD]) {
 			for i := range vs {
-				dst[i] = twToDD(vs[i].B)
+				dst[i] = ddAbsErr(twToDD(vs[i].B), vs[i].X)
 			}
 		}
 	case p.splitX != nil:
@@ -167,15 +169,15 @@ func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, A
 		one = func(v F) ddouble.DD { return dd.FromBig(b.Big(v)) }
 	}
 	toDD = one.(func(F) ddouble.DD)
-	toDDs, _ = all.(func([]ddouble.DD, []Pair[F, ddouble.DD]))
-	if toDDs == nil {
-		toDDs = func(dst []ddouble.DD, vs []Pair[F, ddouble.DD]) {
+	absErrs, _ = all.(func([]float64, []Pair[F, ddouble.DD]))
+	if absErrs == nil {
+		absErrs = func(dst []float64, vs []Pair[F, ddouble.DD]) {
 			for i := range vs {
-				dst[i] = toDD(vs[i].B)
+				dst[i] = ddAbsErr(toDD(vs[i].B), vs[i].X)
 			}
 		}
 	}
-	return toDD, toDDs
+	return toDD, absErrs
 }
 
 // twToDD is FromBig of triword's Big (tripleToDD, else through
@@ -217,13 +219,12 @@ func tripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
 	return ddouble.DD{Hi: hi, Lo: lo + 0}, true
 }
 
-// ddErrs holds the import of one run's backend values into dd, and a
-// buffer for a polynomial's.
+// ddErrs holds the import of one run's backend values into dd, the
+// absolute errors of a polynomial's values, and a buffer for them.
 type ddErrs[F any] struct {
-	toDD  func(F) ddouble.DD
-	toDDs func([]ddouble.DD, []Pair[F, ddouble.DD])
-	buf   []ddouble.DD
-	rel   []float64
+	toDD    func(F) ddouble.DD
+	absErrs func([]float64, []Pair[F, ddouble.DD])
+	rel     []float64
 }
 
 // errs is PairArith.errs under the dd exact side.
@@ -244,17 +245,19 @@ func ddErrsOf(b, x ddouble.DD) (abs, rel float64) {
 	return d, d / ref
 }
 
-// ddAbsErr is the absolute error of ddErrsOf.
+// ddAbsErr is the absolute error of ddErrsOf. (For a binary64 backend
+// value it is ddouble.AbsDiff.)
 func ddAbsErr(b, x ddouble.DD) float64 { return math.Abs(dd.Float64(dd.Sub(b, x))) }
 
-// stage is observer.addStage's loop under the dd exact side: the backend's
-// values of the polynomial imported at once, then the errors.
+// stage is observer.addStage's loop under the dd exact side: the absolute
+// errors of the polynomial's values at once, then relative to its largest
+// exact magnitude.
 func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
-	if cap(k.buf) < len(vs) {
-		k.buf, k.rel = make([]ddouble.DD, len(vs)), make([]float64, len(vs))
+	if cap(k.rel) < len(vs) {
+		k.rel = make([]float64, len(vs))
 	}
-	bs, rel := k.buf[:len(vs)], k.rel[:len(vs)]
-	k.toDDs(bs, vs)
+	rel := k.rel[:len(vs)]
+	k.absErrs(rel, vs)
 	scale := 0.0
 	for i := range vs {
 		// math.Max(scale, v) is scale where v <= scale.
@@ -262,8 +265,8 @@ func (k *ddErrs[F]) stage(vs []Pair[F, ddouble.DD], h *Hist) {
 			scale = math.Max(scale, v)
 		}
 	}
-	for i := range vs {
-		rel[i] = normwise(ddAbsErr(bs[i], vs[i].X), scale)
+	for i := range rel {
+		rel[i] = normwise(rel[i], scale)
 	}
 	h.addLinear(rel...)
 }

@@ -307,8 +307,12 @@ func (o *observer[F, X, A, AX]) finish() *Record {
 		for lv := maxStageLevel; lv >= 0; lv-- {
 			if ss := o.stages[st][lv]; ss != nil {
 				r.Stages = append(r.Stages, ss)
+				ss.Rel.compact()
 			}
 		}
+	}
+	for _, h := range []*Hist{r.DeltaC, r.DeltaSigma, r.Sum, r.LeafSum, r.ExpmErr, r.AcceptErr} {
+		h.compact()
 	}
 	return r
 }

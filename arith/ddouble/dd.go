@@ -152,3 +152,24 @@ func sqrt(x DD) DD {
 	zh, zl := fastTwoSum(sh, sl)
 	return DD{zh, zl}
 }
+
+// AbsDiff returns |b - x| exactly as math.Abs(Float64(Sub(FromFloat64(b),
+// x))) rounds it, for the error of a binary64 value b against a double
+// word x, with the work a zero low part of the first operand makes trivial
+// left out: in add, the 2Sum of the low parts is then exactly (-x.Lo, 0),
+// so the sum of the errors is sl - x.Lo and the last correction adds 0.
+// The two computations differ at most in the signs of zeros, which the
+// absolute value removes. A non-finite intermediate (an infinite or NaN
+// operand, overflow) takes add itself.
+func AbsDiff(b float64, x DD) float64 {
+	sh, sl := twoSum(b, -x.Hi)
+	vh, vl := fastTwoSum(sh, sl-x.Lo)
+	zh, zl := fastTwoSum(vh, vl)
+	switch {
+	case zh-zh != 0:
+		return math.Abs(Arith{}.Float64(add(DD{b, 0}, neg(x))))
+	case zl == 0:
+		return math.Abs(zh)
+	}
+	return math.Abs(zh + zl)
+}
