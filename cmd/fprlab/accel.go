@@ -44,7 +44,7 @@ and reports what they cost:
               driven by the accept/reject sequence of real signing`,
 		// Run without a subcommand: see requireSubcommand.
 	}
-	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s))
+	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s))
 	return cmd
 }
 
