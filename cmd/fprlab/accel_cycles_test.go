@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
 )
 
 type cyclesReportJSON struct {
@@ -98,5 +102,62 @@ func TestAccelCyclesJSON(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestAccelExactnessChecks checks that the check behind accel mult, fpru
+// and ffsampling catches the two injected faults that still regenerate the
+// KAT record, and that the commands report emu64's digest for exact
+// datapaths.
+func TestAccelExactnessChecks(t *testing.T) {
+	ed := &emu64Digester{logn: 9, record: 0}
+	for name, d := range map[string]emu64.Datapath{"ties truncated": accel.FaultTieTruncation, "rare wrong product": accel.FaultRareProduct} {
+		chk, err := ed.checkExact(arith.Backend{Name: "emu64+fault", Bits: 53, Impl: emu64.NewStaged(d)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !chk.KATMatch || chk.DigestMatch || chk.exact() || chk.verdict() != "DIGEST DIFFERS (KAT ok)" {
+			t.Errorf("%s: %+v, verdict %q; want the KAT to match and the digest to differ", name, chk, chk.verdict())
+		}
+	}
+	code, out, errs := runCLI(t, "accel", "mult", "--params", "512", "--json")
+	if code != 0 {
+		t.Fatalf("mult: exit %d, %q", code, errs)
+	}
+	var m struct {
+		Designs []struct {
+			Design string     `json:"design"`
+			Exact  exactCheck `json:"exactness"`
+		} `json:"designs"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ed.digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Designs) != 10 {
+		t.Fatalf("%d designs", len(m.Designs))
+	}
+	for _, d := range m.Designs {
+		if !d.Exact.exact() || d.Exact.Digest != want || d.Exact.Emu64Digest != want {
+			t.Errorf("mult %s: %+v, want emu64's digest %v", d.Design, d.Exact, want)
+		}
+	}
+	code, out, errs = runCLI(t, "accel", "ffsampling", "--params", "512", "--signatures", "1", "--json")
+	if code != 0 {
+		t.Fatalf("ffsampling: exit %d, %q", code, errs)
+	}
+	var f struct {
+		BitExact  bool               `json:"bit_exact"`
+		Digest    accel.ResultDigest `json:"digest"`
+		Recursive accel.ResultDigest `json:"recursive_digest"`
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	if !f.BitExact || f.Digest != f.Recursive || f.Digest.Samples != 1024 || f.Digest.Results < 100000 {
+		t.Errorf("ffsampling: %+v", f)
 	}
 }
