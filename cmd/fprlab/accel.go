@@ -41,7 +41,9 @@ and reports what they cost:
   ffsampling  ffSampling as a state machine with an explicit stack: depth,
               memory and state transitions, checked against the recursive version
   ripst       pipelined SamplerZ: the RIPST table and a cycle-level simulation
-              driven by the accept/reject sequence of real signing`,
+              driven by the accept/reject sequence of real signing
+  cycles      cycles per phase from counted operations and a platform's cost
+              table, over up to 100 KAT records, beside HORCRUX Table IV`,
 		// Run without a subcommand: see requireSubcommand.
 	}
 	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s))

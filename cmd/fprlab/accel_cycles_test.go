@@ -161,3 +161,26 @@ func TestAccelExactnessChecks(t *testing.T) {
 		t.Errorf("ffsampling: %+v", f)
 	}
 }
+
+// TestAccelCyclesCortexM4F checks the shape of accel cycles --platform
+// cortex-m4f --json and that it carries TWFalcon's published figures.
+func TestAccelCyclesCortexM4F(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--platform", "cortex-m4f", "--records", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	var r struct {
+		Records        int       `json:"records"`
+		TriwordCalls   []float64 `json:"triword_calls"`
+		TriwordCycles  float64   `json:"triword_cycles"`
+		Emu64Cycles    float64   `json:"emu64_cycles"`
+		Ratio          float64   `json:"ratio"`
+		PublishedRatio float64   `json:"twfalcon_ratio_512"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Records != 1 || len(r.TriwordCalls) != 4 || r.PublishedRatio != 1.84 || r.TriwordCycles <= r.Emu64Cycles || r.Ratio != r.TriwordCycles/r.Emu64Cycles {
+		t.Errorf("%+v", r)
+	}
+}
