@@ -207,7 +207,12 @@ type PhaseCycles struct {
 	EstK                   float64 `json:"estimated_kcycles"`
 	EstSpeedup             float64 `json:"estimated_speedup"`
 	MinSpeedup, MaxSpeedup float64 `json:"-"`
-	Valid                  bool    `json:"valid"`
+	// RecordSpeedupMin and Max are MinSpeedup and MaxSpeedup for JSON:
+	// null when a record's saving reaches the baseline (no finite
+	// speedup).
+	RecordSpeedupMin *float64 `json:"record_speedup_min"`
+	RecordSpeedupMax *float64 `json:"record_speedup_max"`
+	Valid            bool     `json:"valid"`
 	// Against the published speedup (when the table has one): the
 	// relative difference EstSpeedup/PublishedSpeedup - 1, whether it is
 	// within 10 %, and the published saving beside the model's.
@@ -276,6 +281,13 @@ func ModelCycles(t *CostTable, params int, records []int, counts [][3]UnitCounts
 			}
 			pc.MinSpeedup, pc.MaxSpeedup = min(pc.MinSpeedup, s), max(pc.MaxSpeedup, s)
 		}
+		finite := func(x float64) *float64 {
+			if math.IsInf(x, 0) {
+				return nil
+			}
+			return &x
+		}
+		pc.RecordSpeedupMin, pc.RecordSpeedupMax = finite(pc.MinSpeedup), finite(pc.MaxSpeedup)
 		if f.PublishedK > 0 {
 			pc.PubSavedK = f.BaselineK - f.PublishedK
 		}
