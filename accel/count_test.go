@@ -157,9 +157,9 @@ func TestKATRecord0(t *testing.T) {
 	}
 }
 
-// checkPublishedRecord compares a generated record with record r.Count of
-// the published KAT file: counting must not change any result.
-func checkPublishedRecord(t *testing.T, logn uint, r *falcon.KATRecord) {
+// publishedMismatch compares a generated record with record r.Count of the
+// published KAT file and returns the first difference (nil: equal).
+func publishedMismatch(t *testing.T, logn uint, r *falcon.KATRecord) *falcon.KATMismatch {
 	t.Helper()
 	data, err := katref.Response(logn)
 	if err != nil {
@@ -169,7 +169,14 @@ func checkPublishedRecord(t *testing.T, logn uint, r *falcon.KATRecord) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m := falcon.CompareKATRecord(r, &recs[r.Count]); m != nil {
+	return falcon.CompareKATRecord(r, &recs[r.Count])
+}
+
+// checkPublishedRecord compares a generated record with record r.Count of
+// the published KAT file: counting must not change any result.
+func checkPublishedRecord(t *testing.T, logn uint, r *falcon.KATRecord) {
+	t.Helper()
+	if m := publishedMismatch(t, logn, r); m != nil {
 		t.Errorf("logn %d: counted record %d differs from the published one in %s at byte %d", logn, m.Record, m.Field, m.Offset)
 	}
 }

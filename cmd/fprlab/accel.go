@@ -42,10 +42,12 @@ and reports what they cost:
   ffsampling  ffSampling as a state machine with an explicit stack: depth,
               memory and state transitions, checked against the recursive version
   ripst       pipelined SamplerZ: the RIPST table and a cycle-level simulation
-              driven by the accept/reject sequence of real signing`,
+              driven by the accept/reject sequence of real signing
+  cycles      cycles per phase from counted operations and a platform's cost
+              table, over up to 100 KAT records, beside HORCRUX Table IV`,
 		// Run without a subcommand: see requireSubcommand.
 	}
-	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s))
+	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s))
 	return cmd
 }
 
@@ -148,19 +150,6 @@ func checkPublished(logn uint, r *falcon.KATRecord) error {
 		return fmt.Errorf("record %d differs from the published KAT in %s at byte %d", m.Record, m.Field, m.Offset)
 	}
 	return nil
-}
-
-// regenerate runs record r of degree 2^logn over backend b and reports
-// whether it equals the published record.
-func regenerate(b arith.Backend, logn uint, r int) (bool, error) {
-	rec, err := falcon.KATRequest(r)
-	if err != nil {
-		return false, err
-	}
-	if err := falcon.GenerateKAT(logn, &rec, falcon.KATOptions{Keygen: b}); err != nil {
-		return false, err
-	}
-	return checkPublished(logn, &rec) == nil, nil
 }
 
 // ---- counts ----
@@ -291,6 +280,7 @@ type fpruJSON struct {
 	// normalisation done by the instruction model equals the published
 	// one; Instructions are the fpr-unit instructions it issued.
 	ModelMatchesKAT bool                    `json:"instruction_model_matches_kat"`
+	Exact           exactCheck              `json:"exactness"`
 	Instructions    uint64                  `json:"instructions"`
 	Cycles          accel.FPRUnitCycles     `json:"cycles_per_call"`
 	Phases          []accel.HorcruxEstimate `json:"phases"`
@@ -343,15 +333,16 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 		return err
 	}
 	h := accel.NewHorcruxArith()
-	ok, err := regenerate(arith.Backend{Name: "emu64+fpru", Bits: 53, Impl: h}, logn, opts.Record)
+	chk, err := (&emu64Digester{logn: logn, record: opts.Record}).checkExact(arith.Backend{Name: "emu64+fpru", Bits: 53, Impl: h})
 	if err != nil {
 		return err
 	}
+	ok := chk.KATMatch
 	est, err := accel.EstimateHorcrux(k, logn, c)
 	if err != nil {
 		return err
 	}
-	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: ok,
+	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: ok, Exact: chk,
 		Instructions: h.Instructions().Total(), Cycles: c, Phases: est}
 	if opts.Plot != "" {
 		fig, err := plot.FPRUnit(fpruPhases(est, c), 1<<logn)
@@ -363,7 +354,13 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 		}
 	}
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		if err := printJSON(s.Out, res); err != nil {
+			return err
+		}
+		if !chk.exact() {
+			return notExactError("the fpr-unit model")
+		}
+		return nil
 	}
 	w := s.Out
 	match := "equals the published record"
@@ -371,6 +368,7 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 		match = "DIFFERS from the published record"
 	}
 	fmt.Fprintf(w, "Falcon-%d, NIST KAT record %d. Over the fpr-unit instruction model the record %s (%d instructions).\n", res.Params, res.Record, match, res.Instructions)
+	fmt.Fprintf(w, "Every result and sampler output against emu64's: %s\n  fpr-unit: %v\n  emu64:    %v\n", chk.verdict(), chk.Digest, chk.Emu64Digest)
 	fmt.Fprintf(w, "Cycles per call: software FPR %g, FPR_NORM64 %g; with the fpr-unit %g, %g.\n\n", c.SoftFPR, c.SoftNorm64, c.ExtFPR, c.ExtNorm64)
 	fmt.Fprintf(w, "%-7s %10s %10s %12s %12s %8s %12s %8s %14s\n", "PHASE", "FPR", "NORM64", "BASE kCC", "PUB OPT kCC", "PUB SU", "EST OPT kCC", "EST SU", "IMPLIED cyc/call")
 	for _, e := range est {
@@ -394,6 +392,9 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 			fmt.Fprintf(w, "* %s: the published saving implies %.1f cycles per call, close to the model's costs; the other units of\n  the extension account for the rest.\n", e.Phase, *e.ImpliedExtCycles)
 		}
 	}
+	if !chk.exact() {
+		return notExactError("the fpr-unit model")
+	}
 	return nil
 }
 
@@ -406,6 +407,7 @@ type multRowJSON struct {
 	Cost     accel.MultCost        `json:"cost"`
 	Phases   []accel.MultPhaseCost `json:"phases"`
 	KATMatch bool                  `json:"kat_match"`
+	Exact    exactCheck            `json:"exactness"`
 }
 
 type multJSON struct {
@@ -444,19 +446,28 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 		return err
 	}
 	res := multJSON{Params: 1 << logn, Record: opts.Record}
+	ed := &emu64Digester{logn: logn, record: opts.Record}
+	exact := true
 	for _, m := range ms {
 		d := emu64.Datapath{MantProduct: m.Product}
 		if m.Width == 64 {
 			d.FixedProduct = m.Product
 		}
-		ok, err := regenerate(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, Impl: emu64.NewStaged(d)}, logn, opts.Record)
+		chk, err := ed.checkExact(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, Impl: emu64.NewStaged(d)})
 		if err != nil {
 			return err
 		}
-		res.Designs = append(res.Designs, multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: ok})
+		exact = exact && chk.exact()
+		res.Designs = append(res.Designs, multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: chk.KATMatch, Exact: chk})
 	}
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		if err := printJSON(s.Out, res); err != nil {
+			return err
+		}
+		if !exact {
+			return notExactError("a multiplier design")
+		}
+		return nil
 	}
 	w := s.Out
 	fmt.Fprintf(w, "Falcon-%d, NIST KAT record %d: mantissa multipliers inside emu64\n\n", res.Params, res.Record)
@@ -464,7 +475,7 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 		"KEYGEN PROD", "SIGN PROD", "KEYGEN LAT-CC", "SIGN LAT-CC", "KAT")
 	for _, r := range res.Designs {
 		kat := "ok"
-		if !r.KATMatch {
+		if !r.Exact.exact() {
 			kat = "DIFF"
 		}
 		fmt.Fprintf(w, "%-15s %5d %6d %4d %6d %5d %4d %5d %12d %12d %14d %14d %5s\n", r.Design, r.Width, r.Cost.Blocks, r.Cost.PartialProducts,
@@ -476,6 +487,13 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 	fmt.Fprintln(w, "LAT-CC: products x latency, the cycles of a chain of dependent products; x ISSUE instead for independent ones.")
 	for _, r := range res.Designs[len(res.Designs)/2:] {
 		fmt.Fprintf(w, "%s: %s; %s.\n", r.Design, r.Cost.Block, r.Cost.Pipelining)
+	}
+	fmt.Fprintf(w, "\nKAT: ok when the record equals the published one AND every result and sampler output equals emu64's\n(emu64: %v):\n", res.Designs[0].Exact.Emu64Digest)
+	for _, r := range res.Designs {
+		fmt.Fprintf(w, "  %-15s %2d bits  %s  sha256 %s\n", r.Design, r.Width, r.Exact.verdict(), r.Exact.Digest.SHA256)
+	}
+	if !exact {
+		return notExactError("a multiplier design")
 	}
 	return nil
 }
@@ -498,6 +516,13 @@ type ffsJSON struct {
 	// random stream.
 	KATMatch bool `json:"kat_match"`
 	BitExact bool `json:"bit_exact"`
+	// SignaturesEqual: the signatures are equal. Digest and
+	// RecursiveDigest digest every arithmetic result and sampler output
+	// of the state machine's and the recursive version's signatures;
+	// BitExact is SignaturesEqual and equal digests.
+	SignaturesEqual bool               `json:"signatures_equal"`
+	Digest          accel.ResultDigest `json:"digest"`
+	RecursiveDigest accel.ResultDigest `json:"recursive_digest"`
 	// Per signature (the last one for MaxDepth and the words, which do
 	// not vary; means for the others).
 	MaxDepth                int     `json:"max_stack_depth"`
@@ -556,8 +581,9 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	if err != nil {
 		return err
 	}
-	res := ffsJSON{Params: 1 << logn, Record: opts.Record, Signatures: opts.Signatures, BitExact: true,
+	res := ffsJSON{Params: 1 << logn, Record: opts.Record, Signatures: opts.Signatures, SignaturesEqual: true,
 		KATMatch: checkPublished(logn, &rec) == nil}
+	recursive, fsm := accel.NewDigesting(emu64.Arith{}), accel.NewDigesting(emu64.Arith{})
 	var trans, att, leaves int
 	for i := range opts.Signatures {
 		if ctx != nil && ctx.Err() != nil {
@@ -568,20 +594,22 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 			fmt.Fprintf(h, "%s||%d", opts.Seed, i)
 			return h
 		}
-		want, err := falcon.Sign(b, sk, rec.Msg, falcon.Compressed, stream())
+		want, err := falcon.Sign(recursive.Backend(b), sk, rec.Msg, falcon.Compressed, stream())
 		if err != nil {
 			return err
 		}
-		got, st, err := falcon.SignFSM(emu64.Arith{}, nil, sk, rec.Msg, falcon.Compressed, stream())
+		got, st, err := falcon.SignFSM[emu64.FPR](fsm, fsm, sk, rec.Msg, falcon.Compressed, stream())
 		if err != nil {
 			return err
 		}
-		res.BitExact = res.BitExact && bytes.Equal(got, want)
+		res.SignaturesEqual = res.SignaturesEqual && bytes.Equal(got, want)
 		trans += st.Transitions
 		att += st.Attempts
 		leaves += st.Leaves
 		res.MaxDepth, res.StackWords, res.WorkspaceWords, res.PeakWords = st.MaxDepth, st.StackWords, st.WorkspaceWords, st.PeakWords
 	}
+	res.Digest, res.RecursiveDigest = fsm.Digest(), recursive.Digest()
+	res.BitExact = res.SignaturesEqual && res.Digest == res.RecursiveDigest
 	n := float64(opts.Signatures)
 	res.TransitionsPerSignature = float64(trans) / n
 	res.AttemptsPerSignature = float64(att) / n
@@ -594,7 +622,8 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		w := s.Out
 		fmt.Fprintf(w, "Falcon-%d, key and message of NIST KAT record %d, %d signatures (emu64)\n\n", res.Params, res.Record, res.Signatures)
 		fmt.Fprintf(w, "KAT record with the state machine = published:   %v\n", res.KATMatch)
-		fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.BitExact)
+		fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.SignaturesEqual)
+		fmt.Fprintf(w, "every result and sampler output equal:           %v\n  state machine: %v\n  recursive:     %v\n", res.BitExact, res.Digest, res.RecursiveDigest)
 		fmt.Fprintf(w, "maximum stack depth (frames):                    %d\n", res.MaxDepth)
 		fmt.Fprintf(w, "stack at the peak (8 words per frame):           %d words\n", res.StackWords)
 		fmt.Fprintf(w, "workspace (t0, t1, Gram matrix, scratch: 9n):    %d floating-point words\n", res.WorkspaceWords)
@@ -602,7 +631,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		fmt.Fprintf(w, "state transitions per signature:                 %.1f (%.2f attempts, %.0f leaves)\n", res.TransitionsPerSignature, res.AttemptsPerSignature, res.LeavesPerSignature)
 	}
 	if !res.BitExact || !res.KATMatch {
-		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures differ from the recursive ffSampling's")}
+		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures, results or sampler outputs differ from the recursive ffSampling's (or the KAT record)")}
 	}
 	return nil
 }

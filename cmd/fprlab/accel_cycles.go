@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// fprlab accel cycles: the per-phase cycle model of package accel (counted
+// operations times a platform's per-unit costs), averaged over KAT records.
+
+type accelCyclesOptions struct {
+	Params   string
+	Platform string
+	Records  int
+	JSON     bool
+}
+
+// costTableLimit bounds a cost table file.
+const costTableLimit = 1 << 20
+
+func newAccelCyclesCmd(s *streams) *cobra.Command {
+	opts := &accelCyclesOptions{}
+	cmd := &cobra.Command{
+		Use:   "cycles --params 512|1024",
+		Short: "Cycle model per phase: counted operations times a platform's per-unit costs, beside the published speedups",
+		Long: `cycles counts the operations of the first --records NIST KAT records (each checked
+against the published file) per phase -- FPR and FPR_NORM64 (the fpr packing and
+normalising blocks), modp_montymul, mq_montymul, Keccak-f[1600] -- and applies a
+cost table: software and accelerated cycles per operation, and the platform's
+measured software cycles per phase. Per phase:
+
+  saved     = sum over units of mean count x (software - accelerated cycles)
+  optimised = baseline - saved,   speedup = baseline / optimised
+
+printed beside the published optimised cycles and speedup, with the count's mean,
+min and max over the records and the speedup range of single records. A speedup
+within 10 % of the published one is reproduced; otherwise the row says which
+published figure disagrees and by how much.
+
+--platform horcrux is HORCRUX's table (software costs from its Table II,
+accelerated ones from Table VII and section VI-B, baselines from Table IV);
+--platform FILE.json reads a table of the same form (see accel/costs/horcrux.json).
+--platform cortex-m4f instead prices the signing calls counted over triword and
+emu64 with TWFalcon's Cortex-M4F cycles per operation, beside its 40.7M / 22.5M
+cycles (1.84x) for Falcon-512.
+The NIST flow signs with the dynamic variant, so key expansion is part of sign.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runAccelCycles(cmd.Context(), opts, s) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	fl.StringVar(&opts.Platform, "platform", "horcrux", "cost table: a built-in platform (horcrux), cortex-m4f (signing in triword against emu64), or a JSON file")
+	fl.IntVar(&opts.Records, "records", 100, "KAT records to count and average, the first 1 to 100")
+	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
+	return cmd
+}
+
+// loadCostTable returns the built-in table of a platform name, or the
+// table in the named JSON file.
+func loadCostTable(s *streams, platform string) (*accel.CostTable, error) {
+	if slices.Contains(accel.Platforms, platform) {
+		return accel.PlatformCosts(platform)
+	}
+	if !strings.HasSuffix(strings.ToLower(platform), ".json") && platform != "-" {
+		return nil, fmt.Errorf("--platform %s: not a built-in platform (%s) nor a .json cost table file", platform, strings.Join(accel.Platforms, ", "))
+	}
+	data, err := s.readInput("platform", platform, costTableLimit, rawFile)
+	if err != nil {
+		return nil, err
+	}
+	t, err := accel.ParseCostTable(data)
+	if err != nil {
+		return nil, fmt.Errorf("--platform %s: %w", platform, err)
+	}
+	return t, nil
+}
+
+func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) error {
+	logn, err := katDegreeLogn(opts.Params)
+	if err != nil {
+		return err
+	}
+	if opts.Records < 1 || opts.Records > falcon.MaxKATRequests || opts.Records > 100 {
+		return fmt.Errorf("--records %d: want 1 to 100 (the published KAT records)", opts.Records)
+	}
+	if opts.Platform == "cortex-m4f" {
+		return runAccelCyclesM4(logn, opts, s)
+	}
+	t, err := loadCostTable(s, opts.Platform)
+	if err != nil {
+		return err
+	}
+	params := 1 << logn
+	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
+		return fmt.Errorf("--platform %s: the cost table has no figures for Falcon-%d", opts.Platform, params)
+	}
+	var recs []int
+	var counts [][3]accel.UnitCounts
+	for r := range opts.Records {
+		if ctx != nil && ctx.Err() != nil {
+			return interrupted("")
+		}
+		k, err := accel.CountKATRecord(logn, r)
+		if err != nil {
+			return err
+		}
+		if err := checkPublished(logn, &k.Record); err != nil {
+			return err
+		}
+		recs = append(recs, r)
+		counts = append(counts, accel.PhaseUnitCounts(k))
+	}
+	rep, err := accel.ModelCycles(t, params, recs, counts)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, rep)
+	}
+	return printCycleReport(s, rep, t)
+}
+
+// runAccelCyclesM4 prints the Cortex-M4F signing estimate of triword and
+// emu64 beside TWFalcon's figures.
+func runAccelCyclesM4(logn uint, opts *accelCyclesOptions, s *streams) error {
+	p, err := accel.PredictCortexM4F(logn, opts.Records)
+	if err != nil {
+		return err
+	}
+	tw := accel.TWFalconSigning
+	if opts.JSON {
+		return printJSON(s.Out, struct {
+			*accel.M4Prediction
+			Costs            []accel.M4OpCost `json:"cycles_per_op"`
+			PublishedTriword float64          `json:"twfalcon_triword_cycles_512"`
+			PublishedEmu64   float64          `json:"twfalcon_emu64_cycles_512"`
+			PublishedRatio   float64          `json:"twfalcon_ratio_512"`
+		}{p, accel.CortexM4FCosts, tw.Triword, tw.Emu64, tw.Ratio})
+	}
+	w := s.Out
+	fmt.Fprintf(w, "Cortex-M4F, Falcon-%d signing (crypto_sign of the first %d NIST KAT records, mean per signature), calls over\ntriword and emu64 times TWFalcon's cycles per operation\n\n", p.Params, p.Records)
+	fmt.Fprintf(w, "%-6s %12s %10s %12s %10s\n", "OP", "TW CALLS", "TW CYC/OP", "EMU CALLS", "EMU CYC/OP")
+	for i, c := range accel.CortexM4FCosts {
+		fmt.Fprintf(w, "%-6s %12.0f %10g %12.0f %10g\n", c.Op, p.TriwordOps[i], c.Triword, p.Emu64Ops[i], c.Emu64)
+	}
+	fmt.Fprintf(w, "\npredicted: triword %.1fM cycles, emu64 %.1fM cycles, ratio %.2fx\n", p.TriwordCycles/1e6, p.Emu64Cycles/1e6, p.Ratio)
+	if p.Params == 512 {
+		fmt.Fprintf(w, "TWFalcon:  triword %.1fM cycles, emu64 %.1fM cycles, ratio %.2fx\n", tw.Triword/1e6, tw.Emu64/1e6, tw.Ratio)
+		fmt.Fprintf(w, "model/paper: triword %.2f, emu64 %.2f, ratio %+.1f %%\n", p.TriwordCycles/tw.Triword, p.Emu64Cycles/tw.Emu64, 100*(p.Ratio/tw.Ratio-1))
+	} else {
+		fmt.Fprintln(w, "TWFalcon publishes Falcon-512 only.")
+	}
+	_, err = fmt.Fprintf(w, `
+Where the model and the paper differ: only add/sub, mul/sqr, div/inv and sqrt are priced; %.0f (triword) and
+%.0f (emu64) other arithmetic calls per signature (negation, halving, rounding, comparisons, conversions,
+expm_p63, which TWFalcon evaluates in triple word with products and sums of its own) and the integer work of
+signing (hashing, decoding, the NTT of complete_private) have no per-op figure and are left out, so the
+predicted cycles are lower bounds; whether TWFalcon's figure includes key decoding is not stated in the text
+available here. Per-op cycles: Halmans et al., TWFalcon,
+ePrint 2025/1991 (Nucleo-L4R5ZI).
+`, p.TriwordUnpriced, p.Emu64Unpriced)
+	return err
+}
+
+func printCycleReport(s *streams, rep *accel.CycleReport, t *accel.CostTable) error {
+	w := s.Out
+	fmt.Fprintf(w, "Falcon-%d, cost table %q, counts averaged over NIST KAT records %d to %d (%d records, each checked against the published file)\n\n",
+		rep.Params, rep.Platform, rep.Records[0], rep.Records[len(rep.Records)-1], len(rep.Records))
+	fmt.Fprintf(w, "%-7s %-14s %12s %12s %12s %10s %10s %12s\n", "PHASE", "UNIT", "MEAN", "MIN", "MAX", "SW cyc/op", "HW cyc/op", "SAVED kCC")
+	for _, p := range rep.Phases {
+		for _, u := range p.Units {
+			fmt.Fprintf(w, "%-7s %-14s %12.1f %12d %12d %10.4g %10.4g %12.1f\n", p.Phase, u.Unit, u.Mean, u.Min, u.Max, u.Software, u.Accel, u.SavedK)
+		}
+	}
+	fmt.Fprintf(w, "\n%-7s %11s %11s %7s %11s %11s %8s %8s %15s %8s\n", "PHASE", "BASE kCC", "COUNTED kCC", "SHARE", "EST kCC", "PUB kCC", "EST SU", "PUB SU", "RECORD SU RANGE", "DIFF")
+	for _, p := range rep.Phases {
+		est, su, diff := "-", "-", "-"
+		if p.Valid {
+			est, su = fmt.Sprintf("%.0f", p.EstK), fmt.Sprintf("%.2fx", p.EstSpeedup)
+		}
+		if p.RelDiff != nil {
+			diff = fmt.Sprintf("%+.1f%%", 100**p.RelDiff)
+		}
+		fmt.Fprintf(w, "%-7s %11.0f %11.0f %6.1f%% %11s %11s %8s %7.2fx %7s-%-7s %8s\n", p.Phase, p.BaselineK, p.CountedSoftK, 100*p.CountedShare,
+			est, optK(p.PublishedK), su, p.PublishedSpeedup, suStr(p.MinSpeedup), suStr(p.MaxSpeedup), diff)
+	}
+	fmt.Fprintln(w)
+	for _, p := range rep.Phases {
+		if p.Explanation != "" {
+			fmt.Fprintf(w, "* %s: %s.\n", p.Phase, p.Explanation)
+		}
+	}
+	fmt.Fprintln(w, "\nCOUNTED: software cycles of the counted operations at the table's costs; SHARE: of the baseline.")
+	fmt.Fprintln(w, "RECORD SU RANGE: the model's speedup for single records (the estimate uses the mean counts).")
+	fmt.Fprintln(w, "Sources of the costs:")
+	for _, name := range accel.CycleUnits {
+		u := t.Units[name]
+		fmt.Fprintf(w, "  %s software: %s\n  %s accelerated: %s\n", name, sourceOrNone(u.Software.Source), name, sourceOrNone(u.Accelerated.Source))
+	}
+	_, err := fmt.Fprintf(w, "  phases: %s\n", sourceOrNone(t.Phases[fmt.Sprint(rep.Params)]["keygen"].Source))
+	return err
+}
+
+func optK(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", x)
+}
+
+func suStr(x float64) string {
+	if x > 1e6 {
+		return "inf"
+	}
+	return fmt.Sprintf("%.2fx", x)
+}
+
+func sourceOrNone(s string) string {
+	if s == "" {
+		return "(no source given)"
+	}
+	return s
+}

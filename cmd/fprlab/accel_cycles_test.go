@@ -1,0 +1,186 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
+)
+
+type cyclesReportJSON struct {
+	Platform string `json:"platform"`
+	Params   int    `json:"params"`
+	Records  []int  `json:"records"`
+	Phases   []struct {
+		Phase      string  `json:"phase"`
+		BaselineK  float64 `json:"baseline_kcycles"`
+		EstK       float64 `json:"estimated_kcycles"`
+		EstSpeedup float64 `json:"estimated_speedup"`
+		Valid      bool    `json:"valid"`
+		Units      []struct {
+			Unit string  `json:"unit"`
+			Mean float64 `json:"mean"`
+			Min  uint64  `json:"min"`
+			Max  uint64  `json:"max"`
+		} `json:"units"`
+	} `json:"phases"`
+}
+
+// TestAccelCyclesJSON runs accel cycles on two records with the built-in
+// table, and with a user table whose accelerated costs equal the software
+// ones, which must leave every phase at its baseline (speedup 1).
+func TestAccelCyclesJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--records", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var r cyclesReportJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Platform != "horcrux" || r.Params != 512 || len(r.Records) != 2 || len(r.Phases) != 3 || r.Phases[0].BaselineK != 162348 {
+		t.Fatalf("%+v", r)
+	}
+	// The verify phase of every record has the same mq_montymul count (HORCRUX's
+	// verify path: 2 NTT + 2n + iNTT = 8,448 at Falcon-512).
+	if u := r.Phases[2].Units[3]; u.Unit != "mq_montymul" || u.Min != 8448 || u.Max != 8448 {
+		t.Errorf("verify mq_montymul %+v", u)
+	}
+
+	dir := t.TempDir()
+	table := `{"platform": "flat", "units": {` +
+		`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+		`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+		`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+		`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+		`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
+		`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
+	path := filepath.Join(dir, "flat.json")
+	if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--platform", path, "--json")
+	if code != 0 {
+		t.Fatalf("flat table: exit %d, stderr %q", code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range r.Phases {
+		if !p.Valid || p.EstSpeedup != 1 || p.EstK != p.BaselineK {
+			t.Errorf("flat table, %s: %+v, want the baseline unchanged", p.Phase, p)
+		}
+	}
+	code, out, errs = runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--platform", path)
+	if code != 0 || !strings.Contains(out, `cost table "flat"`) || !strings.Contains(out, "(no source given)") {
+		t.Errorf("flat table, text: exit %d, %q, %q", code, errs, out)
+	}
+
+	// Bad input: exit 2 and a message naming the problem.
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(strings.Replace(table, `"fpr": {"software": {"cycles": 5}`, `"fpr": {"software": {"cycles": -5}`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--params", "512", "--records", "0"}, "--records 0"},
+		{[]string{"--params", "512", "--records", "101"}, "--records 101"},
+		{[]string{"--params", "2048"}, "512 or 1024"},
+		{[]string{"--params", "512", "--platform", "nosuch"}, "not a built-in platform"},
+		{[]string{"--params", "512", "--platform", filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"--params", "512", "--platform", bad}, "units.fpr.software.cycles -5"},
+		{[]string{"--params", "1024", "--platform", path}, "no figures for Falcon-1024"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestAccelExactnessChecks checks that the check behind accel mult, fpru
+// and ffsampling catches the two injected faults that still regenerate the
+// KAT record, and that the commands report emu64's digest for exact
+// datapaths.
+func TestAccelExactnessChecks(t *testing.T) {
+	ed := &emu64Digester{logn: 9, record: 0}
+	for name, d := range map[string]emu64.Datapath{"ties truncated": accel.FaultTieTruncation, "rare wrong product": accel.FaultRareProduct} {
+		chk, err := ed.checkExact(arith.Backend{Name: "emu64+fault", Bits: 53, Impl: emu64.NewStaged(d)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !chk.KATMatch || chk.DigestMatch || chk.exact() || chk.verdict() != "DIGEST DIFFERS (KAT ok)" {
+			t.Errorf("%s: %+v, verdict %q; want the KAT to match and the digest to differ", name, chk, chk.verdict())
+		}
+	}
+	code, out, errs := runCLI(t, "accel", "mult", "--params", "512", "--json")
+	if code != 0 {
+		t.Fatalf("mult: exit %d, %q", code, errs)
+	}
+	var m struct {
+		Designs []struct {
+			Design string     `json:"design"`
+			Exact  exactCheck `json:"exactness"`
+		} `json:"designs"`
+	}
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ed.digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Designs) != 10 {
+		t.Fatalf("%d designs", len(m.Designs))
+	}
+	for _, d := range m.Designs {
+		if !d.Exact.exact() || d.Exact.Digest != want || d.Exact.Emu64Digest != want {
+			t.Errorf("mult %s: %+v, want emu64's digest %v", d.Design, d.Exact, want)
+		}
+	}
+	code, out, errs = runCLI(t, "accel", "ffsampling", "--params", "512", "--signatures", "1", "--json")
+	if code != 0 {
+		t.Fatalf("ffsampling: exit %d, %q", code, errs)
+	}
+	var f struct {
+		BitExact  bool               `json:"bit_exact"`
+		Digest    accel.ResultDigest `json:"digest"`
+		Recursive accel.ResultDigest `json:"recursive_digest"`
+	}
+	if err := json.Unmarshal([]byte(out), &f); err != nil {
+		t.Fatal(err)
+	}
+	if !f.BitExact || f.Digest != f.Recursive || f.Digest.Samples != 1024 || f.Digest.Results < 100000 {
+		t.Errorf("ffsampling: %+v", f)
+	}
+}
+
+// TestAccelCyclesCortexM4F checks the shape of accel cycles --platform
+// cortex-m4f --json and that it carries TWFalcon's published figures.
+func TestAccelCyclesCortexM4F(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--platform", "cortex-m4f", "--records", "1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	var r struct {
+		Records        int       `json:"records"`
+		TriwordCalls   []float64 `json:"triword_calls"`
+		TriwordCycles  float64   `json:"triword_cycles"`
+		Emu64Cycles    float64   `json:"emu64_cycles"`
+		Ratio          float64   `json:"ratio"`
+		PublishedRatio float64   `json:"twfalcon_ratio_512"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Records != 1 || len(r.TriwordCalls) != 4 || r.PublishedRatio != 1.84 || r.TriwordCycles <= r.Emu64Cycles || r.Ratio != r.TriwordCycles/r.Emu64Cycles {
+		t.Errorf("%+v", r)
+	}
+}
