@@ -100,6 +100,8 @@ type sweepIdentity struct {
 	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
 	Shard      string   `json:"shard,omitempty"`
+	// TriwordNames: as compareIdentity's.
+	TriwordNames int `json:"triword_names,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -242,6 +244,10 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		}
 		for _, b := range bs {
 			id.Formats = append(id.Formats, b.Name)
+		}
+		id.TriwordNames = triwordNames(id.Formats)
+		if err := checkResumable(opts.Out); err != nil {
+			return err
 		}
 		camp, err := shadow.OpenCampaign(opts.Out, id)
 		if err != nil {
