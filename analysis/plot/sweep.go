@@ -12,6 +12,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/triword"
 	_ "github.com/fprlab/fprlab/arith/backends" // the registry, for the precision of reference backends
 )
 
@@ -53,6 +54,8 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 		}
 		if b, err := arith.Lookup(c.Backend); err == nil {
 			add(c, b.Bits)
+		} else if triword.IsLegacy(c.Backend) {
+			add(c, 72) // a retired triword name (triword.LegacyName): every triword variant had 72 bits
 		}
 	}
 	return out

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
 // sortRecords orders records by kind (keygen first) and index.
@@ -185,7 +187,11 @@ type KeygenSummary struct {
 // Summary is the result of a campaign over one backend (the JSON contract
 // of `fprlab compare --json`, one per backend).
 type Summary struct {
-	Backend       string     `json:"backend"`
+	Backend string `json:"backend"`
+	// NamesRevision is the meaning of the triword backend names
+	// (triword.NamesRevision): readers relabel documents without it,
+	// written when "triword" meant today's "triword-b64const".
+	NamesRevision int        `json:"names_revision"`
 	KeygenBackend string     `json:"keygen_backend"`
 	Params        int        `json:"params"`
 	Signatures    int        `json:"signatures"`
@@ -228,7 +234,7 @@ func orInf(p *float64) float64 {
 // summary of an uninterrupted one.
 func Summarize(backend string, cfg Config, recs []*Record) *Summary {
 	n := 1 << cfg.LogN
-	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	s := &Summary{Backend: backend, NamesRevision: triword.NamesRevision, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
 	if cfg.Acceptance != nil {
 		s.Acceptance = cfg.Acceptance.Name()
 	}

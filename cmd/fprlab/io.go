@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/triword"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
@@ -122,7 +123,11 @@ func tooLarge(flag, path string, limit int) error {
 
 // lookupBackend resolves a --backend value; the error lists the choices.
 func lookupBackend(name string) (arith.Backend, error) {
-	return arith.Lookup(name)
+	b, err := arith.Lookup(name)
+	if _, ok := triword.LegacyName(name); err != nil && !ok {
+		err = fmt.Errorf("%w\n(%v)", err, triword.LegacyError(name))
+	}
+	return b, err
 }
 
 // hexOutput encodes data as the --hex files hold it: lowercase hex and a

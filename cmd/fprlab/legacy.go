@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith/triword"
 )
 
@@ -65,4 +66,28 @@ func legacyDirError(dir string, runJSON []byte) error {
 		}
 	}
 	return nil
+}
+
+// noteRenamed says on stderr which backends of the documents read were
+// written under the old triword names and what they are called now.
+func noteRenamed(s *streams, c *results.Campaign) {
+	for _, r := range c.Renamed {
+		fmt.Fprintf(s.Err, "note: %s\n", r)
+	}
+}
+
+// currentName is today's name of the backend a campaign directory calls
+// name, given its run.json's triword_names: the name itself, or, for a
+// directory written under the old names, the backend that has that
+// arithmetic now (said on stderr); an error when none has it.
+func currentName(revision int, name string, s *streams) (string, error) {
+	if revision >= triword.NamesRevision || !triword.IsLegacy(name) {
+		return name, nil
+	}
+	cur, ok := triword.LegacyName(name)
+	if !ok {
+		return "", fmt.Errorf("cannot merge: %w", triword.LegacyError(name))
+	}
+	fmt.Fprintf(s.Err, "note: %v; its summary is labelled %q\n", triword.LegacyError(name), cur)
+	return cur, nil
 }

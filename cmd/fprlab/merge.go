@@ -15,6 +15,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
 // mergeOptions holds the flags of merge.
@@ -132,7 +133,14 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	defer out.Close()
 	var sums []*shadow.Summary
 	for _, name := range ref.Backends {
-		b, err := lookupBackend(name)
+		// name is what the records call the backend; current is its
+		// name today, which the summary carries (they differ for a
+		// campaign written under the old triword names).
+		current, err := currentName(ref.TriwordNames, name, s)
+		if err != nil {
+			return err
+		}
+		b, err := lookupBackend(current)
 		if err != nil {
 			return err
 		}
@@ -180,7 +188,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 				return err
 			}
 		}
-		sum := shadow.Summarize(name, cfg, recs)
+		sum := shadow.Summarize(current, cfg, recs)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sums = append(sums, sum)
 	}
@@ -311,6 +319,11 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 			return fmt.Errorf("format %s is in no shard's results (a shard did not finish: rerun its command)", f)
 		}
 		points = append(points, p)
+	}
+	for _, f := range ref.Formats {
+		if ref.TriwordNames < triword.NamesRevision && triword.IsLegacy(f) {
+			fmt.Fprintf(s.Err, "note: %s: %v; the merged sweep.json keeps the old name, which fprlab report and plot read as such\n", opts.Dirs[0], triword.LegacyError(f))
+		}
 	}
 	out, err := shadow.OpenCampaign(opts.Out, ref)
 	if err != nil {

@@ -94,6 +94,7 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 		if c, err = results.Read(opts.In); err != nil {
 			return err
 		}
+		noteRenamed(s, c)
 	case kind != plot.KindExpm:
 		return fmt.Errorf("--in is required for %s (a compare or sweep JSON file, or a directory of them)", kind)
 	}

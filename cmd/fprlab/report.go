@@ -62,6 +62,7 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	noteRenamed(s, c)
 	page, err := report.Build(c, report.Options{
 		Plot:            plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points},
 		RequireManifest: !opts.AllowNoManifest,

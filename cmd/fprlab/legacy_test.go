@@ -1,0 +1,155 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// oldNames turns a campaign directory of triword-b64const into what the
+// fprlab of the old names wrote for the same arithmetic: the backend
+// called "triword" in run.json, the records file and its lines, and no
+// triword_names. (The records' checksums cover the record, not the
+// backend name beside it.)
+func oldNames(t *testing.T, dir string) {
+	t.Helper()
+	runJSON := filepath.Join(dir, "run.json")
+	var id compareIdentity
+	if err := json.Unmarshal(must(os.ReadFile(runJSON)), &id); err != nil {
+		t.Fatal(err)
+	}
+	if id.TriwordNames != 2 {
+		t.Fatalf("run.json of triword-b64const: triword_names %v, want 2", id.TriwordNames)
+	}
+	id.TriwordNames = 0
+	id.Backends = []string{"triword"}
+	data := append(must(json.MarshalIndent(id, "", "  ")), '\n')
+	if err := os.WriteFile(runJSON, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recs := must(os.ReadFile(filepath.Join(dir, "records-triword-b64const.jsonl")))
+	recs = bytes.ReplaceAll(recs, []byte(`"backend":"triword-b64const"`), []byte(`"backend":"triword"`))
+	if err := os.WriteFile(filepath.Join(dir, "records-triword.jsonl"), recs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "records-triword-b64const.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLegacyCampaignDirectories: a campaign directory written under the
+// old names ("triword" meant today's triword-b64const) cannot be resumed
+// as today's triword, and merging its shards gives the summary of
+// triword-b64const, under that name, saying so on stderr; a directory of
+// other backends records no names revision, so those written before it
+// still resume.
+func TestLegacyCampaignDirectories(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"compare", "--params", "512", "--signatures", "2", "--keys", "1", "--seed", "legacy", "--json"}
+	withB := func(b string, extra ...string) []string {
+		return append(append(append([]string{}, base...), "--backend", b), extra...)
+	}
+	var whole, out, errb bytes.Buffer
+	if code := run(context.Background(), withB("triword-b64const"), nil, &whole, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		if code := run(context.Background(), withB("triword-b64const", "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+		oldNames(t, d)
+	}
+	// Resuming an old directory is refused, naming today's name.
+	errb.Reset()
+	code := run(context.Background(), withB("triword", "--shard", "0/2", "--out", dirs[0]), nil, &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "cannot be resumed") || !strings.Contains(errb.String(), `now named "triword-b64const"`) {
+		t.Errorf("resume of an old directory: exit %d, %q", code, errb.String())
+	}
+	// Merging old shards: the summary is triword-b64const's.
+	var merged bytes.Buffer
+	errb.Reset()
+	if code := run(context.Background(), append(append([]string{"merge"}, dirs...), "--out", filepath.Join(tmp, "m"), "--json"), nil, &merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), `now named "triword-b64const"`) {
+		t.Errorf("merge of old shards says nothing about the name: %q", errb.String())
+	}
+	strip := func(b []byte) string {
+		var v []map[string]any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range v {
+			delete(s, "seconds")
+		}
+		return string(must(json.Marshal(v)))
+	}
+	if strip(whole.Bytes()) != strip(merged.Bytes()) || !strings.Contains(merged.String(), `"backend": "triword-b64const"`) {
+		t.Errorf("merged old shards differ from the single triword-b64const run:\n%s", merged.String())
+	}
+	// A directory of another backend records no names revision.
+	nd := filepath.Join(tmp, "native")
+	if code := run(context.Background(), withB("native", "--out", nd), nil, &out, &errb); code != 0 {
+		t.Fatalf("native: exit %d: %s", code, errb.String())
+	}
+	if rj := string(must(os.ReadFile(filepath.Join(nd, "run.json")))); strings.Contains(rj, "triword_names") {
+		t.Errorf("native run.json records triword_names:\n%s", rj)
+	}
+	// The retired name is refused with its meaning.
+	errb.Reset()
+	if code := run(context.Background(), withB("triword-fullconst"), nil, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "no backend has that arithmetic") {
+		t.Errorf("--backend triword-fullconst: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestLegacyDocuments: report and plot read a compare document written
+// under the old names (no names_revision) with its triword relabelled
+// triword-b64const and say so; a document of today's compare carries the
+// revision and keeps its names.
+func TestLegacyDocuments(t *testing.T) {
+	tmp := t.TempDir()
+	var doc, errb bytes.Buffer
+	if code := run(context.Background(), []string{"compare", "--backend", "triword", "--params", "512", "--signatures", "1", "--keys", "1", "--seed", "doc", "--json"}, nil, &doc, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(doc.String(), `"names_revision": 2`) {
+		t.Fatalf("compare --json has no names_revision")
+	}
+	newDoc := filepath.Join(tmp, "new.json")
+	oldDoc := filepath.Join(tmp, "old.json")
+	if err := os.WriteFile(newDoc, doc.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := strings.Replace(doc.String(), `"names_revision": 2,`, "", 1)
+	if err := os.WriteFile(oldDoc, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		doc, want, note string
+	}{{newDoc, "triword", ""}, {oldDoc, "triword-b64const", `now named "triword-b64const"`}} {
+		page := filepath.Join(tmp, "page.html")
+		errb.Reset()
+		var out bytes.Buffer
+		if code := run(context.Background(), []string{"report", "--in", c.doc, "--out", page, "--allow-no-manifest"}, nil, &out, &errb); code != 0 {
+			t.Fatalf("report %s: exit %d: %s", c.doc, code, errb.String())
+		}
+		html := string(must(os.ReadFile(page)))
+		if !strings.Contains(html, "<td>"+c.want+"</td>") {
+			t.Errorf("report of %s: no row %q", c.doc, c.want)
+		}
+		if c.note == "" && (errb.Len() > 0 && strings.Contains(errb.String(), "note:")) {
+			t.Errorf("report of %s: %q", c.doc, errb.String())
+		}
+		if c.note != "" && (!strings.Contains(errb.String(), c.note) || !strings.Contains(html, "old triword names")) {
+			t.Errorf("report of %s does not say what the old name means: stderr %q", c.doc, errb.String())
+		}
+	}
+}
