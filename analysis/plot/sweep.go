@@ -12,8 +12,8 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/triword"
 	_ "github.com/fprlab/fprlab/arith/backends" // the registry, for the precision of reference backends
+	"github.com/fprlab/fprlab/arith/triword"
 )
 
 // Reference is a fixed backend drawn as a marked point on a precision
