@@ -82,17 +82,7 @@ func TestLegacyCampaignDirectories(t *testing.T) {
 	if !strings.Contains(errb.String(), `now named "triword-b64const"`) {
 		t.Errorf("merge of old shards says nothing about the name: %q", errb.String())
 	}
-	strip := func(b []byte) string {
-		var v []map[string]any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range v {
-			delete(s, "seconds")
-		}
-		return string(must(json.Marshal(v)))
-	}
-	if strip(whole.Bytes()) != strip(merged.Bytes()) || !strings.Contains(merged.String(), `"backend": "triword-b64const"`) {
+	if withoutSeconds(t, whole.Bytes()) != withoutSeconds(t, merged.Bytes()) || !strings.Contains(merged.String(), `"backend": "triword-b64const"`) {
 		t.Errorf("merged old shards differ from the single triword-b64const run:\n%s", merged.String())
 	}
 	// A directory of another backend records no names revision.
@@ -177,4 +167,19 @@ func TestLegacyDirError(t *testing.T) {
 			t.Errorf("%s: %v, want a refusal saying %q", c.runJSON, err, c.refused)
 		}
 	}
+}
+
+// withoutSeconds is a JSON array of summaries without their "seconds",
+// the one field in which a merged or resumed campaign differs from a
+// single run.
+func withoutSeconds(t *testing.T, b []byte) string {
+	t.Helper()
+	var v []map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range v {
+		delete(s, "seconds")
+	}
+	return string(must(json.Marshal(v)))
 }
