@@ -54,11 +54,10 @@ func LegacyError(old string) error {
 	case !legacy:
 		return nil
 	case cur == "":
-		return fmt.Errorf("backend %q of a document written before the triword names were revised "+
-			"(no names revision) meant 72-bit constants and twiddles with the reference's binary64 1/sigma and "+
-			"sigma_min: no backend has that arithmetic today (\"triword\" now also holds 1/sigma and sigma_min at 72 bits)", old)
+		return fmt.Errorf("%q, a triword name from before the names were revised, meant 72-bit constants and "+
+			"twiddles with the reference's binary64 1/sigma and sigma_min: no backend has that arithmetic today "+
+			"(\"triword\" now also holds 1/sigma and sigma_min at 72 bits)", old)
 	}
-	return fmt.Errorf("backend %q of a document written before the triword names were revised "+
-		"(no names revision) is the arithmetic now named %q (binary64 constants imported); today's %q holds every "+
-		"constant at 72 bits", old, cur, old)
+	return fmt.Errorf("%q, as written before the triword names were revised, is the arithmetic now named %q "+
+		"(binary64 constants imported); today's %q holds every constant at 72 bits", old, cur, old)
 }
