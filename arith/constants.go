@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/ALTree/bigfloat"
 )
 
 // Constant names one of the floating-point constants the reference uses
@@ -171,4 +173,74 @@ func Exact(c Constant, prec uint) *big.Float {
 		return z.Quo(big.NewFloat(1), Ln2(prec+16))
 	}
 	return z.SetFloat64(Binary64(c))
+}
+
+// Defined returns c at prec bits from its definition, as a format that
+// holds every constant at its own precision needs it. It is Exact(c, prec)
+// except for the parameters Exact takes from the reference's binary64
+// literals: 1/sigma and sigma_min come from the specification's formulas
+// (InvSigmaFormula, SigmaMinFormula) and the Gram-Schmidt bound is its
+// definition 1.17^2 q = 16822.4121 (Falcon specification v1.2, section
+// 3.8.2, Algorithm 5 line 9), exactly. The reference's
+// binary64 1/sigma is one ulp above the correctly rounded formula at every
+// degree, its sigma_min and bound are the correct roundings (tested).
+// 2^63-1 and its negative stay the reference's binary64 roundings (2^63):
+// they are the range limits of its conversions, defined as binary64
+// values. Entry 0 of the 1/sigma and sigma_min families, which the
+// reference leaves 0, is 0. It panics for a c that is not a Constant.
+func Defined(c Constant, prec uint) *big.Float {
+	switch {
+	case c == invSigmaBase || c == sigmaMinBase:
+		return new(big.Float).SetPrec(prec)
+	case c > invSigmaBase && c < sigmaMinBase:
+		return InvSigmaFormula(uint(c-invSigmaBase), prec)
+	case c > sigmaMinBase && c < p2Base:
+		return SigmaMinFormula(uint(c-sigmaMinBase), prec)
+	case c == BnormMax:
+		// 1.17^2 q = 117^2 * 12289 / 10^4.
+		return new(big.Float).SetPrec(prec).Quo(new(big.Float).SetInt64(117*117*12289), big.NewFloat(1e4))
+	}
+	return Exact(c, prec)
+}
+
+// SigmaMinFormula returns the specification's sigma_min for degree
+// n = 2^logn at prec bits (Falcon specification v1.2, section 3.13):
+//
+//	sigma_min = (1/pi) sqrt(ln(4n (1 + 1/eps)) / 2),  1/eps = sqrt(2^64 lambda),
+//
+// with lambda = max(2, n/4) (128 for Falcon-512, 256 for Falcon-1024).
+// logn must be in 1..10 (the degrees Falcon defines): another value is a
+// programming error and panics, as InvSigma does.
+func SigmaMinFormula(logn uint, prec uint) *big.Float {
+	if logn < 1 || logn > MaxLogN {
+		panic(fmt.Sprintf("arith: sigma_min of logn %d: Falcon defines logn 1..%d", logn, MaxLogN))
+	}
+	w := prec + 64
+	n := int64(1) << logn
+	lambda := max(2, n/4)
+	invEps := new(big.Float).SetPrec(w).SetMantExp(new(big.Float).SetPrec(w).SetInt64(lambda), 64)
+	invEps.Sqrt(invEps)
+	x := new(big.Float).SetPrec(w).Add(invEps, new(big.Float).SetInt64(1))
+	x.Mul(x, new(big.Float).SetPrec(w).SetInt64(4*n))
+	bigfloatMu.Lock()
+	l := bigfloat.Log(x)
+	bigfloatMu.Unlock()
+	l.Quo(l, new(big.Float).SetInt64(2))
+	l.Sqrt(l)
+	l.Quo(l, Pi(w))
+	return new(big.Float).SetPrec(prec).Set(l)
+}
+
+// InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
+// bits (Falcon specification v1.2, section 3.13), with sigma_min from
+// SigmaMinFormula (1.17 = 117/100 exactly); logn must be in 1..10, as
+// there.
+func InvSigmaFormula(logn uint, prec uint) *big.Float {
+	w := prec + 64
+	sq := new(big.Float).SetPrec(w).SetInt64(12289)
+	sq.Sqrt(sq)
+	s := new(big.Float).SetPrec(w).Quo(new(big.Float).SetPrec(w).SetInt64(117), new(big.Float).SetPrec(w).SetInt64(100))
+	s.Mul(s, sq)
+	s.Mul(s, SigmaMinFormula(logn, w))
+	return new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(w).SetInt64(1), s)
 }

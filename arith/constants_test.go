@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -70,6 +71,56 @@ func TestExactConstantsRoundToReference(t *testing.T) {
 		got, _ := Exact(c, 300).Float64()
 		if math.Float64bits(got) != math.Float64bits(Binary64(c)) && !(c == PTwo63m1 || c == MTwo63m1) {
 			t.Errorf("%v: exact value rounds to %v, reference has %v", c, got, Binary64(c))
+		}
+	}
+}
+
+// TestDefinedRoundsToReference checks the constants a 72-bit format holds
+// against the reference's binary64 table: the specification's sigma_min
+// and the Gram-Schmidt bound 1.17^2 q round to the reference's values,
+// its 1/sigma is one ulp above the correctly rounded formula at every
+// degree (the reference's table errs, not the formula: 1/sigma times
+// 1.17 sqrt(q) sigma_min is 1 to 2^-200), and every other constant is
+// Exact's.
+func TestDefinedRoundsToReference(t *testing.T) {
+	const prec = 256
+	for logn := uint(1); logn <= MaxLogN; logn++ {
+		sm, _ := Defined(SigmaMin(logn), prec).Float64()
+		if sm != Binary64(SigmaMin(logn)) {
+			t.Errorf("sigma_min[%d]: formula rounds to %v, reference %v", logn, sm, Binary64(SigmaMin(logn)))
+		}
+		is, _ := Defined(InvSigma(logn), prec).Float64()
+		if table := Binary64(InvSigma(logn)); table != math.Nextafter(is, 2) {
+			t.Errorf("inv_sigma[%d]: reference %v is not one ulp above the rounded formula %v", logn, table, is)
+		}
+		// 1/sigma * 1.17 * sqrt(q) * sigma_min = 1.
+		p := new(big.Float).SetPrec(prec).Mul(Defined(InvSigma(logn), prec), Defined(SigmaMin(logn), prec))
+		sq := new(big.Float).SetPrec(prec).Sqrt(new(big.Float).SetPrec(prec).SetInt64(12289))
+		p.Mul(p, sq)
+		p.Mul(p, new(big.Float).SetPrec(prec).Quo(big.NewFloat(117), big.NewFloat(100)))
+		p.Sub(p, big.NewFloat(1))
+		if p.Abs(p).Cmp(big.NewFloat(0x1p-200)) > 0 {
+			t.Errorf("logn %d: 1/sigma * sigma = 1 + %g", logn, p)
+		}
+	}
+	if b, _ := Defined(BnormMax, prec).Float64(); b != Binary64(BnormMax) {
+		t.Errorf("bnorm_max: 1.17^2 q rounds to %v, reference %v", b, Binary64(BnormMax))
+	}
+	// 1.17^2 * 12289 = 16822.4121 exactly, which binary64 cannot hold.
+	if Defined(BnormMax, prec).Cmp(new(big.Float).SetFloat64(Binary64(BnormMax))) == 0 {
+		t.Error("bnorm_max: the defined value equals the binary64 one")
+	}
+	for _, c := range []Constant{InvSigma(0), SigmaMin(0)} {
+		if Defined(c, prec).Sign() != 0 {
+			t.Errorf("%v: want 0 (unused)", c)
+		}
+	}
+	for c := Constant(0); c < Constant(NumConstants); c++ {
+		if s := c.String(); strings.HasPrefix(s, "inv_sigma") || strings.HasPrefix(s, "sigma_min") || c == BnormMax {
+			continue
+		}
+		if Defined(c, prec).Cmp(Exact(c, prec)) != 0 {
+			t.Errorf("%v: Defined differs from Exact", c)
 		}
 	}
 }

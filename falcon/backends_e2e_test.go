@@ -9,8 +9,8 @@ import (
 )
 
 // TestTriwordSignVerify signs Falcon-512 and Falcon-1024 messages with the
-// triple-word backends ("triword", fast product, and "triword-acc",
-// accurate product) on both signing paths and in every format, with the
+// triple-word backends (fast and accurate product, 72-bit or imported
+// binary64 constants) on both signing paths and in every format, with the
 // first key of each degree from the signing vectors, and verifies every
 // signature (and that it does not verify for another message).
 //
@@ -32,7 +32,7 @@ func TestTriwordSignVerify(t *testing.T) {
 		perDegree = 2
 	}
 	formats := []SigFormat{Compressed, Padded, CT}
-	for _, name := range []string{"triword", "triword-acc"} {
+	for _, name := range []string{"triword", "triword-acc", "triword-b64const", "triword-acc-b64const"} {
 		b, err := arith.Lookup(name)
 		if err != nil {
 			t.Fatal(err)

@@ -55,6 +55,8 @@ var genInstances = []genInstance{
 	{"emu64", genericEmu64{}, "*falcon.engineOfEmu64", true, false},
 	{"triword", genericTriword{}, "*falcon.engineOfTriword", false, true},
 	{"triword-acc", genericTriword{triword.Arith{Accurate: true}}, "*falcon.engineOfTriword", false, true},
+	{"triword-b64const", genericTriword{triword.Arith{B64Const: true}}, "*falcon.engineOfTriword", false, true},
+	{"triword-acc-b64const", genericTriword{triword.Arith{Accurate: true, B64Const: true}}, "*falcon.engineOfTriword", false, true},
 }
 
 // short reports whether the instance runs the -short subset.
@@ -77,11 +79,15 @@ func (gi genInstance) paths(t testing.TB) [2]arith.Backend {
 // made to both paths alike, which the comparison of the two cannot see, is
 // caught. emu64 must hash exactly the same bytes as native (every output
 // is hashed in binary64 form) except where its ExpmP63 differs (the
-// sampler test). The triword values were produced by the generic path
-// (the code that existed before the generated triword instance) and pin
-// its results the same way; its signatures of the 120 vectors and the KAT
-// records (signed with native keys) are the reference's, so those pins
-// are the binary64 ones.
+// sampler test). The triword-b64const values were produced by the generic
+// path (the code that existed before the generated triword instance,
+// under the name "triword") and pin its results the same way; the
+// triword values (72-bit constants) were produced by both paths when the
+// constants moved to 72 bits, after the generic path had been checked
+// against the reference's signatures (TestKATTriwordSigning). Every
+// triword variant's signatures of the 120 vectors and of the KAT records
+// (signed with native keys) are the reference's, so those pins are the
+// binary64 ones for all four.
 type pathDigest struct {
 	bytes  int64
 	sha256 string
@@ -90,10 +96,17 @@ type pathDigest struct {
 // pins are the pinned digests of one comparison, by backend.
 type pins map[string]pathDigest
 
-// binary64Pins pins native and emu64 to d and the triword backends to tw
-// and twAcc (a zero pathDigest: the test does not run them).
+// binary64Pins pins native and emu64 to d and the binary64-constant
+// triword backends to tw and twAcc (a zero pathDigest: the test does not
+// run them).
 func binary64Pins(d, tw, twAcc pathDigest) pins {
-	return pins{"native": d, "emu64": d, "triword": tw, "triword-acc": twAcc}
+	return pins{"native": d, "emu64": d, "triword-b64const": tw, "triword-acc-b64const": twAcc}
+}
+
+// with72 adds the pins of the 72-bit-constant triword backends.
+func (p pins) with72(tw, twAcc pathDigest) pins {
+	p["triword"], p["triword-acc"] = tw, twAcc
+	return p
 }
 
 // countingHash is a hash that counts the bytes written to it.
@@ -202,13 +215,17 @@ func writeAttempt(h hash.Hash, at *Attempt) {
 func digestSignVectors() pins {
 	return binary64Pins(pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"},
 		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}),
+		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"})).with72(
+		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}),
 		shortOr(pathDigest{30060, "a9db724bfe41cd8db31fd4d03abe0bab6cf773daf0e372c96f4b2a485611e76c"}, pathDigest{269606, "f9571d9ab92912d63bc5bd8fd0c24f36b92337221dff7d625342eddeffd55d61"}))
 }
 
 func digestExpandedKeys() pins {
 	return binary64Pins(pathDigest{2751744, "c9612b3213a639f1036e3cd3be826abf7da8ebe367ffbdb171661f50ea3d79d9"},
 		shortOr(pathDigest{1031904, "eb8e362a5d2cfa81c3e60833dd73ba4aa025b13b773c52730ee8e3328e171420"}, pathDigest{4127616, "51a6571799a976d9df4ed0f441a7155e0859a4f28e27014568a73abb61c5078f"}),
-		shortOr(pathDigest{1031904, "e8d9709a01b991d68787004b0e0953845adcf82d7e411bfb9cad815cd2315ac0"}, pathDigest{4127616, "0c352d954714b93e8d4eaac721ac6b3ad3a0e73813de7f7cf5d895bb24ec171a"}))
+		shortOr(pathDigest{1031904, "e8d9709a01b991d68787004b0e0953845adcf82d7e411bfb9cad815cd2315ac0"}, pathDigest{4127616, "0c352d954714b93e8d4eaac721ac6b3ad3a0e73813de7f7cf5d895bb24ec171a"})).with72(
+		shortOr(pathDigest{1031904, "e45fb4f2d79bc4ac3c3e2e532afc8d489731c348558db97a9adf32d7bf74cd69"}, pathDigest{4127616, "d4a64a2d1bc5d112ae70cb4ea52665bccb4829247ae36b27a0154e28cf10ce77"}),
+		shortOr(pathDigest{1031904, "89dc9908eca4b2a531a2d50f944fa7cb162637f7d00b7a217705e0d469d8f28c"}, pathDigest{4127616, "f14bd05c23ece8bbc10ed0b2137b85ce104a51bdce0831c0a2f1a09ef33c230c"}))
 }
 
 func digestKAT(logn uint) pins {
@@ -216,10 +233,14 @@ func digestKAT(logn uint) pins {
 		return binary64Pins(shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"},
 			pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}),
 			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}),
+			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"})).with72(
+			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}),
 			shortOr(pathDigest{5772, "33dd2b9d93df84ded4552a4fb753142149fbb8e7ba3ea3a89ad3521e2ccd930f"}, pathDigest{63627, "699863f212ac369faea7906d7f09d65039e3aa425b23a78e72e0593028a588af"}))
 	}
 	return binary64Pins(shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"},
 		pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}),
+		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}),
+		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"})).with72(
 		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}),
 		shortOr(pathDigest{10841, "d204f62f452251f89c4b1225cfd3293a071359b7321db483b3f67139423f715e"}, pathDigest{55512, "77e3531ba49fef1eda4565c720acabe224bc50946b010515d308c9f794b22b32"}))
 }
@@ -228,12 +249,14 @@ func digestKeygen() pins {
 	return binary64Pins(shortOr(pathDigest{4654, "26d191bf3ca0431afca0b9bdcdd5798468c402a7b5c3b9e50feb4ed573755bf1"},
 		pathDigest{25857, "23aa2387ef70b61e70f70469510d7c36bd250302f63263738ef40033771bcd20"}),
 		pathDigest{},
-		pathDigest{})
+		pathDigest{}).with72(pathDigest{}, pathDigest{})
 }
 
 func digestSolveNTRU() pins {
 	return binary64Pins(shortOr(pathDigest{5584, "45349a43e88a896a126ef32726bb9e42702f77c2db7eef9ade1548f6a7769c7e"},
 		pathDigest{17088, "24bf7b1b9284e6c40199645fba6998555f83f656ac1db38452d9028fe4bf058e"}),
+		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"}),
+		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"})).with72(
 		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"}),
 		shortOr(pathDigest{80, "5b6fb58e61fa475939767d68a446f97f1bff02c0e5935a3ea8bb51e6515783d8"}, pathDigest{320, "7b6436b0c98f62380866d9432c2af0ee08ce16a171bda6951aecd95ee1307d61"}))
 }
@@ -241,6 +264,8 @@ func digestSolveNTRU() pins {
 func digestSampler() pins {
 	p := binary64Pins(shortOr(pathDigest{80000, "e65a134f2f8351a3942244360feccb4fc2af5382d4672563c4574b3624e8e96f"},
 		pathDigest{800000, "ecb3c0a138d212642036362b98931cdec6d66e854e83ee4afe939fb464bf2aca"}),
+		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"}),
+		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"})).with72(
 		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"}),
 		shortOr(pathDigest{80000, "ad6cc630b14965148f9a4598ecc81726e996256fbfd85481fc2f5bf17b8248d8"}, pathDigest{800000, "8510bfe3910c9cfd90058cce10bfa63ace738b4d26684bec0ebe892fc5922056"}))
 	// emu64's ExpmP63 is the reference's integer-only FPEMU routine, which
@@ -253,7 +278,9 @@ func digestSampler() pins {
 func digestFFT() pins {
 	return binary64Pins(pathDigest{98208, "c4aba97481c24aa166b59fd277f24e9ed4b9c548dd0e7d0351abba47233eb8a4"},
 		pathDigest{98208, "b643713ee655171b3b857a11c5854aec16dabca301c39d283b3aab380d4983bd"},
-		pathDigest{98208, "8676755c7485df5590a70610465712eb98a3c912a2ca9e2ee29358e2e44ff07f"})
+		pathDigest{98208, "8676755c7485df5590a70610465712eb98a3c912a2ca9e2ee29358e2e44ff07f"}).with72(
+		pathDigest{98208, "01696e686fab31ddc0a81e202c8d655ecadf24ed3f8f10ffe4158fead106696d"},
+		pathDigest{98208, "01696e686fab31ddc0a81e202c8d655ecadf24ed3f8f10ffe4158fead106696d"})
 }
 
 // TestGeneratedSignVectors signs all 120 padded signing vectors (n = 2 to

@@ -55,6 +55,8 @@ func References(pts []results.Point, cs []results.Compare) []Reference {
 			add(c, c.Bits)
 		} else if b, err := arith.Lookup(c.Backend); err == nil {
 			add(c, b.Bits) // a document that predates "bits": the registry's
+		} else if arith.IsLegacyName(c.Backend) {
+			add(c, 72) // a retired triword name (arith.LegacyName): every triword variant had 72 bits
 		}
 	}
 	return out

@@ -86,6 +86,7 @@ svg.figure { width: 100%; height: auto; display: block; margin: 1em 0; }
 {{range .Figures}}<div id="figure-{{.Kind}}">{{.SVG}}</div>
 {{end}}
 {{if .Missing}}<p class="note">Figures the documents do not support:</p><ul class="note">{{range .Missing}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Campaign.Renamed}}<p class="note">Backends written under the old triword names:</p><ul class="note">{{range .}}<li>{{.String}}</li>{{end}}</ul>{{end}}
 {{with .Campaign.Skipped}}<p class="note">Files skipped:</p><ul class="note">{{range .}}<li>{{.File}}: {{.Reason}}</li>{{end}}</ul>{{end}}
 </body>
 </html>

@@ -81,7 +81,8 @@ type Campaign struct {
 	// Files are the paths of every file read (documents, the manifest
 	// and files skipped after reading), so that a command writing
 	// beside them can refuse to replace one of its own inputs.
-	Files []string
+	Files   []string
+	Renamed []Renamed // backends of documents written under the old triword names (legacy.go)
 }
 
 // Read reads a campaign from path: a directory (every *.json at its top
@@ -217,6 +218,11 @@ func (c *Campaign) add(path string) error {
 			}
 			fillAbsent(&pts[i].Compare, objs[i])
 		}
+		cs, formats := make([]*Compare, len(pts)), make([]*string, len(pts))
+		for i := range pts {
+			cs[i], formats[i] = &pts[i].Compare, &pts[i].Format
+		}
+		c.relabelLegacy(name, cs, formats)
 		c.Sweeps = append(c.Sweeps, SweepDoc{name, pts})
 	case hasBackend && hasLeaf:
 		var cs []Compare
@@ -232,6 +238,11 @@ func (c *Campaign) add(path string) error {
 			}
 			fillAbsent(&cs[i], objs[i])
 		}
+		ps := make([]*Compare, len(cs))
+		for i := range cs {
+			ps[i] = &cs[i]
+		}
+		c.relabelLegacy(name, ps, nil)
 		c.Compares = append(c.Compares, CompareDoc{name, cs})
 	default:
 		c.Skipped = append(c.Skipped, Skipped{name, "not a compare (backend, per_leaf), sweep (format, bits) or arith errors (backend, op, max_rel_err_log2) document"})

@@ -137,7 +137,11 @@ func StageNames(cs []Compare) map[string]bool {
 
 // Compare is one backend's object of `fprlab compare --json`.
 type Compare struct {
-	Backend       string `json:"backend"`
+	Backend string `json:"backend"`
+	// NamesRevision is the meaning of the triword backend names
+	// (arith.TriwordNamesRevision); 0 in documents written before it, whose
+	// renamed backends Read relabels (see Campaign.Renamed).
+	NamesRevision int    `json:"names_revision,omitempty"`
 	KeygenBackend string `json:"keygen_backend,omitempty"`
 	// Bits is the backend's significand precision; 0 in documents that
 	// predate it.

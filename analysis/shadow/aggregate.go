@@ -6,6 +6,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/fprlab/fprlab/arith"
 )
 
 // Aggregate is the mergeable state a Summary is computed from: the exact
@@ -285,7 +287,7 @@ func (s *StageAggregate) rows() []StageSummary {
 // aggregate of its records.
 func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 	n := 1 << cfg.LogN
-	s := &Summary{Backend: backend, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
+	s := &Summary{Backend: backend, NamesRevision: arith.TriwordNamesRevision, Params: n, Shadow: cfg.Shadow, OracleBits: cfg.OracleBits, ExactSigma: cfg.Sigma}
 	if cfg.Acceptance != nil {
 		s.Acceptance = cfg.Acceptance.Name()
 	}

@@ -33,44 +33,13 @@ const (
 	SigmaFormula ExactSigma = "formula"
 )
 
-// SigmaMinFormula returns the specification's sigma_min for degree
-// n = 2^logn at prec bits (Falcon specification v1.2, section 3.13):
-//
-//	sigma_min = (1/pi) sqrt(ln(4n (1 + 1/eps)) / 2),  1/eps = sqrt(2^64 lambda),
-//
-// with lambda = max(2, n/4) (128 for Falcon-512, 256 for Falcon-1024).
-// logn must be in 1..10 (the degrees Falcon defines): another value is a
-// programming error and panics, as arith.InvSigma does.
-func SigmaMinFormula(logn uint, prec uint) *big.Float {
-	if logn < 1 || logn > arith.MaxLogN {
-		panic(fmt.Sprintf("shadow: sigma_min of logn %d: Falcon defines logn 1..%d", logn, arith.MaxLogN))
-	}
-	w := prec + 64
-	n := int64(1) << logn
-	lambda := max(2, n/4)
-	invEps := new(big.Float).SetPrec(w).SetMantExp(new(big.Float).SetPrec(w).SetInt64(lambda), 64)
-	invEps.Sqrt(invEps)
-	x := new(big.Float).SetPrec(w).Add(invEps, new(big.Float).SetInt64(1))
-	x.Mul(x, new(big.Float).SetPrec(w).SetInt64(4*n))
-	l := arith.Log(x)
-	l.Quo(l, new(big.Float).SetInt64(2))
-	l.Sqrt(l)
-	l.Quo(l, arith.Pi(w))
-	return new(big.Float).SetPrec(prec).Set(l)
-}
+// SigmaMinFormula is arith.SigmaMinFormula: the specification's
+// sigma_min for degree 2^logn at prec bits (logn in 1..10, else it panics).
+func SigmaMinFormula(logn uint, prec uint) *big.Float { return arith.SigmaMinFormula(logn, prec) }
 
-// InvSigmaFormula returns 1/sigma = 1/(1.17 sqrt(q) sigma_min) at prec
-// bits, with sigma_min from SigmaMinFormula (1.17 = 117/100 exactly); logn
-// must be in 1..10, as there.
-func InvSigmaFormula(logn uint, prec uint) *big.Float {
-	w := prec + 64
-	sq := new(big.Float).SetPrec(w).SetInt64(falcon.Q)
-	sq.Sqrt(sq)
-	s := new(big.Float).SetPrec(w).Quo(new(big.Float).SetPrec(w).SetInt64(117), new(big.Float).SetPrec(w).SetInt64(100))
-	s.Mul(s, sq)
-	s.Mul(s, SigmaMinFormula(logn, w))
-	return new(big.Float).SetPrec(prec).Quo(new(big.Float).SetPrec(w).SetInt64(1), s)
-}
+// InvSigmaFormula is arith.InvSigmaFormula: the specification's 1/sigma
+// for degree 2^logn at prec bits.
+func InvSigmaFormula(logn uint, prec uint) *big.Float { return arith.InvSigmaFormula(logn, prec) }
 
 // ShadowKind names an exact side.
 type ShadowKind string

@@ -184,7 +184,11 @@ type KeygenSummary struct {
 // Summary is the result of a campaign over one backend (the JSON contract
 // of `fprlab compare --json`, one per backend).
 type Summary struct {
-	Backend       string `json:"backend"`
+	Backend string `json:"backend"`
+	// NamesRevision is the meaning of the triword backend names
+	// (arith.TriwordNamesRevision): readers relabel documents without it,
+	// written when "triword" meant today's "triword-b64const".
+	NamesRevision int    `json:"names_revision"`
 	KeygenBackend string `json:"keygen_backend"`
 	// Bits is the backend's significand precision (arith.Backend.Bits),
 	// which figures place the backend by.

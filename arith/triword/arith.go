@@ -9,23 +9,26 @@ import (
 	"github.com/fprlab/fprlab/arith"
 )
 
-// Arith implements arith.Arith[TW]. The zero value multiplies with the
-// fast product (Algorithm 10), as TWFalcon does; Accurate selects the
+// Arith implements arith.Arith[TW]. The zero value is TWFalcon's
+// arithmetic: the fast product (Algorithm 10), and every constant -- 1/q,
+// ln 2, 1/sqrt 2, the FFT twiddle factors, and the sampler's 1/sigma and
+// sigma_min -- held at the format's precision (each value from its
+// definition, arith.Defined and arith.GMExact, rounded limb by limb into
+// three float32), as TWFalcon's precision test "recomputes all constants
+// for the high precision and triple float versions". Accurate selects the
 // accurate product (Algorithm 9). Every other operation is the same in
 // both: addition is Algorithm 8, and reciprocal, division and square root
 // are the accurate variants of Algorithms 13, 14 and 15 (those whose
 // bounds RelErrBound reports).
 type Arith struct {
 	Accurate bool
-	// FullConstants holds the constants with a mathematical definition
-	// (1/q, ln 2, 1/sqrt 2, ...) and the FFT twiddle factors at the
-	// format's precision (each exact value rounded limb by limb into three
-	// float32) instead of importing the reference's binary64 values. The
-	// scheme's parameters defined as binary64 values (1/sigma, sigma_min,
-	// the Gram-Schmidt bound) are imported as they are either way. With
-	// binary64 twiddles the FFT's inputs carry 2^-53 relative errors, which
-	// bound delta_c near binary64's; see `fprlab compare`.
-	FullConstants bool
+	// B64Const imports the reference's binary64 constants, twiddles and
+	// 1/sigma, sigma_min tables (split exactly into limbs) instead: an
+	// ablation that shows what the import costs. The FFT's inputs then
+	// carry 2^-53 relative errors, which bound delta_c near binary64's
+	// (about 17 bits worse than with 72-bit constants; see `fprlab
+	// compare`).
+	B64Const bool
 }
 
 var (
@@ -33,34 +36,52 @@ var (
 	_ arith.ErrorBounds = Arith{}
 )
 
-// Bits is 72 for both backends: three 24-bit significands hold every
+// Bits is 72 for every variant: three 24-bit significands hold every
 // 72-bit binary number (the conversions split such a number exactly), and
 // the operations' proven relative errors lie between 2^-71 (addition)
 // and 2^-66.5 (fast product), i.e. within five bits of 72-bit rounding.
 // Values below about 2^-78 hold fewer bits (see the package
 // documentation on underflow).
 func init() {
-	arith.Register(arith.Backend{
+	for _, b := range Backends {
+		arith.Register(b)
+	}
+}
+
+// Backends are the package's backends, in the order `fprlab backends`
+// lists them: TWFalcon's arithmetic with either product, and the same with
+// the reference's binary64 constants imported.
+var Backends = []arith.Backend{
+	{
 		Name: "triword",
 		Bits: 72,
 		Description: "triple-word binary32 (three float32 limbs, 72-bit significand), Fabiano-Muller-Picot " +
-			"algorithms with the errata fixed, fast product (Alg 10) as TWFalcon; rel. error <= 2^-66.5 per op",
+			"algorithms with the errata fixed, fast product (Alg 10), every constant, FFT twiddle, 1/sigma " +
+			"and sigma_min at 72 bits: TWFalcon's arithmetic; rel. error <= 2^-66.5 per op",
 		Impl: Arith{},
-	})
-	arith.Register(arith.Backend{
-		Name: "triword-fullconst",
-		Bits: 72,
-		Description: "triple-word binary32 as \"triword\" with constants and FFT twiddles held at the format's " +
-			"precision (72 bits) instead of imported from binary64",
-		Impl: Arith{FullConstants: true},
-	})
-	arith.Register(arith.Backend{
+	},
+	{
 		Name: "triword-acc",
 		Bits: 72,
 		Description: "triple-word binary32 as \"triword\" but with the accurate product (Alg 9, " +
 			"rel. error <= 28u^3+107u^4 ~ 2^-67.2)",
 		Impl: Arith{Accurate: true},
-	})
+	},
+	{
+		Name: "triword-b64const",
+		Bits: 72,
+		Description: "ablation: \"triword\" with the reference's binary64 constants, FFT twiddles, 1/sigma and " +
+			"sigma_min imported (split exactly into limbs); the import costs ~17 bits of delta_c (Falcon-512 " +
+			"median 2^-46.3 against triword's 2^-63.7)",
+		Impl: Arith{B64Const: true},
+	},
+	{
+		Name: "triword-acc-b64const",
+		Bits: 72,
+		Description: "ablation: \"triword-acc\" (accurate product) with the reference's binary64 constants, " +
+			"FFT twiddles, 1/sigma and sigma_min imported",
+		Impl: Arith{Accurate: true, B64Const: true},
+	},
 }
 
 // Of converts i exactly: the head limb is i rounded to binary32, the
@@ -115,13 +136,14 @@ func (Arith) FromFloat64(x float64) TW {
 	return TW{hi, mid, lo}
 }
 
-// Const returns the reference's binary64 value of c, imported exactly
-// (TWFalcon's constants are the binary64 constants split into limbs).
+// Const returns c at 72 bits (arith.Defined rounded limb by limb), or,
+// with B64Const, the reference's binary64 value imported exactly.
 func (a Arith) Const(c arith.Constant) TW {
-	if a.FullConstants {
-		return fullConst(c)
+	if a.B64Const {
+		return a.FromFloat64(arith.Binary64(c))
 	}
-	return a.FromFloat64(arith.Binary64(c))
+	fullTables()
+	return fullConsts[c]
 }
 
 // fullPrec is the precision the full constants are computed at before
@@ -137,20 +159,12 @@ var (
 func fullTables() {
 	fullOnce.Do(func() {
 		for c := range fullConsts {
-			fullConsts[c] = fromBig(arith.Exact(arith.Constant(c), fullPrec))
+			fullConsts[c] = fromBig(arith.Defined(arith.Constant(c), fullPrec))
 		}
 		for k := range fullGM {
 			fullGM[k] = fromBig(arith.GMExact(k, fullPrec))
 		}
 	})
-}
-
-func fullConst(c arith.Constant) TW {
-	fullTables()
-	if c < 0 || int(c) >= arith.NumConstants {
-		return TW{float32(math.Inf(1)), 0, 0}
-	}
-	return fullConsts[c]
 }
 
 // fromBig splits v into three float32 limbs, each the nearest binary32 of
@@ -171,10 +185,11 @@ var (
 	gmTab  [2048]TW
 )
 
-// GM returns twiddle entry k: the reference's binary64 value, imported
+// GM returns twiddle entry k at 72 bits (arith.GMExact rounded limb by
+// limb), or, with B64Const, the reference's binary64 value imported
 // exactly.
 func (a Arith) GM(k int) TW {
-	if a.FullConstants && k >= 0 && k < 2048 {
+	if !a.B64Const {
 		fullTables()
 		return fullGM[k]
 	}

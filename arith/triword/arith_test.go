@@ -2,12 +2,13 @@ package triword
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
 )
 
-// TestRegistered checks the two registered backends, their precision and
+// TestRegistered checks the four registered backends, their precision and
 // the bounds they report, which must be those of Fabiano, Muller and Picot
 // (IEEE TC 2019) in the form Thery and Rideau machine-checked (u = 2^-24;
 // their proofs raise the reciprocal's and the quotient's u^4 terms).
@@ -21,17 +22,20 @@ func TestRegistered(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		accurate bool
+		b64      bool
 		mul      float64
 	}{
-		{"triword", false, 44*u3 + 176*u4},
-		{"triword-acc", true, 28*u3 + 107*u4},
+		{"triword", false, false, 44*u3 + 176*u4},
+		{"triword-acc", true, false, 28*u3 + 107*u4},
+		{"triword-b64const", false, true, 44*u3 + 176*u4},
+		{"triword-acc-b64const", true, true, 28*u3 + 107*u4},
 	} {
 		b, err := arith.Lookup(c.name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		a, ok := b.Impl.(Arith)
-		if !ok || a.Accurate != c.accurate {
+		if !ok || a.Accurate != c.accurate || a.B64Const != c.b64 {
 			t.Fatalf("%s: Impl = %#v", c.name, b.Impl)
 		}
 		if _, ok := b.Impl.(arith.Arith[TW]); !ok {
@@ -100,5 +104,36 @@ func TestSpecialValues(t *testing.T) {
 		if got := a.ExpmP63(zero, a.FromFloat64(0.5)); got != 1<<62 {
 			t.Errorf("ExpmP63(0, 1/2) = %#x, want 2^62", got)
 		}
+	}
+}
+
+// TestLegacyName pins the meaning of the revision-1 names: each either
+// maps to the backend whose arithmetic it named, or is refused.
+func TestLegacyName(t *testing.T) {
+	for old, want := range map[string]string{
+		"triword": "triword-b64const", "triword-acc": "triword-acc-b64const",
+		"native": "native", "emu64": "emu64", "dd": "dd", "vprec:53": "vprec:53",
+	} {
+		got, ok := arith.LegacyName(old)
+		if !ok || got != want {
+			t.Errorf("arith.LegacyName(%q) = %q, %v; want %q", old, got, ok, want)
+		}
+		if (arith.LegacyNameError(old) != nil) != arith.IsLegacyName(old) || arith.IsLegacyName(old) != (old != want) {
+			t.Errorf("%q: IsLegacy %v, LegacyError %v", old, arith.IsLegacyName(old), arith.LegacyNameError(old))
+		}
+	}
+	// The renamed backend is today's arithmetic of the old name.
+	b, err := arith.Lookup("triword-b64const")
+	if err != nil || b.Impl != (Arith{B64Const: true}) {
+		t.Errorf("triword-b64const: %v, %v", b.Impl, err)
+	}
+	if cur, ok := arith.LegacyName("triword-fullconst"); ok || cur != "" {
+		t.Errorf("arith.LegacyName(triword-fullconst) = %q, %v; want refused", cur, ok)
+	}
+	if err := arith.LegacyNameError("triword-fullconst"); err == nil || !strings.Contains(err.Error(), "no backend") {
+		t.Errorf("arith.LegacyNameError(triword-fullconst) = %v", err)
+	}
+	if err := arith.LegacyNameError("triword"); err == nil || !strings.Contains(err.Error(), `now named "triword-b64const"`) {
+		t.Errorf("arith.LegacyNameError(triword) = %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package triword
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -72,11 +73,11 @@ func bitsLen(i int64) int {
 	return len(big.NewInt(i).Text(2))
 }
 
-// TestConstantImport checks that every named constant and every twiddle
-// factor is imported exactly: the three limbs sum to the binary64 value,
-// half-ulp separated, and Float64 returns it.
+// TestConstantImport checks that with B64Const every named constant and
+// every twiddle factor is imported exactly: the three limbs sum to the
+// binary64 value, half-ulp separated, and Float64 returns it.
 func TestConstantImport(t *testing.T) {
-	var a Arith
+	a := Arith{B64Const: true}
 	check := func(what string, x TW, v float64) {
 		t.Helper()
 		checkHalfUlp(t, what, x)
@@ -378,6 +379,54 @@ func TestNonFinite(t *testing.T) {
 			if !b.IsInf() || b.Signbit() != math.Signbit(want) {
 				t.Errorf("Accurate=%v: Big(%s = %v) = %v, want %v", a.Accurate, c.what, c.x, b, want)
 			}
+		}
+	}
+}
+
+// TestConstants72 checks TWFalcon's constants: every constant and twiddle
+// factor of the default backends is its defined value to 72 bits (within
+// 2^-71 relative of the 256-bit value), 1/sigma and sigma_min included,
+// which round to binary64 as the specification's formulas do: sigma_min to
+// the reference's table, 1/sigma one ulp below it (the reference's table
+// is one ulp above the formula). Those that binary64 cannot hold differ
+// from the imported ones.
+func TestConstants72(t *testing.T) {
+	near := func(what string, x TW, want *big.Float) {
+		t.Helper()
+		checkHalfUlp(t, what, x)
+		d := new(big.Float).SetPrec(300).Sub(bigTW(x), want)
+		lim := new(big.Float).SetPrec(300).Mul(want, big.NewFloat(0x1p-71))
+		if d.Abs(d).Cmp(lim.Abs(lim)) > 0 {
+			t.Errorf("%s = %v: off by %g from %g", what, x, d, want)
+		}
+	}
+	for _, a := range []Arith{{}, {Accurate: true}} {
+		for c := range arith.NumConstants {
+			near(arith.Constant(c).String(), a.Const(arith.Constant(c)), arith.Defined(arith.Constant(c), 256))
+		}
+		for k := 2; k < 2048; k++ {
+			near(fmt.Sprintf("GM(%d)", k), a.GM(k), arith.GMExact(k, 256))
+		}
+		for logn := uint(1); logn <= arith.MaxLogN; logn++ {
+			is, sm := a.Const(arith.InvSigma(logn)), a.Const(arith.SigmaMin(logn))
+			if table := arith.Binary64(arith.InvSigma(logn)); a.Float64(is) != math.Nextafter(table, 0) {
+				t.Errorf("inv_sigma[%d] = %v, want one binary64 ulp below the reference's %v", logn, a.Float64(is), table)
+			}
+			if a.Float64(sm) != arith.Binary64(arith.SigmaMin(logn)) {
+				t.Errorf("sigma_min[%d] rounds to %v, want the reference's %v", logn, a.Float64(sm), arith.Binary64(arith.SigmaMin(logn)))
+			}
+			if b := (Arith{B64Const: true}); sm == b.Const(arith.SigmaMin(logn)) {
+				t.Errorf("sigma_min[%d] is the binary64 value", logn)
+			}
+		}
+		b := Arith{B64Const: true, Accurate: a.Accurate}
+		for _, c := range []arith.Constant{arith.InvQ, arith.Log2, arith.InvLog2, arith.InvSqrt2, arith.BnormMax} {
+			if a.Const(c) == b.Const(c) {
+				t.Errorf("%v: the 72-bit constant is the binary64 one", c)
+			}
+		}
+		if a.GM(5) == b.GM(5) {
+			t.Error("GM(5): the 72-bit twiddle is the binary64 one")
 		}
 	}
 }

@@ -6,10 +6,19 @@
 // and to measure how much more precise than binary64 such signing is. It is
 // not a constant-time implementation and not a fast one on a 64-bit host.
 //
-// Two backends are registered: "triword" multiplies with the fast product
-// (Algorithm 10), as TWFalcon does, and "triword-acc" with the accurate one
-// (Algorithm 9). Both report the proven relative error bounds through
-// arith.ErrorBounds.
+// Four backends are registered (Backends). "triword" is TWFalcon's
+// arithmetic: the fast product (Algorithm 10), and every constant held at
+// 72 bits -- the FFT twiddles, 1/q, ln 2, ..., and the sampler's 1/sigma
+// and sigma_min, computed from the specification's formulas -- as
+// TWFalcon's precision test "recomputes all constants for the high
+// precision and triple float versions". "triword-acc" multiplies with the
+// accurate product (Algorithm 9). "triword-b64const" and
+// "triword-acc-b64const" are the ablation that imports the reference's
+// binary64 constants and twiddles instead: their 2^-53 relative errors
+// bound delta_c near binary64's, about 17 bits above triword's. All report
+// the proven relative error bounds through arith.ErrorBounds. Documents
+// written before these names (when "triword" meant triword-b64const) are
+// read through LegacyName.
 //
 // # Algorithms
 //
@@ -78,9 +87,10 @@
 // # Conversions
 //
 // As in TWFalcon: Of converts any int64 exactly (Falcon's inputs stay
-// within 2^24, a single limb); FromFloat64, Const and GM import binary64
-// values exactly by splitting their 53-bit significand over the three
-// limbs; Rint, Floor and Trunc are exact for |x| < 2^63, walking the limbs
+// within 2^24, a single limb); FromFloat64 imports a binary64 value
+// exactly by splitting its 53-bit significand over the three limbs (Const
+// and GM do so with B64Const, and otherwise round the exact value limb by
+// limb); Rint, Floor and Trunc are exact for |x| < 2^63, walking the limbs
 // from the top (see Rint); ExpmP63 keeps the reference's fixed-point
 // polynomial and feeds it triple-word values of x*2^63 and ccs*2^63.
 // Neg, Half and Double act limb by limb. Float64 rounds the exact sum

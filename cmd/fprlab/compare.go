@@ -148,6 +148,9 @@ type compareIdentity struct {
 	Acceptance string `json:"acceptance,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes.
 	Shard string `json:"shard,omitempty"`
+	// TriwordNames is the meaning of the triword backend names
+	// (triwordNames; absent: the old names, see legacy.go).
+	TriwordNames int `json:"triword_names,omitempty"`
 }
 
 // splitBackends splits a comma-separated backend list. A precision plan may
@@ -275,6 +278,10 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 		for _, b := range bs {
 			id.Backends = append(id.Backends, b.Name)
+		}
+		id.TriwordNames = triwordNames(id.Backends)
+		if err := checkResumable(opts.Out); err != nil {
+			return nil, err
 		}
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
 			return nil, err

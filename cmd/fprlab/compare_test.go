@@ -348,17 +348,7 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	if code := run(context.Background(), margs, nil, &merged, &errb); code != 0 {
 		t.Fatalf("merge: exit %d: %s", code, errb.String())
 	}
-	strip := func(b []byte) string {
-		var v []map[string]any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range v {
-			delete(s, "seconds")
-		}
-		return string(must(json.Marshal(v)))
-	}
-	if strip(whole.Bytes()) != strip(merged.Bytes()) {
+	if withoutSeconds(t, whole.Bytes()) != withoutSeconds(t, merged.Bytes()) {
 		t.Errorf("merged summary differs from the single run's")
 	}
 	for _, bad := range [][]string{
@@ -414,17 +404,7 @@ func TestCampaignSlurmScripts(t *testing.T) {
 	if code := run(context.Background(), append(cargs, "--json"), nil, &whole, &errb); code != 0 {
 		t.Fatalf("single run: exit %d", code)
 	}
-	strip := func(b []byte) string {
-		var v []map[string]any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range v {
-			delete(s, "seconds")
-		}
-		return string(must(json.Marshal(v)))
-	}
-	if strip(merged) != strip(whole.Bytes()) {
+	if withoutSeconds(t, merged) != withoutSeconds(t, whole.Bytes()) {
 		t.Errorf("merged campaign differs from the single run")
 	}
 }

@@ -118,7 +118,11 @@ func tooLarge(flag, path string, limit int) error {
 
 // lookupBackend resolves a --backend value; the error lists the choices.
 func lookupBackend(name string) (arith.Backend, error) {
-	return arith.Lookup(name)
+	b, err := arith.Lookup(name)
+	if _, ok := arith.LegacyName(name); err != nil && !ok {
+		err = fmt.Errorf("%w\n(%v)", err, arith.LegacyNameError(name))
+	}
+	return b, err
 }
 
 // hexOutput encodes data as the --hex files hold it: lowercase hex and a

@@ -109,6 +109,7 @@ func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) 
 		if err := safefile.Distinct(c.InputArgs("in"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
 			return err
 		}
+		noteRenamed(s, c)
 	case kind != plot.KindExpm:
 		return fmt.Errorf("--in is required for %s (a compare or sweep JSON file, or a directory of them)", kind)
 	}

@@ -65,6 +65,7 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 	if err := safefile.Distinct(c.InputArgs("in"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
 		return err
 	}
+	noteRenamed(s, c)
 	page, err := report.Build(c, report.Options{
 		Plot:            plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points},
 		RequireManifest: !opts.AllowNoManifest,

@@ -100,6 +100,8 @@ type sweepIdentity struct {
 	OracleBits uint     `json:"oracle_bits,omitempty"`
 	ExactSigma string   `json:"exact_sigma"`
 	Shard      string   `json:"shard,omitempty"`
+	// TriwordNames: as compareIdentity's.
+	TriwordNames int `json:"triword_names,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -249,6 +251,10 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		}
 		// The directory stays locked for the whole sweep; each format's
 		// compare directory has its own lock.
+		id.TriwordNames = triwordNames(id.Formats)
+		if err := checkResumable(opts.Out); err != nil {
+			return err
+		}
 		camp, err := shadow.OpenCampaign(opts.Out, id)
 		if err != nil {
 			return err
