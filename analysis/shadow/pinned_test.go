@@ -35,11 +35,11 @@ func TestPinnedRecords(t *testing.T) {
 		{"native", Config{LogN: 9, Signatures: 24, Keys: 2, Shadow: ShadowDD}, false, "544d9ec0c952da11426558108a8b884a12e6c1fd17217e51667841b605d4b8c5"},
 		{"native", Config{LogN: 8, Signatures: 6, Keys: 1, Shadow: ShadowDD}, true, "3c8802e1c5e91b70a4ba5f67ae9870d3936f73305a08f1521d8bd0463ecef390"},
 		{"native", Config{LogN: 10, Signatures: 4, Keys: 1, Shadow: ShadowDD}, false, "143f40696726d462fab15d217c80070485fc9e5946d2da21ba6b1c44d062b44f"},
-		{"triword", Config{LogN: 9, Signatures: 8, Keys: 1, Shadow: ShadowDD}, false, "0a0728ffae48d1d65dab2ce29dc93af21fbbc28df8bafb7a161e000d6d52ad0f"},
-		{"triword", Config{LogN: 8, Signatures: 3, Keys: 1, Shadow: ShadowDD}, true, "4bfcf9785a50ca6a8fa526e38cd9704f246a31f8f0b26895c5d009c431cdcea7"},
-		{"triword", Config{LogN: 10, Signatures: 2, Keys: 1, Shadow: ShadowDD}, false, "204a67dfe36aa1e41938e2cf7dcc0a30e79ba4896d0961eddec6e39c12109c62"},
+		{"triword-b64const", Config{LogN: 9, Signatures: 8, Keys: 1, Shadow: ShadowDD}, false, "0a0728ffae48d1d65dab2ce29dc93af21fbbc28df8bafb7a161e000d6d52ad0f"},
+		{"triword-b64const", Config{LogN: 8, Signatures: 3, Keys: 1, Shadow: ShadowDD}, true, "4bfcf9785a50ca6a8fa526e38cd9704f246a31f8f0b26895c5d009c431cdcea7"},
+		{"triword-b64const", Config{LogN: 10, Signatures: 2, Keys: 1, Shadow: ShadowDD}, false, "204a67dfe36aa1e41938e2cf7dcc0a30e79ba4896d0961eddec6e39c12109c62"},
 		{"native", Config{LogN: 9, Signatures: 2, Keys: 1, Shadow: ShadowOracle, Sigma: SigmaReference}, false, "bb9f0ce7dbeab5d49f735d5f284c42186b0c3e4350a6ef76cfd1a534e8c0fc64"},
-		{"triword", Config{LogN: 8, Signatures: 1, Keys: 1, Shadow: ShadowOracle}, false, "e48079e84323e55b7f209756275de6c1ca9574f035b8348216ce99d44180b316"},
+		{"triword-b64const", Config{LogN: 8, Signatures: 1, Keys: 1, Shadow: ShadowOracle}, false, "e48079e84323e55b7f209756275de6c1ca9574f035b8348216ce99d44180b316"},
 		{"emu64", Config{LogN: 8, Signatures: 4, Keys: 1, Shadow: ShadowDD}, true, "c8194de091a6d5257b3a217c54d3d306e85c3d14eb8d9b7a299ef859eb582453"},
 		{"vprec:80", Config{LogN: 8, Signatures: 2, Keys: 1, Shadow: ShadowDD}, true, "016a5e520bfa3803a7c8cfd564d9b15c8b043ce38bb3c2c539cf67400f3ba16a"},
 	}
@@ -78,9 +78,9 @@ func TestPinnedSamplerValues(t *testing.T) {
 		{"native", 9, 12, false, "998303adf832f881d8c1e7fde0e7bd6b81438836edeaa06f36d3b1c26eca5dd3"},
 		{"native", 8, 4, true, "724020c746a49f9a5f26eee5357e625046955b967f888d1864cf20d44e5c4f2f"},
 		{"native", 10, 2, false, "e07bc50867b5045d3b03bfb303e6f2c3673497be09093a77a1992511fa2eb7c1"},
-		{"triword", 9, 4, false, "2b6df4689d67df74cf6ad71ca933f1adefafc0b74adbd377fa0c1ec70226120a"},
-		{"triword", 8, 2, true, "8f4ca81db974ca7194f55d006f69d94b0fd447c060de3d37c0b3e45e2915364d"},
-		{"triword", 10, 1, false, "e0913bd7b589ce78e5c691ffd97234d229e105b02d10a1e76e0e5905c09b695d"},
+		{"triword-b64const", 9, 4, false, "2b6df4689d67df74cf6ad71ca933f1adefafc0b74adbd377fa0c1ec70226120a"},
+		{"triword-b64const", 8, 2, true, "8f4ca81db974ca7194f55d006f69d94b0fd447c060de3d37c0b3e45e2915364d"},
+		{"triword-b64const", 10, 1, false, "e0913bd7b589ce78e5c691ffd97234d229e105b02d10a1e76e0e5905c09b695d"},
 	}
 	for _, c := range cases {
 		if testing.Short() && !c.short {
