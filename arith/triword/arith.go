@@ -41,22 +41,25 @@ var (
 // documentation on underflow).
 func init() {
 	arith.Register(arith.Backend{
-		Name: "triword",
-		Bits: 72,
+		Name:    "triword",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "triple-word binary32 (three float32 limbs, 72-bit significand), Fabiano-Muller-Picot " +
 			"algorithms with the errata fixed, fast product (Alg 10) as TWFalcon; rel. error <= 2^-66.5 per op",
 		Impl: Arith{},
 	})
 	arith.Register(arith.Backend{
-		Name: "triword-fullconst",
-		Bits: 72,
+		Name:    "triword-fullconst",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "triple-word binary32 as \"triword\" with constants and FFT twiddles held at the format's " +
 			"precision (72 bits) instead of imported from binary64",
 		Impl: Arith{FullConstants: true},
 	})
 	arith.Register(arith.Backend{
-		Name: "triword-acc",
-		Bits: 72,
+		Name:    "triword-acc",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "triple-word binary32 as \"triword\" but with the accurate product (Alg 9, " +
 			"rel. error <= 28u^3+107u^4 ~ 2^-67.2)",
 		Impl: Arith{Accurate: true},

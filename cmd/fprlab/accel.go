@@ -343,7 +343,7 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 		return err
 	}
 	h := accel.NewHorcruxArith()
-	ok, err := regenerate(arith.Backend{Name: "emu64+fpru", Bits: 53, Impl: h}, logn, opts.Record)
+	ok, err := regenerate(arith.Backend{Name: "emu64+fpru", Bits: 53, ExpBits: 11, Impl: h}, logn, opts.Record)
 	if err != nil {
 		return err
 	}
@@ -449,7 +449,7 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 		if m.Width == 64 {
 			d.FixedProduct = m.Product
 		}
-		ok, err := regenerate(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, Impl: emu64.NewStaged(d)}, logn, opts.Record)
+		ok, err := regenerate(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, ExpBits: 11, Impl: emu64.NewStaged(d)}, logn, opts.Record)
 		if err != nil {
 			return err
 		}
