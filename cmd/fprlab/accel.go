@@ -20,6 +20,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
+	"github.com/fprlab/fprlab/internal/ffsfsm"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -549,7 +550,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	if err != nil {
 		return err
 	}
-	if _, err := falcon.GenerateKATRecordFSM(b, emu64.Arith{}, logn, &rec); err != nil {
+	if rec.PK, rec.SK, rec.SM, _, err = ffsfsm.KAT(b, b, logn, rec.Count, rec.Seed, rec.Msg); err != nil {
 		return err
 	}
 	sk, err := falcon.DecodePrivateKey(rec.SK)
@@ -572,7 +573,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		if err != nil {
 			return err
 		}
-		got, st, err := falcon.SignFSM(emu64.Arith{}, nil, sk, rec.Msg, falcon.Compressed, stream())
+		got, st, err := ffsfsm.Sign(b, rec.SK, rec.Msg, stream())
 		if err != nil {
 			return err
 		}
