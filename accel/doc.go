@@ -19,8 +19,9 @@
 //     simulation of serial and alternating pipelines driven by the
 //     accept/reject sequence of real signing (falcon's observer), and the
 //     pipelined design's two-Bernoulli acceptance test.
-//   - ffSampling as a state machine lives in package falcon
-//     (falcon.SignFSM), which owns the internals it needs.
+//   - ffSampling as a state machine is implemented in package falcon,
+//     which owns the internals it needs, and reached through the
+//     module's internal package ffsfsm (fprlab accel ffsampling).
 //   - the fpr-unit cycle breakdown and the RIPST comparison are drawn by
 //     package analysis/plot (FPRUnit, RIPST) from these results.
 //

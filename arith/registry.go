@@ -11,8 +11,14 @@ import (
 // Arith[F] for the backend's own value type F; code that runs Falcon over a
 // backend recovers F with a type switch on Impl (see package falcon).
 type Backend struct {
-	Name        string // the name it is chosen by, e.g. "emu64" or "vprec:64"
-	Bits        int    // significand precision in bits (53 for binary64)
+	Name string // the name it is chosen by, e.g. "emu64" or "vprec:64"
+	Bits int    // significand precision in bits (53 for binary64)
+	// ExpBits is the exponent range, as the width of the exponent field
+	// of the IEEE 754 binary format with the same range (emax =
+	// 2^(ExpBits-1)-1, emin = 1-emax): 11 for binary64 and for formats
+	// built from binary64 limbs, 8 for those built from binary32 limbs.
+	// 0 means the range is unbounded (no overflow or underflow).
+	ExpBits     int
 	Description string
 	Impl        any
 }

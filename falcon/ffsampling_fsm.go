@@ -1,9 +1,12 @@
 package falcon
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/internal/ffsfsm"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
@@ -58,30 +61,14 @@ type ffsFrame struct {
 // addresses, the degree and the checkpoint.
 const ffsFrameWords = 8
 
-// FFSamplingStats describes the state machine's runs over one signature
-// (all its attempts).
-type FFSamplingStats struct {
-	// Attempts is the number of signing attempts, each one run of
-	// ffSampling.
-	Attempts int
-	// MaxDepth is the largest number of frames on the stack.
-	MaxDepth int
-	// StackWords is the stack at its peak, MaxDepth frames of
-	// ffsFrameWords words; WorkspaceWords the floating-point values of the
-	// workspace the machine addresses (t0, t1 and the Gram matrix, 5n,
-	// plus 4n of scratch, as ffSampling_fft_dyntree needs). PeakWords is
-	// their sum, the memory held at the deepest point.
-	StackWords, WorkspaceWords, PeakWords int
-	// Transitions counts the states entered, over all attempts.
-	Transitions int
-	// Leaves is the number of leaves sampled (two SamplerZ calls each).
-	Leaves int
-}
+// ffsStats is the statistics the state machine accumulates over one
+// signature; package ffsfsm declares it for the callers outside falcon.
+type ffsStats = ffsfsm.Stats
 
 // ffSamplingFSM is ffSamplingDyn as a state machine over workspace w: the
 // root frame's regions hold the target and the Gram matrix, and the result
 // replaces the target as in ffSamplingDyn.
-func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root ffsFrame, origLogn uint, st *ffsStats) {
 	stack := make([]ffsFrame, 0, root.logn)
 	cur := root
 	cur.checkpoint = ckBeforeRight
@@ -129,7 +116,7 @@ func ffSamplingFSM[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, root f
 // frame's checkpoint (the node steps of sign.go, which ffSamplingDyn runs
 // too, with the same observer events and plan stages), returning the next
 // state.
-func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFrame, origLogn uint, st *ffsStats) ffsState {
 	n := 1 << f.logn
 	reg := func(off, size int) []F { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
@@ -156,7 +143,7 @@ func ffsActuate[F any, A arith.Arith[F]](a A, s *sampler[F, A], w []F, f *ffsFra
 // fsmStep returns doSignDyn's ffSampling step run by the state machine,
 // accumulating its statistics into st. The root frame addresses the
 // workspace as doSignDyn lays it out.
-func fsmStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], st *FFSamplingStats) func(ws []F, logn uint) {
+func fsmStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], st *ffsStats) func(ws []F, logn uint) {
 	return func(ws []F, logn uint) {
 		n := 1 << logn
 		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
@@ -170,7 +157,7 @@ func fsmStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], st *FFSamplingStats
 
 // fsmAttempt returns the attempt function of the state-machine path over
 // a, reporting to obs (nil for none) and accumulating into st.
-func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
+func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hNTT []uint16, st *ffsStats) attemptFunc {
 	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		var p samplerprng.PRNG
 		p.Init(seed)
@@ -186,16 +173,50 @@ func fsmAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, h
 	}
 }
 
-// SignFSM is Sign (the dynamic path, falcon_sign_dyn) over arithmetic a
+// The entry points of package ffsfsm run the emu64 instance (FPEMU, the
+// reference's integer emulation of binary64, which a hardware datapath
+// implements); the tests run the generic code over other arithmetics.
+func init() {
+	ffsfsm.Sign = func(a arith.Arith[emu64.FPR], obs any, skEnc, msg []byte, rng io.Reader) ([]byte, *ffsStats, error) {
+		sk, err := DecodePrivateKey(skEnc)
+		if err != nil {
+			return nil, nil, err
+		}
+		var o Observer[emu64.FPR]
+		if obs != nil {
+			var ok bool
+			if o, ok = obs.(Observer[emu64.FPR]); !ok {
+				return nil, nil, fmt.Errorf("falcon: the state machine's observer %T is not a falcon.Observer[emu64.FPR]", obs)
+			}
+		}
+		if e, ok := a.(emu64.Arith); ok {
+			return signFSMEmu64(e, o, sk, msg, Compressed, rng)
+		}
+		// A wrapper of emu64 (accel's counting or digesting arithmetic)
+		// runs the generic code.
+		return signFSM[emu64.FPR](a, o, sk, msg, Compressed, rng)
+	}
+	ffsfsm.KAT = func(kb, b arith.Backend, logn uint, count int, seed, msg []byte) (pk, sk, sm []byte, st *ffsStats, err error) {
+		a, ok := b.Impl.(emu64.Arith)
+		if !ok {
+			return nil, nil, nil, nil, fmt.Errorf("falcon: the ffSampling state machine runs over emu64, not backend %q", b.Name)
+		}
+		r := KATRecord{Count: count, Seed: seed, Msg: msg}
+		st, err = generateKATRecordFSMEmu64(kb, a, logn, &r)
+		return r.PK, r.SK, r.SM, st, err
+	}
+}
+
+// signFSM is Sign (the dynamic path, falcon_sign_dyn) over arithmetic a
 // with ffSampling run by the hardware-style state machine: the same
 // signature bit for bit, and the machine's statistics over all attempts.
 // obs (nil for none) sees the events Sign reports.
-func SignFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *FFSamplingStats, error) {
+func signFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *ffsStats, error) {
 	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, nil, err
 	}
-	st := &FFSamplingStats{}
+	st := &ffsStats{}
 	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttempt(a, obs, full, hNTT, st))
 	if err != nil {
 		return nil, nil, err
@@ -203,10 +224,10 @@ func SignFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, msg 
 	return sig, st, nil
 }
 
-// SignHashedDynFSM is SignHashedDyn over arithmetic a with ffSampling run
+// signHashedDynFSM is SignHashedDyn over arithmetic a with ffSampling run
 // by the state machine: s2 of the round-3 NIST API's crypto_sign, bit for
 // bit, and the machine's statistics.
-func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *FFSamplingStats, error) {
+func signHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *ffsStats, error) {
 	full, hNTT, err := completeKeyNTT(sk)
 	if err != nil {
 		return nil, nil, err
@@ -214,7 +235,7 @@ func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *Private
 	if err := checkHashed(hm, full.LogN); err != nil {
 		return nil, nil, err
 	}
-	st := &FFSamplingStats{}
+	st := &ffsStats{}
 	budget := maxAttempts
 	s2, err := signLoop(hm, rng, fsmAttempt(a, obs, full, hNTT, st), &budget)
 	if err != nil {
@@ -223,14 +244,14 @@ func SignHashedDynFSM[F any, A arith.Arith[F]](a A, obs Observer[F], sk *Private
 	return s2, st, nil
 }
 
-// GenerateKATRecordFSM is GenerateKAT with keys over backend kb and
+// generateKATRecordFSM is GenerateKAT with keys over backend kb and
 // crypto_sign's signature made over arithmetic a with ffSampling run by
 // the state machine: the published record, bit for bit, and the machine's
 // statistics over the signature's attempts.
-func GenerateKATRecordFSM[F any, A arith.Arith[F]](kb arith.Backend, a A, logn uint, r *KATRecord) (*FFSamplingStats, error) {
-	var st *FFSamplingStats
+func generateKATRecordFSM[F any, A arith.Arith[F]](kb arith.Backend, a A, logn uint, r *KATRecord) (*ffsStats, error) {
+	var st *ffsStats
 	err := generateKATRecord(kb, logn, r, nil, func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
-		s2, s, err := SignHashedDynFSM(a, nil, sk, hm, rng)
+		s2, s, err := signHashedDynFSM(a, nil, sk, hm, rng)
 		st = s
 		return s2, err
 	}, maxKeygenFailures)

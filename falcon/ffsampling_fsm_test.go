@@ -28,7 +28,7 @@ func TestSignFSMVectors(t *testing.T) {
 	for _, v := range vs {
 		sig := mustHex(t, v.Sig)
 		rng := bytes.NewReader(v.stream(t))
-		s, st, err := SignFSM(emu64.Arith{}, nil, v.key(), []byte(v.Message), Padded, rng)
+		s, st, err := signFSM(emu64.Arith{}, nil, v.key(), []byte(v.Message), Padded, rng)
 		if err != nil {
 			t.Fatalf("vector %d: %v", v.Index, err)
 		}
@@ -61,7 +61,7 @@ func TestSignHashedDynFSM(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, _, err := SignHashedDynFSM(emu64.Arith{}, nil, v.key(), hm, bytes.NewReader(seeds))
+		s2, _, err := signHashedDynFSM(emu64.Arith{}, nil, v.key(), hm, bytes.NewReader(seeds))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ func TestSignHashedDynFSM(t *testing.T) {
 			t.Errorf("vector %d: s2 differs", v.Index)
 		}
 	}
-	if _, _, err := SignHashedDynFSM(emu64.Arith{}, nil, vs[0].key(), []uint16{1}, bytes.NewReader(nil)); err == nil {
+	if _, _, err := signHashedDynFSM(emu64.Arith{}, nil, vs[0].key(), []uint16{1}, bytes.NewReader(nil)); err == nil {
 		t.Error("a hashed point of the wrong length was accepted")
 	}
 }
@@ -122,7 +122,7 @@ func TestSignFSMObserver(t *testing.T) {
 		if _, err := Sign(b, v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := SignFSM(emu64.Arith{}, Observer[emu64.FPR](fsm), v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
+		if _, _, err := signFSM(emu64.Arith{}, Observer[emu64.FPR](fsm), v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(rec.h.Sum(nil), fsm.h.Sum(nil)) {
@@ -155,7 +155,7 @@ func TestKATRecordsFSM(t *testing.T) {
 		}
 		recs := KATRequests(n)
 		for i := range recs {
-			st, err := GenerateKATRecordFSM(kb, emu64.Arith{}, ref.LogN, &recs[i])
+			st, err := generateKATRecordFSM(kb, emu64.Arith{}, ref.LogN, &recs[i])
 			if err != nil {
 				t.Fatalf("logn %d record %d: %v", ref.LogN, i, err)
 			}
@@ -213,7 +213,7 @@ func TestSignFSMPlanStages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := SignFSM(fsm, nil, vec.key(), []byte(vec.Message), Padded, bytes.NewReader(vec.stream(t)))
+		got, _, err := signFSM(fsm, nil, vec.key(), []byte(vec.Message), Padded, bytes.NewReader(vec.stream(t)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -53,10 +53,10 @@ type genInstance struct {
 var genInstances = []genInstance{
 	{"native", genericNative{}, "*falcon.engineOfNative", true, false},
 	{"emu64", genericEmu64{}, "*falcon.engineOfEmu64", true, false},
-	{"triword", genericTriword{}, "*falcon.engineOfTriword", false, true},
-	{"triword-acc", genericTriword{triword.Arith{Accurate: true}}, "*falcon.engineOfTriword", false, true},
-	{"triword-b64const", genericTriword{triword.Arith{B64Const: true}}, "*falcon.engineOfTriword", false, true},
-	{"triword-acc-b64const", genericTriword{triword.Arith{Accurate: true, B64Const: true}}, "*falcon.engineOfTriword", false, true},
+	{"triword", genericTriword{}, "falcon.triwordEngine", false, true},
+	{"triword-acc", genericTriword{triword.Arith{Accurate: true}}, "falcon.triwordEngine", false, true},
+	{"triword-b64const", genericTriword{triword.Arith{B64Const: true}}, "falcon.triwordEngine", false, true},
+	{"triword-acc-b64const", genericTriword{triword.Arith{Accurate: true, B64Const: true}}, "falcon.triwordEngine", false, true},
 }
 
 // short reports whether the instance runs the -short subset.

@@ -46,7 +46,7 @@ type engineOfEmu64 struct {
 func (e *engineOfEmu64) backend() arith.Backend { return e.b }
 
 // ffSamplingFSMEmu64 is ffSamplingFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
-func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsFrame, origLogn uint, st *ffsStats) {
 	stack := make([]ffsFrame, 0, root.logn)
 	cur := root
 	cur.checkpoint = ckBeforeRight
@@ -91,7 +91,7 @@ func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsF
 }
 
 // ffsActuateEmu64 is ffsActuate (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
-func ffsActuateEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+func ffsActuateEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, f *ffsFrame, origLogn uint, st *ffsStats) ffsState {
 	n := 1 << f.logn
 	reg := func(off, size int) []emu64.FPR { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
@@ -116,7 +116,7 @@ func ffsActuateEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, f *ffsFrame,
 }
 
 // fsmStepEmu64 is fsmStep (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
-func fsmStepEmu64(a emu64.Arith, s *samplerEmu64, st *FFSamplingStats) func(ws []emu64.FPR, logn uint) {
+func fsmStepEmu64(a emu64.Arith, s *samplerEmu64, st *ffsStats) func(ws []emu64.FPR, logn uint) {
 	return func(ws []emu64.FPR, logn uint) {
 		n := 1 << logn
 		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
@@ -129,7 +129,7 @@ func fsmStepEmu64(a emu64.Arith, s *samplerEmu64, st *FFSamplingStats) func(ws [
 }
 
 // fsmAttemptEmu64 is fsmAttempt (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
-func fsmAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
+func fsmAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hNTT []uint16, st *ffsStats) attemptFunc {
 	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		var p samplerprng.PRNG
 		p.Init(seed)
@@ -143,6 +143,52 @@ func fsmAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hNT
 		}
 		return at, nil
 	}
+}
+
+// signFSMEmu64 is signFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
+func signFSMEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *ffsStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &ffsStats{}
+	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttemptEmu64(a, obs, full, hNTT, st))
+	if err != nil {
+		return nil, nil, err
+	}
+	return sig, st, nil
+}
+
+// signHashedDynFSMEmu64 is signHashedDynFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
+func signHashedDynFSMEmu64(a emu64.Arith, obs Observer[emu64.FPR], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *ffsStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, nil, err
+	}
+	st := &ffsStats{}
+	budget := maxAttempts
+	s2, err := signLoop(hm, rng, fsmAttemptEmu64(a, obs, full, hNTT, st), &budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s2, st, nil
+}
+
+// generateKATRecordFSMEmu64 is generateKATRecordFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
+func generateKATRecordFSMEmu64(kb arith.Backend, a emu64.Arith, logn uint, r *KATRecord) (*ffsStats, error) {
+	var st *ffsStats
+	err := generateKATRecord(kb, logn, r, nil, func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		s2, s, err := signHashedDynFSMEmu64(a, nil, sk, hm, rng)
+		st = s
+		return s2, err
+	}, maxKeygenFailures)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // cmulEmu64 is cmul (fft.go) with F = emu64.FPR, A = emu64.Arith.

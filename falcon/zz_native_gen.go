@@ -46,7 +46,7 @@ type engineOfNative struct {
 func (e *engineOfNative) backend() arith.Backend { return e.b }
 
 // ffSamplingFSMNative is ffSamplingFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffsFrame, origLogn uint, st *FFSamplingStats) {
+func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffsFrame, origLogn uint, st *ffsStats) {
 	stack := make([]ffsFrame, 0, root.logn)
 	cur := root
 	cur.checkpoint = ckBeforeRight
@@ -91,7 +91,7 @@ func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffs
 }
 
 // ffsActuateNative is ffsActuate (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame, origLogn uint, st *FFSamplingStats) ffsState {
+func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame, origLogn uint, st *ffsStats) ffsState {
 	n := 1 << f.logn
 	reg := func(off, size int) []float64 { return w[off : off+size] }
 	t0, t1 := reg(f.t0, n), reg(f.t1, n)
@@ -116,7 +116,7 @@ func ffsActuateNative(a native.Arith, s *samplerNative, w []float64, f *ffsFrame
 }
 
 // fsmStepNative is fsmStep (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func fsmStepNative(a native.Arith, s *samplerNative, st *FFSamplingStats) func(ws []float64, logn uint) {
+func fsmStepNative(a native.Arith, s *samplerNative, st *ffsStats) func(ws []float64, logn uint) {
 	return func(ws []float64, logn uint) {
 		n := 1 << logn
 		root := ffsFrame{t0: 5 * n, t1: 6 * n, g00: 0, g01: n, g11: 2 * n, tmp: 7 * n, logn: logn}
@@ -129,7 +129,7 @@ func fsmStepNative(a native.Arith, s *samplerNative, st *FFSamplingStats) func(w
 }
 
 // fsmAttemptNative is fsmAttempt (ffsampling_fsm.go) with F = float64, A = native.Arith.
-func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNTT []uint16, st *FFSamplingStats) attemptFunc {
+func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNTT []uint16, st *ffsStats) attemptFunc {
 	return func(hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 		var p samplerprng.PRNG
 		p.Init(seed)
@@ -143,6 +143,52 @@ func fsmAttemptNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hNT
 		}
 		return at, nil
 	}
+}
+
+// signFSMNative is signFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func signFSMNative(a native.Arith, obs Observer[float64], sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, *ffsStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := &ffsStats{}
+	sig, err := signMessage(full.LogN, msg, format, rng, fsmAttemptNative(a, obs, full, hNTT, st))
+	if err != nil {
+		return nil, nil, err
+	}
+	return sig, st, nil
+}
+
+// signHashedDynFSMNative is signHashedDynFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func signHashedDynFSMNative(a native.Arith, obs Observer[float64], sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, *ffsStats, error) {
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, nil, err
+	}
+	st := &ffsStats{}
+	budget := maxAttempts
+	s2, err := signLoop(hm, rng, fsmAttemptNative(a, obs, full, hNTT, st), &budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s2, st, nil
+}
+
+// generateKATRecordFSMNative is generateKATRecordFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
+func generateKATRecordFSMNative(kb arith.Backend, a native.Arith, logn uint, r *KATRecord) (*ffsStats, error) {
+	var st *ffsStats
+	err := generateKATRecord(kb, logn, r, nil, func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
+		s2, s, err := signHashedDynFSMNative(a, nil, sk, hm, rng)
+		st = s
+		return s2, err
+	}, maxKeygenFailures)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
 }
 
 // cmulNative is cmul (fft.go) with F = float64, A = native.Arith.

@@ -349,3 +349,14 @@ func TestTicksBounded(t *testing.T) {
 		t.Errorf("bits ticks over 20..60: %d ticks, want one per bit", len(ts))
 	}
 }
+
+// TestReferencesFromDocumentAlone checks that a fixed backend is placed by
+// the precision its document records, whatever its name: a backend the
+// registry does not know (a user's own) is drawn from its document alone.
+func TestReferencesFromDocumentAlone(t *testing.T) {
+	cs := []results.Compare{{Backend: "my-own-format", Bits: 61, ExpBits: 9, Params: 512}}
+	refs := References(nil, cs)
+	if len(refs) != 1 || refs[0].Backend != "my-own-format" || refs[0].Bits != 61 || refs[0].ExpBits != 9 {
+		t.Errorf("references %+v, want my-own-format at 61 bits", refs)
+	}
+}

@@ -145,7 +145,12 @@ type Compare struct {
 	KeygenBackend string `json:"keygen_backend,omitempty"`
 	// Bits is the backend's significand precision; 0 in documents that
 	// predate it.
-	Bits       int             `json:"bits,omitempty"`
+	Bits int `json:"bits,omitempty"`
+	// ExpBits is the backend's exponent range as the exponent-field width
+	// of the IEEE binary format with that range (11 for binary64, 8 for
+	// triple-word binary32); 0 or absent: unbounded, or a document that
+	// predates it.
+	ExpBits    int             `json:"exp_bits,omitempty"`
 	ExactSigma string          `json:"exact_sigma,omitempty"`
 	Params     Params          `json:"params"`
 	Signatures int64           `json:"signatures"`

@@ -91,6 +91,9 @@ func (c *Compare) validate() error {
 	if c.OracleBits > MaxBits {
 		return fmt.Errorf("oracle_bits %d: above %d", c.OracleBits, MaxBits)
 	}
+	if c.Bits < 0 || c.Bits > MaxBits || c.ExpBits < 0 || c.ExpBits > MaxBits {
+		return fmt.Errorf("bits %d, exp_bits %d: want 0..%d", c.Bits, c.ExpBits, MaxBits)
+	}
 	if math.IsNaN(c.Seconds) || math.IsInf(c.Seconds, 0) || c.Seconds < 0 {
 		return fmt.Errorf("seconds %g: want a finite time >= 0", c.Seconds)
 	}

@@ -192,7 +192,11 @@ type Summary struct {
 	KeygenBackend string `json:"keygen_backend"`
 	// Bits is the backend's significand precision (arith.Backend.Bits),
 	// which figures place the backend by.
-	Bits       int        `json:"bits,omitempty"`
+	Bits int `json:"bits,omitempty"`
+	// ExpBits is the backend's exponent range (arith.Backend.ExpBits):
+	// the exponent-field width of the IEEE binary format with that range,
+	// 0 (and absent) when unbounded.
+	ExpBits    int        `json:"exp_bits,omitempty"`
 	Params     int        `json:"params"`
 	Signatures int        `json:"signatures"`
 	Keys       int        `json:"keys"`

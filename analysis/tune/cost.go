@@ -37,7 +37,7 @@ func CountStages(signatures int, sign func(b arith.Backend) error) (StageOps, er
 		counters[i] = accel.NewCounting[float64](native.Arith{})
 		stages[i] = countingFormat{counters[i]}
 	}
-	b := arith.Backend{Name: "native+stagecount", Bits: 53, Description: "native binary64 counting operations per plan stage", Impl: plan.New[float64](stages)}
+	b := arith.Backend{Name: "native+stagecount", Bits: 53, ExpBits: 11, Description: "native binary64 counting operations per plan stage", Impl: plan.New[float64](stages)}
 	if err := sign(b); err != nil {
 		return out, err
 	}

@@ -23,8 +23,9 @@ var (
 // bits of 106-bit rounding.
 func init() {
 	arith.Register(arith.Backend{
-		Name: "dd",
-		Bits: 106,
+		Name:    "dd",
+		Bits:    106,
+		ExpBits: 11, // the limbs' range: binary64's
 		Description: "double-word binary64 (hi+lo, 106-bit significand, binary64 exponent range, no subnormal " +
 			"guarantee), Joldes-Muller-Popescu algorithms with FMA; rel. error <= 15u^2 ~ 2^-102 per op",
 		Impl: Arith{},

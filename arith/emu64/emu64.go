@@ -86,6 +86,7 @@ func init() {
 	arith.Register(arith.Backend{
 		Name:        "emu64",
 		Bits:        53,
+		ExpBits:     11,
 		Description: "IEEE binary64 emulated with integer operations only (reference FALCON_FPEMU semantics)",
 		Impl:        Arith{},
 	})

@@ -26,6 +26,7 @@ func init() {
 	arith.Register(arith.Backend{
 		Name:        "native",
 		Bits:        53,
+		ExpBits:     11,
 		Description: "hardware IEEE-754 binary64 (float64), never fused into FMA; reference FALCON_FPNATIVE semantics",
 		Impl:        Arith{},
 	})

@@ -118,7 +118,7 @@ func newBackend(arg string, virtual bool) (arith.Backend, error) {
 		}
 		a, _ = NewVirtual(uint(p))
 		a.fm = fm
-		return arith.Backend{Name: family + ":" + strconv.Itoa(p) + fm.suffix(), Bits: p, Description: fm.describe(uint(p)), Impl: a}, nil
+		return arith.Backend{Name: family + ":" + strconv.Itoa(p) + fm.suffix(), Bits: p, ExpBits: fm.expBits, Description: fm.describe(uint(p)), Impl: a}, nil
 	}
 	if virtual {
 		a, err = NewVirtual(uint(p))

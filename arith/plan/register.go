@@ -25,10 +25,11 @@ func init() {
 }
 
 // Backend returns the backend that signs with plan p. Its Bits is the
-// widest stage's significand.
+// widest stage's significand and its ExpBits the widest stage's exponent
+// range (0, unbounded, when any stage's is).
 func Backend(p Plan) (arith.Backend, error) {
 	impls := make([]any, len(p))
-	bits := 0
+	bits, expBits, unbounded := 0, 0, false
 	for i, name := range p {
 		b, err := arith.Lookup(name)
 		if err != nil {
@@ -36,6 +37,8 @@ func Backend(p Plan) (arith.Backend, error) {
 		}
 		impls[i] = b.Impl
 		bits = max(bits, b.Bits)
+		expBits = max(expBits, b.ExpBits)
+		unbounded = unbounded || b.ExpBits == 0
 	}
 	// The stages' formats share one value type: vfloat's for the vprec
 	// formats it implements, big.Float's for the others (the reference
@@ -50,9 +53,13 @@ func Backend(p Plan) (arith.Backend, error) {
 		}
 		impl = ref
 	}
+	if unbounded {
+		expBits = 0
+	}
 	return arith.Backend{
 		Name:        p.Name(),
 		Bits:        bits,
+		ExpBits:     expBits,
 		Description: "precision plan " + p.String(),
 		Impl:        impl,
 	}, nil

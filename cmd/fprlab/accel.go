@@ -20,6 +20,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
+	"github.com/fprlab/fprlab/internal/ffsfsm"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -333,7 +334,7 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 		return err
 	}
 	h := accel.NewHorcruxArith()
-	chk, err := (&emu64Digester{logn: logn, record: opts.Record}).checkExact(arith.Backend{Name: "emu64+fpru", Bits: 53, Impl: h})
+	chk, err := (&emu64Digester{logn: logn, record: opts.Record}).checkExact(arith.Backend{Name: "emu64+fpru", Bits: 53, ExpBits: 11, Impl: h})
 	if err != nil {
 		return err
 	}
@@ -453,7 +454,7 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 		if m.Width == 64 {
 			d.FixedProduct = m.Product
 		}
-		chk, err := ed.checkExact(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, Impl: emu64.NewStaged(d)})
+		chk, err := ed.checkExact(arith.Backend{Name: "emu64+" + m.Name, Bits: 53, ExpBits: 11, Impl: emu64.NewStaged(d)})
 		if err != nil {
 			return err
 		}
@@ -574,7 +575,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 	if err != nil {
 		return err
 	}
-	if _, err := falcon.GenerateKATRecordFSM(b, emu64.Arith{}, logn, &rec); err != nil {
+	if rec.PK, rec.SK, rec.SM, _, err = ffsfsm.KAT(b, b, logn, rec.Count, rec.Seed, rec.Msg); err != nil {
 		return err
 	}
 	sk, err := falcon.DecodePrivateKey(rec.SK)
@@ -598,7 +599,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		if err != nil {
 			return err
 		}
-		got, st, err := falcon.SignFSM[emu64.FPR](fsm, fsm, sk, rec.Msg, falcon.Compressed, stream())
+		got, st, err := ffsfsm.Sign(fsm, fsm, rec.SK, rec.Msg, stream())
 		if err != nil {
 			return err
 		}

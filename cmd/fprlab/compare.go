@@ -334,7 +334,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
-		sum.Bits = b.Bits
+		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
 		}

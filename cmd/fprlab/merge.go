@@ -174,7 +174,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		}
 		sum := all.Aggregate.Summary(name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
-		sum.Bits = b.Bits
+		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
 		sums = append(sums, sum)
 	}
 	if err := out.Flush(); err != nil {

@@ -175,19 +175,17 @@ func sweepFormats(opts *sweepOptions) ([]string, error) {
 	return names, nil
 }
 
-// formatFamily reads exponent width and rounding from a vprec name.
-func formatFamily(name string) (expBits int, rounding string) {
+// formatRounding reads the rounding from a vprec name ("rn" unless it
+// ends in ":rz" or ":sr=SEED").
+func formatRounding(name string) (rounding string) {
 	rounding = "rn"
 	f := strings.Split(name, ":")
 	for _, s := range f[min(2, len(f)):] {
-		switch {
-		case strings.HasPrefix(s, "e"):
-			expBits, _ = strconv.Atoi(s[1:])
-		case s == "rz" || strings.HasPrefix(s, "sr"):
+		if s == "rz" || strings.HasPrefix(s, "sr") {
 			rounding = s
 		}
 	}
-	return expBits, rounding
+	return rounding
 }
 
 // runSweep measures every format and reference backend.
@@ -320,11 +318,11 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 // sweepPoint measures one format (or reference backend), taking a finished
 // result from the campaign directory when there is one.
 func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, sweepRun string, s *streams) (*shadow.Point, error) {
-	exp, rounding := formatFamily(b.Name)
+	rounding := formatRounding(b.Name)
 	if reference {
-		exp, rounding = 0, "reference"
+		rounding = "reference"
 	}
-	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: exp, Rounding: rounding}
+	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: b.ExpBits, Rounding: rounding}
 	var dir string
 	if opts.Out != "" {
 		dir = sweepFormatDir(opts.Out, b.Name)

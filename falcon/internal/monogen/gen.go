@@ -46,7 +46,21 @@ type instance struct {
 	// it nor copies the generic body, and it is an error for the package
 	// not to declare it.
 	handWritten []string
+	// omitFiles are the source files holding generic code that this
+	// instance's backend cannot run (for triword, whose binary32 exponent
+	// range stops short of NTRUSolve's 2^+-341: key generation). Their
+	// declarations, methods included, are not copied, and the instance
+	// copies only the generic code its copied types reach: the roots are
+	// the generic types of the other files (the engine), and each copied
+	// declaration adds the ones it instantiates. It is an error for a
+	// copied declaration to reach one of an omitted file; the package
+	// runs the omitted code generically (falcon/copies.go).
+	omitFiles []string
 }
+
+// omits reports whether the instance leaves the declarations of source
+// file name out.
+func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles, name) }
 
 // instances are the copies generated for package falcon: one per bundled
 // backend whose arithmetic is cheap enough for a dictionary call to
@@ -54,8 +68,12 @@ type instance struct {
 var instances = []instance{
 	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks},
 	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith"},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith"},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles},
 }
+
+// keygenFiles are package falcon's key generation files: NTRUSolve needs
+// values up to 2^+-341, beyond binary32's exponent range.
+var keygenFiles = []string{"keygen.go", "ntru_reduce.go", "ntru_solve.go"}
 
 // vecHooks are package falcon's vector fast-path hooks (fft_vec.go), whose
 // native copies are written by hand: vec_portable.go (the default build)
@@ -242,6 +260,10 @@ func generateInstance(in instance, fset *token.FileSet, info *types.Info, pkg *t
 				ok = ok && err == nil
 				arithParam = arithParam || role == roleArith
 			}
+			_, isType := obj.(*types.TypeName)
+			if len(in.omitFiles) > 0 && (!isType || in.omits(fset.Position(obj.Pos()).Filename)) {
+				continue // reached from the roots, or omitted
+			}
 			r.selected[obj] = ok && arithParam
 		}
 	}
@@ -426,7 +448,7 @@ func (r *rewriter) file(f *srcFile, imports map[string]string) ([]string, error)
 				}
 				doc = fmt.Sprintf("// %s%s is %s (%s) with %s.\n", d.Name.Name, r.in.suffix, d.Name.Name, f.name, r.substitution(d.Type.TypeParams))
 			case d.Recv != nil && isGenericRecv(d.Recv.List[0].Type):
-				if !r.selected[r.info.Uses[recvIdent(d.Recv.List[0].Type)]] {
+				if !r.selected[r.info.Uses[recvIdent(d.Recv.List[0].Type)]] || r.in.omits(f.name) {
 					continue
 				}
 				doc = fmt.Sprintf("// %s is the %s copy of %s.%s (%s).\n", d.Name.Name, r.in.name, recvBase(d.Recv.List[0].Type), d.Name.Name, f.name)
@@ -723,6 +745,9 @@ func (r *rewriter) instance(id *ast.Ident) (name string, copied bool, err error)
 	}
 	if err := r.checkInstance(id); err != nil {
 		return "", false, err
+	}
+	if file := r.fset.Position(obj.Pos()).Filename; r.in.omits(file) {
+		return "", false, r.errorf(id.Pos(), "%s reaches %s, which instance %s omits (%s)", r.fset.Position(id.Pos()).Filename, id.Name, r.in.name, file)
 	}
 	if !r.selected[obj] && !r.hand[obj] {
 		r.selected[obj] = true

@@ -171,3 +171,33 @@ func TestHandWritten(t *testing.T) {
 		t.Errorf("handmissing: got error %v, want one about the missing hookNative", err)
 	}
 }
+
+// TestTriwordOmitsKeygen checks that the triword instance copies no key
+// generation (triple-word binary32 cannot run NTRUSolve) while native, which
+// can, copies it, and that triword still copies signing.
+func TestTriwordOmitsKeygen(t *testing.T) {
+	files, err := generate(filepath.Join("..", ".."), instances)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{}
+	for _, f := range files {
+		src[f.name] = string(f.src)
+	}
+	for _, s := range []string{"func (e *engineOfNative) keygen(", "type ntruSolverNative struct", "func (e *engineOfNative) attemptTree("} {
+		if !strings.Contains(src["zz_native_gen.go"], s) {
+			t.Errorf("native copy lacks %q", s)
+		}
+	}
+	tw := src["zz_triword_gen.go"]
+	for _, s := range []string{"func (e *engineOfTriword) keygen(", "func (e *engineOfTriword) solveNTRU(", "ntruSolverTriword", "polyBigToFpTriword"} {
+		if strings.Contains(tw, s) {
+			t.Errorf("triword copy holds key generation: %q", s)
+		}
+	}
+	for _, s := range []string{"func (e *engineOfTriword) attemptTree(", "func (e *engineOfTriword) expandKey(", "func ffSamplingTreeTriword("} {
+		if !strings.Contains(tw, s) {
+			t.Errorf("triword copy lacks signing: %q", s)
+		}
+	}
+}
