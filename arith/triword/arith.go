@@ -53,31 +53,35 @@ func init() {
 // the reference's binary64 constants imported.
 var Backends = []arith.Backend{
 	{
-		Name: "triword",
-		Bits: 72,
+		Name:    "triword",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "triple-word binary32 (three float32 limbs, 72-bit significand), Fabiano-Muller-Picot " +
 			"algorithms with the errata fixed, fast product (Alg 10), every constant, FFT twiddle, 1/sigma " +
 			"and sigma_min at 72 bits: TWFalcon's arithmetic; rel. error <= 2^-66.5 per op",
 		Impl: Arith{},
 	},
 	{
-		Name: "triword-acc",
-		Bits: 72,
+		Name:    "triword-acc",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "triple-word binary32 as \"triword\" but with the accurate product (Alg 9, " +
 			"rel. error <= 28u^3+107u^4 ~ 2^-67.2)",
 		Impl: Arith{Accurate: true},
 	},
 	{
-		Name: "triword-b64const",
-		Bits: 72,
+		Name:    "triword-b64const",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "ablation: \"triword\" with the reference's binary64 constants, FFT twiddles, 1/sigma and " +
 			"sigma_min imported (split exactly into limbs); the import costs ~17 bits of delta_c (Falcon-512 " +
 			"median 2^-46.3 against triword's 2^-63.7)",
 		Impl: Arith{B64Const: true},
 	},
 	{
-		Name: "triword-acc-b64const",
-		Bits: 72,
+		Name:    "triword-acc-b64const",
+		Bits:    72,
+		ExpBits: 8, // the limbs' range: binary32's
 		Description: "ablation: \"triword-acc\" (accurate product) with the reference's binary64 constants, " +
 			"FFT twiddles, 1/sigma and sigma_min imported",
 		Impl: Arith{Accurate: true, B64Const: true},

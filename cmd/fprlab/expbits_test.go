@@ -16,7 +16,7 @@ import (
 func TestRegisteredExponentRanges(t *testing.T) {
 	for name, want := range map[string]int{
 		"native": 11, "emu64": 11, "dd": 11,
-		"triword": 8, "triword-acc": 8, "triword-fullconst": 8,
+		"triword": 8, "triword-acc": 8, "triword-b64const": 8, "triword-acc-b64const": 8,
 		"oracle": 0, "oracle:64": 0, "vprec:40": 0, "vprecbig:40": 0,
 		"vprec:40:e8": 8, "vprec:53:e11:rz": 11, "vprecbig:30:e5": 5,
 		"plan:ldl=vprec:40:e8+all=binary64":  11,
