@@ -347,7 +347,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
-		if err := writeManifestArgv(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "compare", s.commandArgv("compare"), "summary.json", cfg, sums); err != nil {
 			return nil, err
 		}
 	}
@@ -399,29 +399,6 @@ func parseShard(v string, cfg *shadow.Config) error {
 	return nil
 }
 
-// compareCommandLine restates, word by word, the flags that determined a
-// campaign.
-func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
-	names := make([]string, len(bs))
-	for i, b := range bs {
-		names[i] = b.Name
-	}
-	c := []string{"fprlab", "compare", "--backend", strings.Join(names, ","), "--params", opts.Params}
-	if opts.KATRecords != "" {
-		c = append(c, "--kat-records", opts.KATRecords)
-	} else {
-		c = append(c, "--signatures", strconv.Itoa(opts.Signatures), "--keys", strconv.Itoa(opts.Keys), "--seed", opts.Seed)
-	}
-	c = append(c, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma)
-	if opts.Acceptance != "" && opts.Acceptance != acceptBerExp {
-		c = append(c, "--acceptance", opts.Acceptance)
-	}
-	if opts.Shadow == string(shadow.ShadowOracle) {
-		c = append(c, "--oracle-bits", strconv.FormatUint(uint64(opts.OracleBits), 10))
-	}
-	return c
-}
-
 // writeManifestArgv writes DIR/manifest.json, the description of a
 // campaign directory that `fprlab report` reads: what was run, the
 // document it wrote, the sample sizes and the time. The command is argv:
@@ -429,12 +406,6 @@ func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
 // back into them ("command", package shellword).
 func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
 	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
-}
-
-// writeManifest is writeManifestArgv for a command known only as a line
-// (merge's, which should pass its words instead).
-func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	return writeManifestRun(dir, what, results.Run{Command: command}, output, cfg, sums)
 }
 
 // writeManifestRun writes the manifest of the run whose command run holds.

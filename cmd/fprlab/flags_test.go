@@ -95,7 +95,7 @@ func TestManifestCommandIsShellSafe(t *testing.T) {
 		t.Fatalf("manifest: %v %+v", err, m)
 	}
 	run := m.Runs[0]
-	want := []string{"fprlab", "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--keys", "1", "--seed", seed, "--shadow", "dd", "--exact-sigma", "formula"}
+	want := []string{"fprlab", "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--seed", seed, "--out", out}
 	if !slices.Equal(run.Argv, want) {
 		t.Errorf("argv %q, want %q", run.Argv, want)
 	}

@@ -183,7 +183,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if err := out.WriteSummary(sums); err != nil {
 		return err
 	}
-	if err := writeManifest(opts.Out, "compare (merged from "+strconv.Itoa(shards)+" shards)", "fprlab merge "+strings.Join(opts.Dirs, " ")+" --out "+opts.Out, "summary.json", cfg, sums); err != nil {
+	if err := writeManifestArgv(opts.Out, "compare (merged from "+strconv.Itoa(shards)+" shards)", s.commandArgv("merge"), "summary.json", cfg, sums); err != nil {
 		return err
 	}
 	if opts.JSON {
@@ -311,6 +311,20 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	// The manifest, as a sweep run in one process writes it: report --in
+	// reads the merged directory like any other.
+	cfg, err := configOf(compareIdentity{Command: "compare", Params: ref.Params, Signatures: ref.Signatures, Keys: ref.Keys, Seed: ref.Seed,
+		KATRecords: ref.KATRecords, Shadow: ref.Shadow, OracleBits: ref.OracleBits, ExactSigma: ref.ExactSigma})
+	if err != nil {
+		return err
+	}
+	sums := make([]*shadow.Summary, len(points))
+	for i := range points {
+		sums[i] = points[i].Summary
+	}
+	if err := writeManifestArgv(opts.Out, "sweep (merged from "+strconv.Itoa(n)+" shards)", s.commandArgv("merge"), "sweep.json", cfg, sums); err != nil {
 		return err
 	}
 	if opts.JSON {

@@ -291,9 +291,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		for i := range points {
 			sums = append(sums, points[i].Summary)
 		}
-		argv := []string{"fprlab", "sweep", "--format", strings.Join(names, ","), "--reference", opts.References, "--kat", strconv.Itoa(opts.KAT),
-			"--params", opts.Params, "--signatures", strconv.Itoa(opts.Signatures), "--seed", opts.Seed, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma}
-		if err := writeManifestArgv(opts.Out, "sweep", argv, "sweep.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", cfg, sums); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/analysis/results"
+)
+
+// readManifestRun reads the one run of DIR/manifest.json.
+func readManifestRun(t *testing.T, dir string) results.Run {
+	t.Helper()
+	var m results.Manifest
+	if err := json.Unmarshal(readFile(t, filepath.Join(dir, results.ManifestName)), &m); err != nil || len(m.Runs) != 1 {
+		t.Fatalf("%s manifest: %v %+v", dir, err, m)
+	}
+	return m.Runs[0]
+}
+
+// bashWords is how bash splits line, run in dir.
+func bashWords(t *testing.T, dir, line string) []string {
+	t.Helper()
+	c := exec.Command("bash", "-c", "printf '%s\\0' "+line)
+	c.Dir = dir
+	b, err := c.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := strings.Split(string(b), "\x00")
+	return words[:len(words)-1]
+}
+
+// TestManifestRecordsGivenWords: a shard's manifest holds the words given,
+// --shard and --workers included (a restatement of the options dropped
+// --shard, so pasting it back measured the whole campaign), and merge's
+// manifest holds merge's words, shell-quoted: a directory named with
+// "$(...)" does not run anything when the line is pasted into bash.
+func TestManifestRecordsGivenWords(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"compare", "--backend", "native", "--params", "512", "--signatures", "2", "--seed", "words", "--workers", "1"}
+	var dirs []string
+	for i, name := range []string{"q$(touch PWNED3)", "plain"} {
+		d := filepath.Join(tmp, name)
+		dirs = append(dirs, d)
+		args := append(append([]string{}, base...), "--shard", []string{"0/2", "1/2"}[i], "--out", d)
+		if code, _, errOut := runArgs(args...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+		run := readManifestRun(t, d)
+		want := append([]string{"fprlab"}, args...)
+		if !slices.Equal(run.Argv, want) {
+			t.Errorf("shard %d argv %q, want %q", i, run.Argv, want)
+		}
+		if got := bashWords(t, tmp, run.Command); !slices.Equal(got, want) {
+			t.Errorf("shard %d: bash splits %q into %q", i, run.Command, got)
+		}
+	}
+	m := filepath.Join(tmp, "m")
+	margs := []string{"merge", dirs[0], dirs[1], "--out", m}
+	if code, _, errOut := runArgs(margs...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	run := readManifestRun(t, m)
+	want := append([]string{"fprlab"}, margs...)
+	if !slices.Equal(run.Argv, want) {
+		t.Errorf("merge argv %q, want %q", run.Argv, want)
+	}
+	if got := bashWords(t, tmp, run.Command); !slices.Equal(got, want) {
+		t.Errorf("merge: bash splits %q into %q", run.Command, got)
+	}
+	if p := pwned(tmp); len(p) > 0 {
+		t.Errorf("the merge command line ran %q", p)
+	}
+}
+
+// TestSweepMergeWritesManifest: the merge of a sweep's shards writes a
+// manifest with merge's words, so report --in reads the merged directory.
+func TestSweepMergeWritesManifest(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"sweep", "--format", "vprec:40,vprec:41", "--reference", "", "--params", "512", "--signatures", "1", "--kat", "0"}
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(tmp, []string{"s0", "s1"}[i])
+		dirs = append(dirs, d)
+		if code, _, errOut := runArgs(append(append([]string{}, base...), "--shard", []string{"0/2", "1/2"}[i], "--out", d)...); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+	}
+	m := filepath.Join(tmp, "m")
+	margs := []string{"merge", dirs[0], dirs[1], "--out", m}
+	if code, _, errOut := runArgs(margs...); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	run := readManifestRun(t, m)
+	if want := append([]string{"fprlab"}, margs...); !slices.Equal(run.Argv, want) || run.Output != "sweep.json" {
+		t.Errorf("merged sweep manifest argv %q output %q", run.Argv, run.Output)
+	}
+	page := filepath.Join(tmp, "r.html")
+	if code, _, errOut := runArgs("report", "--in", m, "--out", page); code != 0 {
+		t.Fatalf("report --in the merged sweep: exit %d: %s", code, errOut)
+	}
+	if st, err := os.Stat(page); err != nil || st.Size() == 0 {
+		t.Errorf("no report page: %v", err)
+	}
+}
