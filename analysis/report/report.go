@@ -148,6 +148,16 @@ func renyi(c *results.Compare) []string {
 	return []string{l2(c.Renyi.DWorstLog2), l2(c.Renyi.MaxQueriesLog2), num(c.Renyi.BitsLostAt264)}
 }
 
+// backendCell is the name of a table row's backend, with a warning when
+// its shadow was too narrow to measure it alone (--allow-weak-shadow).
+// bits is the backend's precision (a sweep point's own "bits").
+func backendCell(name string, bits int, c *results.Compare) string {
+	if !c.WeakShadow {
+		return name
+	}
+	return fmt.Sprintf("%s ⚠ WEAK SHADOW: the %d-bit shadow is not 24 bits wider than the backend's %d; these figures include the shadow's own error", name, c.ShadowBits, c.Bits)
+}
+
 func compareTable(d results.CompareDoc) table {
 	t := table{File: d.File, Header: []string{"backend", "keys from", "params", "signatures", "leaves", "attempts (failed)", "per-call median", "per-call q99", "per-call max", "per-signature median", "per-signature worst", "≤ 2^-46", "log2 d (worst)", "log2 max queries", "bits lost at 2^64", "flips", "seconds"}}
 	for i := range d.Backends {
@@ -159,7 +169,7 @@ func compareTable(d results.CompareDoc) table {
 		if c.Attempts != nil {
 			attempts = fmt.Sprintf("%s (%s)", results.Thousands(c.Attempts.Total), results.Thousands(c.Attempts.Failed))
 		}
-		row := []string{c.Backend, keys, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves), attempts,
+		row := []string{backendCell(c.Backend, c.Bits, c), keys, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves), attempts,
 			l2(c.PerLeaf.Sum.Median), l2(c.PerLeaf.Sum.Q99), l2(c.PerLeaf.Sum.Max), l2(c.PerSignature.Sum.Median), l2(c.PerSignature.Sum.Max), meets(c)}
 		row = append(row, renyi(c)...)
 		row = append(row, flips(c), fmt.Sprintf("%.1f", c.Seconds))
@@ -195,7 +205,7 @@ func sweepTable(d results.SweepDoc) table {
 			failed = fmt.Sprintf("%s / %s", results.Thousands(p.Attempts.Failed), results.Thousands(p.Attempts.Total))
 		}
 		r := renyi(&p.Compare)
-		t.Rows = append(t.Rows, []string{p.Format, fmt.Sprint(p.Bits), fmt.Sprint(p.Params), results.Thousands(p.Signatures),
+		t.Rows = append(t.Rows, []string{backendCell(p.Format, p.Bits, &p.Compare), fmt.Sprint(p.Bits), fmt.Sprint(p.Params), results.Thousands(p.Signatures),
 			l2(p.PerLeaf.Sum.Median), l2(p.PerSignature.Sum.Max), meets(&p.Compare), flips(&p.Compare), r[1], r[2], kat, failed, fmt.Sprintf("%.1f", p.Seconds)})
 	}
 	return t

@@ -145,7 +145,12 @@ type Compare struct {
 	KeygenBackend string `json:"keygen_backend,omitempty"`
 	// Bits is the backend's significand precision; 0 in documents that
 	// predate it.
-	Bits       int             `json:"bits,omitempty"`
+	Bits int `json:"bits,omitempty"`
+	// WeakShadow is set when the shadow was less than the required margin
+	// wider than the backend (--allow-weak-shadow): the figures include
+	// the shadow's own error. ShadowBits is the shadow's precision then.
+	WeakShadow bool            `json:"weak_shadow,omitempty"`
+	ShadowBits int             `json:"shadow_bits,omitempty"`
 	ExactSigma string          `json:"exact_sigma,omitempty"`
 	Params     Params          `json:"params"`
 	Signatures int64           `json:"signatures"`

@@ -192,7 +192,13 @@ type Summary struct {
 	KeygenBackend string `json:"keygen_backend"`
 	// Bits is the backend's significand precision (arith.Backend.Bits),
 	// which figures place the backend by.
-	Bits       int        `json:"bits,omitempty"`
+	Bits int `json:"bits,omitempty"`
+	// WeakShadow marks a backend measured with a shadow less than the
+	// required margin wider than it (compare --allow-weak-shadow): its
+	// figures include the shadow's own error. ShadowBits is then the
+	// shadow's significand precision, beside Bits.
+	WeakShadow bool       `json:"weak_shadow,omitempty"`
+	ShadowBits int        `json:"shadow_bits,omitempty"`
 	Params     int        `json:"params"`
 	Signatures int        `json:"signatures"`
 	Keys       int        `json:"keys"`

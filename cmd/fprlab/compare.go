@@ -335,6 +335,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sum.Bits = b.Bits
+		markWeakShadow(sum)
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
 		}

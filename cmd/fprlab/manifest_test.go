@@ -108,3 +108,44 @@ func TestSweepMergeWritesManifest(t *testing.T) {
 		t.Errorf("no report page: %v", err)
 	}
 }
+
+// TestWeakShadowMarkedInJSONAndReport: a --allow-weak-shadow run is marked
+// in summary.json and --json ("weak_shadow", the shadow's bits beside the
+// backend's) and its row of the report carries the warning; a run with a
+// wide enough shadow has no mark.
+func TestWeakShadowMarkedInJSONAndReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("shadowed signatures")
+	}
+	tmp := t.TempDir()
+	for _, c := range []struct {
+		backend string
+		weak    bool
+	}{{"vprec:41", true}, {"vprec:40", false}} {
+		d := filepath.Join(tmp, c.backend[len("vprec:"):])
+		code, out, errOut := runArgs("compare", "--backend", c.backend, "--shadow", "oracle", "--oracle-bits", "64", "--allow-weak-shadow", "--params", "512", "--signatures", "1", "--out", d, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.backend, code, errOut)
+		}
+		for what, doc := range map[string][]byte{"--json": []byte(out), "summary.json": readFile(t, filepath.Join(d, "summary.json"))} {
+			var sums []map[string]any
+			if err := json.Unmarshal(doc, &sums); err != nil || len(sums) != 1 {
+				t.Fatalf("%s %s: %v", c.backend, what, err)
+			}
+			s := sums[0]
+			if c.weak && (s["weak_shadow"] != true || s["shadow_bits"] != 64.0 || s["bits"] != 41.0) {
+				t.Errorf("%s %s: weak_shadow %v, shadow_bits %v, bits %v; want true, 64, 41", c.backend, what, s["weak_shadow"], s["shadow_bits"], s["bits"])
+			}
+			if _, has := s["weak_shadow"]; !c.weak && has {
+				t.Errorf("%s %s: marked weak with a shadow 24 bits wider", c.backend, what)
+			}
+		}
+		page := filepath.Join(tmp, c.backend[len("vprec:"):]+".html")
+		if code, _, errOut := runArgs("report", "--in", d, "--out", page); code != 0 {
+			t.Fatalf("report: exit %d: %s", code, errOut)
+		}
+		if got := strings.Contains(string(readFile(t, page)), "WEAK SHADOW: the 64-bit shadow"); got != c.weak {
+			t.Errorf("%s: report warns of a weak shadow: %v, want %v", c.backend, got, c.weak)
+		}
+	}
+}

@@ -175,6 +175,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		sum := all.Aggregate.Summary(name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sum.Bits = b.Bits
+		markWeakShadow(sum)
 		sums = append(sums, sum)
 	}
 	if err := out.Flush(); err != nil {
