@@ -448,6 +448,15 @@ func compareProgress(w io.Writer, name string) func(done, total int) {
 	}
 }
 
+// bitsLost formats a security loss in bits ("-" when nothing was
+// measured).
+func bitsLost(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *v)
+}
+
 // lg formats a log2 value ("exact" for an exact zero / no value).
 func lg(p *float64) string {
 	if p == nil {
@@ -492,13 +501,13 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		row("per call", "expm_p63 rel.", s.ExpmP63)
 		row("per trial", "acceptance rel.", s.AcceptanceRel)
 		verdict := "NOT met"
-		if s.Meets {
+		if s.Meets != nil && *s.Meets {
 			verdict = "met"
 		}
 		r := s.Renyi
 		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, lg(s.PerSignature.Sum.Max))
-		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %.2f (average case %.2f)\n",
-			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), r.BitsLostAt2_64, r.BitsLostAt2_64Avg)
+		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %s (average case %s)\n",
+			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), bitsLost(r.BitsLostAt2_64), bitsLost(r.BitsLostAt2_64Avg))
 		fmt.Fprintf(tw, "attempts: %d, failed %d\n", s.Attempts.Total, s.Attempts.Failed)
 		if s.Acceptance != "" {
 			fmt.Fprintf(tw, "\nsampler acceptance: %s (replaces BerExp; its trials are the \"acceptance\" decisions below)\n", s.Acceptance)

@@ -149,3 +149,56 @@ func TestWeakShadowMarkedInJSONAndReport(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyShardHasNoFigures: the summary of a shard that holds no
+// signature has no figure that reads as a measurement -- its verdict, bits
+// lost, failure fraction and every log2 are null -- and the report says the
+// shard holds no signature instead of "0 (exact)" in every column.
+func TestEmptyShardHasNoFigures(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "E5")
+	code, out, errOut := runArgs("compare", "--backend", "native", "--params", "512", "--signatures", "2", "--shard", "5/10", "--out", d, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for what, doc := range map[string][]byte{"--json": []byte(out), "summary.json": readFile(t, filepath.Join(d, "summary.json"))} {
+		var sums []map[string]any
+		if err := json.Unmarshal(doc, &sums); err != nil || len(sums) != 1 {
+			t.Fatalf("%s: %v", what, err)
+		}
+		s := sums[0]
+		renyi, _ := s["renyi"].(map[string]any)
+		attempts, _ := s["attempts"].(map[string]any)
+		for name, v := range map[string]any{"meets_2^-46": s["meets_2^-46"], "bits_lost_at_2^64": renyi["bits_lost_at_2^64"],
+			"bits_lost_at_2^64_average": renyi["bits_lost_at_2^64_average"], "failed_fraction": attempts["failed_fraction"]} {
+			if v != nil {
+				t.Errorf("%s: %s is %v, want null", what, name, v)
+			}
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					// target_log2 is the specification's constant, not a figure.
+					if _, isNum := x.(float64); isNum && strings.HasSuffix(k, "_log2") && k != "target_log2" {
+						t.Errorf("%s: %s.%s is %v, want null", what, path, k, x)
+					}
+					walk(path+"."+k, x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(path, x)
+				}
+			}
+		}
+		walk("", s)
+	}
+	page := filepath.Join(filepath.Dir(d), "r.html")
+	if code, _, errOut := runArgs("report", "--in", d, "--out", page); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	html := string(readFile(t, page))
+	if !strings.Contains(html, "no signature measured") || strings.Contains(html, "0 (exact)") {
+		t.Errorf("report of an empty shard does not say it holds no signature")
+	}
+}

@@ -413,8 +413,8 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 			name += " (weak shadow)"
 			notes = append(notes, note)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%.2f\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
-			p.Flips.Total, p.Renyi.BitsLostAt2_64, num(p.Renyi.MaxQueriesLog2), p.Attempts.FailRate, kat, p.Seconds)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
+			p.Flips.Total, bitsLost(p.Renyi.BitsLostAt2_64), num(p.Renyi.MaxQueriesLog2), p.Attempts.FailedFraction(), kat, p.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
