@@ -202,3 +202,24 @@ func TestEmptyShardHasNoFigures(t *testing.T) {
 		t.Errorf("report of an empty shard does not say it holds no signature")
 	}
 }
+
+// TestMergeRefusesInputAsOut: merge --out one of its inputs is refused with
+// a message saying so (it used to report the directory in use by a stale
+// pid: merge's own reader's lock against its writer's).
+func TestMergeRefusesInputAsOut(t *testing.T) {
+	tmp := t.TempDir()
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(tmp, []string{"S1", "S2"}[i])
+		dirs = append(dirs, d)
+		if code, _, errOut := runArgs("compare", "--backend", "native", "--params", "512", "--signatures", "1", "--seed", "same", "--shard", []string{"0/2", "1/2"}[i], "--out", d); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errOut)
+		}
+	}
+	for _, out := range []string{dirs[0], dirs[1] + "/", filepath.Join(tmp, ".", "S1")} {
+		code, _, errOut := runArgs("merge", dirs[0], dirs[1], "--out", out)
+		if code != 2 || !strings.Contains(errOut, "is the input directory") || strings.Contains(errOut, "pid") {
+			t.Errorf("--out %s: exit %d, %q", out, code, errOut)
+		}
+	}
+}

@@ -93,6 +93,9 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if opts.Out == "" {
 		return errors.New("missing --out DIR")
 	}
+	if d := sameDir(opts.Out, opts.Dirs); d != "" {
+		return fmt.Errorf("--out %s is the input directory %s: merge into a new directory", opts.Out, d)
+	}
 	var head struct {
 		Command string `json:"command"`
 	}
@@ -191,6 +194,22 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		return printJSON(s.Out, sums)
 	}
 	return printCompare(s.Out, sums)
+}
+
+// sameDir returns the directory of dirs that out names (the same path, or
+// the same directory reached another way), "" if none.
+func sameDir(out string, dirs []string) string {
+	oa, _ := filepath.Abs(out)
+	ost, oerr := os.Stat(out)
+	for _, d := range dirs {
+		if da, _ := filepath.Abs(d); da == oa {
+			return d
+		}
+		if st, err := os.Stat(d); err == nil && oerr == nil && os.SameFile(st, ost) {
+			return d
+		}
+	}
+	return ""
 }
 
 // checkComplete reports signatures of the campaign that no shard
