@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +95,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	opts := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare --backend B[,B...] --params 512|1024 (--signatures K | --kat-records FROM:TO)",
-		Short: "Shadow Falcon signing with the exact oracle: delta_c, delta_sigma, flips, per-stage errors",
+		Short: "Shadow Falcon signing with an exact shadow (double-double, or the big-float oracle): delta_c, delta_sigma, flips, per-stage errors",
 		Long:  compareLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -111,7 +112,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
-	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
 
@@ -125,7 +126,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
-	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 }
@@ -224,8 +225,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err := parseShard(opts.Shard, &cfg); err != nil {
 		return nil, cfg, err
 	}
-	if opts.Workers < 0 {
-		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
+	if err := checkWorkers(opts.Workers); err != nil {
+		return nil, cfg, err
 	}
 	if err := cfg.Check(); err != nil {
 		return nil, cfg, err
@@ -375,6 +376,20 @@ func emptyShard(cfg shadow.Config) string {
 	}
 	return fmt.Sprintf("shard %d/%d holds no unit of this campaign: its %d %s go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)",
 		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
+}
+
+// workersHelp is the text of --workers (compare, sweep, tune).
+const workersHelp = "parallel signatures, 1 to 4 per CPU (at least 256 allowed); 0, the default, is the number of CPUs"
+
+// checkWorkers refuses a --workers count outside 0..max(256, 4 NumCPU):
+// more workers than that only add memory (each holds a shadowed signer)
+// and is more likely a typo than a plan.
+func checkWorkers(n int) error {
+	limit := max(256, 4*runtime.NumCPU())
+	if n < 0 || n > limit {
+		return fmt.Errorf("--workers %d: want 1 to %d parallel signatures (0 for the number of CPUs, %d)", n, limit, runtime.NumCPU())
+	}
+	return nil
 }
 
 // parseShard reads --shard I/N, or "slurm" for the job array's task id and

@@ -223,3 +223,53 @@ func TestMergeRefusesInputAsOut(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpTexts: help of an unknown command is a usage error; merge's help
+// names sweep; compare's names its default shadow; --shard says I counts
+// from 0 and --workers its range.
+func TestHelpTexts(t *testing.T) {
+	if code, out, errOut := runArgs("help", "nosuch"); code != exitUsage || out != "" || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
+		t.Errorf("help nosuch: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, out, _ := runArgs("help", "campaign", "slurm"); code != 0 || !strings.Contains(out, "campaign slurm") {
+		t.Errorf("help campaign slurm: exit %d, %q", code, out)
+	}
+	code, out, _ := runArgs("help", "merge")
+	if code != 0 || !strings.Contains(out, "compare or\nsweep run") || !strings.Contains(out, "compare --json or sweep --json") {
+		t.Errorf("help merge: exit %d, %q", code, out)
+	}
+	if _, out, _ := runArgs("--help"); !strings.Contains(out, "compare or sweep campaign") || !strings.Contains(out, "exact shadow (double-double, or the big-float oracle)") {
+		t.Errorf("command list: %q", out)
+	}
+	for _, c := range []string{"compare", "sweep"} {
+		_, out, _ := runArgs(c, "--help")
+		if !strings.Contains(out, "I counted from 0") {
+			t.Errorf("%s --shard does not say I counts from 0: %q", c, out)
+		}
+	}
+	for _, c := range []string{"compare", "tune"} {
+		_, out, _ := runArgs(c, "--help")
+		if !strings.Contains(out, "0, the default, is the number of CPUs") {
+			t.Errorf("%s --workers help: %q", c, out)
+		}
+	}
+}
+
+// TestWorkersRange: --workers outside 0..max(256, 4 NumCPU) is refused
+// before any work, naming the range.
+func TestWorkersRange(t *testing.T) {
+	for _, args := range [][]string{
+		{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--workers", "100000"},
+		{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--workers", "-1"},
+		{"sweep", "--format", "vprec:40", "--reference", "", "--params", "512", "--signatures", "1", "--kat", "0", "--workers", "100000"},
+		{"tune", "--params", "512", "--signatures", "1", "--workers", "100000"},
+	} {
+		code, _, errOut := runArgs(args...)
+		if code != exitUsage || !strings.Contains(errOut, "parallel signatures (0 for the number of CPUs") {
+			t.Errorf("%q: exit %d, %q", args, code, errOut)
+		}
+	}
+	if err := checkWorkers(256); err != nil {
+		t.Errorf("256 workers refused: %v", err)
+	}
+}

@@ -22,20 +22,23 @@ type mergeOptions struct {
 	JSON bool
 }
 
-const mergeLong = `merge combines the campaign directories of the shards of one compare run
-(compare --shard I/N --out DIR_I) into one directory with the summary a single
-process would have computed: the summary depends only on the records, so the
-merged result equals, field for field, that of one process running the whole
-campaign with the same flags (apart from "seconds", the sum of the measured
-times). The shards must come from the same command, flags and version (their
+const mergeLong = `merge combines the campaign directories of the shards of one compare or
+sweep run (compare|sweep --shard I/N --out DIR_I, I from 0 to N-1) into one
+new directory. For compare it holds the summary a single process would have
+computed: the summary depends only on the records, so the merged result
+equals, field for field, that of one process running the whole campaign with
+the same flags (apart from "seconds", the sum of the measured times). For
+sweep it holds every format's point, each from the shard that measured it.
+The shards must come from the same command, flags and version (their
 run.json); missing and duplicated shards are named by index, a unit recorded
-by two shards or missing from all is an error, and nothing is counted twice.`
+by two shards or missing from all is an error, and nothing is counted twice.
+--out must not be one of the shard directories.`
 
 func newMergeCmd(s *streams) *cobra.Command {
 	opts := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge DIR... --out DIR",
-		Short: "Combine the shard directories of a compare campaign into one summary",
+		Short: "Combine the shard directories of a compare or sweep campaign into one",
 		Long:  mergeLong,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,7 +48,7 @@ func newMergeCmd(s *streams) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Out, "out", "", "the merged campaign `DIR` (new or empty)")
-	f.BoolVar(&opts.JSON, "json", false, "print the merged summaries as compare --json does")
+	f.BoolVar(&opts.JSON, "json", false, "print the merged result as compare --json or sweep --json does")
 	return cmd
 }
 

@@ -160,7 +160,26 @@ Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 	}
 	root.AddCommand(commands(s)...)
 	requireSubcommand(root)
+	root.SetHelpCommand(newHelpCmd(root))
 	return root
+}
+
+// newHelpCmd is `fprlab help [command]`. Cobra's own prints "Unknown help
+// topic" for a command that does not exist and succeeds; this one makes it
+// a usage error (exit 2), as running the unknown command is.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || c == nil || len(rest) > 0 {
+				return fmt.Errorf("unknown help topic %q: see %s --help for the commands", strings.Join(args, " "), root.CommandPath())
+			}
+			c.InitDefaultHelpFlag()
+			return c.Help()
+		},
+	}
 }
 
 // requireSubcommand makes every command that only groups others (fprlab

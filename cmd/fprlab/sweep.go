@@ -79,7 +79,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 	bindMeasureFlags(cmd, &opts.compareOptions)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
-	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats (those whose index is I modulo N); combine with fprlab merge")
+	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats, I counted from 0 (those whose 0-based index is I modulo N); combine with fprlab merge")
 	return cmd
 }
 
