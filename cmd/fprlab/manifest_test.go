@@ -273,3 +273,25 @@ func TestWorkersRange(t *testing.T) {
 		t.Errorf("256 workers refused: %v", err)
 	}
 }
+
+// TestRecordsDumpUnknownBackendAndReportFile: records dump --backend of a
+// backend the campaign does not measure is refused (it printed an empty
+// document), and report --in a file says the file has no manifest, not
+// that its directory has none.
+func TestRecordsDumpUnknownBackendAndReportFile(t *testing.T) {
+	d := filepath.Join(t.TempDir(), "c")
+	if code, _, errOut := runArgs("compare", "--backend", "native", "--params", "512", "--signatures", "2", "--shard", "1/4", "--out", d); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if code, out, errOut := runArgs("records", "dump", d, "--backend", "emu64"); code != exitUsage || out != "" || !strings.Contains(errOut, "no backend emu64 (its backends: native)") {
+		t.Errorf("dump of another backend: exit %d, %q, %q", code, out, errOut)
+	}
+	if code, _, errOut := runArgs("records", "dump", d, "--backend", "native"); code != 0 {
+		t.Errorf("dump of its backend: exit %d, %q", code, errOut)
+	}
+	doc := filepath.Join(d, "summary.json")
+	code, _, errOut := runArgs("report", "--in", doc, "--out", filepath.Join(filepath.Dir(d), "r.html"))
+	if code != exitUsage || !strings.Contains(errOut, "is a file, one document without the manifest.json") {
+		t.Errorf("report --in FILE: exit %d, %q", code, errOut)
+	}
+}
