@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,14 +98,7 @@ func TestManifestCommandIsShellSafe(t *testing.T) {
 	if !slices.Equal(run.Argv, want) {
 		t.Errorf("argv %q, want %q", run.Argv, want)
 	}
-	c := exec.Command("bash", "-c", "printf '%s\\0' "+run.Command)
-	c.Dir = dir
-	b, err := c.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	words := strings.Split(string(b), "\x00")
-	if got := words[:len(words)-1]; !slices.Equal(got, want) {
+	if got := bashWords(t, dir, run.Command); !slices.Equal(got, want) {
 		t.Errorf("bash splits the command %q into %q", run.Command, got)
 	}
 	if p := pwned(dir); len(p) > 0 {
