@@ -148,6 +148,29 @@ func renyi(c *results.Compare) []string {
 	return []string{l2(c.Renyi.DWorstLog2), l2(c.Renyi.MaxQueriesLog2), num(c.Renyi.BitsLostAt264)}
 }
 
+// backendCell is the name of a table row's backend, with a warning when
+// its shadow was too narrow to measure it alone (--allow-weak-shadow).
+// bits is the backend's precision (a sweep point's own "bits").
+func backendCell(name string, bits int, c *results.Compare) string {
+	if !c.WeakShadow {
+		return name
+	}
+	return fmt.Sprintf("%s ⚠ WEAK SHADOW: the %d-bit shadow is not 24 bits wider than the backend's %d; these figures include the shadow's own error", name, c.ShadowBits, c.Bits)
+}
+
+// noSignatureRow is the row of a backend of which no signature was
+// measured (a shard that holds none of the campaign's units): its
+// statistics, empty, would otherwise read as an exact backend's ("0
+// (exact)", no bits lost). lead are its first cells, the rest say "–".
+func noSignatureRow(cells int, name string, lead ...string) []string {
+	row := append([]string{name + " — no signature measured (this shard holds none of the campaign's units)"}, lead...)
+	row = append(row, "0")
+	for len(row) < cells {
+		row = append(row, "–")
+	}
+	return row
+}
+
 func compareTable(d results.CompareDoc) table {
 	t := table{File: d.File, Header: []string{"backend", "keys from", "params", "signatures", "leaves", "attempts (failed)", "per-call median", "per-call q99", "per-call max", "per-signature median", "per-signature worst", "≤ 2^-46", "log2 d (worst)", "log2 max queries", "bits lost at 2^64", "flips", "seconds"}}
 	for i := range d.Backends {
@@ -159,7 +182,11 @@ func compareTable(d results.CompareDoc) table {
 		if c.Attempts != nil {
 			attempts = fmt.Sprintf("%s (%s)", results.Thousands(c.Attempts.Total), results.Thousands(c.Attempts.Failed))
 		}
-		row := []string{c.Backend, keys, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves), attempts,
+		if c.Signatures == 0 {
+			t.Rows = append(t.Rows, noSignatureRow(len(t.Header), c.Backend, keys, fmt.Sprint(c.Params)))
+			continue
+		}
+		row := []string{backendCell(c.Backend, c.Bits, c), keys, fmt.Sprint(c.Params), results.Thousands(c.Signatures), results.Thousands(c.Leaves), attempts,
 			l2(c.PerLeaf.Sum.Median), l2(c.PerLeaf.Sum.Q99), l2(c.PerLeaf.Sum.Max), l2(c.PerSignature.Sum.Median), l2(c.PerSignature.Sum.Max), meets(c)}
 		row = append(row, renyi(c)...)
 		row = append(row, flips(c), fmt.Sprintf("%.1f", c.Seconds))
@@ -194,8 +221,12 @@ func sweepTable(d results.SweepDoc) table {
 		if p.Attempts != nil {
 			failed = fmt.Sprintf("%s / %s", results.Thousands(p.Attempts.Failed), results.Thousands(p.Attempts.Total))
 		}
+		if p.Signatures == 0 {
+			t.Rows = append(t.Rows, noSignatureRow(len(t.Header), p.Format, fmt.Sprint(p.Bits), fmt.Sprint(p.Params)))
+			continue
+		}
 		r := renyi(&p.Compare)
-		t.Rows = append(t.Rows, []string{p.Format, fmt.Sprint(p.Bits), fmt.Sprint(p.Params), results.Thousands(p.Signatures),
+		t.Rows = append(t.Rows, []string{backendCell(p.Format, p.Bits, &p.Compare), fmt.Sprint(p.Bits), fmt.Sprint(p.Params), results.Thousands(p.Signatures),
 			l2(p.PerLeaf.Sum.Median), l2(p.PerSignature.Sum.Max), meets(&p.Compare), flips(&p.Compare), r[1], r[2], kat, failed, fmt.Sprintf("%.1f", p.Seconds)})
 	}
 	return t

@@ -150,7 +150,12 @@ type Compare struct {
 	// of the IEEE binary format with that range (11 for binary64, 8 for
 	// triple-word binary32); 0 or absent: unbounded, or a document that
 	// predates it.
-	ExpBits    int             `json:"exp_bits,omitempty"`
+	ExpBits int `json:"exp_bits,omitempty"`
+	// WeakShadow is set when the shadow was less than the required margin
+	// wider than the backend (--allow-weak-shadow): the figures include
+	// the shadow's own error. ShadowBits is the shadow's precision then.
+	WeakShadow bool            `json:"weak_shadow,omitempty"`
+	ShadowBits int             `json:"shadow_bits,omitempty"`
 	ExactSigma string          `json:"exact_sigma,omitempty"`
 	Params     Params          `json:"params"`
 	Signatures int64           `json:"signatures"`

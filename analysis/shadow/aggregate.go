@@ -302,14 +302,22 @@ func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 		s.Attempts.Reasons[k] = int(v)
 	}
 	if s.Attempts.Total > 0 {
-		s.Attempts.FailRate = float64(s.Attempts.Failed) / float64(s.Attempts.Total)
+		rate := float64(s.Attempts.Failed) / float64(s.Attempts.Total)
+		s.Attempts.FailRate = &rate
 	}
 	s.Leaves = s.SamplerCalls / 2
 	s.PerLeaf = Triple{QOf(a.DeltaC), QOf(a.DeltaSigma), QOf(a.Sum)}
 	s.PerTreeLeaf = QOf(a.LeafSum)
 	s.PerSignature = Triple{QOf(a.SigDeltaC), QOf(a.SigDeltaSigma), QOf(a.SigSum)}
-	s.Meets = s.Signatures > 0 && orInf(s.PerSignature.Sum.Max) <= -46
 	s.Renyi = RenyiOf(n, maxOf(a.SigDeltaC), maxOf(a.SigDeltaSigma))
+	if s.Signatures > 0 {
+		meets := orInf(s.PerSignature.Sum.Max) <= -46
+		s.Meets = &meets
+	} else {
+		// No signature: no verdict and no security figure (JSON null),
+		// rather than values that read as an exact backend's.
+		s.Renyi.BitsLostAt2_64, s.Renyi.BitsLostAt2_64Avg = nil, nil
+	}
 	s.Flips = a.SigFlips.flips()
 	s.Stages = a.SigStages.rows()
 	s.ExpmP63 = QOf(a.Expm)

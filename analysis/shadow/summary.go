@@ -96,14 +96,16 @@ type Triple struct {
 // q_s <= 1/(4 lambda d^2) queries, and at q_s queries loses
 // 2 sqrt(lambda c) - c bits with c = log2(e) q_s d^2 / 2 (lambda = 256).
 type Renyi struct {
-	DeltaCLog2          *float64 `json:"delta_c_log2"`
-	DeltaSigmaLog2      *float64 `json:"delta_sigma_log2"`
-	DWorstLog2          *float64 `json:"d_worst_log2"`
-	DAverageLog2        *float64 `json:"d_average_log2"`
-	MaxQueriesLog2      *float64 `json:"max_queries_log2"`
-	MaxQueriesLog2Avg   *float64 `json:"max_queries_log2_average"`
-	BitsLostAt2_64      float64  `json:"bits_lost_at_2^64"`
-	BitsLostAt2_64Avg   float64  `json:"bits_lost_at_2^64_average"`
+	DeltaCLog2        *float64 `json:"delta_c_log2"`
+	DeltaSigmaLog2    *float64 `json:"delta_sigma_log2"`
+	DWorstLog2        *float64 `json:"d_worst_log2"`
+	DAverageLog2      *float64 `json:"d_average_log2"`
+	MaxQueriesLog2    *float64 `json:"max_queries_log2"`
+	MaxQueriesLog2Avg *float64 `json:"max_queries_log2_average"`
+	// BitsLostAt2_64 (and its average case) is nil (null) for a summary
+	// of no signature (an empty shard), 0 for an exact backend.
+	BitsLostAt2_64      *float64 `json:"bits_lost_at_2^64"`
+	BitsLostAt2_64Avg   *float64 `json:"bits_lost_at_2^64_average"`
 	Lambda              int      `json:"lambda"`
 	SpecificationTarget float64  `json:"target_log2"`
 }
@@ -115,7 +117,9 @@ const renyiLambda = 256
 // RenyiOf computes the consequences of worst-case delta_c and delta_sigma
 // (log2) for degree n.
 func RenyiOf(n int, dcLog2, dsLog2 float64) Renyi {
-	r := Renyi{DeltaCLog2: finite(dcLog2), DeltaSigmaLog2: finite(dsLog2), Lambda: renyiLambda, SpecificationTarget: -46}
+	var lost, lostAvg float64
+	r := Renyi{DeltaCLog2: finite(dcLog2), DeltaSigmaLog2: finite(dsLog2), Lambda: renyiLambda, SpecificationTarget: -46,
+		BitsLostAt2_64: &lost, BitsLostAt2_64Avg: &lostAvg}
 	inner := math.Sqrt(154)/1.312*math.Exp2(dcLog2) + (2*math.Pi+1)*math.Exp2(dsLog2)
 	if inner == 0 {
 		return r
@@ -125,7 +129,7 @@ func RenyiOf(n int, dcLog2, dsLog2 float64) Renyi {
 	r.DWorstLog2, r.DAverageLog2 = &dw, &da
 	mq := func(d float64) *float64 { v := -math.Log2(4*renyiLambda) - 2*d; return &v }
 	r.MaxQueriesLog2, r.MaxQueriesLog2Avg = mq(dw), mq(da)
-	r.BitsLostAt2_64, r.BitsLostAt2_64Avg = BitsLost(dw, 64), BitsLost(da, 64)
+	lost, lostAvg = BitsLost(dw, 64), BitsLost(da, 64)
 	return r
 }
 
@@ -166,10 +170,19 @@ type StageSummary struct {
 
 // Attempts summarises signing attempts.
 type Attempts struct {
-	Total    int            `json:"total"`
-	Failed   int            `json:"failed"`
-	Reasons  map[string]int `json:"reasons"`
-	FailRate float64        `json:"failed_fraction"`
+	Total   int            `json:"total"`
+	Failed  int            `json:"failed"`
+	Reasons map[string]int `json:"reasons"`
+	// FailRate is Failed/Total, nil (null) when no attempt was made.
+	FailRate *float64 `json:"failed_fraction"`
+}
+
+// FailedFraction is FailRate, 0 when no attempt was made.
+func (a Attempts) FailedFraction() float64 {
+	if a.FailRate == nil {
+		return 0
+	}
+	return *a.FailRate
 }
 
 // KeygenSummary summarises shadowed key generations.
@@ -196,7 +209,13 @@ type Summary struct {
 	// ExpBits is the backend's exponent range (arith.Backend.ExpBits):
 	// the exponent-field width of the IEEE binary format with that range,
 	// 0 (and absent) when unbounded.
-	ExpBits    int        `json:"exp_bits,omitempty"`
+	ExpBits int `json:"exp_bits,omitempty"`
+	// WeakShadow marks a backend measured with a shadow less than the
+	// required margin wider than it (compare --allow-weak-shadow): its
+	// figures include the shadow's own error. ShadowBits is then the
+	// shadow's significand precision, beside Bits.
+	WeakShadow bool       `json:"weak_shadow,omitempty"`
+	ShadowBits int        `json:"shadow_bits,omitempty"`
 	Params     int        `json:"params"`
 	Signatures int        `json:"signatures"`
 	Keys       int        `json:"keys"`
@@ -207,17 +226,19 @@ type Summary struct {
 	ExactSigma ExactSigma `json:"exact_sigma"`
 	// Acceptance names the acceptance test that replaced BerExp
 	// (Config.Acceptance); absent for the reference's BerExp.
-	Acceptance   string         `json:"acceptance,omitempty"`
-	Leaves       int64          `json:"leaves"`
-	SamplerCalls int64          `json:"sampler_calls"`
-	PerLeaf      Triple         `json:"per_leaf"`
-	PerTreeLeaf  Q              `json:"per_tree_leaf"`
-	PerSignature Triple         `json:"per_signature"`
-	Meets        bool           `json:"meets_2^-46"`
-	Renyi        Renyi          `json:"renyi"`
-	Flips        Flips          `json:"flips"`
-	Stages       []StageSummary `json:"stages"`
-	ExpmP63      Q              `json:"expm_p63_rel"`
+	Acceptance   string `json:"acceptance,omitempty"`
+	Leaves       int64  `json:"leaves"`
+	SamplerCalls int64  `json:"sampler_calls"`
+	PerLeaf      Triple `json:"per_leaf"`
+	PerTreeLeaf  Q      `json:"per_tree_leaf"`
+	PerSignature Triple `json:"per_signature"`
+	// Meets is nil (null) for a summary of no signature: an empty shard
+	// neither meets nor misses the target.
+	Meets   *bool          `json:"meets_2^-46"`
+	Renyi   Renyi          `json:"renyi"`
+	Flips   Flips          `json:"flips"`
+	Stages  []StageSummary `json:"stages"`
+	ExpmP63 Q              `json:"expm_p63_rel"`
 	// AcceptanceRel is the relative error of the Bernoulli trials'
 	// acceptance probability (Record.AcceptErr).
 	AcceptanceRel Q              `json:"acceptance_rel"`

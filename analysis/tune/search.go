@@ -462,7 +462,7 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	e := &Evaluation{
 		Plan: p.String(), Widths: w, Seed: seed, Signatures: n,
 		PerSignatureMaxLog2: sum.PerSignature.Sum.Max, PerLeafMedianLog2: sum.PerLeaf.Sum.Median,
-		Flips: sum.Flips.Total, FailedAttemptsFrac: sum.Attempts.FailRate,
+		Flips: sum.Flips.Total, FailedAttemptsFrac: sum.Attempts.FailedFraction(),
 		Cost: s.cfg.Cost.Cost(s.ops, w), Seconds: time.Since(t0).Seconds(),
 	}
 	stat := e.PerSignatureMaxLog2

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -94,7 +95,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	opts := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare --backend B[,B...] --params 512|1024 (--signatures K | --kat-records FROM:TO)",
-		Short: "Shadow Falcon signing with the exact oracle: delta_c, delta_sigma, flips, per-stage errors",
+		Short: "Shadow Falcon signing with an exact shadow (double-double, or the big-float oracle): delta_c, delta_sigma, flips, per-stage errors",
 		Long:  compareLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -111,7 +112,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
-	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign (or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
+	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
 
@@ -125,7 +126,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
-	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 }
@@ -224,8 +225,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err := parseShard(opts.Shard, &cfg); err != nil {
 		return nil, cfg, err
 	}
-	if opts.Workers < 0 {
-		return nil, cfg, fmt.Errorf("--workers %d: want 1 or more (0 for the number of CPUs)", opts.Workers)
+	if err := checkWorkers(opts.Workers); err != nil {
+		return nil, cfg, err
 	}
 	if err := cfg.Check(); err != nil {
 		return nil, cfg, err
@@ -335,6 +336,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		sum := agg.Summary(b.Name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
+		markWeakShadow(sum)
 		if cfg.KeygenBackend != "" {
 			sum.KeygenBackend = cfg.KeygenBackend
 		}
@@ -347,7 +349,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if err := camp.WriteSummary(sums); err != nil {
 			return nil, err
 		}
-		if err := writeManifestArgv(opts.Out, "compare", compareCommandLine(opts, bs), "summary.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "compare", s.commandArgv("compare"), "summary.json", cfg, sums); err != nil {
 			return nil, err
 		}
 	}
@@ -376,6 +378,20 @@ func emptyShard(cfg shadow.Config) string {
 		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
 }
 
+// workersHelp is the text of --workers (compare, sweep, tune).
+const workersHelp = "parallel signatures, 1 to 4 per CPU (at least 256 allowed); 0, the default, is the number of CPUs"
+
+// checkWorkers refuses a --workers count outside 0..max(256, 4 NumCPU):
+// more workers than that only add memory (each holds a shadowed signer)
+// and is more likely a typo than a plan.
+func checkWorkers(n int) error {
+	limit := max(256, 4*runtime.NumCPU())
+	if n < 0 || n > limit {
+		return fmt.Errorf("--workers %d: want 1 to %d parallel signatures (0 for the number of CPUs, %d)", n, limit, runtime.NumCPU())
+	}
+	return nil
+}
+
 // parseShard reads --shard I/N, or "slurm" for the job array's task id and
 // count.
 func parseShard(v string, cfg *shadow.Config) error {
@@ -399,29 +415,6 @@ func parseShard(v string, cfg *shadow.Config) error {
 	return nil
 }
 
-// compareCommandLine restates, word by word, the flags that determined a
-// campaign.
-func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
-	names := make([]string, len(bs))
-	for i, b := range bs {
-		names[i] = b.Name
-	}
-	c := []string{"fprlab", "compare", "--backend", strings.Join(names, ","), "--params", opts.Params}
-	if opts.KATRecords != "" {
-		c = append(c, "--kat-records", opts.KATRecords)
-	} else {
-		c = append(c, "--signatures", strconv.Itoa(opts.Signatures), "--keys", strconv.Itoa(opts.Keys), "--seed", opts.Seed)
-	}
-	c = append(c, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma)
-	if opts.Acceptance != "" && opts.Acceptance != acceptBerExp {
-		c = append(c, "--acceptance", opts.Acceptance)
-	}
-	if opts.Shadow == string(shadow.ShadowOracle) {
-		c = append(c, "--oracle-bits", strconv.FormatUint(uint64(opts.OracleBits), 10))
-	}
-	return c
-}
-
 // writeManifestArgv writes DIR/manifest.json, the description of a
 // campaign directory that `fprlab report` reads: what was run, the
 // document it wrote, the sample sizes and the time. The command is argv:
@@ -429,12 +422,6 @@ func compareCommandLine(opts *compareOptions, bs []arith.Backend) []string {
 // back into them ("command", package shellword).
 func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
 	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
-}
-
-// writeManifest is writeManifestArgv for a command known only as a line
-// (merge's, which should pass its words instead).
-func writeManifest(dir, what, command, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	return writeManifestRun(dir, what, results.Run{Command: command}, output, cfg, sums)
 }
 
 // writeManifestRun writes the manifest of the run whose command run holds.
@@ -474,6 +461,15 @@ func compareProgress(w io.Writer, name string) func(done, total int) {
 		}
 		fmt.Fprintf(w, "compare: %s: %d/%d units, %.1f/s, ETA %s\n", name, done, total, rate, eta)
 	}
+}
+
+// bitsLost formats a security loss in bits ("-" when nothing was
+// measured).
+func bitsLost(v *float64) string {
+	if v == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f", *v)
 }
 
 // lg formats a log2 value ("exact" for an exact zero / no value).
@@ -520,13 +516,13 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		row("per call", "expm_p63 rel.", s.ExpmP63)
 		row("per trial", "acceptance rel.", s.AcceptanceRel)
 		verdict := "NOT met"
-		if s.Meets {
+		if s.Meets != nil && *s.Meets {
 			verdict = "met"
 		}
 		r := s.Renyi
 		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, lg(s.PerSignature.Sum.Max))
-		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %.2f (average case %.2f)\n",
-			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), r.BitsLostAt2_64, r.BitsLostAt2_64Avg)
+		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %s (average case %s)\n",
+			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), bitsLost(r.BitsLostAt2_64), bitsLost(r.BitsLostAt2_64Avg))
 		fmt.Fprintf(tw, "attempts: %d, failed %d\n", s.Attempts.Total, s.Attempts.Failed)
 		if s.Acceptance != "" {
 			fmt.Fprintf(tw, "\nsampler acceptance: %s (replaces BerExp; its trials are the \"acceptance\" decisions below)\n", s.Acceptance)

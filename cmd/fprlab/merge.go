@@ -22,20 +22,23 @@ type mergeOptions struct {
 	JSON bool
 }
 
-const mergeLong = `merge combines the campaign directories of the shards of one compare run
-(compare --shard I/N --out DIR_I) into one directory with the summary a single
-process would have computed: the summary depends only on the records, so the
-merged result equals, field for field, that of one process running the whole
-campaign with the same flags (apart from "seconds", the sum of the measured
-times). The shards must come from the same command, flags and version (their
+const mergeLong = `merge combines the campaign directories of the shards of one compare or
+sweep run (compare|sweep --shard I/N --out DIR_I, I from 0 to N-1) into one
+new directory. For compare it holds the summary a single process would have
+computed: the summary depends only on the records, so the merged result
+equals, field for field, that of one process running the whole campaign with
+the same flags (apart from "seconds", the sum of the measured times). For
+sweep it holds every format's point, each from the shard that measured it.
+The shards must come from the same command, flags and version (their
 run.json); missing and duplicated shards are named by index, a unit recorded
-by two shards or missing from all is an error, and nothing is counted twice.`
+by two shards or missing from all is an error, and nothing is counted twice.
+--out must not be one of the shard directories.`
 
 func newMergeCmd(s *streams) *cobra.Command {
 	opts := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge DIR... --out DIR",
-		Short: "Combine the shard directories of a compare campaign into one summary",
+		Short: "Combine the shard directories of a compare or sweep campaign into one",
 		Long:  mergeLong,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -45,7 +48,7 @@ func newMergeCmd(s *streams) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Out, "out", "", "the merged campaign `DIR` (new or empty)")
-	f.BoolVar(&opts.JSON, "json", false, "print the merged summaries as compare --json does")
+	f.BoolVar(&opts.JSON, "json", false, "print the merged result as compare --json or sweep --json does")
 	return cmd
 }
 
@@ -92,6 +95,9 @@ func configOf(id compareIdentity) (shadow.Config, error) {
 func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if opts.Out == "" {
 		return errors.New("missing --out DIR")
+	}
+	if d := sameDir(opts.Out, opts.Dirs); d != "" {
+		return fmt.Errorf("--out %s is the input directory %s: merge into a new directory", opts.Out, d)
 	}
 	var head struct {
 		Command string `json:"command"`
@@ -175,6 +181,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 		sum := all.Aggregate.Summary(name, cfg)
 		sum.KeygenBackend = shadow.KeygenBackend(b)
 		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
+		markWeakShadow(sum)
 		sums = append(sums, sum)
 	}
 	if err := out.Flush(); err != nil {
@@ -183,13 +190,29 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 	if err := out.WriteSummary(sums); err != nil {
 		return err
 	}
-	if err := writeManifest(opts.Out, "compare (merged from "+strconv.Itoa(shards)+" shards)", "fprlab merge "+strings.Join(opts.Dirs, " ")+" --out "+opts.Out, "summary.json", cfg, sums); err != nil {
+	if err := writeManifestArgv(opts.Out, "compare (merged from "+strconv.Itoa(shards)+" shards)", s.commandArgv("merge"), "summary.json", cfg, sums); err != nil {
 		return err
 	}
 	if opts.JSON {
 		return printJSON(s.Out, sums)
 	}
 	return printCompare(s.Out, sums)
+}
+
+// sameDir returns the directory of dirs that out names (the same path, or
+// the same directory reached another way), "" if none.
+func sameDir(out string, dirs []string) string {
+	oa, _ := filepath.Abs(out)
+	ost, oerr := os.Stat(out)
+	for _, d := range dirs {
+		if da, _ := filepath.Abs(d); da == oa {
+			return d
+		}
+		if st, err := os.Stat(d); err == nil && oerr == nil && os.SameFile(st, ost) {
+			return d
+		}
+	}
+	return ""
 }
 
 // checkComplete reports signatures of the campaign that no shard
@@ -311,6 +334,20 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+		return err
+	}
+	// The manifest, as a sweep run in one process writes it: report --in
+	// reads the merged directory like any other.
+	cfg, err := configOf(compareIdentity{Command: "compare", Params: ref.Params, Signatures: ref.Signatures, Keys: ref.Keys, Seed: ref.Seed,
+		KATRecords: ref.KATRecords, Shadow: ref.Shadow, OracleBits: ref.OracleBits, ExactSigma: ref.ExactSigma})
+	if err != nil {
+		return err
+	}
+	sums := make([]*shadow.Summary, len(points))
+	for i := range points {
+		sums[i] = points[i].Summary
+	}
+	if err := writeManifestArgv(opts.Out, "sweep (merged from "+strconv.Itoa(n)+" shards)", s.commandArgv("merge"), "sweep.json", cfg, sums); err != nil {
 		return err
 	}
 	if opts.JSON {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -73,6 +74,9 @@ func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) e
 		if err != nil {
 			return err
 		}
+		if err := runHasBackend(id, b.Name); err != nil {
+			return fmt.Errorf("%s: %w", opts.Dir, err)
+		}
 		files = []string{c.RecordsFile(b.Name)}
 	} else if files, err = c.RecordsFiles(); err != nil {
 		return err
@@ -121,4 +125,22 @@ func compactJSON(b []byte) []byte {
 		return b
 	}
 	return out
+}
+
+// runHasBackend checks that the campaign whose run.json is id measures
+// backend (compare's "backends", sweep's "formats"): a dump of another
+// backend would print an empty, valid-looking document.
+func runHasBackend(id []byte, backend string) error {
+	var run struct {
+		Backends []string `json:"backends"`
+		Formats  []string `json:"formats"`
+	}
+	if err := json.Unmarshal(id, &run); err != nil {
+		return fmt.Errorf("%s is damaged: %v", shadow.RunFile, err)
+	}
+	have := append(run.Backends, run.Formats...)
+	if !slices.Contains(have, backend) {
+		return fmt.Errorf("the campaign has no backend %s (its backends: %s)", backend, strings.Join(have, ", "))
+	}
+	return nil
 }

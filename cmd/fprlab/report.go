@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -57,6 +59,11 @@ func newReportCmd(s *streams) *cobra.Command {
 func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 	if opts.In == "" || opts.Out == "" {
 		return errors.New("--in DIR and --out FILE are required")
+	}
+	if st, err := os.Stat(opts.In); err == nil && !st.IsDir() && !opts.AllowNoManifest {
+		// One document carries no manifest: say so, rather than that
+		// the directory it lies in has none.
+		return fmt.Errorf("--in %s is a file, one document without the manifest.json of its campaign: give the campaign directory, or --allow-no-manifest", opts.In)
 	}
 	c, err := results.Read(opts.In)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -72,7 +73,12 @@ type streams struct {
 	// checked, doing no work (campaign slurm checks the command each
 	// array task will run this way).
 	validateOnly bool
-	out          *stickyWriter
+	// argv is the command line as given ("fprlab" then the arguments run
+	// received): manifests record these words, never a restatement of the
+	// options, which would lose flags (--shard, --allow-weak-shadow, ...)
+	// and so measure or refuse something else when pasted back.
+	argv []string
+	out  *stickyWriter
 }
 
 // newStreams returns the streams of one run; writes to stdout are
@@ -80,6 +86,16 @@ type streams struct {
 func newStreams(stdin io.Reader, stdout, stderr io.Writer) *streams {
 	out := &stickyWriter{w: stdout}
 	return &streams{In: stdin, Out: out, Err: stderr, ErrIsTerminal: isTerminal(stderr), out: out}
+}
+
+// commandArgv is the command line the running command was given, for its
+// manifest; a command called without run (runX from a test) has only its
+// name.
+func (s *streams) commandArgv(name string) []string {
+	if len(s.argv) == 0 {
+		return []string{"fprlab", name}
+	}
+	return slices.Clone(s.argv)
 }
 
 // stopOnInterrupt declares that the running command stops cleanly when
@@ -144,7 +160,26 @@ Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 	}
 	root.AddCommand(commands(s)...)
 	requireSubcommand(root)
+	root.SetHelpCommand(newHelpCmd(root))
 	return root
+}
+
+// newHelpCmd is `fprlab help [command]`. Cobra's own prints "Unknown help
+// topic" for a command that does not exist and succeeds; this one makes it
+// a usage error (exit 2), as running the unknown command is.
+func newHelpCmd(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(_ *cobra.Command, args []string) error {
+			c, rest, err := root.Find(args)
+			if err != nil || c == nil || len(rest) > 0 {
+				return fmt.Errorf("unknown help topic %q: see %s --help for the commands", strings.Join(args, " "), root.CommandPath())
+			}
+			c.InitDefaultHelpFlag()
+			return c.Help()
+		},
+	}
 }
 
 // requireSubcommand makes every command that only groups others (fprlab
@@ -188,6 +223,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // run executes the command line with the streams s.
 func (s *streams) run(ctx context.Context, args []string) int {
 	stderr, out := s.Err, s.out
+	s.argv = append([]string{"fprlab"}, args...)
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	root.SetOut(out)

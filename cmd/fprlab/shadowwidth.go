@@ -48,6 +48,16 @@ func checkShadowWidth(bs []arith.Backend, cfg shadow.Config, allow bool) error {
 	return nil
 }
 
+// markWeakShadow records in s that its shadow (s.OracleBits, 106 for dd)
+// is not shadowMargin bits wider than the backend (s.Bits): a run with
+// --allow-weak-shadow, whose figures include the shadow's own error.
+// summary.json and --json carry the mark, the report shows it.
+func markWeakShadow(s *shadow.Summary) {
+	if sb := int(s.OracleBits); s.Bits > 0 && s.Bits+shadowMargin > sb {
+		s.WeakShadow, s.ShadowBits = true, sb
+	}
+}
+
 // weakShadowNote is the line printed beside the figures of a backend
 // measured with a shadow narrower than the margin (--allow-weak-shadow),
 // empty otherwise.

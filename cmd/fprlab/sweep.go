@@ -79,7 +79,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 	bindMeasureFlags(cmd, &opts.compareOptions)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
-	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats (those whose index is I modulo N); combine with fprlab merge")
+	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats, I counted from 0 (those whose 0-based index is I modulo N); combine with fprlab merge")
 	return cmd
 }
 
@@ -289,9 +289,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		for i := range points {
 			sums = append(sums, points[i].Summary)
 		}
-		argv := []string{"fprlab", "sweep", "--format", strings.Join(names, ","), "--reference", opts.References, "--kat", strconv.Itoa(opts.KAT),
-			"--params", opts.Params, "--signatures", strconv.Itoa(opts.Signatures), "--seed", opts.Seed, "--shadow", opts.Shadow, "--exact-sigma", opts.ExactSigma}
-		if err := writeManifestArgv(opts.Out, "sweep", argv, "sweep.json", cfg, sums); err != nil {
+		if err := writeManifestArgv(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", cfg, sums); err != nil {
 			return err
 		}
 	}
@@ -413,8 +411,8 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 			name += " (weak shadow)"
 			notes = append(notes, note)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%.2f\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
-			p.Flips.Total, p.Renyi.BitsLostAt2_64, num(p.Renyi.MaxQueriesLog2), p.Attempts.FailRate, kat, p.Seconds)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
+			p.Flips.Total, bitsLost(p.Renyi.BitsLostAt2_64), num(p.Renyi.MaxQueriesLog2), p.Attempts.FailedFraction(), kat, p.Seconds)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -102,7 +102,7 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Start, "start", 64, "width of the uniform plan the descent starts from")
 	f.IntVar(&opts.Step, "step", 8, "first step of each stage's descent, in bits")
 	f.IntVar(&opts.Floor, "floor", 16, "narrowest width tried")
-	f.IntVar(&opts.Workers, "workers", 0, "parallel signatures (default: the number of CPUs)")
+	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.StringVar(&opts.Out, "out", "", "result `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	f.BoolVar(&opts.Progress, "progress", false, "print each measurement on stderr (default: when stderr is a terminal)")
@@ -133,8 +133,8 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if opts.Workers < 0 {
-		return cfg, fmt.Errorf("--workers %d: want a positive count (0 for the number of CPUs)", opts.Workers)
+	if err := checkWorkers(opts.Workers); err != nil {
+		return cfg, err
 	}
 	cfg = tune.Config{
 		LogN: logn, TargetLog2: target, MarginBits: opts.Margin, Statistic: st, Cost: cm,

@@ -6,8 +6,9 @@
 // holds the writer's process id, for the message) may stay.
 //
 // A second writer does not wait: it fails at once with an error naming the
-// directory and the holder's process id, so that a mistaken second run of a
-// long campaign is noticed instead of stalling or writing every unit twice.
+// directory and, when a writer holds it, that writer's process id, so that
+// a mistaken second run of a long campaign is noticed instead of stalling
+// or writing every unit twice.
 package dirlock
 
 import (
@@ -27,7 +28,8 @@ var ErrBusy = errors.New("in use by another process")
 
 // Lock is a held lock; Unlock releases it.
 type Lock struct {
-	f *os.File
+	f         *os.File
+	exclusive bool
 }
 
 // Exclusive takes the writer's lock of dir (which must exist).
@@ -52,15 +54,9 @@ func take(dir string, exclusive bool) (*Lock, error) {
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
 	if err := flock(f, exclusive); err != nil {
-		holder := ""
-		if b, rerr := os.ReadFile(path); rerr == nil {
-			if pid, perr := strconv.Atoi(strings.TrimSpace(string(b))); perr == nil && pid > 0 {
-				holder = fmt.Sprintf(" (pid %d)", pid)
-			}
-		}
 		f.Close()
 		if errors.Is(err, errWouldBlock) {
-			return nil, fmt.Errorf("%s is %w%s, which holds %s: wait for it to finish or use another directory", dir, ErrBusy, holder, path)
+			return nil, fmt.Errorf("%s is %w%s, which holds %s: wait for it to finish or use another directory", dir, ErrBusy, holder(path, exclusive), path)
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
@@ -71,13 +67,46 @@ func take(dir string, exclusive bool) (*Lock, error) {
 			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 		}
 	}
-	return &Lock{f: f}, nil
+	return &Lock{f: f, exclusive: exclusive}, nil
 }
 
-// Unlock releases the lock (closing its file releases the flock).
+// holder describes who holds the lock of path that was just refused: " (pid
+// N)" when a writer holds it, the pid that writer wrote, "" when the
+// holder is not known. The file keeps the last writer's pid after it has
+// gone, so a refused writer's lock may be held by readers only (merge
+// reading the directory), which write no pid: the pid is named only when a
+// reader's lock is refused too, that is when a writer holds the lock.
+func holder(path string, refusedExclusive bool) string {
+	if refusedExclusive {
+		f, err := os.Open(path)
+		if err != nil {
+			return ""
+		}
+		readers := flock(f, false) == nil
+		f.Close()
+		if readers {
+			return " (reading it)"
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+		return fmt.Sprintf(" (pid %d)", pid)
+	}
+	return ""
+}
+
+// Unlock releases the lock (closing its file releases the flock). A
+// writer clears its pid first, so that the file names no process that
+// no longer holds the lock.
 func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
+	}
+	if l.exclusive {
+		l.f.Truncate(0)
 	}
 	err := l.f.Close()
 	l.f = nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -80,4 +81,32 @@ func TestLockDiesWithProcess(t *testing.T) {
 		t.Fatalf("after kill -9 of the holder: %v", err)
 	}
 	l.Unlock()
+}
+
+// TestReaderNamesNoStalePid: a writer refused because readers hold the
+// lock is told so without a pid -- the file's pid is that of a writer long
+// gone (here one killed before it could clear it) -- and a writer clears
+// its pid when it unlocks.
+func TestReaderNamesNoStalePid(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Exclusive(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Unlock()
+	if b, err := os.ReadFile(filepath.Join(dir, Name)); err != nil || len(b) != 0 {
+		t.Errorf("after Unlock the lock file holds %q (%v), want nothing", b, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, Name), []byte("999999\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Shared(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Unlock()
+	_, err = Exclusive(dir)
+	if !errors.Is(err, ErrBusy) || strings.Contains(err.Error(), "pid") || !strings.Contains(err.Error(), "in use by another process (reading it)") {
+		t.Errorf("writer beside a reader: %v, want ErrBusy naming no pid", err)
+	}
 }
