@@ -199,6 +199,9 @@ func printCycleReport(s *streams, rep *accel.CycleReport, t *accel.CostTable) er
 	}
 	fmt.Fprintln(w, "\nCOUNTED: software cycles of the counted operations at the table's costs; SHARE: of the baseline.")
 	fmt.Fprintln(w, "RECORD SU RANGE: the model's speedup for single records (the estimate uses the mean counts).")
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
 	fmt.Fprintln(w, "Sources of the costs:")
 	for _, name := range accel.CycleUnits {
 		u := t.Units[name]
