@@ -101,21 +101,9 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
 		return fmt.Errorf("--platform %s: the cost table has no figures for Falcon-%d", opts.Platform, params)
 	}
-	var recs []int
-	var counts [][3]accel.UnitCounts
-	for r := range opts.Records {
-		if ctx != nil && ctx.Err() != nil {
-			return interrupted("")
-		}
-		k, err := accel.CountKATRecord(logn, r)
-		if err != nil {
-			return err
-		}
-		if err := checkPublished(logn, &k.Record); err != nil {
-			return err
-		}
-		recs = append(recs, r)
-		counts = append(counts, accel.PhaseUnitCounts(k))
+	recs, counts, err := countKATPhases(ctx, logn, opts.Records)
+	if err != nil {
+		return err
 	}
 	rep, err := accel.ModelCycles(t, params, recs, counts)
 	if err != nil {
@@ -125,6 +113,29 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		return printJSON(s.Out, rep)
 	}
 	return printCycleReport(s, rep, t)
+}
+
+// countKATPhases counts the unit operations of every phase of the first n
+// NIST KAT records of degree 2^logn, each checked against the published
+// file.
+func countKATPhases(ctx context.Context, logn uint, n int) ([]int, [][3]accel.UnitCounts, error) {
+	var recs []int
+	var counts [][3]accel.UnitCounts
+	for r := range n {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, nil, interrupted("")
+		}
+		k, err := accel.CountKATRecord(logn, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkPublished(logn, &k.Record); err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, r)
+		counts = append(counts, accel.PhaseUnitCounts(k))
+	}
+	return recs, counts, nil
 }
 
 // runAccelCyclesM4 prints the Cortex-M4F signing estimate of triword and

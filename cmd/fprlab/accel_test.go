@@ -93,7 +93,7 @@ func TestAccelModelsText(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"accel", "fpru", "--params", "512"}, []string{"equals the published record (3357450 instructions)", "1.38x", "1.34x"}},
+		{[]string{"accel", "fpru", "--params", "512", "--records", "1"}, []string{"equals the published record (3357450 instructions)", "records 0 to 0 (1 records", "433929.0", "1.38x", "1.34x", "24.9"}},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "1"}, []string{"state machine = published:   true", "recursive ffSampling's:  true", "4090.0"}},
 	} {
 		code, out, errs := runCLI(t, c.args...)
@@ -138,6 +138,7 @@ func TestAccelBadInput(t *testing.T) {
 		{[]string{"accel", "counts", "--params", "512", "--record", "100"}, "--kat-record 100"},
 		{[]string{"accel", "counts", "--params", "512", "--kat-record", "-1"}, "--kat-record -1"},
 		{[]string{"accel", "fpru", "--params", "512", "--ext-fpr", "-1"}, "--ext-fpr"},
+		{[]string{"accel", "fpru", "--params", "512", "--records", "101"}, "--records 101"},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "0"}, "--signatures 0"},
 		{[]string{"accel", "ripst", "--records", "0"}, "--records 0"},
 		{[]string{"accel", "ripst", "--backend", "nosuch", "--records", "1"}, "nosuch"},
