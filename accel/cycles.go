@@ -76,6 +76,9 @@ type CostTable struct {
 	Units map[string]UnitCost `json:"units"`
 	// Phases maps a degree ("512", "1024") to the figures per phase.
 	Phases map[string]map[string]PhaseFigures `json:"phases"`
+	// VerifyPath, when given, prices verification bottom up (see
+	// ModelVerifyPath).
+	VerifyPath *VerifyPathTable `json:"verify_path,omitempty"`
 }
 
 //go:embed costs/*.json
@@ -163,6 +166,11 @@ func ParseCostTable(data []byte) (*CostTable, error) {
 					return nil, fmt.Errorf("cost table: phases.%s.%s.%s %v: want %s", deg, name, v.field, v.x, want)
 				}
 			}
+		}
+	}
+	if t.VerifyPath != nil {
+		if err := t.VerifyPath.validate(); err != nil {
+			return nil, err
 		}
 	}
 	return &t, nil
@@ -255,6 +263,8 @@ type CycleReport struct {
 	Params   int           `json:"params"`
 	Records  []int         `json:"records"`
 	Phases   []PhaseCycles `json:"phases"`
+	// Verify is the bottom-up verify path, when the table has one.
+	Verify *VerifyPathReport `json:"verify_path,omitempty"`
 }
 
 // ReproduceTolerance is the relative difference from a published speedup
@@ -337,6 +347,17 @@ func ModelCycles(t *CostTable, params int, records []int, counts [][3]UnitCounts
 		}
 		pc.Explanation = explainPhase(&pc)
 		rep.Phases = append(rep.Phases, pc)
+	}
+	if t.VerifyPath != nil {
+		keccak := make([]uint64, len(counts))
+		for i, c := range counts {
+			keccak[i] = c[2][4]
+		}
+		v, err := ModelVerifyPath(t.VerifyPath, params, records, keccak)
+		if err != nil {
+			return nil, err
+		}
+		rep.Verify = v
 	}
 	return rep, nil
 }
