@@ -94,6 +94,8 @@ func TestAccelModelsText(t *testing.T) {
 		want []string
 	}{
 		{[]string{"accel", "fpru", "--params", "512", "--records", "1"}, []string{"equals the published record (3357450 instructions)", "records 0 to 0 (1 records", "433929.0", "1.38x", "1.34x", "24.9"}},
+		// 2 signatures of 512 leaves sample 2048 values; 2048 / 3562 = 0.57496.
+		{[]string{"accel", "ripst", "--records", "2"}, []string{"Measured acceptance rate 0.5750 over 3562 attempts (2048 samples), beside the table's p = 0.575752", "22.15 cycles and 185.25 random bits"}},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "1"}, []string{"state machine = published:   true", "recursive ffSampling's:  true", "4090.0"}},
 	} {
 		code, out, errs := runCLI(t, c.args...)
