@@ -61,8 +61,9 @@ const (
 	// CostAccel counts uses of 25x18 DSP blocks (FPGA multipliers, the
 	// building block of Peregrino's and HORCRUX's datapaths) per signature:
 	// a P-bit significand product tiled onto ceil(P/24) x ceil(P/17)
-	// blocks (accel's dsp25x18 tiling, its 24x17 unsigned part); an
-	// addition as ceil((P+3)/48) 48-bit DSP adders (significand, guard,
+	// blocks (accel.DSP48E1.Tiles, its 24x17 unsigned part); an
+	// addition as ceil((P+3)/48) 48-bit DSP adders (accel.DSP48E1.Adders:
+	// significand, guard,
 	// round and sticky bits); division, inversion and square root by
 	// Newton-Raphson from an 8-bit seed, 2 products per iteration and
 	// ceil(log2(P/8)) iterations; expm_p63 as its degree-12 Horner
@@ -98,8 +99,8 @@ func (m CostModel) Cost(ops StageOps, p [arith.NumPlanStages]int) float64 {
 		case CostBits:
 			total += (mul + add + newton + 27*expm) * float64(w)
 		default:
-			blocks := float64(ceilDiv(w, 24) * ceilDiv(w, 17))
-			adders := float64(ceilDiv(w+3, 48))
+			blocks := float64(accel.DSP48E1.Tiles(w, w))
+			adders := float64(accel.DSP48E1.Adders(w + 3))
 			iters := float64(bits.Len(uint(ceilDiv(w, 8) - 1)))
 			total += mul*blocks + add*adders + newton*2*iters*blocks + expm*(14*blocks+13*adders)
 		}

@@ -423,12 +423,14 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 
 // multRowJSON is one design of accel mult --json.
 type multRowJSON struct {
-	Design   string                `json:"design"`
-	Width    int                   `json:"width"`
-	Cost     accel.MultCost        `json:"cost"`
-	Phases   []accel.MultPhaseCost `json:"phases"`
-	KATMatch bool                  `json:"kat_match"`
-	Exact    exactCheck            `json:"exactness"`
+	Design string                `json:"design"`
+	Width  int                   `json:"width"`
+	Cost   accel.MultCost        `json:"cost"`
+	Phases []accel.MultPhaseCost `json:"phases"`
+	// Resources on each DSP slice (accel.DSPFamilies order).
+	Resources []accel.DesignResources `json:"resources"`
+	KATMatch  bool                    `json:"kat_match"`
+	Exact     exactCheck              `json:"exactness"`
 }
 
 type multJSON struct {
@@ -479,7 +481,15 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 			return err
 		}
 		exact = exact && chk.exact()
-		res.Designs = append(res.Designs, multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: chk.KATMatch, Exact: chk})
+		row := multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: chk.KATMatch, Exact: chk}
+		for _, f := range accel.DSPFamilies {
+			r, err := m.Resources(f)
+			if err != nil {
+				return err
+			}
+			row.Resources = append(row.Resources, r)
+		}
+		res.Designs = append(res.Designs, row)
 	}
 	if opts.JSON {
 		if err := printJSON(s.Out, res); err != nil {
@@ -509,6 +519,25 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 	for _, r := range res.Designs[len(res.Designs)/2:] {
 		fmt.Fprintf(w, "%s: %s; %s.\n", r.Design, r.Cost.Block, r.Cost.Pipelining)
 	}
+	fmt.Fprintf(w, "\nResources (DSPs of the blocks on each slice, the largest block's DSP cascade and its frequency class,\narea x time of the record's signing products as DSPs x latency-bound cycles):\n\n")
+	fmt.Fprintf(w, "%-15s %5s %8s %8s %6s %6s %5s %14s %14s %9s %16s\n", "DESIGN", "WIDTH", "DSP48E1", "DSP48E2", "CASC", "CLASS", "DEPTH", "E1 DSP-MCC", "E2 DSP-MCC", "PUB MHZ", "E1 DSP-ms (PUB)")
+	for _, r := range res.Designs {
+		e1, e2 := r.Resources[0], r.Resources[1]
+		sign := float64(r.Phases[1].LatencyBound)
+		pub, at := "-", "-"
+		if mhz := accel.PeregrinoClock(r.Design); mhz > 0 && r.Width == 64 {
+			pub, at = fmt.Sprintf("%g", mhz), fmt.Sprintf("%.1f", float64(e1.DSPs)*sign/(mhz*1e3))
+		}
+		fmt.Fprintf(w, "%-15s %5d %8d %8d %6s %6s %5d %14.1f %14.1f %9s %16s\n", r.Design, r.Width, e1.DSPs, e2.DSPs,
+			fmt.Sprintf("%d/%d", e1.MaxCascade, e2.MaxCascade), e1.FmaxClass+"/"+e2.FmaxClass, e1.Pipeline,
+			float64(e1.DSPs)*sign/1e6, float64(e2.DSPs)*sign/1e6, pub, at)
+	}
+	fmt.Fprintf(w, `
+CASC, CLASS: DSP48E1/DSP48E2. Class A: one DSP per stage, B: a cascade of two, C: three or four, D: more -- an
+ordering by the longest DSP chain in one cycle (Peregrino IV-E: chaining DSPs lengthens the logic delay), not a
+clock prediction. PUB MHZ: Peregrino's clocks for its two Karatsuba versions (section VI; Artix-7 XC7A200T,
+DSP48E1); DSP-ms (PUB) is area x time at that clock. Slices: %s; %s.
+`, accel.DSP48E1.Source, accel.DSP48E2.Source)
 	fmt.Fprintf(w, "\nKAT: ok when the record equals the published one AND every result and sampler output equals emu64's\n(emu64: %v):\n", res.Designs[0].Exact.Emu64Digest)
 	for _, r := range res.Designs {
 		fmt.Fprintf(w, "  %-15s %2d bits  %s  sha256 %s\n", r.Design, r.Width, r.Exact.verdict(), r.Exact.Digest.SHA256)
