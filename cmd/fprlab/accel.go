@@ -45,10 +45,14 @@ and reports what they cost:
   ripst       pipelined SamplerZ: the RIPST table and a cycle-level simulation
               driven by the accept/reject sequence of real signing
   cycles      cycles per phase from counted operations and a platform's cost
-              table, over up to 100 KAT records, beside HORCRUX Table IV`,
+              table, over up to 100 KAT records, beside HORCRUX Table IV, and the
+              verify path on Keccak and NTT units
+  latency     cycles per signature of a signer built from an FFT unit, an fpr
+              datapath, the ffSampling state machine, a SamplerZ pipeline and a
+              host interface`,
 		// Run without a subcommand: see requireSubcommand.
 	}
-	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s))
+	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s), newAccelLatencyCmd(s))
 	return cmd
 }
 
