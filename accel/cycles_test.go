@@ -254,6 +254,11 @@ func TestParseCostTableErrors(t *testing.T) {
 		{edit(`"published_speedup": 1.38,`, `"published_speedup": -1.38,`), "published_speedup -1.38"},
 		{edit(`"source": "HORCRUX Table IV (section VI-A), Falcon-512 Ver"}`, `"source": "", "extra": 1}`), `unknown field "extra"`},
 		{[]byte(`{"platform": "x", "units": {}}`), "units.fpr is missing"},
+		// The verify path.
+		{edit(`"cycles": 385, "energy_nj": 0.56066,`, `"cycles": 385,`), "energy_nj on both sides"},
+		{edit(`"cycles": 210.87, "energy_nj": 0.24118, "source": "fitted`, `"cycles": -2, "energy_nj": 0.24118, "source": "fitted`), "verify_path.units.per_coefficient.software.cycles -2"},
+		{edit(`"ntt_butterfly": {`, `"ntt": {`), "verify_path.units.ntt: unknown operation"},
+		{edit(`"energy_nj": 25.8522,`, `"energy_nj": -1,`), "verify_path.units.keccak_f1600.software.energy_nj -1"},
 	} {
 		_, err := ParseCostTable(c.doc)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
