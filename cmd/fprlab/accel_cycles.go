@@ -47,6 +47,12 @@ published figure disagrees and by how much.
 --platform horcrux is HORCRUX's table (software costs from its Table II,
 accelerated ones from Table VII and section VI-B, baselines from Table IV);
 --platform FILE.json reads a table of the same form (see accel/costs/horcrux.json).
+Each miss names the accelerated cost per operation that alone would give the
+published figure and the speedup with KAT record 0's counts alone (HORCRUX Table
+II's run). A table with a "verify_path" section also gets the verify path bottom
+up: hash-to-point's Keccak permutations, NTT and iNTT butterflies, pointwise
+products and the per-coefficient rest (with the norm check), in software and on
+the units, in cycles and, when the table gives energy_nj, in energy.
 --platform cortex-m4f instead prices the signing calls counted over triword and
 emu64 with TWFalcon's Cortex-M4F cycles per operation, beside its 40.7M / 22.5M
 cycles (1.84x) for Falcon-512.
