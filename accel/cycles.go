@@ -68,11 +68,17 @@ type PhaseFigures struct {
 
 // CostTable is a platform's cost table.
 type CostTable struct {
-	Platform    string              `json:"platform"`
-	Description string              `json:"description"`
-	Units       map[string]UnitCost `json:"units"`
+	Platform    string `json:"platform"`
+	Description string `json:"description"`
+	// Notes are remarks on the published figures, printed with the
+	// report.
+	Notes []string            `json:"notes,omitempty"`
+	Units map[string]UnitCost `json:"units"`
 	// Phases maps a degree ("512", "1024") to the figures per phase.
 	Phases map[string]map[string]PhaseFigures `json:"phases"`
+	// VerifyPath, when given, prices verification bottom up (see
+	// ModelVerifyPath).
+	VerifyPath *VerifyPathTable `json:"verify_path,omitempty"`
 }
 
 //go:embed costs/*.json
@@ -162,6 +168,11 @@ func ParseCostTable(data []byte) (*CostTable, error) {
 			}
 		}
 	}
+	if t.VerifyPath != nil {
+		if err := t.VerifyPath.validate(); err != nil {
+			return nil, err
+		}
+	}
 	return &t, nil
 }
 
@@ -216,10 +227,34 @@ type PhaseCycles struct {
 	// Against the published speedup (when the table has one): the
 	// relative difference EstSpeedup/PublishedSpeedup - 1, whether it is
 	// within 10 %, and the published saving beside the model's.
-	RelDiff     *float64 `json:"relative_difference,omitempty"`
-	Reproduced  *bool    `json:"reproduced_within_10pct,omitempty"`
-	PubSavedK   float64  `json:"published_saved_kcycles,omitempty"`
-	Explanation string   `json:"explanation"`
+	RelDiff    *float64 `json:"relative_difference,omitempty"`
+	Reproduced *bool    `json:"reproduced_within_10pct,omitempty"`
+	PubSavedK  float64  `json:"published_saved_kcycles,omitempty"`
+	// Implied are, when the table has a published optimised figure and
+	// the model misses it, the accelerated cost per operation each unit
+	// would need, alone, to close the gap (the others at the table's
+	// costs); FPRUnitImplied is the one per-call cost of both fpr-unit
+	// blocks (FPR and FPR_NORM64) that would.
+	Implied        []ImpliedCost `json:"implied_accelerated_costs,omitempty"`
+	FPRUnitImplied *float64      `json:"fpr_unit_implied_cycles_per_call,omitempty"`
+	// Record0Speedup is the model's speedup with the counts of KAT
+	// record 0 alone, when the records run include it: HORCRUX Table II's
+	// calls are record 0's exactly, so its baselines may be record 0's.
+	Record0Speedup *float64 `json:"record0_speedup,omitempty"`
+	Explanation    string   `json:"explanation"`
+}
+
+// ImpliedCost is the accelerated cost per operation a unit would need,
+// alone, for the model to give a phase's published optimised cycles.
+// Feasible is false when that cost is negative (removing every operation
+// of the unit saves too little) or above the software cost (the unit would
+// have to slow the phase down).
+type ImpliedCost struct {
+	Unit     string  `json:"unit"`
+	Table    float64 `json:"table_cycles_per_op"`
+	Implied  float64 `json:"implied_cycles_per_op"`
+	Software float64 `json:"software_cycles_per_op"`
+	Feasible bool    `json:"feasible"`
 }
 
 // CycleReport is the model's result for one degree.
@@ -228,6 +263,8 @@ type CycleReport struct {
 	Params   int           `json:"params"`
 	Records  []int         `json:"records"`
 	Phases   []PhaseCycles `json:"phases"`
+	// Verify is the bottom-up verify path, when the table has one.
+	Verify *VerifyPathReport `json:"verify_path,omitempty"`
 }
 
 // ReproduceTolerance is the relative difference from a published speedup
@@ -290,6 +327,18 @@ func ModelCycles(t *CostTable, params int, records []int, counts [][3]UnitCounts
 		pc.RecordSpeedupMin, pc.RecordSpeedupMax = finite(pc.MinSpeedup), finite(pc.MaxSpeedup)
 		if f.PublishedK > 0 {
 			pc.PubSavedK = f.BaselineK - f.PublishedK
+			impliedCosts(&pc)
+		}
+		if records[0] == 0 {
+			var saved float64
+			for ui, name := range CycleUnits {
+				uc := t.Units[name]
+				saved += float64(counts[0][p][ui]) * (uc.Software.Cycles - uc.Accelerated.Cycles)
+			}
+			if saved < b {
+				x := b / (b - saved)
+				pc.Record0Speedup = &x
+			}
 		}
 		if f.PublishedSpeedup > 0 && pc.Valid {
 			d := pc.EstSpeedup/f.PublishedSpeedup - 1
@@ -299,7 +348,44 @@ func ModelCycles(t *CostTable, params int, records []int, counts [][3]UnitCounts
 		pc.Explanation = explainPhase(&pc)
 		rep.Phases = append(rep.Phases, pc)
 	}
+	if t.VerifyPath != nil {
+		keccak := make([]uint64, len(counts))
+		for i, c := range counts {
+			keccak[i] = c[2][4]
+		}
+		v, err := ModelVerifyPath(t.VerifyPath, params, records, keccak)
+		if err != nil {
+			return nil, err
+		}
+		rep.Verify = v
+	}
 	return rep, nil
+}
+
+// impliedCosts fills pc.Implied and pc.FPRUnitImplied: with gap the
+// model's saving minus the published one, a unit with mean count n and
+// accelerated cost a alone closes it at a + gap / n; both fpr-unit blocks
+// at one cost x save n_FPR s_FPR + n_NORM s_NORM - (n_FPR + n_NORM) x.
+func impliedCosts(pc *PhaseCycles) {
+	gap := (pc.SavedK - pc.PubSavedK) * 1e3
+	var fprN, fprSoft, other float64
+	for _, u := range pc.Units {
+		if u.Unit == "fpr" || u.Unit == "fpr_norm64" {
+			fprN += u.Mean
+			fprSoft += u.Mean * u.Software
+		} else {
+			other += u.SavedK * 1e3
+		}
+		if u.Mean == 0 {
+			continue
+		}
+		x := u.Accel + gap/u.Mean
+		pc.Implied = append(pc.Implied, ImpliedCost{Unit: u.Unit, Table: u.Accel, Implied: x, Software: u.Software, Feasible: x >= 0 && x <= u.Software})
+	}
+	if fprN > 0 {
+		x := (fprSoft - (pc.PubSavedK*1e3 - other)) / fprN
+		pc.FPRUnitImplied = &x
+	}
 }
 
 // explainPhase says, for a phase with a published speedup, whether the
@@ -325,6 +411,23 @@ func explainPhase(pc *PhaseCycles) string {
 	if pc.PubSavedK > 0 {
 		s += fmt.Sprintf("; the published optimised %.0f kcycles save %.0f, the model saves %.0f (%.2fx as much), %.0f of them in %s",
 			pc.PublishedK, pc.PubSavedK, pc.SavedK, pc.SavedK/pc.PubSavedK, top.SavedK, top.Unit)
+	}
+	var alone []string
+	for _, c := range pc.Implied {
+		if c.Feasible {
+			alone = append(alone, fmt.Sprintf("%s %.4g (table %.4g, software %.4g)", c.Unit, c.Implied, c.Table, c.Software))
+		} else {
+			alone = append(alone, fmt.Sprintf("%s cannot (it would need %.4g)", c.Unit, c.Implied))
+		}
+	}
+	if len(alone) > 0 {
+		s += "; accelerated cycles per operation that alone would give the published figure: " + strings.Join(alone, ", ")
+	}
+	if pc.FPRUnitImplied != nil {
+		s += fmt.Sprintf("; both fpr-unit blocks at one cost: %.1f cycles per call", *pc.FPRUnitImplied)
+	}
+	if pc.Record0Speedup != nil {
+		s += fmt.Sprintf("; with KAT record 0's counts alone the model gives %.2fx (%+.1f %%)", *pc.Record0Speedup, 100*(*pc.Record0Speedup/pc.PublishedSpeedup-1))
 	}
 	return s
 }

@@ -9,11 +9,18 @@
 //     build, plus modp_montymul (counted in falcon's NTRUSolve), mq_montymul
 //     and Keccak-f[1600] (counted structurally).
 //   - The HORCRUX fpr-unit (horcrux.go): its six instructions on 32-bit
-//     words, an emu64 whose packing and normalisation run on them, and a
-//     cycle model against HORCRUX Table IV (horcrux_cycles.go).
-//   - Mantissa multipliers (mult.go, multcost.go): schoolbook, 25x18 DSP
-//     tiling, Comba, Karatsuba 64 and 64+32, at 53 and 64 bits, with cost
-//     models; they plug into emu64 through emu64.Datapath.
+//     words, an emu64 whose packing and normalisation run on them, and the
+//     fpr-unit alone as a cost table (horcrux_cycles.go).
+//   - Cycle models (cycles.go, costs/*.json, verifypath.go): per phase,
+//     counted operations times a platform's per-unit costs, averaged over
+//     KAT records, beside the published figures; the verify path bottom up
+//     in cycles and energy; a Cortex-M4F estimate (cortexm4.go).
+//   - Mantissa multipliers (mult.go, multcost.go, resources.go): schoolbook,
+//     25x18 DSP tiling, Comba, Karatsuba 64 and 64+32, at 53 and 64 bits,
+//     with cost models and DSP48E1/DSP48E2 resources; they plug into emu64
+//     through emu64.Datapath.
+//   - Signing latency (latency.go, stagecount.go): cycles per signature of a
+//     signer built from units, from operation counts per plan stage.
 //   - SamplerZ (ripst.go, pipeline.go, acceptance.go, samplerobs.go): the
 //     RIPST formulas of the pipelined-sampler comparison, a cycle-level
 //     simulation of serial and alternating pipelines driven by the

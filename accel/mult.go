@@ -71,7 +71,10 @@ type Multiplier struct {
 	Name  string
 	Width int
 	Cost  MultCost
-	mul   func(x, y uint64) u128
+	// Operands are the operand widths of each multiplier block, the
+	// sizes synthesis maps onto DSP blocks (DSPResources).
+	Operands [][2]int
+	mul      func(x, y uint64) u128
 }
 
 // Product returns the 2*Width-bit product of the low Width bits of x and y
@@ -101,21 +104,26 @@ func NewMultiplier(name string, width int) (*Multiplier, error) {
 		// parallel 32x32 multipliers.
 		m.mul = func(x, y uint64) u128 { return gridRows(x, y, 32, 32, width, mul32x32) }
 		m.Cost = gridCost(width, 32, 32, "32x32 multiplier")
+		m.Operands = gridOperands(width, 32, 32)
 	case "dsp25x18":
 		// Tiling onto 25x18 two's-complement DSP multipliers (Xilinx
 		// DSP48E1): unsigned chunks of 24 bits on port A and 17 bits on
 		// port B keep the sign bits zero.
 		m.mul = func(x, y uint64) u128 { return gridRows(x, y, dspA-1, dspB-1, width, dsp25x18) }
 		m.Cost = gridCost(width, dspA-1, dspB-1, "25x18 signed DSP (24x17 unsigned)")
+		m.Operands = gridOperands(width, dspA-1, dspB-1)
 	case "comba":
 		m.mul = func(x, y uint64) u128 { return comba(x, y, combaLimb, width) }
 		m.Cost = combaCost(width)
+		m.Operands = [][2]int{{combaLimb, combaLimb}}
 	case "karatsuba64":
 		m.mul = func(x, y uint64) u128 { return karatsuba(x, y, width, 1) }
 		m.Cost = karatsubaCost(width, 1)
+		m.Operands = karatsubaOperands(width, 1)
 	case "karatsuba64+32":
 		m.mul = func(x, y uint64) u128 { return karatsuba(x, y, width, 2) }
 		m.Cost = karatsubaCost(width, 2)
+		m.Operands = karatsubaOperands(width, 2)
 	default:
 		return nil, fmt.Errorf("accel: unknown multiplier design %q (want one of %v)", name, MultiplierDesigns)
 	}
@@ -248,7 +256,9 @@ func leafMul(a, b uint64, n int) u128 {
 	return p.add(wide(ah * bh).shl(64))
 }
 
-func karatsubaCost(n, levels int) MultCost {
+// karatsubaLeaves are the operand widths of the leaf products of an n-bit
+// Karatsuba to the given levels: h, n - h and h + 1 per node.
+func karatsubaLeaves(n, levels int) []int {
 	leaves := []int{n}
 	for range levels {
 		var next []int
@@ -258,6 +268,34 @@ func karatsubaCost(n, levels int) MultCost {
 		}
 		leaves = next
 	}
+	return leaves
+}
+
+// karatsubaOperands are the blocks' operand widths: a leaf above 32 bits
+// is a 32x32 block, its top bits' cross terms being additions (leafMul).
+func karatsubaOperands(n, levels int) [][2]int {
+	var ops [][2]int
+	for _, w := range karatsubaLeaves(n, levels) {
+		w = min(w, 32)
+		ops = append(ops, [2]int{w, w})
+	}
+	return ops
+}
+
+// gridOperands are the blocks' operand widths of a tiling of an n-bit
+// product into wx x wy limbs (the last limb of each operand narrower).
+func gridOperands(n, wx, wy int) [][2]int {
+	var ops [][2]int
+	for j := 0; j < n; j += wy {
+		for i := 0; i < n; i += wx {
+			ops = append(ops, [2]int{min(wx, n-i), min(wy, n-j)})
+		}
+	}
+	return ops
+}
+
+func karatsubaCost(n, levels int) MultCost {
+	leaves := karatsubaLeaves(n, levels)
 	widest := 0
 	for _, w := range leaves {
 		widest = max(widest, w)

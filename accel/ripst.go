@@ -112,3 +112,30 @@ var SamplerDesigns = []SamplerDesign{
 	{Name: "Millennium C1", Model: ModelSerial, TTFS: 22, TTNS: 22, MHz: 135},
 	{Name: "pipelined (Vojacek-Novotny)", Model: ModelAlternating, TTFS: 19, TTNS: 1, MHz: 222},
 }
+
+// PipelinedMeasurement is what Vojáček and Novotný measured on their
+// pipelined SamplerZ (TCHES 2026/4, one-shot mode: one pair requested at a
+// time), the figures the simulation of the pipelined row is set beside.
+type PipelinedMeasurement struct {
+	CyclesPerPair     float64 `json:"cycles_per_pair"`
+	RandomBitsPerPair float64 `json:"random_bits_per_pair"`
+	Source            string  `json:"source"`
+}
+
+// PipelinedMeasured is the pipelined design's one-shot measurement.
+var PipelinedMeasured = PipelinedMeasurement{CyclesPerPair: 22.15, RandomBitsPerPair: 185.25,
+	Source: "Vojacek and Novotny, TCHES 2026/4, hardware measurement of the pipelined SamplerZ (one-shot)"}
+
+// AcceptanceRate is the fraction of SamplerZ attempts accepted in a run
+// whose samples took attempts[i] attempts each (the last one accepted):
+// samples / attempts, the measured counterpart of AcceptRate.
+func AcceptanceRate(attempts []int) float64 {
+	var total int
+	for _, a := range attempts {
+		total += a
+	}
+	if total == 0 {
+		return 0
+	}
+	return float64(len(attempts)) / float64(total)
+}

@@ -2,6 +2,7 @@ package accel
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -61,5 +62,19 @@ func TestRIPSTLimits(t *testing.T) {
 		if _, err := RIPSTCycles(bad.model, bad.ttfs, 1, bad.p); err == nil {
 			t.Errorf("RIPSTCycles(%q, %v, 1, %v) gave no error", bad.model, bad.ttfs, bad.p)
 		}
+	}
+}
+
+func TestAcceptanceRate(t *testing.T) {
+	// Three samples in 1 + 3 + 2 attempts: 3 accepted of 6.
+	if got := AcceptanceRate([]int{1, 3, 2}); got != 0.5 {
+		t.Errorf("rate %v, want 0.5", got)
+	}
+	if got := AcceptanceRate(nil); got != 0 {
+		t.Errorf("empty run: %v", got)
+	}
+	// The published measurement, typed in from the paper.
+	if PipelinedMeasured.CyclesPerPair != 22.15 || PipelinedMeasured.RandomBitsPerPair != 185.25 || !strings.Contains(PipelinedMeasured.Source, "TCHES 2026/4") {
+		t.Errorf("%+v", PipelinedMeasured)
 	}
 }

@@ -6,47 +6,17 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/native"
-	"github.com/fprlab/fprlab/arith/plan"
 )
 
 // StageOps is the number of calls of each arithmetic operation per plan
-// stage, per signature (averaged over the signatures counted).
-type StageOps [arith.NumPlanStages][arith.NumOps]float64
-
-// countingFormat is native binary64 counting its calls (accel.Counting) as
-// a plan stage's format; converting between binary64 stages is the
-// identity.
-type countingFormat struct{ *accel.Counting[float64] }
-
-func (countingFormat) Convert(x float64) float64 { return x }
+// stage, per signature (accel.StageOps, which the signing-latency model
+// prices too).
+type StageOps = accel.StageOps
 
 // CountStages counts the operations per plan stage of signing, averaged
-// over the signatures of sign, which signs with the backend it is given: a
-// precision plan whose every stage is binary64 with a counter of its own.
-// The operation counts of a plan do not depend on its formats (only the
-// rare extra signing attempts would), so one count prices every plan.
+// over the signatures of sign (accel.CountStages).
 func CountStages(signatures int, sign func(b arith.Backend) error) (StageOps, error) {
-	var out StageOps
-	if signatures <= 0 {
-		return out, fmt.Errorf("tune: count over %d signatures", signatures)
-	}
-	var stages [arith.NumPlanStages]plan.Format[float64]
-	counters := make([]*accel.Counting[float64], len(stages))
-	for i := range stages {
-		counters[i] = accel.NewCounting[float64](native.Arith{})
-		stages[i] = countingFormat{counters[i]}
-	}
-	b := arith.Backend{Name: "native+stagecount", Bits: 53, ExpBits: 11, Description: "native binary64 counting operations per plan stage", Impl: plan.New[float64](stages)}
-	if err := sign(b); err != nil {
-		return out, err
-	}
-	for s := range out {
-		for o := range out[s] {
-			out[s][o] = float64(counters[s].Count(arith.Op(o))) / float64(signatures)
-		}
-	}
-	return out, nil
+	return accel.CountStages(signatures, sign)
 }
 
 // CostModel prices a plan from its stages' significand widths.
@@ -61,8 +31,9 @@ const (
 	// CostAccel counts uses of 25x18 DSP blocks (FPGA multipliers, the
 	// building block of Peregrino's and HORCRUX's datapaths) per signature:
 	// a P-bit significand product tiled onto ceil(P/24) x ceil(P/17)
-	// blocks (accel's dsp25x18 tiling, its 24x17 unsigned part); an
-	// addition as ceil((P+3)/48) 48-bit DSP adders (significand, guard,
+	// blocks (accel.DSP48E1.Tiles, its 24x17 unsigned part); an
+	// addition as ceil((P+3)/48) 48-bit DSP adders (accel.DSP48E1.Adders:
+	// significand, guard,
 	// round and sticky bits); division, inversion and square root by
 	// Newton-Raphson from an 8-bit seed, 2 products per iteration and
 	// ceil(log2(P/8)) iterations; expm_p63 as its degree-12 Horner
@@ -98,8 +69,8 @@ func (m CostModel) Cost(ops StageOps, p [arith.NumPlanStages]int) float64 {
 		case CostBits:
 			total += (mul + add + newton + 27*expm) * float64(w)
 		default:
-			blocks := float64(ceilDiv(w, 24) * ceilDiv(w, 17))
-			adders := float64(ceilDiv(w+3, 48))
+			blocks := float64(accel.DSP48E1.Tiles(w, w))
+			adders := float64(accel.DSP48E1.Adders(w + 3))
 			iters := float64(bits.Len(uint(ceilDiv(w, 8) - 1)))
 			total += mul*blocks + add*adders + newton*2*iters*blocks + expm*(14*blocks+13*adders)
 		}

@@ -45,10 +45,14 @@ and reports what they cost:
   ripst       pipelined SamplerZ: the RIPST table and a cycle-level simulation
               driven by the accept/reject sequence of real signing
   cycles      cycles per phase from counted operations and a platform's cost
-              table, over up to 100 KAT records, beside HORCRUX Table IV`,
+              table, over up to 100 KAT records, beside HORCRUX Table IV, and the
+              verify path on Keccak and NTT units
+  latency     cycles per signature of a signer built from an FFT unit, an fpr
+              datapath, the ffSampling state machine, a SamplerZ pipeline and a
+              host interface`,
 		// Run without a subcommand: see requireSubcommand.
 	}
-	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s))
+	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s), newAccelLatencyCmd(s))
 	return cmd
 }
 
@@ -269,8 +273,9 @@ func runAccelCounts(_ context.Context, opts *accelRecordFlags, s *streams) error
 
 type fpruOptions struct {
 	accelRecordFlags
-	Cycles accel.FPRUnitCycles
-	Plot   string
+	Cycles  accel.FPRUnitCycles
+	Records int
+	Plot    string
 }
 
 // fpruJSON is the --json output of accel fpru.
@@ -280,29 +285,34 @@ type fpruJSON struct {
 	// ModelMatchesKAT: the record regenerated over emu64 with packing and
 	// normalisation done by the instruction model equals the published
 	// one; Instructions are the fpr-unit instructions it issued.
-	ModelMatchesKAT bool                    `json:"instruction_model_matches_kat"`
-	Exact           exactCheck              `json:"exactness"`
-	Instructions    uint64                  `json:"instructions"`
-	Cycles          accel.FPRUnitCycles     `json:"cycles_per_call"`
-	Phases          []accel.HorcruxEstimate `json:"phases"`
+	ModelMatchesKAT bool                `json:"instruction_model_matches_kat"`
+	Exact           exactCheck          `json:"exactness"`
+	Instructions    uint64              `json:"instructions"`
+	Cycles          accel.FPRUnitCycles `json:"cycles_per_call"`
+	// Model is the per-phase estimate of the fpr-unit alone over the mean
+	// counts of the first --records KAT records.
+	Model *accel.CycleReport `json:"model"`
 }
 
 func newAccelFpruCmd(s *streams) *cobra.Command {
 	opts := &fpruOptions{Cycles: accel.DefaultFPRUnitCycles}
 	cmd := &cobra.Command{
 		Use:   "fpru --params 512|1024",
-		Short: "HORCRUX fpr-unit: instruction model on a KAT record and estimated speedup beside HORCRUX Table IV",
-		Long: `fpru regenerates the KAT record over emu64 with FPR(s, e, m) and FPR_NORM64 done
-by the bit-exact model of HORCRUX's fpr-unit instructions (FPR_LOAD_SE, FPR_EXEC,
-FPR_RDHI, FPR_NORM64_EXEC/_RDHI/_RDE on 32-bit words) and checks it against the
-published file, then estimates each phase's cycles with the extension:
+		Short: "HORCRUX fpr-unit: instruction model on a KAT record and the fpr-unit's speedup beside HORCRUX Table IV",
+		Long: `fpru regenerates KAT record --kat-record over emu64 with FPR(s, e, m) and
+FPR_NORM64 done by the bit-exact model of HORCRUX's fpr-unit instructions
+(FPR_LOAD_SE, FPR_EXEC, FPR_RDHI, FPR_NORM64_EXEC/_RDHI/_RDE on 32-bit words) and
+compares every rounded result with emu64's, then estimates each phase's cycles
+with the fpr-unit alone, from the mean counts of the first --records KAT records
+(Table IV's figures are averages over 100 KAT executions):
 
-  optimised = baseline - n_FPR (soft_FPR - ext_FPR) - n_NORM64 (soft_NORM64 - ext_NORM64)
+  optimised = baseline - mean n_FPR (soft_FPR - ext_FPR) - mean n_NORM64 (soft_NORM64 - ext_NORM64)
 
-from the record's counts, HORCRUX's baseline cycles (Table IV) and per-call costs
-(defaults: 43 and 108 cycles in software, HORCRUX Table II; 3 with the extension,
-one per instruction). The estimate is printed beside the published optimised
-cycles and speedups, with the per-call cost they imply.`,
+with HORCRUX's baseline cycles (Table IV) and per-call costs (defaults: 43 and 108
+cycles in software, HORCRUX Table II; 3 with the extension, one per instruction).
+The estimate is printed beside the published optimised cycles and speedups, with
+the count's min and max, the speedup range of single records, and the per-call
+cost the published figure implies. 'accel cycles' credits all of HORCRUX's units.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAccelFpru(cmd.Context(), opts, s) },
 	}
@@ -312,11 +322,12 @@ cycles and speedups, with the per-call cost they imply.`,
 	fl.Float64Var(&opts.Cycles.SoftNorm64, "soft-norm64", opts.Cycles.SoftNorm64, "cycles per FPR_NORM64 call in software")
 	fl.Float64Var(&opts.Cycles.ExtFPR, "ext-fpr", opts.Cycles.ExtFPR, "cycles per FPR call with the fpr-unit")
 	fl.Float64Var(&opts.Cycles.ExtNorm64, "ext-norm64", opts.Cycles.ExtNorm64, "cycles per FPR_NORM64 call with the fpr-unit")
+	fl.IntVar(&opts.Records, "records", 100, "KAT records whose mean counts the estimate uses, the first 1 to 100")
 	fl.StringVar(&opts.Plot, "plot", "", "also write the cycle breakdown per phase as PREFIX.png and PREFIX.svg")
 	return cmd
 }
 
-func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
+func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 	if err := checkPlotPrefix(opts.Plot); err != nil {
 		return err
 	}
@@ -329,7 +340,10 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 			return fmt.Errorf("%s %v: want a number of cycles from 0 to 1e9", v.name, v.x)
 		}
 	}
-	logn, k, err := countRecord(&opts.accelRecordFlags)
+	if opts.Records < 1 || opts.Records > 100 {
+		return fmt.Errorf("--records %d: want 1 to 100 (the published KAT records)", opts.Records)
+	}
+	logn, err := opts.degree()
 	if err != nil {
 		return err
 	}
@@ -338,15 +352,22 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	ok := chk.KATMatch
-	est, err := accel.EstimateHorcrux(k, logn, c)
+	tab, err := accel.FPRUnitTable(c)
 	if err != nil {
 		return err
 	}
-	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: ok, Exact: chk,
-		Instructions: h.Instructions().Total(), Cycles: c, Phases: est}
+	recs, counts, err := countKATPhases(ctx, logn, opts.Records)
+	if err != nil {
+		return err
+	}
+	rep, err := accel.ModelCycles(tab, 1<<logn, recs, counts)
+	if err != nil {
+		return err
+	}
+	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: chk.KATMatch, Exact: chk,
+		Instructions: h.Instructions().Total(), Cycles: c, Model: rep}
 	if opts.Plot != "" {
-		fig, err := plot.FPRUnit(fpruPhases(est, c), 1<<logn)
+		fig, err := plot.FPRUnit(fpruPhases(rep, c), 1<<logn)
 		if err != nil {
 			return err
 		}
@@ -365,32 +386,35 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 	}
 	w := s.Out
 	match := "equals the published record"
-	if !ok {
+	if !chk.KATMatch {
 		match = "DIFFERS from the published record"
 	}
 	fmt.Fprintf(w, "Falcon-%d, NIST KAT record %d. Over the fpr-unit instruction model the record %s (%d instructions).\n", res.Params, res.Record, match, res.Instructions)
 	fmt.Fprintf(w, "Every result and sampler output against emu64's: %s\n  fpr-unit: %v\n  emu64:    %v\n", chk.verdict(), chk.Digest, chk.Emu64Digest)
-	fmt.Fprintf(w, "Cycles per call: software FPR %g, FPR_NORM64 %g; with the fpr-unit %g, %g.\n\n", c.SoftFPR, c.SoftNorm64, c.ExtFPR, c.ExtNorm64)
-	fmt.Fprintf(w, "%-7s %10s %10s %12s %12s %8s %12s %8s %14s\n", "PHASE", "FPR", "NORM64", "BASE kCC", "PUB OPT kCC", "PUB SU", "EST OPT kCC", "EST SU", "IMPLIED cyc/call")
-	for _, e := range est {
+	fmt.Fprintf(w, "Cycles per call: software FPR %g, FPR_NORM64 %g; with the fpr-unit %g, %g.\n", c.SoftFPR, c.SoftNorm64, c.ExtFPR, c.ExtNorm64)
+	fmt.Fprintf(w, "Estimate of the fpr-unit alone from the mean counts of KAT records 0 to %d (%d records, each checked against\nthe published file), beside HORCRUX Table IV (averages over 100 KAT executions):\n\n", len(recs)-1, len(recs))
+	fmt.Fprintf(w, "%-7s %11s %9s %9s %11s %9s %9s %10s %12s %8s %7s %15s %9s\n", "PHASE", "FPR MEAN", "MIN", "MAX", "NORM64 MEAN", "MIN", "MAX",
+		"BASE kCC", "PUB OPT kCC", "PUB SU", "EST SU", "RECORD SU RANGE", "IMPLIED")
+	for _, p := range rep.Phases {
+		f, n := p.Units[0], p.Units[1]
 		implied := "-"
-		if e.ImpliedExtCycles != nil {
-			implied = fmt.Sprintf("%.1f", *e.ImpliedExtCycles)
+		if p.FPRUnitImplied != nil {
+			implied = fmt.Sprintf("%.1f", *p.FPRUnitImplied)
 		}
-		fmt.Fprintf(w, "%-7s %10d %10d %12.0f %12.0f %7.2fx %12.0f %7.2fx %14s\n", e.Phase, e.FPR, e.Norm64, e.BaselineK, e.OptK, e.PublishedSpeedup, e.EstOptK, e.EstSpeedup, implied)
+		fmt.Fprintf(w, "%-7s %11.1f %9d %9d %11.1f %9d %9d %10.0f %12.0f %7.2fx %6.2fx %7s-%-7s %9s\n", p.Phase, f.Mean, f.Min, f.Max, n.Mean, n.Min, n.Max,
+			p.BaselineK, p.PublishedK, p.PublishedSpeedup, p.EstSpeedup, suStr(p.MinSpeedup), suStr(p.MaxSpeedup), implied)
 	}
-	fmt.Fprintln(w, "\nWhy the estimate differs from Table IV: the model credits the fpr-unit alone, with the per-call costs above")
-	fmt.Fprintln(w, "(HORCRUX profiles Falcon-512 only; the same costs are assumed at Falcon-1024).")
-	for _, e := range est {
+	fmt.Fprintln(w, "\nIMPLIED: the one cycles-per-call cost of both blocks at which the fpr-unit alone gives the published optimised\ncycles. HORCRUX profiles Falcon-512 only; the same costs are assumed at Falcon-1024.")
+	for _, p := range rep.Phases {
 		switch {
-		case e.ImpliedExtCycles == nil:
-			fmt.Fprintf(w, "* %s has no fpr operation; its published %.2fx comes from HORCRUX's NTT and mq_montymul units.\n", e.Phase, e.PublishedSpeedup)
-		case *e.ImpliedExtCycles < 0:
-			fmt.Fprintf(w, "* %s: the published saving exceeds what removing every fpr call would save; the rest comes from the\n  modp_montymul, NTT and Keccak units of the same build.\n", e.Phase)
-		case *e.ImpliedExtCycles > c.ExtFPR && *e.ImpliedExtCycles > c.ExtNorm64:
-			fmt.Fprintf(w, "* %s: the published saving is smaller than the model's: it implies %.1f cycles per call with the extension --\n  operands pass through the 32-bit register file and memory around each sequence (the bus bottleneck\n  HORCRUX names for Falcon), and the phase's other units save little.\n", e.Phase, *e.ImpliedExtCycles)
+		case p.FPRUnitImplied == nil:
+			fmt.Fprintf(w, "* %s has no fpr operation; its published %.2fx comes from HORCRUX's NTT, mq_montymul and Keccak units.\n", p.Phase, p.PublishedSpeedup)
+		case *p.FPRUnitImplied < 0:
+			fmt.Fprintf(w, "* %s: the published saving exceeds what removing every fpr call would save; the rest comes from the\n  modp_montymul, NTT and Keccak units of the same build.\n", p.Phase)
+		case *p.FPRUnitImplied > c.ExtFPR && *p.FPRUnitImplied > c.ExtNorm64:
+			fmt.Fprintf(w, "* %s: the published saving is smaller than the model's: it implies %.1f cycles per call with the extension --\n  operands pass through the 32-bit register file and memory around each sequence (the bus bottleneck\n  HORCRUX names for Falcon), before the NTT, Montgomery and Keccak units of the same build save anything.\n", p.Phase, *p.FPRUnitImplied)
 		default:
-			fmt.Fprintf(w, "* %s: the published saving implies %.1f cycles per call, close to the model's costs; the other units of\n  the extension account for the rest.\n", e.Phase, *e.ImpliedExtCycles)
+			fmt.Fprintf(w, "* %s: the published saving implies %.1f cycles per call, close to the model's costs; the other units of\n  the extension account for the rest.\n", p.Phase, *p.FPRUnitImplied)
 		}
 	}
 	if !chk.exact() {
@@ -403,12 +427,14 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 
 // multRowJSON is one design of accel mult --json.
 type multRowJSON struct {
-	Design   string                `json:"design"`
-	Width    int                   `json:"width"`
-	Cost     accel.MultCost        `json:"cost"`
-	Phases   []accel.MultPhaseCost `json:"phases"`
-	KATMatch bool                  `json:"kat_match"`
-	Exact    exactCheck            `json:"exactness"`
+	Design string                `json:"design"`
+	Width  int                   `json:"width"`
+	Cost   accel.MultCost        `json:"cost"`
+	Phases []accel.MultPhaseCost `json:"phases"`
+	// Resources on each DSP slice (accel.DSPFamilies order).
+	Resources []accel.DesignResources `json:"resources"`
+	KATMatch  bool                    `json:"kat_match"`
+	Exact     exactCheck              `json:"exactness"`
 }
 
 type multJSON struct {
@@ -459,7 +485,15 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 			return err
 		}
 		exact = exact && chk.exact()
-		res.Designs = append(res.Designs, multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: chk.KATMatch, Exact: chk})
+		row := multRowJSON{Design: m.Name, Width: m.Width, Cost: m.Cost, Phases: accel.MultiplierCosts(k, m), KATMatch: chk.KATMatch, Exact: chk}
+		for _, f := range accel.DSPFamilies {
+			r, err := m.Resources(f)
+			if err != nil {
+				return err
+			}
+			row.Resources = append(row.Resources, r)
+		}
+		res.Designs = append(res.Designs, row)
 	}
 	if opts.JSON {
 		if err := printJSON(s.Out, res); err != nil {
@@ -489,6 +523,25 @@ func runAccelMult(_ context.Context, opts *accelRecordFlags, s *streams) error {
 	for _, r := range res.Designs[len(res.Designs)/2:] {
 		fmt.Fprintf(w, "%s: %s; %s.\n", r.Design, r.Cost.Block, r.Cost.Pipelining)
 	}
+	fmt.Fprintf(w, "\nResources (DSPs of the blocks on each slice, the largest block's DSP cascade and its frequency class,\narea x time of the record's signing products as DSPs x latency-bound cycles):\n\n")
+	fmt.Fprintf(w, "%-15s %5s %8s %8s %6s %6s %5s %14s %14s %9s %16s\n", "DESIGN", "WIDTH", "DSP48E1", "DSP48E2", "CASC", "CLASS", "DEPTH", "E1 DSP-MCC", "E2 DSP-MCC", "PUB MHZ", "E1 DSP-ms (PUB)")
+	for _, r := range res.Designs {
+		e1, e2 := r.Resources[0], r.Resources[1]
+		sign := float64(r.Phases[1].LatencyBound)
+		pub, at := "-", "-"
+		if mhz := accel.PeregrinoClock(r.Design); mhz > 0 && r.Width == 64 {
+			pub, at = fmt.Sprintf("%g", mhz), fmt.Sprintf("%.1f", float64(e1.DSPs)*sign/(mhz*1e3))
+		}
+		fmt.Fprintf(w, "%-15s %5d %8d %8d %6s %6s %5d %14.1f %14.1f %9s %16s\n", r.Design, r.Width, e1.DSPs, e2.DSPs,
+			fmt.Sprintf("%d/%d", e1.MaxCascade, e2.MaxCascade), e1.FmaxClass+"/"+e2.FmaxClass, e1.Pipeline,
+			float64(e1.DSPs)*sign/1e6, float64(e2.DSPs)*sign/1e6, pub, at)
+	}
+	fmt.Fprintf(w, `
+CASC, CLASS: DSP48E1/DSP48E2. Class A: one DSP per stage, B: a cascade of two, C: three or four, D: more -- an
+ordering by the longest DSP chain in one cycle (Peregrino IV-E: chaining DSPs lengthens the logic delay), not a
+clock prediction. PUB MHZ: Peregrino's clocks for its two Karatsuba versions (section VI; Artix-7 XC7A200T,
+DSP48E1); DSP-ms (PUB) is area x time at that clock. Slices: %s; %s.
+`, accel.DSP48E1.Source, accel.DSP48E2.Source)
 	fmt.Fprintf(w, "\nKAT: ok when the record equals the published one AND every result and sampler output equals emu64's\n(emu64: %v):\n", res.Designs[0].Exact.Emu64Digest)
 	for _, r := range res.Designs {
 		fmt.Fprintf(w, "  %-15s %2d bits  %s  sha256 %s\n", r.Design, r.Width, r.Exact.verdict(), r.Exact.Digest.SHA256)
@@ -763,8 +816,8 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 			RandomBitsPerPairUseful:  st.UsefulAttemptsPerPair * bits,
 		}
 		if d.Model == accel.ModelAlternating {
-			c, b := 22.15, 185.25 // measured on their hardware (one-shot)
-			r.MeasuredCyclesPerPair, r.MeasuredRandomBitsPerPair = &c, &b
+			m := accel.PipelinedMeasured
+			r.MeasuredCyclesPerPair, r.MeasuredRandomBitsPerPair = &m.CyclesPerPair, &m.RandomBitsPerPair
 		}
 		rows = append(rows, r)
 	}
@@ -787,20 +840,39 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		fmt.Fprintf(w, "%-28s %-13s %6g %6g %5g %10.2f %10.2f\n", r.Design, r.Model, r.TTFS, r.TTNS, r.MHz, r.RIPSTCycles, r.RIPSTNs)
 	}
 	sim := rows[len(accel.SamplerDesigns):]
-	fmt.Fprintf(w, "\nSimulated on %d leaf pairs of real signing (Falcon-%d, %d KAT records, %s): %.4f attempts per pair, %.3f random bits per attempt (byte-wise BerExp)\n\n",
+	fmt.Fprintf(w, "\nSimulated on %d leaf pairs of real signing (Falcon-%d, %d KAT records, %s): %.4f attempts per pair, %.3f random bits per attempt (byte-wise BerExp)\n",
 		sim[0].Pairs, 1<<logn, opts.Records, opts.Backend, sim[0].UsefulPerPair, bits)
+	pm := accel.AcceptanceRate(rec.Attempts)
+	pd := accel.SamplerDesigns[len(accel.SamplerDesigns)-1]
+	alt, err := accel.RIPSTCycles(pd.Model, pd.TTFS, pd.TTNS, pm)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "Measured acceptance rate %.4f over %d attempts (%d samples), beside the table's p = %g; the %s formula\nat the measured rate gives %.2f cycles for %s (TTFS %g, TTNS %g).\n\n",
+		pm, sumInts(rec.Attempts), len(rec.Attempts), accel.AcceptRate, pd.Model, alt, pd.Name, pd.TTFS, pd.TTNS)
 	fmt.Fprintf(w, "%-28s %5s %10s %10s %10s %12s %12s %12s\n", "DESIGN", "LANES", "CYC/PAIR", "NS/PAIR", "ISSUED", "BITS BYTEW", "BITS 2xBER64", "BITS NEEDED")
 	for _, r := range sim {
 		fmt.Fprintf(w, "%-28s %5d %10.3f %10.2f %10.3f %12.1f %12.1f %12.1f\n", r.Design, r.Lanes, r.CyclesPerPair, r.RIPSTNs, r.IssuedPerPair,
 			r.RandomBitsPerPair, r.RandomBitsPerPairTwoBern, r.RandomBitsPerPairUseful)
 	}
-	_, err = fmt.Fprint(w, `
-Their hardware measured 22.15 cycles and 185.25 random bits per pair (one-shot). The simulation's bits count
+	m := accel.PipelinedMeasured
+	_, err = fmt.Fprintf(w, `
+Their hardware measured %.2f cycles and %.2f random bits per pair
+(%s). The simulation's bits count
 every issued attempt with the reference's per-attempt randomness (72-bit base sample, sign byte, BerExp bytes)
 or with two full 64-bit Bernoulli words; the pipelined design's own, smaller per-attempt budget is not in the
-published abstract, so 185.25 is not reproduced (it implies about 8.4 bits per issued attempt).
-`)
+published abstract, so %.2f is not reproduced (it implies about %.1f bits per issued attempt).
+`, m.CyclesPerPair, m.RandomBitsPerPair, m.Source, m.RandomBitsPerPair, m.RandomBitsPerPair/sim[len(sim)-1].IssuedPerPair)
 	return err
+}
+
+// sumInts is the sum of xs.
+func sumInts(xs []int) int {
+	var t int
+	for _, x := range xs {
+		t += x
+	}
+	return t
 }
 
 // runAcceptance prints accel.CompareAcceptance.
@@ -834,13 +906,13 @@ func log2Str(x float64) string {
 	return fmt.Sprintf("2^%.2f", math.Log2(x))
 }
 
-// fpruPhases are the fpr-unit figure's phases of an EstimateHorcrux result
-// under cycle costs c.
-func fpruPhases(est []accel.HorcruxEstimate, c accel.FPRUnitCycles) []plot.FPRUnitPhase {
+// fpruPhases are the fpr-unit figure's phases of the fpr-unit model's
+// report (mean counts) under cycle costs c.
+func fpruPhases(rep *accel.CycleReport, c accel.FPRUnitCycles) []plot.FPRUnitPhase {
 	var out []plot.FPRUnitPhase
-	for _, e := range est {
-		f, n := float64(e.FPR), float64(e.Norm64)
-		out = append(out, plot.FPRUnitPhase{Phase: e.Phase, Baseline: e.BaselineK * 1e3, Published: e.OptK * 1e3,
+	for _, p := range rep.Phases {
+		f, n := p.Units[0].Mean, p.Units[1].Mean
+		out = append(out, plot.FPRUnitPhase{Phase: p.Phase, Baseline: p.BaselineK * 1e3, Published: p.PublishedK * 1e3,
 			SoftFPR: f * c.SoftFPR, SoftNorm64: n * c.SoftNorm64, ExtFPR: f * c.ExtFPR, ExtNorm64: n * c.ExtNorm64})
 	}
 	return out

@@ -47,6 +47,12 @@ published figure disagrees and by how much.
 --platform horcrux is HORCRUX's table (software costs from its Table II,
 accelerated ones from Table VII and section VI-B, baselines from Table IV);
 --platform FILE.json reads a table of the same form (see accel/costs/horcrux.json).
+Each miss names the accelerated cost per operation that alone would give the
+published figure and the speedup with KAT record 0's counts alone (HORCRUX Table
+II's run). A table with a "verify_path" section also gets the verify path bottom
+up: hash-to-point's Keccak permutations, NTT and iNTT butterflies, pointwise
+products and the per-coefficient rest (with the norm check), in software and on
+the units, in cycles and, when the table gives energy_nj, in energy.
 --platform cortex-m4f instead prices the signing calls counted over triword and
 emu64 with TWFalcon's Cortex-M4F cycles per operation, beside its 40.7M / 22.5M
 cycles (1.84x) for Falcon-512.
@@ -101,21 +107,9 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
 		return fmt.Errorf("--platform %s: the cost table has no figures for Falcon-%d", opts.Platform, params)
 	}
-	var recs []int
-	var counts [][3]accel.UnitCounts
-	for r := range opts.Records {
-		if ctx != nil && ctx.Err() != nil {
-			return interrupted("")
-		}
-		k, err := accel.CountKATRecord(logn, r)
-		if err != nil {
-			return err
-		}
-		if err := checkPublished(logn, &k.Record); err != nil {
-			return err
-		}
-		recs = append(recs, r)
-		counts = append(counts, accel.PhaseUnitCounts(k))
+	recs, counts, err := countKATPhases(ctx, logn, opts.Records)
+	if err != nil {
+		return err
 	}
 	rep, err := accel.ModelCycles(t, params, recs, counts)
 	if err != nil {
@@ -125,6 +119,29 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		return printJSON(s.Out, rep)
 	}
 	return printCycleReport(s, rep, t)
+}
+
+// countKATPhases counts the unit operations of every phase of the first n
+// NIST KAT records of degree 2^logn, each checked against the published
+// file.
+func countKATPhases(ctx context.Context, logn uint, n int) ([]int, [][3]accel.UnitCounts, error) {
+	var recs []int
+	var counts [][3]accel.UnitCounts
+	for r := range n {
+		if ctx != nil && ctx.Err() != nil {
+			return nil, nil, interrupted("")
+		}
+		k, err := accel.CountKATRecord(logn, r)
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := checkPublished(logn, &k.Record); err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, r)
+		counts = append(counts, accel.PhaseUnitCounts(k))
+	}
+	return recs, counts, nil
 }
 
 // runAccelCyclesM4 prints the Cortex-M4F signing estimate of triword and
@@ -197,8 +214,14 @@ func printCycleReport(s *streams, rep *accel.CycleReport, t *accel.CostTable) er
 			fmt.Fprintf(w, "* %s: %s.\n", p.Phase, p.Explanation)
 		}
 	}
+	if rep.Verify != nil {
+		printVerifyPath(s, rep, t)
+	}
 	fmt.Fprintln(w, "\nCOUNTED: software cycles of the counted operations at the table's costs; SHARE: of the baseline.")
 	fmt.Fprintln(w, "RECORD SU RANGE: the model's speedup for single records (the estimate uses the mean counts).")
+	for _, n := range t.Notes {
+		fmt.Fprintf(w, "Note: %s\n", n)
+	}
 	fmt.Fprintln(w, "Sources of the costs:")
 	for _, name := range accel.CycleUnits {
 		u := t.Units[name]
@@ -227,4 +250,49 @@ func sourceOrNone(s string) string {
 		return "(no source given)"
 	}
 	return s
+}
+
+// printVerifyPath prints the bottom-up verify path beside the table's
+// published verify figures.
+func printVerifyPath(s *streams, rep *accel.CycleReport, t *accel.CostTable) {
+	w, v := s.Out, rep.Verify
+	fmt.Fprintf(w, "\nVerify path (bottom up: hash-to-point on the Keccak unit, the NTT-based product on the NTT unit, the norm\ncheck and the rest per coefficient), mean per verification over the %d records:\n\n", v.Records)
+	fmt.Fprintf(w, "%-16s %10s %6s %6s %10s %10s %10s %10s", "OPERATION", "MEAN", "MIN", "MAX", "SW cyc/op", "HW cyc/op", "SW kCC", "HW kCC")
+	if v.HasEnergy {
+		fmt.Fprintf(w, " %10s %10s", "SW nJ", "HW nJ")
+	}
+	fmt.Fprintln(w)
+	for _, st := range v.Steps {
+		fmt.Fprintf(w, "%-16s %10.1f %6d %6d %10.4g %10.4g %10.1f %10.1f", st.Unit, st.Mean, st.Min, st.Max, st.SoftCyc, st.AccelCyc, st.SoftK, st.AccelK)
+		if v.HasEnergy {
+			fmt.Fprintf(w, " %10.1f %10.1f", st.SoftNJ, st.AccelNJ)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "%-16s %10s %6s %6s %10s %10s %10.1f %10.1f", "total", "", "", "", "", "", v.SoftK, v.AccelK)
+	if v.HasEnergy {
+		fmt.Fprintf(w, " %10.1f %10.1f", v.SoftNJ, v.AccelNJ)
+	}
+	fmt.Fprintf(w, "\n\nspeedup %.2fx (single records %.2fx-%.2fx)", v.Speedup, v.MinSpeedup, v.MaxSpeedup)
+	if v.HasEnergy {
+		fmt.Fprintf(w, ", energy saving %.1f %%", 100*v.EnergySaving)
+	}
+	if v.Record0Speedup != nil {
+		fmt.Fprintf(w, "; KAT record 0 alone: %.0f -> %.0f kcycles, %.2fx", *v.Record0SoftK, *v.Record0AccelK, *v.Record0Speedup)
+		if v.Record0Saving != nil {
+			fmt.Fprintf(w, ", energy saving %.1f %%", 100**v.Record0Saving)
+		}
+	}
+	fmt.Fprintln(w)
+	if f, ok := t.Phases[fmt.Sprint(rep.Params)]["verify"]; ok && f.PublishedSpeedup > 0 {
+		fmt.Fprintf(w, "published: %.0f -> %.0f kcycles, %.2fx (%s)\n", f.BaselineK, f.PublishedK, f.PublishedSpeedup, sourceOrNone(f.Source))
+	}
+	fmt.Fprintln(w, "Karl et al., ACM TECS 23(2) 2024 (abstract): up to 67.5 % less energy for Falcon verification on their RISC-V\nNTT and Keccak accelerators (22 nm ASIC); a table with their per-operation energies gives the comparable figure.")
+	if t.VerifyPath.Description != "" {
+		fmt.Fprintf(w, "Verify-path costs: %s\n", t.VerifyPath.Description)
+	}
+	for _, name := range accel.VerifyUnits {
+		u := t.VerifyPath.Units[name]
+		fmt.Fprintf(w, "  %s software: %s\n  %s accelerated: %s\n", name, sourceOrNone(u.Software.Source), name, sourceOrNone(u.Accelerated.Source))
+	}
 }

@@ -93,7 +93,10 @@ func TestAccelModelsText(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"accel", "fpru", "--params", "512"}, []string{"equals the published record (3357450 instructions)", "1.38x", "1.34x"}},
+		{[]string{"accel", "fpru", "--params", "512", "--records", "1"}, []string{"equals the published record (3357450 instructions)", "records 0 to 0 (1 records", "433929.0", "1.38x", "1.34x", "24.9"}},
+		// 2 signatures of 512 leaves sample 2048 values; 2048 / 3562 = 0.57496.
+		{[]string{"accel", "ripst", "--records", "2"}, []string{"Measured acceptance rate 0.5750 over 3562 attempts (2048 samples), beside the table's p = 0.575752", "22.15 cycles and 185.25 random bits"}},
+		{[]string{"accel", "latency", "--params", "512", "--records", "1"}, []string{"4090.0 transitions", "20442", "512.0 leaf pairs", "1024.0 32-bit words"}},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "1"}, []string{"state machine = published:   true", "recursive ffSampling's:  true", "4090.0"}},
 	} {
 		code, out, errs := runCLI(t, c.args...)
@@ -138,8 +141,12 @@ func TestAccelBadInput(t *testing.T) {
 		{[]string{"accel", "counts", "--params", "512", "--record", "100"}, "--kat-record 100"},
 		{[]string{"accel", "counts", "--params", "512", "--kat-record", "-1"}, "--kat-record -1"},
 		{[]string{"accel", "fpru", "--params", "512", "--ext-fpr", "-1"}, "--ext-fpr"},
+		{[]string{"accel", "fpru", "--params", "512", "--records", "101"}, "--records 101"},
 		{[]string{"accel", "ffsampling", "--params", "512", "--signatures", "0"}, "--signatures 0"},
 		{[]string{"accel", "ripst", "--records", "0"}, "--records 0"},
+		{[]string{"accel", "latency", "--params", "512", "--records", "0"}, "--records 0"},
+		{[]string{"accel", "latency", "--params", "512", "--fpr-ops", "-1"}, "fpr operations per cycle -1"},
+		{[]string{"accel", "latency", "--params", "512", "--sampler", "nosuch"}, "nosuch"},
 		{[]string{"accel", "ripst", "--backend", "nosuch", "--records", "1"}, "nosuch"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
