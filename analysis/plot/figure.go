@@ -35,10 +35,12 @@ import (
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
-// Figure is one drawn figure: one or more panels stacked vertically.
+// Figure is one drawn figure: one or more panels, stacked vertically, or
+// in a grid of cols columns filled row by row.
 type Figure struct {
 	panels []*gplot.Plot
 	w, h   vg.Length
+	cols   int // 0 or 1: one column
 }
 
 // Panels returns the number of panels.
@@ -67,18 +69,52 @@ func (f *Figure) Write(w io.Writer, format string) error {
 	if len(f.panels) == 1 {
 		f.panels[0].Draw(dc)
 	} else {
-		tiles := draw.Tiles{Rows: len(f.panels), Cols: 1, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadY: vg.Points(10)}
-		grid := make([][]*gplot.Plot, len(f.panels))
+		cols := max(1, f.cols)
+		rows := (len(f.panels) + cols - 1) / cols
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8), PadX: vg.Points(14), PadY: vg.Points(10)}
+		grid := make([][]*gplot.Plot, rows)
+		for r := range grid {
+			grid[r] = make([]*gplot.Plot, cols)
+		}
 		for i, p := range f.panels {
-			grid[i] = []*gplot.Plot{p}
+			grid[i/cols][i%cols] = p
 		}
 		canvases := gplot.Align(grid, tiles, dc)
 		for i, p := range f.panels {
-			p.Draw(canvases[i][0])
+			p.Draw(canvases[i/cols][i%cols])
 		}
 	}
-	_, err := c.WriteTo(w)
+	if format != "svg" {
+		_, err := c.WriteTo(w)
+		return err
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	_, err := w.Write(svgFontFallback(buf.Bytes()))
 	return err
+}
+
+// svgFontFallbacks follow each font family gonum's SVG canvas names:
+// fonts with the same metrics first (Liberation is metric-compatible with
+// the Times, Arial and Courier families, as are Tinos, Arimo and Cousine),
+// then the generic family, so that a browser without the Liberation fonts
+// lays the text out at the widths the figure was measured with instead of
+// running legend text over its swatches.
+var svgFontFallbacks = map[string]string{
+	"Liberation Serif": `'Liberation Serif','Times New Roman',Tinos,Times,serif`,
+	"Liberation Sans":  `'Liberation Sans',Arial,Arimo,Helvetica,sans-serif`,
+	"Liberation Mono":  `'Liberation Mono','Courier New',Cousine,Courier,monospace`,
+}
+
+// svgFontFallback rewrites the font-family of every text element of an
+// SVG written by gonum into the fallback list of svgFontFallbacks.
+func svgFontFallback(svg []byte) []byte {
+	for family, list := range svgFontFallbacks {
+		svg = bytes.ReplaceAll(svg, []byte("font-family:"+family+";"), []byte("font-family:"+list+";"))
+	}
+	return svg
 }
 
 // FormatOf returns the output format a file name asks for.

@@ -35,7 +35,19 @@ var palette = []color.Color{
 	color.RGBA{0, 0, 0, 255},       // black
 }
 
-func colour(i int) color.Color { return palette[i%len(palette)] }
+// seriesColours is how many colours of palette data series cycle over:
+// the greys after them are kept for reference lines, so that no series
+// is drawn in a reference line's colour.
+const seriesColours = 6
+
+// colour is the colour of data series i.
+func colour(i int) color.Color { return palette[i%seriesColours] }
+
+// Reference-line colours.
+var (
+	refBlack = palette[7]
+	refGrey  = palette[6]
+)
 
 var glyphShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
 
@@ -106,6 +118,31 @@ func (l *refLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (l *refLine) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(l.Style, c.Min.X, y, c.Max.X, y)
+}
+
+// addRef adds a reference line without text on the panel and names it in
+// the legend: a label along the line would cross the data near it.
+func addRef(p *gplot.Plot, at float64, vertical bool, legend string, c color.Color) *refLine {
+	l := newRefLine(at, vertical, "", c)
+	p.Add(l)
+	p.Legend.Add(legend, l)
+	return l
+}
+
+// legendLineHeight is the height one legend entry takes.
+var legendLineHeight = legendSize * 1.3
+
+// legendRoom raises the top of the panel's y axis, after its data are
+// added, so that a legend of entries lines at the top fits above the data
+// of a panel of the given height (axes and title take about 70 points).
+func legendRoom(p *gplot.Plot, entries int, height vg.Length) {
+	plotH := height - vg.Points(70)
+	if plotH <= 0 || entries == 0 {
+		return
+	}
+	frac := float64(vg.Length(entries)*legendLineHeight+vg.Points(6)) / float64(plotH)
+	frac = min(frac, 0.75)
+	p.Y.Max += (p.Y.Max - p.Y.Min) * frac / (1 - frac)
 }
 
 // line returns a solid or dashed polyline in colour i.

@@ -179,6 +179,12 @@ func (o *OpError) validate() error {
 	if err := checkLog2("median_rel_err_log2", o.MedianRelErrLog2); err != nil {
 		return err
 	}
+	if err := checkLog2("below_range_max_rel_err_log2", o.BelowRangeMaxRelErrLog2); err != nil {
+		return err
+	}
+	if o.RangeMinExp < -MaxLog2 || o.RangeMinExp > MaxLog2 {
+		return fmt.Errorf("range_min_exp %d: want -%d..%d", o.RangeMinExp, MaxLog2, MaxLog2)
+	}
 	if o.BoundLog2 != nil && (math.IsNaN(*o.BoundLog2) || math.Abs(*o.BoundLog2) > MaxLog2) {
 		return fmt.Errorf("bound_log2 %g: want a number in [-%d, %d] or null", *o.BoundLog2, MaxLog2, MaxLog2)
 	}
