@@ -255,12 +255,14 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 			}
 			entries++
 		}
+		// The reference lines end just above the data (a fraction of 1),
+		// below the legend.
 		if d.hp.spec {
-			addRef(p, specBoundLog2, true, specBoundLegend, refBlack)
+			addRef(p, specBoundLog2, true, specBoundLegend, refBlack).Upto = 0.25
 			entries++
 		}
 		if d.hp.twfalcon {
-			addRef(p, twfalconB64Worst, true, twfalconLegend, refGrey)
+			addRef(p, twfalconB64Worst, true, twfalconLegend, refGrey).Upto = 0.25
 			entries++
 		}
 		p.X.Min, p.X.Max = xmin-1, xmax+1
@@ -287,8 +289,15 @@ func indexOf(cs []results.Compare, backend string) int {
 
 // Stages draws, for each backend, the largest and the median relative
 // error of the values each stage of signing produces (where the error is
-// born), stages from top to bottom in signing order.
-func Stages(cs []results.Compare) (*Figure, error) {
+// born), stages from top to bottom in signing order. Stages are
+// categories, so each backend's values are points (no line joins two
+// stages), offset within the stage's row one backend below the other;
+// a stage some backend computes exactly has no point for it and says so
+// in its row label.
+func Stages(cs []results.Compare) (*Figure, error) { return stages(cs, nil) }
+
+// stages draws Stages with notes appended to the backends' legends.
+func stages(cs []results.Compare, notes map[string]string) (*Figure, error) {
 	var have []results.Compare
 	for _, c := range cs {
 		if len(c.Stages) > 0 {
@@ -303,6 +312,7 @@ func Stages(cs []results.Compare) (*Figure, error) {
 	leveled := results.StageNames(have)
 	var names []string
 	index := map[string]int{}
+	exact := map[string][]string{}
 	for _, c := range have {
 		for _, s := range c.Stages {
 			n := s.Name(leveled[s.Stage])
@@ -310,24 +320,45 @@ func Stages(cs []results.Compare) (*Figure, error) {
 				index[n] = len(names)
 				names = append(names, n)
 			}
+			if math.IsInf(float64(s.MaxRelLog2), -1) {
+				exact[n] = append(exact[n], c.Backend)
+			}
 		}
 	}
 	if err := checkCategories("signing stages", len(names)); err != nil {
 		return nil, fmt.Errorf("stages: %w", err)
 	}
 	p := newPlot(
-		fmt.Sprintf("Where error is born: relative error of each signing stage against %s\n%s, %s", oracleBits(have), degrees(have), results.DescribeSamples(have)),
-		"log2(relative error) of the stage's values (filled: maximum, hollow: median)", "signing stage, in order")
+		fmt.Sprintf("Where error is born: relative error of each signing stage against %s\n%s, %s; filled: maximum, hollow: median", oracleBits(have), degrees(have), results.DescribeSamples(have)),
+		"log2(relative error) of the stage's values", "signing stage, in order")
 	rev := make([]string, len(names))
 	for i, n := range names {
-		rev[len(names)-1-i] = n
+		label := n
+		switch e := exact[n]; {
+		case len(e) == 0:
+		case len(e) == len(have):
+			label += " (exact in every backend)"
+		case len(e) > 2:
+			label += fmt.Sprintf(" (exact: %s +%d more)", strings.Join(e[:2], ", "), len(e)-2)
+		default:
+			label += " (exact: " + strings.Join(e, ", ") + ")"
+		}
+		rev[len(names)-1-i] = label
 	}
 	p.NominalY(rev...)
-	p.Legend.Left = true
+	// Backends one below the other within a row, the first on top.
+	step := 0.44 / float64(max(1, len(have)-1))
+	if len(have) == 1 {
+		step = 0
+	}
 	for i, c := range have {
+		off := 0.22 - float64(i)*step
+		if len(have) == 1 {
+			off = 0
+		}
 		var maxPts, medPts plotter.XYs
 		for _, s := range c.Stages {
-			y := float64(len(names) - 1 - index[s.Name(leveled[s.Stage])])
+			y := float64(len(names)-1-index[s.Name(leveled[s.Stage])]) + off
 			if s.MaxRelLog2.Finite() {
 				maxPts = append(maxPts, plotter.XY{X: float64(s.MaxRelLog2), Y: y})
 			}
@@ -335,28 +366,40 @@ func Stages(cs []results.Compare) (*Figure, error) {
 				medPts = append(medPts, plotter.XY{X: float64(s.MedianRelLog2), Y: y})
 			}
 		}
-		if len(maxPts) > 0 {
-			l, sc, err := linePoints(maxPts, i, false, false)
+		var thumbs []gplot.Thumbnailer
+		for _, set := range []struct {
+			pts  plotter.XYs
+			fill bool
+		}{{maxPts, true}, {medPts, false}} {
+			if len(set.pts) == 0 {
+				continue
+			}
+			g := filledShape(i)
+			if !set.fill {
+				g = hollowShape(i)
+			}
+			sc, err := markers(set.pts, i, g, vg.Points(3))
 			if err != nil {
 				return nil, err
 			}
-			p.Add(l, sc)
-			p.Legend.Add(c.Backend+" maximum", l, sc)
+			p.Add(sc)
+			thumbs = append(thumbs, sc)
 		}
-		if len(medPts) > 0 {
-			l, sc, err := linePoints(medPts, i, true, true)
-			if err != nil {
-				return nil, err
-			}
-			p.Add(l, sc)
-			p.Legend.Add(c.Backend+" median", l, sc)
+		label := c.Backend + notes[c.Backend]
+		if len(thumbs) == 0 {
+			label += ": exact at every stage, nothing to draw"
 		}
+		p.Legend.Add(label, thumbs...)
 	}
 	p.Y.Padding = 0
-	// The legend goes right of the data.
+	// One row per stage: at least a sixth of an inch each, more with many
+	// backends; the legend goes top right, above the first stage, in rows
+	// added for it.
+	row := max(vg.Inch/6, vg.Length(len(have))*vg.Points(2.5))
+	extra := float64(vg.Length(len(have))*legendLineHeight+vg.Points(4)) / float64(row)
 	p.Legend.Left = false
-	pad(&p.X, 1, (p.X.Max-p.X.Min)*0.4+1)
-	// One row per stage: at least a sixth of an inch each.
-	h := max(heightOne, vg.Length(len(names))*vg.Inch/6+2*vg.Inch)
+	p.Y.Min, p.Y.Max = -0.5, float64(len(names))-0.5+extra
+	pad(&p.X, 1, 1)
+	h := vg.Length(float64(len(names))+extra)*row + 1.5*vg.Inch
 	return &Figure{panels: []*gplot.Plot{p}, w: width, h: h}, nil
 }

@@ -53,6 +53,16 @@ var glyphShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, dra
 
 func shape(i int) draw.GlyphDrawer { return glyphShapes[i%len(glyphShapes)] }
 
+// Filled shapes and their hollow counterparts: filled marks a worst case
+// (maximum), hollow a median, in every figure.
+var (
+	filledShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	hollowShapes = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
+)
+
+func filledShape(i int) draw.GlyphDrawer { return filledShapes[i%len(filledShapes)] }
+func hollowShape(i int) draw.GlyphDrawer { return hollowShapes[i%len(hollowShapes)] }
+
 // newPlot returns a panel with the figure conventions: title, axis labels,
 // grid, legend at the given corner.
 func newPlot(title, xLabel, yLabel string) *gplot.Plot {
@@ -80,10 +90,13 @@ type refLine struct {
 	Vertical bool
 	Label    string
 	Style    draw.LineStyle
+	// Upto, when not NaN, ends a vertical line at y = Upto instead of the
+	// top of the panel, below a legend placed above the data.
+	Upto float64
 }
 
 func newRefLine(at float64, vertical bool, label string, c color.Color) *refLine {
-	return &refLine{At: at, Vertical: vertical, Label: label, Style: draw.LineStyle{Color: c, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
+	return &refLine{At: at, Vertical: vertical, Label: label, Upto: math.NaN(), Style: draw.LineStyle{Color: c, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
 }
 
 // Plot draws the line and its label.
@@ -92,7 +105,11 @@ func (l *refLine) Plot(c draw.Canvas, p *gplot.Plot) {
 	sty := draw.TextStyle{Color: l.Style.Color, Font: p.Legend.TextStyle.Font, Handler: p.Legend.TextStyle.Handler}
 	if l.Vertical {
 		x := trX(l.At)
-		c.StrokeLine2(l.Style, x, c.Min.Y, x, c.Max.Y)
+		top := c.Max.Y
+		if !math.IsNaN(l.Upto) {
+			top = min(top, trY(l.Upto))
+		}
+		c.StrokeLine2(l.Style, x, c.Min.Y, x, top)
 		sty.Rotation = math.Pi / 2
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
 		if l.Label != "" {
@@ -190,17 +207,23 @@ func markers(pts plotter.XYs, i int, g draw.GlyphDrawer, radius vg.Length) (*plo
 	return s, nil
 }
 
-// intTicks are the default tick positions labelled without trailing
-// zeros ("-25", not "-25.00"), for axes of log2 values and bits.
+// intTicks label an axis of log2 values or bits at a round step (1, 2 or
+// 5 times a power of ten, the smallest giving at most 10 labels), without
+// trailing zeros ("-25", not "-25.00").
 var intTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
-	if !boundedSpan(min, max) {
+	if !boundedSpan(min, max) || max <= min {
 		return nil
 	}
-	ts := gplot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 10, 64)
+	step := math.Pow(10, math.Floor(math.Log10((max-min)/10)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if (max-min)/(step*m) <= 10 {
+			step *= m
+			break
 		}
+	}
+	var ts []gplot.Tick
+	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		ts = append(ts, gplot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 10, 64)})
 	}
 	return ts
 })
