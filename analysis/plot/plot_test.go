@@ -289,7 +289,7 @@ func TestPareto(t *testing.T) {
 	if err := f.Write(&svg, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53)"} {
+	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53 bits)", "target − margin (0.5 bits)", "(×10^6)"} {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("SVG lacks %q", want)
 		}

@@ -199,6 +199,9 @@ func (t *Tune) validate() error {
 	if math.IsNaN(t.TargetLog2) || math.Abs(t.TargetLog2) > MaxLog2 {
 		return fmt.Errorf("target_log2 %g: want a number in [-%d, %d]", t.TargetLog2, MaxLog2, MaxLog2)
 	}
+	if math.IsNaN(t.MarginBits) || t.MarginBits < 0 || t.MarginBits > MaxLog2 {
+		return fmt.Errorf("margin_bits %g: want a number in [0, %d]", t.MarginBits, MaxLog2)
+	}
 	plans := append([]*TunePlan{t.Uniform, t.Chosen}, t.Pareto...)
 	plans = append(plans, t.Evaluations...)
 	for _, p := range plans {

@@ -346,7 +346,8 @@ func runAccelFpru(_ context.Context, opts *fpruOptions, s *streams) error {
 	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: ok, Exact: chk,
 		Instructions: h.Instructions().Total(), Cycles: c, Phases: est}
 	if opts.Plot != "" {
-		fig, err := plot.FPRUnit(fpruPhases(est, c), 1<<logn)
+		inputs := fmt.Sprintf("KAT record %d; cycles per call: FPR %g in software, %g with the fpr-unit; FPR_NORM64 %g, %g", opts.Record, c.SoftFPR, c.ExtFPR, c.SoftNorm64, c.ExtNorm64)
+		fig, err := plot.FPRUnit(fpruPhases(est, c), 1<<logn, inputs)
 		if err != nil {
 			return err
 		}
@@ -769,7 +770,8 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		rows = append(rows, r)
 	}
 	if opts.Plot != "" {
-		fig, err := plot.RIPST(ripstBars(rows))
+		inputs := fmt.Sprintf("acceptance rate p = %g; simulation: Falcon-%d, %d KAT records, %s", accel.AcceptRate, 1<<logn, opts.Records, opts.Backend)
+		fig, err := plot.RIPST(ripstBars(rows), inputs)
 		if err != nil {
 			return err
 		}
