@@ -76,9 +76,15 @@ func FPRUnit(phases []FPRUnitPhase, params int, inputs string) (*Figure, error) 
 		p.Add(b)
 		p.Legend.Add(s.label, b)
 	}
+	log := drawnLog{}
+	for i, v := range []plotter.Values{other, norm, fpr, pub} {
+		for j, y := range v {
+			log.add([]string{"other", "norm64", "fpr", "published"}[i], plotter.XYs{{X: float64(j), Y: y}})
+		}
+	}
 	p.Y.Max = 100*(1+legendFrac(4, heightOne)) + 10
 	nominalX(p, names)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne, drawn: log}, nil
 }
 
 // RIPSTBar is one design of the RIPST figure: the formula's (or
@@ -148,7 +154,12 @@ func RIPST(bars []RIPSTBar, inputs string) (*Figure, error) {
 	p.Y.Min, p.Y.Max = 1, 6
 	p.Y.Tick.Marker = log10Ticks{}
 	nominalX(p, names)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	log := drawnLog{}
+	for i := range table {
+		log.add("formula", plotter.XYs{{X: float64(i), Y: table[i]}})
+		log.add("simulated", plotter.XYs{{X: float64(i), Y: sim[i]}})
+	}
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne, drawn: log}, nil
 }
 
 // nominalX labels the x axis with names, rotated when they would not fit

@@ -65,6 +65,7 @@ func fmtLog2(l results.Log2) string {
 // histPanel is one panel of the histogram figure: one quantity of the
 // compare objects and what one of its values is.
 type histPanel struct {
+	key   string // the quantity's path in the document
 	title string
 	unit  string // "calls" or "signatures"
 	q     func(*results.Compare) *results.Quantiles
@@ -78,10 +79,10 @@ type histPanel struct {
 }
 
 var histPanels = []histPanel{
-	{title: "δc + δσ at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.Sum }, spec: true},
-	{title: "δc + δσ per signature (its worst call): the specification's test", unit: "signatures", q: func(c *results.Compare) *results.Quantiles { return &c.PerSignature.Sum }, spec: true, criterion: true},
-	{title: "δc (error of the centre) at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.DeltaC }, twfalcon: true},
-	{title: "δσ (error of σ) at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.DeltaSigma }},
+	{key: "per_leaf.sum", title: "δc + δσ at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.Sum }, spec: true},
+	{key: "per_signature.sum", title: "δc + δσ per signature (its worst call): the specification's test", unit: "signatures", q: func(c *results.Compare) *results.Quantiles { return &c.PerSignature.Sum }, spec: true, criterion: true},
+	{key: "per_leaf.delta_c", title: "δc (error of the centre) at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.DeltaC }, twfalcon: true},
+	{key: "per_leaf.delta_sigma", title: "δσ (error of σ) at each sampler call", unit: "calls", q: func(c *results.Compare) *results.Quantiles { return &c.PerLeaf.DeltaSigma }},
 }
 
 // histCounts returns the bins of q in order of log2 and their total,
@@ -195,6 +196,7 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 	}
 	h := vg.Length(rows)*panelH + vg.Points(24)
 	var out []*gplot.Plot
+	log := drawnLog{}
 	for k, d := range panels {
 		title := d.hp.title
 		if k == 0 {
@@ -243,6 +245,11 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 			default:
 				label += fmt.Sprintf(": %s %s, max %s", results.Thousands(s.total), d.hp.unit, fmtLog2(q.Max))
 			}
+			for _, b := range s.bins {
+				if b.Count > 0 {
+					log.add(d.hp.key+" "+s.c.Backend, plotter.XYs{{X: b.Log2, Y: math.Log10(float64(b.Count) / float64(s.total))}})
+				}
+			}
 			for j, run := range stepRuns(s.bins, s.total, base) {
 				l, err := line(run, idx, idx >= seriesColours)
 				if err != nil {
@@ -274,7 +281,7 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 	if cols == 2 {
 		w = 12 * vg.Inch
 	}
-	return &Figure{panels: out, w: w, h: h, cols: cols}, nil
+	return &Figure{panels: out, w: w, h: h, cols: cols, drawn: log}, nil
 }
 
 // indexOf is the position of the backend in cs: its colour in every panel.
@@ -351,6 +358,7 @@ func stages(cs []results.Compare, notes map[string]string) (*Figure, error) {
 	if len(have) == 1 {
 		step = 0
 	}
+	log := drawnLog{}
 	for i, c := range have {
 		off := 0.22 - float64(i)*step
 		if len(have) == 1 {
@@ -358,12 +366,15 @@ func stages(cs []results.Compare, notes map[string]string) (*Figure, error) {
 		}
 		var maxPts, medPts plotter.XYs
 		for _, s := range c.Stages {
-			y := float64(len(names)-1-index[s.Name(leveled[s.Stage])]) + off
+			row := index[s.Name(leveled[s.Stage])]
+			y := float64(len(names)-1-row) + off
 			if s.MaxRelLog2.Finite() {
 				maxPts = append(maxPts, plotter.XY{X: float64(s.MaxRelLog2), Y: y})
+				log.add(c.Backend+" max", plotter.XYs{{X: float64(row), Y: float64(s.MaxRelLog2)}})
 			}
 			if s.MedianRelLog2.Finite() {
 				medPts = append(medPts, plotter.XY{X: float64(s.MedianRelLog2), Y: y})
+				log.add(c.Backend+" median", plotter.XYs{{X: float64(row), Y: float64(s.MedianRelLog2)}})
 			}
 		}
 		var thumbs []gplot.Thumbnailer
@@ -401,5 +412,5 @@ func stages(cs []results.Compare, notes map[string]string) (*Figure, error) {
 	p.Y.Min, p.Y.Max = -0.5, float64(len(names))-0.5+extra
 	pad(&p.X, 1, 1)
 	h := vg.Length(float64(len(names))+extra)*row + 1.5*vg.Inch
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: h}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: h, drawn: log}, nil
 }

@@ -26,6 +26,7 @@ import (
 	"strings"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -41,6 +42,20 @@ type Figure struct {
 	panels []*gplot.Plot
 	w, h   vg.Length
 	cols   int // 0 or 1: one column
+	// drawn holds the data points of every series the figure draws, by a
+	// name of the series, so that tests check the numbers a figure draws
+	// against the document rather than its pixels.
+	drawn drawnLog
+}
+
+// drawnLog records the points of the series of a figure by name.
+type drawnLog map[string]plotter.XYs
+
+// add records the points of the named series (appending to it).
+func (d drawnLog) add(name string, xy plotter.XYs) {
+	if d != nil {
+		d[name] = append(d[name], xy...)
+	}
 }
 
 // Panels returns the number of panels.

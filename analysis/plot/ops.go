@@ -72,6 +72,7 @@ func Ops(ops []results.OpError) (*Figure, error) {
 	p.NominalX(opNames...)
 	p.Legend.Top, p.Legend.Left = true, false
 	width := 0.7 / float64(len(backends))
+	log := drawnLog{}
 	for j, b := range backends {
 		off := (float64(j) - float64(len(backends)-1)/2) * width
 		var maxPts, medPts, belowPts plotter.XYs
@@ -88,6 +89,15 @@ func Ops(ops []results.OpError) (*Figure, error) {
 				continue
 			}
 			x := float64(col) + off
+			for _, q := range []struct {
+				name string
+				v    results.Log2
+				ok   bool
+			}{{"max", o.MaxRelErrLog2, true}, {"median", o.MedianRelErrLog2, true}, {"below", o.BelowRangeMaxRelErrLog2, o.BelowRange > 0}} {
+				if q.ok && q.v.Finite() {
+					log.add(b+" "+o.Op+" "+q.name, plotter.XYs{{X: float64(col), Y: float64(q.v)}})
+				}
+			}
 			if o.MaxRelErrLog2.Finite() {
 				maxPts = append(maxPts, plotter.XY{X: x, Y: float64(o.MaxRelErrLog2)})
 			}
@@ -140,7 +150,7 @@ func Ops(ops []results.OpError) (*Figure, error) {
 	pad(&p.X, 0.3, 0.3)
 	headroom(&p.Y, 0.04)
 	legendRoom(p, len(backends), heightOne)
-	return &Figure{panels: []*gplot.Plot{p}, w: width8(len(opNames)), h: heightOne}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width8(len(opNames)), h: heightOne, drawn: log}, nil
 }
 
 // width8 is the figure width for n categories: 8 inches, more beyond 12.

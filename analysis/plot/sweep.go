@@ -128,8 +128,9 @@ func series(v []results.Point, f func(*results.Point) float64) plotter.XYs {
 
 // addCurve draws one quantity of one curve, if it has data, with a legend
 // entry unless label is empty.
-func addCurve(p *gplot.Plot, v []results.Point, i int, dashed, hollow bool, label string, f func(*results.Point) float64) error {
+func addCurve(p *gplot.Plot, log drawnLog, key string, v []results.Point, i int, dashed, hollow bool, label string, f func(*results.Point) float64) error {
 	xy := series(v, f)
+	log.add(key, xy)
 	if len(xy) == 0 {
 		return nil
 	}
@@ -150,12 +151,13 @@ type refQuantity struct {
 	name   string // legend: "worst", "median"; "-": no legend entry
 	filled bool
 	f      func(*results.Compare) float64
+	key    string // of the series in Figure.drawn
 }
 
 // addReferences draws the fixed backends as large black markers, one
 // shape per backend, filled for worst-case quantities and hollow for the
 // others, with one legend entry per backend and quantity.
-func addReferences(p *gplot.Plot, refs []Reference, qs []refQuantity) error {
+func addReferences(p *gplot.Plot, log drawnLog, key string, refs []Reference, qs []refQuantity) error {
 	for j, r := range refs {
 		for _, q := range qs {
 			y := q.f(&r.Compare)
@@ -172,6 +174,7 @@ func addReferences(p *gplot.Plot, refs []Reference, qs []refQuantity) error {
 			}
 			s.Color, s.Shape, s.Radius = refBlack, g, vg.Points(4.5)
 			p.Add(s)
+			log.add(fmt.Sprintf("%s %s %d %s", key, r.Backend, r.Params, q.key), plotter.XYs{{X: float64(r.Bits), Y: y}})
 			label := fmt.Sprintf("%s (Falcon-%d, %d bits)", r.Backend, r.Params, r.Bits)
 			switch q.name {
 			case "-":
@@ -222,20 +225,21 @@ func Precision(pts []results.Point, refs []Reference) (*Figure, error) {
 		"significand precision P (bits)", "log2(δc + δσ)")
 	worst := func(q *results.Point) float64 { return float64(q.PerSignature.Sum.Max) }
 	median := func(q *results.Point) float64 { return float64(q.PerLeaf.Sum.Median) }
+	log := drawnLog{}
 	for i, k := range keys {
 		if err := addSpread(p, m[k], i); err != nil {
 			return nil, err
 		}
-		if err := addCurve(p, m[k], i, false, false, k.String()+" worst", worst); err != nil {
+		if err := addCurve(p, log, k.String()+" worst", m[k], i, false, false, k.String()+" worst", worst); err != nil {
 			return nil, err
 		}
-		if err := addCurve(p, m[k], i, true, true, k.String()+" median", median); err != nil {
+		if err := addCurve(p, log, k.String()+" median", m[k], i, true, true, k.String()+" median", median); err != nil {
 			return nil, err
 		}
 	}
-	err = addReferences(p, refs, []refQuantity{
-		{"worst", true, func(c *results.Compare) float64 { return float64(c.PerSignature.Sum.Max) }},
-		{"median", false, func(c *results.Compare) float64 { return float64(c.PerLeaf.Sum.Median) }},
+	err = addReferences(p, log, "ref", refs, []refQuantity{
+		{"worst", true, func(c *results.Compare) float64 { return float64(c.PerSignature.Sum.Max) }, "worst"},
+		{"median", false, func(c *results.Compare) float64 { return float64(c.PerLeaf.Sum.Median) }, "median"},
 	})
 	if err != nil {
 		return nil, err
@@ -250,7 +254,7 @@ func Precision(pts []results.Point, refs []Reference) (*Figure, error) {
 	headroom(&p.Y, 0.6)
 	p.Legend.Top, p.Legend.Left = true, false
 	precisionAxes(p)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne * 1.3}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne * 1.3, drawn: log}, nil
 }
 
 // addPStars marks P* of each curve for one criterion as a vertical line.
@@ -330,14 +334,16 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	lostA := func(r *results.Renyi) results.Log2 { return r.BitsLostAt264Average }
 	qW := func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2 }
 	qA := func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2Average }
+	log := drawnLog{}
 	for i, k := range keys {
 		for _, c := range []struct {
 			p      *gplot.Plot
 			f      func(*results.Renyi) results.Log2
 			avg    bool
 			suffix string
-		}{{top, lostW, false, k.String()}, {top, lostA, true, ""}, {bot, qW, false, ""}, {bot, qA, true, ""}} {
-			if err := addCurve(c.p, m[k], i, c.avg, c.avg, c.suffix, renyi(c.f)); err != nil {
+			key    string
+		}{{top, lostW, false, k.String(), "lost worst"}, {top, lostA, true, "", "lost average"}, {bot, qW, false, "", "queries worst"}, {bot, qA, true, "", "queries average"}} {
+			if err := addCurve(c.p, log, k.String()+" "+c.key, m[k], i, c.avg, c.avg, c.suffix, renyi(c.f)); err != nil {
 				return nil, err
 			}
 		}
@@ -348,10 +354,10 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	// One legend entry per curve and backend (the title says which
 	// line style and fill is which case), in the top panel, in room made
 	// right of the data; the bottom panel's x axis matches.
-	if err := addReferences(top, refs, []refQuantity{{"", true, refOf(lostW)}, {"-", false, refOf(lostA)}}); err != nil {
+	if err := addReferences(top, log, "ref", refs, []refQuantity{{"", true, refOf(lostW), "lost worst"}, {"-", false, refOf(lostA), "lost average"}}); err != nil {
 		return nil, err
 	}
-	if err := addReferences(bot, refs, []refQuantity{{"-", true, refOf(qW)}, {"-", false, refOf(qA)}}); err != nil {
+	if err := addReferences(bot, log, "ref", refs, []refQuantity{{"-", true, refOf(qW), "queries worst"}, {"-", false, refOf(qA), "queries average"}}); err != nil {
 		return nil, err
 	}
 	addRef(top, float64(lambda), false, fmt.Sprintf("%d = all %d bits lost: no security left", lambda, lambda), refGrey)
@@ -368,7 +374,7 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	top.Y.Tick.Marker = stepTicks(float64(lambda) / 8)
 	bot.Y.Tick.Marker = stepTicks(8)
 	precisionAxes(top, bot)
-	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo * 1.2}, nil
+	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo * 1.2, drawn: log}, nil
 }
 
 func renyiOf(c *results.Compare, f func(*results.Renyi) results.Log2) float64 {
@@ -436,8 +442,10 @@ func KAT(pts []results.Point) (*Figure, error) {
 			topEntries++
 		}
 	}
+	log := drawnLog{}
 	addKAT := func(p *gplot.Plot, v []results.Point, i int, label string, f func(*results.Point) float64, g draw.GlyphDrawer, dashed bool) error {
 		xy := series(v, f)
+		log.add(label, xy)
 		if len(xy) == 0 {
 			return nil
 		}
@@ -469,7 +477,7 @@ func KAT(pts []results.Point) (*Figure, error) {
 				return nil, err
 			}
 		}
-		if err := addKAT(bot, m[k], i, k.String(), failed, draw.CircleGlyph{}, false); err != nil {
+		if err := addKAT(bot, m[k], i, k.String()+" failed attempts", failed, draw.CircleGlyph{}, false); err != nil {
 			return nil, err
 		}
 	}
@@ -497,6 +505,7 @@ func KAT(pts []results.Point) (*Figure, error) {
 			}
 			s.Color, s.Shape, s.Radius = refBlack, pan.g, vg.Points(4.5)
 			pan.p.Add(s)
+			log.add(fmt.Sprintf("ref %s %d%s", q.Format, q.Params, pan.label), plotter.XYs{{X: float64(q.Bits), Y: y}})
 			pan.p.Legend.Add(fmt.Sprintf("%s (Falcon-%d, %d bits)%s", q.Format, q.Params, q.Bits, pan.label), s)
 			count(pan.p)
 		}
@@ -521,7 +530,7 @@ func KAT(pts []results.Point) (*Figure, error) {
 		panels = append(panels, bot)
 		h = heightTwo * 1.2
 	}
-	return &Figure{panels: panels, w: width, h: h}, nil
+	return &Figure{panels: panels, w: width, h: h, drawn: log}, nil
 }
 
 // percentTicks label a percent axis at 0, 25, ..., 100 only (the room

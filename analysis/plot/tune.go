@@ -85,6 +85,7 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 		p.Add(s)
 		p.Legend.Add(set.label, s)
 	}
+	var marks plotter.XYs // the uniform start, then the chosen plan
 	// The uniform start and the chosen plan, drawn last and large, over
 	// the plans they coincide with.
 	for _, m := range []struct {
@@ -100,6 +101,7 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 			return nil, err
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: refBlack, Radius: vg.Points(7), Shape: m.glyph}
+		marks = append(marks, plotter.XY{X: m.e.Cost / scale, Y: float64(m.e.ErrorLog2)})
 		p.Add(s)
 		p.Legend.Add(fmt.Sprintf("%s: 2^%.2f at %s", m.label, float64(m.e.ErrorLog2), costString(m.e.Cost/scale, unit)), s)
 	}
@@ -149,7 +151,8 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 	b.Y.Min = 0
 	b.Y.Max = max(b.Y.Max, 53) * 1.25 // room for the labels and the legend
 	b.Legend.Left = true
-	return &Figure{panels: []*gplot.Plot{p, b}, w: width, h: 2 * heightOne}, nil
+	log := drawnLog{"marks": marks, "meets": meets, "misses": misses, "front": front, "widths": pos}
+	return &Figure{panels: []*gplot.Plot{p, b}, w: width, h: 2 * heightOne, drawn: log}, nil
 }
 
 // costString writes a cost on the figure's axis scale.
