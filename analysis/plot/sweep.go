@@ -312,6 +312,21 @@ func lambdaOf(pts []results.Point, refs []Reference) int {
 	return defaultLambda
 }
 
+// hasAverage reports whether some document carries the average case.
+func hasAverage(pts []results.Point, refs []Reference) bool {
+	for _, p := range pts {
+		if p.Renyi != nil && p.Renyi.BitsLostAt264Average.Finite() {
+			return true
+		}
+	}
+	for _, r := range refs {
+		if r.Renyi != nil && r.Renyi.BitsLostAt264Average.Finite() {
+			return true
+		}
+	}
+	return false
+}
+
 // Security draws, against precision, the security bits lost at 2^64
 // signing queries (top) and log2 of the largest number of queries that
 // keeps lambda-bit security (bottom), each in the worst case (the bound
@@ -323,8 +338,12 @@ func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 		return nil, err
 	}
 	lambda := lambdaOf(pts, refs)
-	top := newPlot(sweepTitle(fmt.Sprintf("Security cost of the measured error (Rényi divergence; worst case: solid, filled; average case: dashed, hollow)\n"+
-		"λ = %d bits: the level of the specification's argument (the one that gives 2^-46), for Falcon-512 too; %d lost = all", lambda, lambda), pts),
+	cases := "worst case: solid, filled; average case: dashed, hollow"
+	if !hasAverage(pts, refs) {
+		cases = "worst case; the documents predate the average case"
+	}
+	top := newPlot(sweepTitle(fmt.Sprintf("Security cost of the measured error (Rényi divergence; %s)\n"+
+		"λ = %d bits: the level of the specification's argument (the one that gives 2^-46), for Falcon-512 too; %d lost = all", cases, lambda, lambda), pts),
 		"significand precision P (bits)", fmt.Sprintf("security bits lost at 2^64 queries (of λ = %d)", lambda))
 	bot := newPlot("", "significand precision P (bits)", "log2(max signing queries)")
 	renyi := func(f func(*results.Renyi) results.Log2) func(*results.Point) float64 {
