@@ -69,7 +69,6 @@ type histPanel struct {
 	title string
 	unit  string // "calls" or "signatures"
 	q     func(*results.Compare) *results.Quantiles
-	n     func(*results.Compare) int64 // how many values the histogram counts
 	// twfalcon draws TWFalcon's binary64 level (a per-call worst of the
 	// error of mu and 1/sigma, delta_c's quantity).
 	twfalcon bool
