@@ -1,7 +1,10 @@
 // Package plot draws the figures of a precision campaign from the
 // documents the measuring commands write (package results reads them):
-// per-call error histograms per backend, error, security and KAT
-// conformance against precision from a sweep, per-stage error per backend,
+// error histograms per backend (per sampler call and per signature, the
+// specification's test, and delta_c and delta_sigma apart), error,
+// security (worst and average case) and KAT conformance against precision
+// from a sweep, per-stage error per backend, per-operation errors,
+// precision plans (tune),
 // the expm_p63 error over its domain (measured by the program through
 // MeasureExpm), and the hardware models' figures (fpr-unit cycles, RIPST).
 // It uses gonum.org/v1/plot and links no arithmetic backend: a backend's
@@ -9,10 +12,13 @@
 // the registry of whatever backends the program links).
 //
 // Every figure says in its title what was measured and on how many
-// signatures, labels its axes with units (errors as log2), and has a
-// legend. Output is PNG, SVG or PDF, chosen by the file extension. SVG
-// output is byte-stable (fixed embedded fonts, no timestamps), which the
-// golden tests rely on; PDF embeds a creation date and is not.
+// signatures, labels its axes with units (errors as log2), names its
+// reference lines (with the degree and sample of measured ones) in its
+// legend, and records the points it draws (Figure.drawn) for the tests.
+// Output is PNG, SVG or PDF, chosen by the file extension. SVG output is
+// byte-stable (fixed fonts, no timestamps), which the golden tests rely
+// on, and names fallback fonts of the same metrics; PDF embeds a creation
+// date and is not.
 //
 // It draws what the documents say and computes nothing about Falcon.
 package plot

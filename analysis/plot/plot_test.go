@@ -2,13 +2,11 @@ package plot
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -103,26 +101,7 @@ func TestGoldenReal(t *testing.T) {
 // real compare run over vprec:53..64:e11 in both roundings (20 signatures
 // each), the way a sweep will draw, and checks the P* lines it marks.
 func TestGoldenRealFormats(t *testing.T) {
-	gz, err := os.ReadFile("../results/testdata/real-formats/compare-vprec-512.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "compare-vprec-512.json"), doc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := readFormats(t)
 	for _, k := range []Kind{KindPrecision, KindSecurity, KindHistogram, KindStages} {
 		f, err := Draw(k, c, Options{})
 		if err != nil {
