@@ -184,6 +184,9 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 			xmax = max(xmax, twfalconB64Worst+2)
 		}
 	}
+	if math.IsInf(xmin, 1) {
+		xmin = xmax - 10 // every histogram empty: an axis, nothing on it
+	}
 	cols := 1
 	if len(panels) > 1 {
 		cols = 2
@@ -234,7 +237,7 @@ func histogram(cs []results.Compare, notes map[string]string) (*Figure, error) {
 			label := s.c.Backend + notes[s.c.Backend]
 			q := d.hp.q(s.c)
 			if s.total == 0 {
-				p.Legend.Add(label + ": exact at every value, nothing to draw")
+				p.Legend.Add(label + ": no nonzero value, nothing to draw")
 				entries++
 				continue
 			}

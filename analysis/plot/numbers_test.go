@@ -603,3 +603,18 @@ func TestSVGFontFallback(t *testing.T) {
 		t.Error("no fallback font-family list")
 	}
 }
+
+// A histogram whose bins are all empty draws an empty axis, not an
+// infinite one.
+func TestHistogramAllEmpty(t *testing.T) {
+	c := results.Compare{Backend: "b", Params: 512, Signatures: 1}
+	c.PerLeaf.Sum.Histogram = []results.Bin{{Log2: -50, Count: 0}}
+	f, err := Histogram([]results.Compare{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, err := f.Bytes("svg")
+	if err != nil || !strings.Contains(string(svg), "b: no nonzero value, nothing to draw") {
+		t.Errorf("empty histogram: %v", err)
+	}
+}
