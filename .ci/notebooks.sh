@@ -48,4 +48,8 @@ for nb in notebooks/*.ipynb; do run "$nb" cli; done
 echo "== notebooks on the example documents (the contracts of compare and sweep)"
 FPRLAB_NB_COMPARE_JSON=$root/analysis/results/testdata/campaign/compare-512.json run notebooks/02_precision_compare.ipynb example
 FPRLAB_NB_SWEEP_JSON=$root/analysis/results/testdata/campaign/sweep-512.json run notebooks/03_sweep_pstar.ipynb example
+# The same sweep in the object shape ({"formats": [...], "pstar": ...}) the notebook also reads.
+/usr/bin/python3 -c 'import json, sys; json.dump({"formats": json.load(open(sys.argv[1])), "pstar": None}, open(sys.argv[2], "w"))' \
+  "$root/analysis/results/testdata/campaign/sweep-512.json" "$work/sweep-object.json"
+FPRLAB_NB_SWEEP_JSON=$work/sweep-object.json run notebooks/03_sweep_pstar.ipynb example-object
 echo "== notebooks took $(( $(date +%s) - total )) s"

@@ -6,7 +6,7 @@ notebook on a small configuration:
 
   FPRLAB                path of the fprlab binary (default: fprlab on PATH,
                         else built from ../cmd/fprlab with `go build`)
-  FPRLAB_NB_RECORDS     KAT records per backend (default 10)
+  FPRLAB_NB_RECORDS     KAT records per backend (default 100, the whole file)
   FPRLAB_NB_SIGNATURES  signatures per compare / sweep run (default 200)
   FPRLAB_NB_BITS        sweep precisions FROM:TO:STEP (default 24:64:4)
   FPRLAB_NB_COMPARE_JSON, FPRLAB_NB_SWEEP_JSON
@@ -69,6 +69,75 @@ def has_command(name):
     """Whether this fprlab has the command (its help exits 0)."""
     p = subprocess.run([binary(), name, "--help"], capture_output=True, text=True)
     return p.returncode == 0 and ("Usage:" in p.stdout) and ("fprlab " + name) in p.stdout
+
+
+def log2_str(v, digits=1):
+    """A log2 value as the documents write it, for people: 2^-46.3; null
+    (log2 of zero, an exact result) as "exact"; absent or NaN as "not
+    measured"."""
+    if v is None:
+        return "exact"
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return "not measured"
+    if f != f:
+        return "not measured"
+    if f == float("-inf"):
+        return "exact"
+    return "2^%.*f" % (digits, f)
+
+
+def number_str(v, digits=1, none="not measured"):
+    """A number rounded for reading; None or NaN spelled out."""
+    if v is None:
+        return none
+    f = float(v)
+    if f != f:
+        return none
+    return "%.*f" % (digits, f)
+
+
+def yes_no(v):
+    """True/False/None as yes/no/not measured."""
+    return {True: "yes", False: "no"}.get(v, "not measured")
+
+
+def pstar_str(bits, max_bits, found=None):
+    """P* for people: "59 bits", or "not reached (up to 64 bits)"."""
+    if bits is None or found is False:
+        return "not reached (up to %d bits)" % max_bits
+    return "%d bits" % bits
+
+
+def sweep_points(doc):
+    """The per-format objects of a sweep --json document: the document
+    itself when it is an array, its "formats" when it is an object (the
+    shape that carries P* beside the table)."""
+    if doc is None:
+        return []
+    if isinstance(doc, dict):
+        return list(doc.get("formats") or [])
+    return list(doc)
+
+
+def sweep_pstar(doc):
+    """The P* object of a sweep --json document, or None (an array
+    document carries none)."""
+    if isinstance(doc, dict):
+        return doc.get("pstar")
+    return None
+
+
+def flips_total(d):
+    """The total of a compare object's flips: its "total", else the sum of
+    its counts; None without a flips object."""
+    f = d.get("flips")
+    if f is None:
+        return None
+    if "total" in f:
+        return f["total"]
+    return sum(v for k, v in f.items() if isinstance(v, int) and not isinstance(v, bool) and "log2" not in k and "margin" not in k)
 
 
 def pstar(points, criterion):

@@ -7,6 +7,9 @@ import (
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fprlab/fprlab/analysis/results"
 )
 
 // The figures of the hardware models (package accel; fprlab accel fpru and
@@ -26,8 +29,9 @@ type FPRUnitPhase struct {
 // FPRUnit draws the cycle breakdown per phase in percent of each phase's
 // baseline: for each phase a bar for the baseline (the calls at their
 // software cost, and the rest), a bar for the estimate with the
-// extension, and a bar for the published optimised cycles.
-func FPRUnit(phases []FPRUnitPhase, params int) (*Figure, error) {
+// extension, and a bar for the published optimised cycles. inputs (the
+// record and the cycle costs) goes into the title.
+func FPRUnit(phases []FPRUnitPhase, params int, inputs string) (*Figure, error) {
 	if len(phases) == 0 {
 		return nil, fmt.Errorf("fpr-unit: no phases")
 	}
@@ -45,7 +49,7 @@ func FPRUnit(phases []FPRUnitPhase, params int) (*Figure, error) {
 		pub = append(pub, 0, 0, pct(e.Published))
 		names = append(names, e.Phase+" base", e.Phase+" est.", e.Phase+" pub.")
 	}
-	p := newPlot(fmt.Sprintf("Falcon-%d with the HORCRUX fpr-unit: cycles per phase", params),
+	p := newPlot(withInputs(fmt.Sprintf("Falcon-%d with the HORCRUX fpr-unit: cycles per phase", params), inputs),
 		"phase: baseline, estimate with the fpr-unit, published optimised", "% of the phase's baseline cycles (Table IV)")
 	w := vg.Points(14)
 	var bars []*plotter.BarChart
@@ -72,9 +76,15 @@ func FPRUnit(phases []FPRUnitPhase, params int) (*Figure, error) {
 		p.Add(b)
 		p.Legend.Add(s.label, b)
 	}
-	p.Y.Max = 130
-	nominalX(p, names, math.Pi/5)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	log := drawnLog{}
+	for i, v := range []plotter.Values{other, norm, fpr, pub} {
+		for j, y := range v {
+			log.add([]string{"other", "norm64", "fpr", "published"}[i], plotter.XYs{{X: float64(j), Y: y}})
+		}
+	}
+	p.Y.Max = 100*(1+legendFrac(4, heightOne)) + 10
+	nominalX(p, names)
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne, drawn: log}, nil
 }
 
 // RIPSTBar is one design of the RIPST figure: the formula's (or
@@ -87,8 +97,9 @@ type RIPSTBar struct {
 
 // RIPST draws the SamplerZ RIPST in ns per design on a logarithmic axis
 // (bar heights are log10 of the time, labelled in ns), formula and
-// simulation side by side.
-func RIPST(bars []RIPSTBar) (*Figure, error) {
+// simulation side by side, each bar labelled with its time. inputs (the
+// acceptance rate and what the simulation ran on) goes into the title.
+func RIPST(bars []RIPSTBar, inputs string) (*Figure, error) {
 	if len(bars) == 0 {
 		return nil, fmt.Errorf("ripst: no designs")
 	}
@@ -106,8 +117,8 @@ func RIPST(bars []RIPSTBar) (*Figure, error) {
 		sim = append(sim, s)
 		names = append(names, b.Design)
 	}
-	p := newPlot("SamplerZ RIPST (Vojacek-Novotny comparison)", "design", "RIPST per leaf pair, ns (log scale)")
-	w := vg.Points(12)
+	p := newPlot(withInputs("SamplerZ RIPST (Vojacek-Novotny comparison)", inputs), "design", "RIPST per leaf pair, ns (log scale)")
+	w := vg.Points(18)
 	bt, err := plotter.NewBarChart(table, w)
 	if err != nil {
 		return nil, fmt.Errorf("ripst: %w", err)
@@ -121,18 +132,59 @@ func RIPST(bars []RIPSTBar) (*Figure, error) {
 	p.Add(bt, bs)
 	p.Legend.Add("formula (published table)", bt)
 	p.Legend.Add("simulated on real signing", bs)
-	p.Y.Min, p.Y.Max = 1, 5.5
+	var pos plotter.XYs
+	var labels []string
+	var offs []vg.Length
+	for i, b := range bars {
+		pos, labels, offs = append(pos, plotter.XY{X: float64(i), Y: table[i]}), append(labels, fmt.Sprintf("%.4g", b.Ns)), append(offs, -w/2)
+		if sim[i] > 0 {
+			pos, labels, offs = append(pos, plotter.XY{X: float64(i), Y: sim[i]}), append(labels, fmt.Sprintf("%.4g", b.SimNs)), append(offs, w/2)
+		}
+	}
+	for k := range pos {
+		lab, err := plotter.NewLabels(plotter.XYLabels{XYs: pos[k : k+1], Labels: labels[k : k+1]})
+		if err != nil {
+			return nil, fmt.Errorf("ripst: %w", err)
+		}
+		lab.TextStyle[0].XAlign, lab.TextStyle[0].YAlign = draw.XCenter, draw.YBottom
+		lab.TextStyle[0].Font.Size = legendSize * 0.9
+		lab.Offset = vg.Point{X: offs[k], Y: vg.Points(2)}
+		p.Add(lab)
+	}
+	p.Y.Min, p.Y.Max = 1, 6
 	p.Y.Tick.Marker = log10Ticks{}
-	nominalX(p, names, math.Pi/6)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	nominalX(p, names)
+	log := drawnLog{}
+	for i := range table {
+		log.add("formula", plotter.XYs{{X: float64(i), Y: table[i]}})
+		log.add("simulated", plotter.XYs{{X: float64(i), Y: sim[i]}})
+	}
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne, drawn: log}, nil
 }
 
-// nominalX labels the x axis with names, rotated by angle.
-func nominalX(p *gplot.Plot, names []string, angle float64) {
+// nominalX labels the x axis with names, rotated when they would not fit
+// side by side (about 6 points a character over the 7 inches of axis), and
+// pads the axis so that the outer bars are not on the frame.
+func nominalX(p *gplot.Plot, names []string) {
 	p.NominalX(names...)
-	p.X.Tick.Label.Rotation = angle
-	p.X.Tick.Label.XAlign = -0.9
-	p.X.Tick.Label.YAlign = -0.5
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, len(n))
+	}
+	if float64(longest*len(names))*5.5 > 7*72 {
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YTop
+	}
+	pad(&p.X, 0.5, 0.5)
+}
+
+// withInputs appends a figure's inputs to its title as a second line.
+func withInputs(title, inputs string) string {
+	if inputs == "" {
+		return title
+	}
+	return title + "\n" + inputs
 }
 
 // log10Ticks labels an axis of log10 values with the powers of ten.
@@ -141,7 +193,7 @@ type log10Ticks struct{}
 func (log10Ticks) Ticks(min, max float64) []gplot.Tick {
 	var t []gplot.Tick
 	for k := math.Ceil(min); k <= max; k++ {
-		t = append(t, gplot.Tick{Value: k, Label: fmt.Sprintf("%g", math.Pow(10, k))})
+		t = append(t, gplot.Tick{Value: k, Label: results.Thousands(int64(math.Round(math.Pow(10, k))))})
 	}
 	return t
 }

@@ -30,6 +30,7 @@ func Expm(curves []results.ExpmCurve) (*Figure, error) {
 		"x (argument of exp(-x), the sampler's reduced exponent)", "log2(|error| / 2^63)")
 	p.X.Min, p.X.Max = 0, math.Ln2
 	p.Legend.Left = true
+	log := drawnLog{}
 	for i, c := range curves {
 		var xy plotter.XYs
 		worst := math.Inf(-1)
@@ -50,6 +51,7 @@ func Expm(curves []results.ExpmCurve) (*Figure, error) {
 			p.Legend.Add(label, s)
 			continue
 		}
+		log.add(c.Backend, xy)
 		s, err := markers(xy, i, shape(i), vg.Points(1.6))
 		if err != nil {
 			return nil, err
@@ -59,5 +61,5 @@ func Expm(curves []results.ExpmCurve) (*Figure, error) {
 		p.Legend.Add(label, s)
 	}
 	headroom(&p.Y, 0.35) // room for the legend
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne, drawn: log}, nil
 }

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/fprlab/fprlab/analysis/results"
@@ -74,14 +75,14 @@ var (
 func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 	switch k {
 	case KindHistogram, KindStages:
-		cs, err := ComparesFor(c, o.Select)
+		cs, notes, err := comparesFor(c, o.Select)
 		if err != nil {
 			return nil, err
 		}
 		if k == KindHistogram {
-			return Histogram(cs)
+			return histogram(cs, notes)
 		}
-		return Stages(cs)
+		return stages(cs, notes)
 	case KindPrecision:
 		pts := c.PrecisionPoints()
 		return Precision(pts, References(pts, c.AllCompares()))
@@ -115,21 +116,24 @@ const maxSweptDefault = 5
 
 // ComparesFor chooses the measurements a histogram or stages figure draws:
 // those named in sel (backends of compare documents or formats and
-// reference backends of sweep documents), else every compare document's
-// backends, else -- a sweep alone -- its reference backends and
-// maxSweptDefault of its formats evenly spaced over the swept range.
+// reference backends of sweep documents), else every fixed backend of the
+// compare documents and of the sweeps' reference entries, and at most
+// maxSweptDefault formats of precision families (vprec:P), chosen around
+// each curve's P* (see AroundPStar).
 func ComparesFor(c *results.Campaign, sel []string) ([]results.Compare, error) {
+	cs, _, err := comparesFor(c, sel)
+	return cs, err
+}
+
+// comparesFor is ComparesFor with the legend notes of the formats chosen
+// around P*.
+func comparesFor(c *results.Campaign, sel []string) ([]results.Compare, map[string]string, error) {
 	all := c.AllCompares()
-	var refs, swept []results.Compare
-	for _, p := range c.AllPoints() {
-		if p.IsSwept() {
-			swept = append(swept, p.Compare)
-		} else {
-			refs = append(refs, p.Compare)
-		}
-	}
 	if len(sel) > 0 {
-		pool := append(append(append([]results.Compare(nil), all...), refs...), swept...)
+		pool := all
+		for _, p := range c.AllPoints() {
+			pool = append(pool, p.Compare)
+		}
 		var out []results.Compare
 		for _, name := range sel {
 			found := false
@@ -144,22 +148,106 @@ func ComparesFor(c *results.Campaign, sel []string) ([]results.Compare, error) {
 				for _, cmp := range pool {
 					names = append(names, cmp.Backend)
 				}
-				return nil, fmt.Errorf("--backend %s: not in the documents (they hold %s)", name, strings.Join(names, ", "))
+				return nil, nil, fmt.Errorf("--backend %s: not in the documents (they hold %s)", name, strings.Join(names, ", "))
 			}
 		}
-		return out, nil
+		return out, nil, nil
 	}
-	if len(all) > 0 {
-		return all, nil
-	}
-	if len(swept) > maxSweptDefault {
-		picked := make([]results.Compare, maxSweptDefault)
-		for i := range picked {
-			picked[i] = swept[i*(len(swept)-1)/(maxSweptDefault-1)]
+	var out []results.Compare
+	seen := map[string]bool{}
+	addFixed := func(x results.Compare) {
+		k := fmt.Sprint(x.Backend, x.Params)
+		if !results.IsFamilyName(x.Backend) && !seen[k] {
+			seen[k] = true
+			out = append(out, x)
 		}
-		swept = picked
 	}
-	return append(refs, swept...), nil
+	for _, x := range all {
+		addFixed(x)
+	}
+	for _, p := range c.AllPoints() {
+		addFixed(p.Compare)
+	}
+	picked, notes := AroundPStar(c.PrecisionPoints(), maxSweptDefault)
+	for _, p := range picked {
+		x := p.Compare
+		x.Backend = p.Format
+		out = append(out, x)
+	}
+	return out, notes, nil
+}
+
+// AroundPStar chooses at most n swept formats to draw: first each curve's
+// P* (worst case), then the format just below it (the largest that fails),
+// then the one just above, then the curve's lowest and highest precision;
+// a curve without P* contributes its highest precision first. notes holds,
+// per chosen backend, a legend note saying which P* it is. The formats are
+// returned curve by curve in order of precision.
+func AroundPStar(pts []results.Point, n int) (picked []results.Point, notes map[string]string) {
+	keys, m := results.Curves(pts)
+	star := map[results.Curve]results.PStar{}
+	for _, s := range results.PStars(pts) {
+		if s.Criterion == results.Worst {
+			star[s.Curve] = s
+		}
+	}
+	type pick struct {
+		curve int
+		p     results.Point
+		note  string
+	}
+	var tiers [5][]pick
+	for ci, k := range keys {
+		v := m[k]
+		s := star[k]
+		at := -1
+		if s.Found {
+			for i := range v {
+				if v[i].Bits == s.Bits {
+					at = i
+				}
+			}
+		}
+		if at < 0 {
+			tiers[0] = append(tiers[0], pick{ci, v[len(v)-1], fmt.Sprintf(" (%s: highest swept, none meets 2^-46)", k)})
+			tiers[3] = append(tiers[3], pick{ci, v[0], ""})
+			continue
+		}
+		tiers[0] = append(tiers[0], pick{ci, v[at], fmt.Sprintf(" = P* (worst) of %s", k)})
+		if at > 0 {
+			tiers[1] = append(tiers[1], pick{ci, v[at-1], fmt.Sprintf(" (%s: fails 2^-46)", k)})
+		}
+		if at+1 < len(v) {
+			tiers[2] = append(tiers[2], pick{ci, v[at+1], ""})
+		}
+		tiers[3] = append(tiers[3], pick{ci, v[0], ""})
+		tiers[4] = append(tiers[4], pick{ci, v[len(v)-1], ""})
+	}
+	var chosen []pick
+	seen := map[string]bool{}
+	for _, tier := range tiers {
+		for _, pk := range tier {
+			k := fmt.Sprint(pk.p.Format, pk.p.Params)
+			if len(chosen) < n && !seen[k] {
+				seen[k] = true
+				chosen = append(chosen, pk)
+			}
+		}
+	}
+	sort.SliceStable(chosen, func(i, j int) bool {
+		if chosen[i].curve != chosen[j].curve {
+			return chosen[i].curve < chosen[j].curve
+		}
+		return chosen[i].p.Bits < chosen[j].p.Bits
+	})
+	notes = map[string]string{}
+	for _, pk := range chosen {
+		picked = append(picked, pk.p)
+		if pk.note != "" {
+			notes[pk.p.Format] = pk.note
+		}
+	}
+	return picked, notes
 }
 
 // ExpmBackendsFor chooses the backends of an expm figure: the given ones,

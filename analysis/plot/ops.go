@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,19 +15,27 @@ import (
 
 // Ops draws, per operation, each backend's largest (filled) and median
 // (hollow) relative error against the oracle from `arith errors --json`,
-// and its proven bound (a bar) where it has one. Exact results (the oracle
-// against itself) have no point and say so in the legend.
+// its proven bound (a bar) where it has one, and (a cross) the largest
+// relative error of its results below its exponent range (triple-word
+// binary32 loses precision under 2^-78: a hardware datapath's concern).
+// Operations no backend has an error in are left out and named in the
+// title; a backend exact everywhere is named in the legend without a
+// swatch.
 func Ops(ops []results.OpError) (*Figure, error) {
 	if len(ops) == 0 {
 		return nil, fmt.Errorf("ops: %w: no arith errors document", results.ErrNoData)
 	}
-	var opNames, backends []string
+	drawable := func(o *results.OpError) bool {
+		return o.MaxRelErrLog2.Finite() || o.MedianRelErrLog2.Finite() || o.BoundLog2 != nil || (o.BelowRange > 0 && o.BelowRangeMaxRelErrLog2.Finite())
+	}
+	var opNames, backends, exactOps []string
 	opIndex, bIndex := map[string]int{}, map[string]int{}
+	hasData := map[string]bool{}
 	samples := int64(-1)
-	for _, o := range ops {
-		if _, ok := opIndex[o.Op]; !ok {
-			opIndex[o.Op] = len(opNames)
-			opNames = append(opNames, o.Op)
+	for i := range ops {
+		o := &ops[i]
+		if drawable(o) {
+			hasData[o.Op] = true
 		}
 		if _, ok := bIndex[o.Backend]; !ok {
 			bIndex[o.Backend] = len(backends)
@@ -36,30 +45,68 @@ func Ops(ops []results.OpError) (*Figure, error) {
 			samples = o.Samples
 		}
 	}
-	if err := checkCategories("operations", len(opNames)); err != nil {
+	seenOp := map[string]bool{}
+	for _, o := range ops {
+		if seenOp[o.Op] {
+			continue
+		}
+		seenOp[o.Op] = true
+		if hasData[o.Op] {
+			opIndex[o.Op] = len(opNames)
+			opNames = append(opNames, o.Op)
+		} else {
+			exactOps = append(exactOps, o.Op)
+		}
+	}
+	if err := checkCategories("operations", len(opNames)+len(exactOps)); err != nil {
 		return nil, fmt.Errorf("ops: %w", err)
 	}
-	p := newPlot(fmt.Sprintf("Relative error of each operation against the 256-bit oracle (arith errors)\nat least %s samples per operation and backend; filled: maximum, hollow: median, bar: proven bound", results.Thousands(samples)),
-		"operation", "log2(relative error)  (expm_p63: of full scale 2^63)")
+	if len(opNames) == 0 {
+		return nil, fmt.Errorf("ops: %w: every operation is exact in every backend, nothing to draw", results.ErrNoData)
+	}
+	title := fmt.Sprintf("Relative error of each operation against the 256-bit oracle (arith errors)\nat least %s samples per operation and backend\nfilled: maximum, hollow: median, bar: proven bound, ×: maximum of the results below the backend's exponent range", results.Thousands(samples))
+	if len(exactOps) > 0 {
+		title += "\nexact in every backend, not drawn: " + strings.Join(exactOps, ", ")
+	}
+	p := newPlot(title, "operation", "log2(relative error)  (expm_p63: of full scale 2^63)")
 	p.NominalX(opNames...)
-	p.Legend.Top, p.Legend.Left = false, false
+	p.Legend.Top, p.Legend.Left = true, false
 	width := 0.7 / float64(len(backends))
+	log := drawnLog{}
 	for j, b := range backends {
 		off := (float64(j) - float64(len(backends)-1)/2) * width
-		var maxPts, medPts plotter.XYs
-		exact := 0
+		var maxPts, medPts, belowPts plotter.XYs
+		exact, below := 0, ""
 		for _, o := range ops {
 			if o.Backend != b {
 				continue
 			}
-			x := float64(opIndex[o.Op]) + off
+			if math.IsInf(float64(o.MaxRelErrLog2), -1) {
+				exact++
+			}
+			col, ok := opIndex[o.Op]
+			if !ok {
+				continue
+			}
+			x := float64(col) + off
+			for _, q := range []struct {
+				name string
+				v    results.Log2
+				ok   bool
+			}{{"max", o.MaxRelErrLog2, true}, {"median", o.MedianRelErrLog2, true}, {"below", o.BelowRangeMaxRelErrLog2, o.BelowRange > 0}} {
+				if q.ok && q.v.Finite() {
+					log.add(b+" "+o.Op+" "+q.name, plotter.XYs{{X: float64(col), Y: float64(q.v)}})
+				}
+			}
 			if o.MaxRelErrLog2.Finite() {
 				maxPts = append(maxPts, plotter.XY{X: x, Y: float64(o.MaxRelErrLog2)})
-			} else if math.IsInf(float64(o.MaxRelErrLog2), -1) {
-				exact++
 			}
 			if o.MedianRelErrLog2.Finite() {
 				medPts = append(medPts, plotter.XY{X: x, Y: float64(o.MedianRelErrLog2)})
+			}
+			if o.BelowRange > 0 && o.BelowRangeMaxRelErrLog2.Finite() {
+				belowPts = append(belowPts, plotter.XY{X: x, Y: float64(o.BelowRangeMaxRelErrLog2)})
+				below = fmt.Sprintf("; ×: results below 2^%d", o.RangeMinExp)
 			}
 			if o.BoundLog2 != nil {
 				l, err := line(plotter.XYs{{X: x - width/2, Y: *o.BoundLog2}, {X: x + width/2, Y: *o.BoundLog2}}, j, false)
@@ -74,29 +121,36 @@ func Ops(ops []results.OpError) (*Figure, error) {
 		if exact > 0 {
 			label += fmt.Sprintf(" (exact in %d operations)", exact)
 		}
-		thumb, err := markers(plotter.XYs{{X: 0, Y: 0}}, j, draw.CircleGlyph{}, vg.Points(3))
-		if err != nil {
-			return nil, err
-		}
-		if len(maxPts) > 0 {
-			s, err := markers(maxPts, j, draw.CircleGlyph{}, vg.Points(3))
+		var thumbs []gplot.Thumbnailer
+		for _, set := range []struct {
+			pts plotter.XYs
+			g   draw.GlyphDrawer
+		}{{maxPts, draw.CircleGlyph{}}, {medPts, draw.RingGlyph{}}, {belowPts, draw.CrossGlyph{}}} {
+			if len(set.pts) == 0 {
+				continue
+			}
+			s, err := markers(set.pts, j, set.g, vg.Points(3))
 			if err != nil {
 				return nil, err
 			}
-			p.Add(s)
-		}
-		if len(medPts) > 0 {
-			s, err := markers(medPts, j, draw.RingGlyph{}, vg.Points(3))
-			if err != nil {
-				return nil, err
+			if set.g == (draw.CrossGlyph{}) {
+				s.Radius = vg.Points(4)
 			}
 			p.Add(s)
+			if len(thumbs) == 0 {
+				thumbs = append(thumbs, s)
+			}
 		}
-		p.Legend.Add(label, thumb)
+		if len(thumbs) == 0 {
+			p.Legend.Add(b + ": exact in every operation, nothing drawn")
+			continue
+		}
+		p.Legend.Add(label+below, thumbs...)
 	}
 	pad(&p.X, 0.3, 0.3)
 	headroom(&p.Y, 0.04)
-	return &Figure{panels: []*gplot.Plot{p}, w: width8(len(opNames)), h: heightOne}, nil
+	legendRoom(p, len(backends), heightOne)
+	return &Figure{panels: []*gplot.Plot{p}, w: width8(len(opNames)), h: heightOne, drawn: log}, nil
 }
 
 // width8 is the figure width for n categories: 8 inches, more beyond 12.

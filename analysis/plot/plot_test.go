@@ -2,13 +2,11 @@ package plot
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -103,39 +101,24 @@ func TestGoldenReal(t *testing.T) {
 // real compare run over vprec:53..64:e11 in both roundings (20 signatures
 // each), the way a sweep will draw, and checks the P* lines it marks.
 func TestGoldenRealFormats(t *testing.T) {
-	gz, err := os.ReadFile("../results/testdata/real-formats/compare-vprec-512.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "compare-vprec-512.json"), doc, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	c, err := results.Read(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []Kind{KindPrecision, KindSecurity} {
+	c, _ := readFormats(t)
+	for _, k := range []Kind{KindPrecision, KindSecurity, KindHistogram, KindStages} {
 		f, err := Draw(k, c, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", k, err)
 		}
-		checkGolden(t, f, string(k)+"-real")
+		name := string(k) + "-real"
+		if k == KindHistogram || k == KindStages {
+			name = string(k) + "-formats" // the -real ones are TestGoldenReal's
+		}
+		checkGolden(t, f, name)
 	}
 	f, _ := Draw(KindPrecision, c, Options{})
 	svg, err := f.Bytes("svg")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"P* (worst) = 59 bits: Falcon-512 rn e11", "P* (worst) = 61 bits: Falcon-512 rz e11", "triword-fullconst (Falcon-512, 72 bits)", "20 signatures per format, 24 formats"} {
+	for _, want := range []string{"P* (worst) = 59 bits: Falcon-512 rn e11", "P* (worst) = 61 bits: Falcon-512 rz e11", "P* (median) = 55 bits: Falcon-512 rn e11", "triword-fullconst (Falcon-512, 72 bits)", "20 signatures per format, 24 formats swept"} {
 		if !strings.Contains(string(svg), escapeXML(want)) {
 			t.Errorf("no %q", want)
 		}
@@ -150,6 +133,11 @@ func checkGolden(t *testing.T, f *Figure, name string) {
 	if err := f.Write(&svg, "svg"); err != nil {
 		t.Fatal(err)
 	}
+	if *pngDir != "" {
+		if err := f.Save(filepath.Join(*pngDir, name+".png")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	golden := filepath.Join("testdata", "golden", name+".svg")
 	if *update {
 		if err := os.WriteFile(golden, svg.Bytes(), 0o644); err != nil {
@@ -163,11 +151,6 @@ func checkGolden(t *testing.T, f *Figure, name string) {
 	if !bytes.Equal(svg.Bytes(), want) {
 		t.Errorf("SVG differs from %s; rerun with -update after checking the PNG", golden)
 	}
-	if *pngDir != "" {
-		if err := f.Save(filepath.Join(*pngDir, name+".png")); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // TestTitlesSayWhat checks that each figure's SVG names what was measured
@@ -175,8 +158,8 @@ func checkGolden(t *testing.T, f *Figure, name string) {
 func TestTitlesSayWhat(t *testing.T) {
 	c := readCampaign(t)
 	for kind, want := range map[Kind][]string{
-		KindHistogram: {"δc+δσ", "256-bit oracle", "Falcon-512", "100 signatures", "51,200 leaves", "2^-46", "2^-37", "native"},
-		KindStages:    {"signing stage", "100 signatures", "ffSampling merge", "triword median"},
+		KindHistogram: {"δc + δσ", "256-bit oracle", "Falcon-512", "100 signatures", "51,200 leaves", "2^-46", "native"},
+		KindStages:    {"signing stage", "100 signatures", "ffSampling merge", "filled: maximum, hollow: median", "triword"},
 		KindPrecision: {"significand precision P (bits)", "100 signatures per format", "P* (worst) = 64 bits: Falcon-512 rn e11, Falcon-512 rz e11", "native (Falcon-512, 53 bits)", "triword (Falcon-512, 72 bits)"},
 		KindSecurity:  {"security bits lost", "log2(max signing queries)", "100 signatures per format"},
 		KindKAT:       {"10 records per format", "failed signing attempts (%)"},
@@ -285,7 +268,7 @@ func TestPareto(t *testing.T) {
 	if err := f.Write(&svg, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53)"} {
+	for _, want := range []string{fmt.Sprintf("%d plans measured on %d signatures each", len(doc.Evaluations), doc.Signatures), "Chosen plan", "ffsampling", "binary64 (53 bits)", "target − margin (0.5 bits)", "(×10^6)"} {
 		if !strings.Contains(svg.String(), want) {
 			t.Errorf("SVG lacks %q", want)
 		}
@@ -311,8 +294,11 @@ func TestComparesForSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 12 swept formats in document order: indices 0, 2, 5, 8, 11.
-	if got, want := names(cs), "native vprec:24:e11 vprec:40:e11 vprec:64:e11 vprec:40:e11:rz vprec:64:e11:rz"; got != want {
+	// Both curves (24..64 bits in steps of 8) meet 2^-46 at 64 bits only
+	// (per_signature.sum.max_log2 of the document: -51 and -49.4 at 64,
+	// above -46 at 56): their P* first, then the failing 56-bit formats,
+	// then the lowest precision of the first curve; five in all.
+	if got, want := names(cs), "native vprec:24:e11 vprec:56:e11 vprec:64:e11 vprec:56:e11:rz vprec:64:e11:rz"; got != want {
 		t.Errorf("default choice %q, want %q", got, want)
 	}
 	cs, err = ComparesFor(c, []string{"vprec:48:e11:rz", "native"})

@@ -35,11 +35,33 @@ var palette = []color.Color{
 	color.RGBA{0, 0, 0, 255},       // black
 }
 
-func colour(i int) color.Color { return palette[i%len(palette)] }
+// seriesColours is how many colours of palette data series cycle over:
+// the greys after them are kept for reference lines, so that no series
+// is drawn in a reference line's colour.
+const seriesColours = 6
+
+// colour is the colour of data series i.
+func colour(i int) color.Color { return palette[i%seriesColours] }
+
+// Reference-line colours.
+var (
+	refBlack = palette[7]
+	refGrey  = palette[6]
+)
 
 var glyphShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
 
 func shape(i int) draw.GlyphDrawer { return glyphShapes[i%len(glyphShapes)] }
+
+// Filled shapes and their hollow counterparts: filled marks a worst case
+// (maximum), hollow a median, in every figure.
+var (
+	filledShapes = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}, draw.PyramidGlyph{}}
+	hollowShapes = []draw.GlyphDrawer{draw.RingGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}}
+)
+
+func filledShape(i int) draw.GlyphDrawer { return filledShapes[i%len(filledShapes)] }
+func hollowShape(i int) draw.GlyphDrawer { return hollowShapes[i%len(hollowShapes)] }
 
 // newPlot returns a panel with the figure conventions: title, axis labels,
 // grid, legend at the given corner.
@@ -68,10 +90,13 @@ type refLine struct {
 	Vertical bool
 	Label    string
 	Style    draw.LineStyle
+	// Upto, when not NaN, ends a vertical line at y = Upto instead of the
+	// top of the panel, below a legend placed above the data.
+	Upto float64
 }
 
 func newRefLine(at float64, vertical bool, label string, c color.Color) *refLine {
-	return &refLine{At: at, Vertical: vertical, Label: label, Style: draw.LineStyle{Color: c, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
+	return &refLine{At: at, Vertical: vertical, Label: label, Upto: math.NaN(), Style: draw.LineStyle{Color: c, Width: vg.Points(1.2), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}}
 }
 
 // Plot draws the line and its label.
@@ -80,7 +105,11 @@ func (l *refLine) Plot(c draw.Canvas, p *gplot.Plot) {
 	sty := draw.TextStyle{Color: l.Style.Color, Font: p.Legend.TextStyle.Font, Handler: p.Legend.TextStyle.Handler}
 	if l.Vertical {
 		x := trX(l.At)
-		c.StrokeLine2(l.Style, x, c.Min.Y, x, c.Max.Y)
+		top := c.Max.Y
+		if !math.IsNaN(l.Upto) {
+			top = min(top, trY(l.Upto))
+		}
+		c.StrokeLine2(l.Style, x, c.Min.Y, x, top)
 		sty.Rotation = math.Pi / 2
 		sty.XAlign, sty.YAlign = draw.XRight, draw.YTop
 		if l.Label != "" {
@@ -106,6 +135,31 @@ func (l *refLine) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (l *refLine) Thumbnail(c *draw.Canvas) {
 	y := c.Center().Y
 	c.StrokeLine2(l.Style, c.Min.X, y, c.Max.X, y)
+}
+
+// addRef adds a reference line without text on the panel and names it in
+// the legend: a label along the line would cross the data near it.
+func addRef(p *gplot.Plot, at float64, vertical bool, legend string, c color.Color) *refLine {
+	l := newRefLine(at, vertical, "", c)
+	p.Add(l)
+	p.Legend.Add(legend, l)
+	return l
+}
+
+// legendLineHeight is the height one legend entry takes.
+var legendLineHeight = legendSize * 1.3
+
+// legendRoom raises the top of the panel's y axis, after its data are
+// added, so that a legend of entries lines at the top fits above the data
+// of a panel of the given height (axes and title take about 70 points).
+func legendRoom(p *gplot.Plot, entries int, height vg.Length) {
+	plotH := height - vg.Points(70)
+	if plotH <= 0 || entries == 0 {
+		return
+	}
+	frac := float64(vg.Length(entries)*legendLineHeight+vg.Points(6)) / float64(plotH)
+	frac = min(frac, 0.75)
+	p.Y.Max += (p.Y.Max - p.Y.Min) * frac / (1 - frac)
 }
 
 // line returns a solid or dashed polyline in colour i.
@@ -153,17 +207,23 @@ func markers(pts plotter.XYs, i int, g draw.GlyphDrawer, radius vg.Length) (*plo
 	return s, nil
 }
 
-// intTicks are the default tick positions labelled without trailing
-// zeros ("-25", not "-25.00"), for axes of log2 values and bits.
+// intTicks label an axis of log2 values or bits at a round step (1, 2 or
+// 5 times a power of ten, the smallest giving at most 10 labels), without
+// trailing zeros ("-25", not "-25.00").
 var intTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
-	if !boundedSpan(min, max) {
+	if !boundedSpan(min, max) || max <= min {
 		return nil
 	}
-	ts := gplot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 10, 64)
+	step := math.Pow(10, math.Floor(math.Log10((max-min)/10)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if (max-min)/(step*m) <= 10 {
+			step *= m
+			break
 		}
+	}
+	var ts []gplot.Tick
+	for v := math.Ceil(min/step) * step; v <= max; v += step {
+		ts = append(ts, gplot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 10, 64)})
 	}
 	return ts
 })

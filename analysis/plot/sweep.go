@@ -2,13 +2,16 @@ package plot
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
@@ -85,7 +88,22 @@ func sweepTitle(what string, pts []results.Point) string {
 			ds = append(ds, fmt.Sprintf("Falcon-%d", k.Params))
 		}
 	}
-	return fmt.Sprintf("%s\n%s, %s signatures per format, %d formats", what, strings.Join(ds, ", "), results.Thousands(sigs), len(pts))
+	swept, refs := 0, 0
+	for _, p := range pts {
+		if p.IsSwept() {
+			swept++
+		} else {
+			refs++
+		}
+	}
+	s := fmt.Sprintf("%s\n%s, %s signatures per format, %d formats swept", what, strings.Join(ds, ", "), results.Thousands(sigs), swept)
+	switch {
+	case refs == 1:
+		s += " (+ 1 fixed backend)"
+	case refs > 1:
+		s += fmt.Sprintf(" (+ %d fixed backends)", refs)
+	}
+	return s
 }
 
 // curvesOrErr returns the sweep's curves or ErrNoData.
@@ -108,9 +126,11 @@ func series(v []results.Point, f func(*results.Point) float64) plotter.XYs {
 	return xy
 }
 
-// addCurve draws one quantity of one curve, if it has data.
-func addCurve(p *gplot.Plot, v []results.Point, i int, dashed, hollow bool, label string, f func(*results.Point) float64) error {
+// addCurve draws one quantity of one curve, if it has data, with a legend
+// entry unless label is empty.
+func addCurve(p *gplot.Plot, log drawnLog, key string, v []results.Point, i int, dashed, hollow bool, label string, f func(*results.Point) float64) error {
 	xy := series(v, f)
+	log.add(key, xy)
 	if len(xy) == 0 {
 		return nil
 	}
@@ -119,71 +139,122 @@ func addCurve(p *gplot.Plot, v []results.Point, i int, dashed, hollow bool, labe
 		return err
 	}
 	p.Add(l, s)
-	p.Legend.Add(label, l, s)
+	if label != "" {
+		p.Legend.Add(label, l, s)
+	}
 	return nil
 }
 
-// addReferences draws the fixed backends as large labelled markers, one
-// shape per backend, for each quantity.
-func addReferences(p *gplot.Plot, refs []Reference, qs []func(*results.Compare) float64) error {
+// refQuantity is one quantity drawn for the fixed backends: filled (a
+// worst case) or hollow (a median or an average).
+type refQuantity struct {
+	name   string // legend: "worst", "median"; "-": no legend entry
+	filled bool
+	f      func(*results.Compare) float64
+	key    string // of the series in Figure.drawn
+}
+
+// addReferences draws the fixed backends as large black markers, one
+// shape per backend, filled for worst-case quantities and hollow for the
+// others, with one legend entry per backend and quantity.
+func addReferences(p *gplot.Plot, log drawnLog, key string, refs []Reference, qs []refQuantity) error {
 	for j, r := range refs {
-		var xy plotter.XYs
 		for _, q := range qs {
-			if y := q(&r.Compare); !math.IsNaN(y) && !math.IsInf(y, 0) {
-				xy = append(xy, plotter.XY{X: float64(r.Bits), Y: y})
+			y := q.f(&r.Compare)
+			if math.IsNaN(y) || math.IsInf(y, 0) {
+				continue
 			}
+			g := filledShape(j + 1)
+			if !q.filled {
+				g = hollowShape(j + 1)
+			}
+			s, err := plotter.NewScatter(plotter.XYs{{X: float64(r.Bits), Y: y}})
+			if err != nil {
+				return err
+			}
+			s.Color, s.Shape, s.Radius = refBlack, g, vg.Points(4.5)
+			p.Add(s)
+			log.add(fmt.Sprintf("%s %s %d %s", key, r.Backend, r.Params, q.key), plotter.XYs{{X: float64(r.Bits), Y: y}})
+			label := fmt.Sprintf("%s (Falcon-%d, %d bits)", r.Backend, r.Params, r.Bits)
+			switch q.name {
+			case "-":
+				continue
+			case "":
+			default:
+				label += " " + q.name
+			}
+			p.Legend.Add(label, s)
 		}
-		if len(xy) == 0 {
+	}
+	return nil
+}
+
+// addSpread draws, for each point of a curve, a thin vertical bar from
+// the median to the maximum of the per-signature worst errors: how far the
+// worst signature of the sample stands from the bulk, and so how much the
+// worst case, a sample maximum, may move with another sample.
+func addSpread(p *gplot.Plot, v []results.Point, i int) error {
+	for _, q := range v {
+		lo, hi := q.PerSignature.Sum.Median, q.PerSignature.Sum.Max
+		if !lo.Finite() || !hi.Finite() || hi <= lo {
 			continue
 		}
-		s, err := markers(xy, 7, shape(j+1), vg.Points(4.5))
+		l, err := line(plotter.XYs{{X: float64(q.Bits), Y: float64(lo)}, {X: float64(q.Bits), Y: float64(hi)}}, i, false)
 		if err != nil {
 			return err
 		}
-		p.Add(s)
-		p.Legend.Add(fmt.Sprintf("%s (Falcon-%d, %d bits)", r.Backend, r.Params, r.Bits), s)
+		l.Width = vg.Points(4)
+		r, g, b, _ := colour(i).RGBA()
+		l.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 80}
+		p.Add(l)
 	}
 	return nil
 }
 
 // Precision draws the per-signature worst and the per-call median of
 // delta_c + delta_sigma against the significand precision, one colour per
-// curve (degree, rounding, exponent width), the fixed backends as marked
-// points, the 2^-46 line, and P* (worst case) of each curve.
+// curve (degree, rounding, exponent width), a bar from the per-signature
+// median to the worst (sample noise), the fixed backends as marked points,
+// the 2^-46 line, and P* of each curve for the worst and the median.
 func Precision(pts []results.Point, refs []Reference) (*Figure, error) {
 	keys, m, err := curvesOrErr("precision", pts)
 	if err != nil {
 		return nil, err
 	}
-	p := newPlot(sweepTitle("Error δc+δσ against significand precision: per-signature worst (solid), per-call median (dashed)", pts),
+	p := newPlot(sweepTitle("Error δc+δσ against significand precision: per-signature worst (solid, filled), per-call median (dashed, hollow);\nbars: median to worst of the per-signature errors (the spread behind the worst, a sample maximum)", pts),
 		"significand precision P (bits)", "log2(δc + δσ)")
 	worst := func(q *results.Point) float64 { return float64(q.PerSignature.Sum.Max) }
 	median := func(q *results.Point) float64 { return float64(q.PerLeaf.Sum.Median) }
+	log := drawnLog{}
 	for i, k := range keys {
-		if err := addCurve(p, m[k], i, false, false, k.String()+" worst", worst); err != nil {
+		if err := addSpread(p, m[k], i); err != nil {
 			return nil, err
 		}
-		if err := addCurve(p, m[k], i, true, true, k.String()+" median", median); err != nil {
+		if err := addCurve(p, log, k.String()+" worst", m[k], i, false, false, k.String()+" worst", worst); err != nil {
+			return nil, err
+		}
+		if err := addCurve(p, log, k.String()+" median", m[k], i, true, true, k.String()+" median", median); err != nil {
 			return nil, err
 		}
 	}
-	err = addReferences(p, refs, []func(*results.Compare) float64{
-		func(c *results.Compare) float64 { return float64(c.PerSignature.Sum.Max) },
-		func(c *results.Compare) float64 { return float64(c.PerLeaf.Sum.Median) },
+	err = addReferences(p, log, "ref", refs, []refQuantity{
+		{"worst", true, func(c *results.Compare) float64 { return float64(c.PerSignature.Sum.Max) }, "worst"},
+		{"median", false, func(c *results.Compare) float64 { return float64(c.PerLeaf.Sum.Median) }, "median"},
 	})
 	if err != nil {
 		return nil, err
 	}
-	p.Add(newRefLine(specBoundLog2, false, "2^-46 (specification bound)", colour(7)))
+	addRef(p, specBoundLog2, false, specBoundLegend, refBlack)
 	addPStars(p, pts, results.Worst)
+	addPStars(p, pts, results.Median)
 	pad(&p.X, 2, 2)
 	// The curves fall from top left to bottom right: the legend goes top
 	// right, above room made for it, and the 2^-46 line keeps a margin.
 	p.Y.Min = min(p.Y.Min, specBoundLog2-3)
-	headroom(&p.Y, 0.4)
+	headroom(&p.Y, 0.6)
 	p.Legend.Top, p.Legend.Left = true, false
 	precisionAxes(p)
-	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne}, nil
+	return &Figure{panels: []*gplot.Plot{p}, w: width, h: heightOne * 1.3, drawn: log}, nil
 }
 
 // addPStars marks P* of each curve for one criterion as a vertical line.
@@ -211,55 +282,118 @@ func addPStars(p *gplot.Plot, pts []results.Point, c results.Criterion) {
 		// cross the curves, which end near it.
 		l := newRefLine(float64(stars[i].Bits), true, "", colour(colourOf[stars[i].Curve]))
 		l.Style.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+		if c != results.Worst {
+			l.Style.Dashes = []vg.Length{vg.Points(6), vg.Points(2), vg.Points(1), vg.Points(2)}
+			l.Style.Width = vg.Points(0.8)
+		}
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("P* (%s) = %s: %s", c, stars[i].String(), strings.Join(names, ", ")), l)
 		i = j
 	}
 }
 
+// defaultLambda is the security level of the specification's Renyi
+// argument (the one that gives the 2^-46 bound), for documents that
+// predate the "lambda" field.
+const defaultLambda = 256
+
+// lambdaOf is the security level the documents' Renyi figures keep.
+func lambdaOf(pts []results.Point, refs []Reference) int {
+	for _, p := range pts {
+		if p.Renyi != nil && p.Renyi.Lambda > 0 {
+			return p.Renyi.Lambda
+		}
+	}
+	for _, r := range refs {
+		if r.Renyi != nil && r.Renyi.Lambda > 0 {
+			return r.Renyi.Lambda
+		}
+	}
+	return defaultLambda
+}
+
+// hasAverage reports whether some document carries the average case.
+func hasAverage(pts []results.Point, refs []Reference) bool {
+	for _, p := range pts {
+		if p.Renyi != nil && p.Renyi.BitsLostAt264Average.Finite() {
+			return true
+		}
+	}
+	for _, r := range refs {
+		if r.Renyi != nil && r.Renyi.BitsLostAt264Average.Finite() {
+			return true
+		}
+	}
+	return false
+}
+
 // Security draws, against precision, the security bits lost at 2^64
 // signing queries (top) and log2 of the largest number of queries that
-// keeps 256-bit security (bottom), from the Renyi figures of each format.
+// keeps lambda-bit security (bottom), each in the worst case (the bound
+// with 2n) and on average (with sqrt(2n)), from the Renyi figures of each
+// format. Bits lost saturate at lambda: all of the security is lost.
 func Security(pts []results.Point, refs []Reference) (*Figure, error) {
 	keys, m, err := curvesOrErr("security", pts)
 	if err != nil {
 		return nil, err
 	}
-	top := newPlot(sweepTitle("Security cost of the measured worst error (Rényi divergence, λ = 256)", pts),
-		"significand precision P (bits)", "security bits lost at 2^64 queries")
+	lambda := lambdaOf(pts, refs)
+	cases := "worst case: solid, filled; average case: dashed, hollow"
+	if !hasAverage(pts, refs) {
+		cases = "worst case; the documents predate the average case"
+	}
+	top := newPlot(sweepTitle(fmt.Sprintf("Security cost of the measured error (Rényi divergence; %s)\n"+
+		"λ = %d bits: the level of the specification's argument (the one that gives 2^-46), for Falcon-512 too; %d lost = all", cases, lambda, lambda), pts),
+		"significand precision P (bits)", fmt.Sprintf("security bits lost at 2^64 queries (of λ = %d)", lambda))
 	bot := newPlot("", "significand precision P (bits)", "log2(max signing queries)")
-	lost := func(q *results.Point) float64 {
-		return renyiOf(&q.Compare, func(r *results.Renyi) results.Log2 { return r.BitsLostAt264 })
+	renyi := func(f func(*results.Renyi) results.Log2) func(*results.Point) float64 {
+		return func(q *results.Point) float64 { return renyiOf(&q.Compare, f) }
 	}
-	queries := func(q *results.Point) float64 {
-		return renyiOf(&q.Compare, func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2 })
-	}
+	lostW := func(r *results.Renyi) results.Log2 { return r.BitsLostAt264 }
+	lostA := func(r *results.Renyi) results.Log2 { return r.BitsLostAt264Average }
+	qW := func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2 }
+	qA := func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2Average }
+	log := drawnLog{}
 	for i, k := range keys {
-		if err := addCurve(top, m[k], i, false, false, k.String(), lost); err != nil {
-			return nil, err
-		}
-		if err := addCurve(bot, m[k], i, false, false, k.String(), queries); err != nil {
-			return nil, err
+		for _, c := range []struct {
+			p      *gplot.Plot
+			f      func(*results.Renyi) results.Log2
+			avg    bool
+			suffix string
+			key    string
+		}{{top, lostW, false, k.String(), "lost worst"}, {top, lostA, true, "", "lost average"}, {bot, qW, false, "", "queries worst"}, {bot, qA, true, "", "queries average"}} {
+			if err := addCurve(c.p, log, k.String()+" "+c.key, m[k], i, c.avg, c.avg, c.suffix, renyi(c.f)); err != nil {
+				return nil, err
+			}
 		}
 	}
-	if err := addReferences(top, refs, []func(*results.Compare) float64{func(c *results.Compare) float64 {
-		return renyiOf(c, func(r *results.Renyi) results.Log2 { return r.BitsLostAt264 })
-	}}); err != nil {
+	refOf := func(f func(*results.Renyi) results.Log2) func(*results.Compare) float64 {
+		return func(c *results.Compare) float64 { return renyiOf(c, f) }
+	}
+	// One legend entry per curve and backend (the title says which
+	// line style and fill is which case), in the top panel, in room made
+	// right of the data; the bottom panel's x axis matches.
+	if err := addReferences(top, log, "ref", refs, []refQuantity{{"", true, refOf(lostW), "lost worst"}, {"-", false, refOf(lostA), "lost average"}}); err != nil {
 		return nil, err
 	}
-	if err := addReferences(bot, refs, []func(*results.Compare) float64{func(c *results.Compare) float64 {
-		return renyiOf(c, func(r *results.Renyi) results.Log2 { return r.MaxQueriesLog2 })
-	}}); err != nil {
+	if err := addReferences(bot, log, "ref", refs, []refQuantity{{"-", true, refOf(qW), "queries worst"}, {"-", false, refOf(qA), "queries average"}}); err != nil {
 		return nil, err
 	}
-	bot.Add(newRefLine(64, false, "2^64 queries (NIST's signing-query budget)", colour(7)))
-	top.Legend.Top, top.Legend.Left = false, true
-	bot.Legend.Top, bot.Legend.Left = false, false
+	addRef(top, float64(lambda), false, fmt.Sprintf("%d = all %d bits lost: no security left", lambda, lambda), refGrey)
+	addRef(bot, 64, false, "2^64 queries (NIST's signing-query budget)", refBlack)
+	top.Legend.Top, top.Legend.Left = false, false
+	bot.Legend.Top, bot.Legend.Left = true, true
 	pad(&top.X, 2, 2)
+	top.X.Max += (top.X.Max - top.X.Min) * 0.6
 	pad(&bot.X, 2, 2)
+	bot.X.Min, bot.X.Max = top.X.Min, top.X.Max
+	top.Y.Min = min(top.Y.Min, 0)
+	top.Y.Max = max(top.Y.Max, float64(lambda))
 	headroom(&top.Y, 0.05)
+	top.Y.Tick.Marker = stepTicks(float64(lambda) / 8)
+	bot.Y.Tick.Marker = stepTicks(8)
 	precisionAxes(top, bot)
-	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
+	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo * 1.2, drawn: log}, nil
 }
 
 func renyiOf(c *results.Compare, f func(*results.Renyi) results.Log2) float64 {
@@ -270,8 +404,12 @@ func renyiOf(c *results.Compare, f func(*results.Renyi) results.Log2) float64 {
 }
 
 // KAT draws, against precision, the fraction of NIST KAT records that a
-// format reproduces in pk, sk and sm (top) and the fraction of signing
-// attempts that failed (bottom). Compare documents carry neither, so the
+// format reproduces in pk, sk and sm and, apart, the fraction whose key
+// generation failed (a record can fail by a key generation that fails, or
+// by a mismatch), and below it the fraction of signing attempts that
+// failed -- a panel left out, and said so in the title, when no attempt
+// failed. With one KAT record, a format reproduces it or not: points
+// only, no line from 0 to 100 %. Compare documents carry neither, so the
 // fixed backends drawn are the sweep's own reference entries.
 func KAT(pts []results.Point) (*Figure, error) {
 	keys, m, err := curvesOrErr("kat", pts)
@@ -279,17 +417,24 @@ func KAT(pts []results.Point) (*Figure, error) {
 		return nil, err
 	}
 	records := 0
+	anyFailed := false
 	for _, q := range pts {
 		if q.KAT != nil {
 			records = max(records, q.KAT.Records)
+		}
+		if q.Attempts != nil && q.Attempts.Failed > 0 {
+			anyFailed = true
 		}
 	}
 	plural := "s"
 	if records == 1 {
 		plural = ""
 	}
-	top := newPlot(sweepTitle(fmt.Sprintf("NIST KAT conformance (%d record%s per format) and failed signing attempts", records, plural), pts),
-		"significand precision P (bits)", "KAT records reproduced (%)")
+	what := fmt.Sprintf("NIST KAT conformance (%d record%s per format) and failed signing attempts", records, plural)
+	if !anyFailed {
+		what = fmt.Sprintf("NIST KAT conformance (%d record%s per format); no signing attempt failed", records, plural)
+	}
+	top := newPlot(sweepTitle(what, pts), "significand precision P (bits)", "KAT records (%)")
 	bot := newPlot("", "significand precision P (bits)", "failed signing attempts (%)")
 	pass := func(q *results.Point) float64 {
 		if q.KAT == nil {
@@ -297,17 +442,61 @@ func KAT(pts []results.Point) (*Figure, error) {
 		}
 		return 100 * q.KAT.PassRate()
 	}
+	keygen := func(q *results.Point) float64 {
+		if q.KAT == nil || q.KAT.Records == 0 {
+			return math.NaN()
+		}
+		return 100 * float64(q.KAT.KeygenFailed) / float64(q.KAT.Records)
+	}
 	failed := func(q *results.Point) float64 {
 		if q.Attempts == nil {
 			return math.NaN()
 		}
 		return 100 * q.Attempts.FailedRate()
 	}
+	pointsOnly := records < 2
+	topEntries := 0
+	count := func(p *gplot.Plot) {
+		if p == top {
+			topEntries++
+		}
+	}
+	log := drawnLog{}
+	addKAT := func(p *gplot.Plot, v []results.Point, i int, label string, f func(*results.Point) float64, g draw.GlyphDrawer, dashed bool) error {
+		xy := series(v, f)
+		log.add(label, xy)
+		if len(xy) == 0 {
+			return nil
+		}
+		s, err := markers(xy, i, g, vg.Points(3))
+		if err != nil {
+			return err
+		}
+		if pointsOnly {
+			p.Add(s)
+			p.Legend.Add(label, s)
+			count(p)
+			return nil
+		}
+		l, err := line(xy, i, dashed)
+		if err != nil {
+			return err
+		}
+		p.Add(l, s)
+		p.Legend.Add(label, l, s)
+		count(p)
+		return nil
+	}
 	for i, k := range keys {
-		if err := addCurve(top, m[k], i, false, false, k.String(), pass); err != nil {
+		if err := addKAT(top, m[k], i, k.String()+" reproduced (pk, sk, sm)", pass, draw.CircleGlyph{}, false); err != nil {
 			return nil, err
 		}
-		if err := addCurve(bot, m[k], i, false, false, k.String(), failed); err != nil {
+		if anyPositive(m[k], keygen) {
+			if err := addKAT(top, m[k], i, k.String()+" key generation failed", keygen, draw.CrossGlyph{}, true); err != nil {
+				return nil, err
+			}
+		}
+		if err := addKAT(bot, m[k], i, k.String()+" failed attempts", failed, draw.CircleGlyph{}, false); err != nil {
 			return nil, err
 		}
 	}
@@ -320,26 +509,90 @@ func KAT(pts []results.Point) (*Figure, error) {
 	}
 	for j, q := range refPts {
 		for _, pan := range []struct {
-			p *gplot.Plot
-			f func(*results.Point) float64
-		}{{top, pass}, {bot, failed}} {
-			if y := pan.f(&q); !math.IsNaN(y) {
-				s, err := markers(plotter.XYs{{X: float64(q.Bits), Y: y}}, 7, shape(j+1), vg.Points(4.5))
-				if err != nil {
-					return nil, err
-				}
-				pan.p.Add(s)
-				pan.p.Legend.Add(fmt.Sprintf("%s (Falcon-%d, %d bits)", q.Format, q.Params, q.Bits), s)
+			p     *gplot.Plot
+			f     func(*results.Point) float64
+			g     draw.GlyphDrawer
+			label string
+		}{{top, pass, filledShape(j + 1), " reproduced"}, {top, keygen, draw.CrossGlyph{}, " key generation failed"}, {bot, failed, filledShape(j + 1), ""}} {
+			y := pan.f(&q)
+			if math.IsNaN(y) || (pan.label == " key generation failed" && y == 0) {
+				continue
 			}
+			s, err := plotter.NewScatter(plotter.XYs{{X: float64(q.Bits), Y: y}})
+			if err != nil {
+				return nil, err
+			}
+			s.Color, s.Shape, s.Radius = refBlack, pan.g, vg.Points(4.5)
+			pan.p.Add(s)
+			log.add(fmt.Sprintf("ref %s %d%s", q.Format, q.Params, pan.label), plotter.XYs{{X: float64(q.Bits), Y: y}})
+			pan.p.Legend.Add(fmt.Sprintf("%s (Falcon-%d, %d bits)%s", q.Format, q.Params, q.Bits, pan.label), s)
+			count(pan.p)
 		}
 	}
-	top.Y.Min, top.Y.Max = -5, 105
-	top.Legend.Left = true
-	bot.Y.Min = 0
-	bot.Y.Max = max(bot.Y.Max, 1) // a percent axis even when nothing failed
-	headroom(&bot.Y, 0.05)
+	// The pass rate rises from bottom left to top right: the legend goes
+	// below the curves on the right, off the data, in room made under 0.
+	top.Y.Max = 105
+	top.Y.Min = -5 - 110*legendFrac(topEntries, heightOne)
+	top.Y.Tick.Marker = percentTicks
+	top.Legend.Top, top.Legend.Left = false, false
 	pad(&top.X, 2, 2)
-	pad(&bot.X, 2, 2)
-	precisionAxes(top, bot)
-	return &Figure{panels: []*gplot.Plot{top, bot}, w: width, h: heightTwo}, nil
+	precisionAxes(top)
+	panels := []*gplot.Plot{top}
+	h := heightOne * 1.2
+	if anyFailed {
+		bot.Y.Min = 0
+		bot.Y.Max = max(bot.Y.Max, 1)
+		headroom(&bot.Y, 0.05)
+		bot.Legend.Top, bot.Legend.Left = true, false
+		pad(&bot.X, 2, 2)
+		precisionAxes(bot)
+		panels = append(panels, bot)
+		h = heightTwo * 1.2
+	}
+	return &Figure{panels: panels, w: width, h: h, drawn: log}, nil
+}
+
+// percentTicks label a percent axis at 0, 25, ..., 100 only (the room
+// made below 0 for the legend has no ticks).
+var percentTicks = gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+	var ts []gplot.Tick
+	for v := 0.0; v <= 100; v += 25 {
+		if v >= min && v <= max {
+			ts = append(ts, gplot.Tick{Value: v, Label: strconv.Itoa(int(v))})
+		}
+	}
+	return ts
+})
+
+// legendFrac is the fraction of a panel's height a legend of n entries takes.
+func legendFrac(n int, height vg.Length) float64 {
+	plotH := height - vg.Points(70)
+	if plotH <= 0 {
+		return 0
+	}
+	return min(0.7, float64(vg.Length(n)*legendLineHeight+vg.Points(6))/float64(plotH))
+}
+
+// stepTicks labels an axis at every multiple of step.
+func stepTicks(step float64) gplot.Ticker {
+	return gplot.TickerFunc(func(min, max float64) []gplot.Tick {
+		if !boundedSpan(min, max) || !(step > 0) || (max-min)/step > 100 {
+			return intTicks.Ticks(min, max)
+		}
+		var ts []gplot.Tick
+		for v := math.Ceil(min/step) * step; v <= max; v += step {
+			ts = append(ts, gplot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		}
+		return ts
+	})
+}
+
+// anyPositive reports whether f is positive at some point of v.
+func anyPositive(v []results.Point, f func(*results.Point) float64) bool {
+	for i := range v {
+		if f(&v[i]) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -92,6 +92,13 @@ type Renyi struct {
 	DAverageLog2   Log2 `json:"d_average_log2"`
 	MaxQueriesLog2 Log2 `json:"max_queries_log2"`
 	BitsLostAt264  Log2 `json:"bits_lost_at_2^64"` // bits, not a logarithm; Log2 only for its null and Inf handling
+	// The average case (sqrt(2n) in place of 2n in the bound on d);
+	// NaN in documents that predate it.
+	MaxQueriesLog2Average Log2 `json:"max_queries_log2_average"`
+	BitsLostAt264Average  Log2 `json:"bits_lost_at_2^64_average"` // bits, as BitsLostAt264
+	// Lambda is the security level in bits the query bound keeps (0 in
+	// documents that predate it).
+	Lambda int `json:"lambda,omitempty"`
 }
 
 // Stage is the error of the values one stage of signing produces.
@@ -327,7 +334,7 @@ func (q *Quantiles) UnmarshalJSON(b []byte) error {
 // UnmarshalJSON reads a renyi object, absent fields NaN.
 func (r *Renyi) UnmarshalJSON(b []byte) error {
 	type plain Renyi
-	v := plain{nan, nan, nan, nan}
+	v := plain{DWorstLog2: nan, DAverageLog2: nan, MaxQueriesLog2: nan, BitsLostAt264: nan, MaxQueriesLog2Average: nan, BitsLostAt264Average: nan}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err
 	}

@@ -3,8 +3,11 @@ package results
 // Tune is the result document of `fprlab tune --json` (DIR/result.json): a
 // JSON object, not an array.
 type Tune struct {
-	Params      int         `json:"params"`
-	TargetLog2  float64     `json:"target_log2"`
+	Params     int     `json:"params"`
+	TargetLog2 float64 `json:"target_log2"`
+	// MarginBits is how far below the target a plan's error must be for
+	// the search to accept it (0: absent, no margin).
+	MarginBits  float64     `json:"margin_bits,omitempty"`
 	Statistic   string      `json:"statistic"`
 	Cost        string      `json:"cost_model"`
 	CostUnit    string      `json:"cost_unit"`

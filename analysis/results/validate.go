@@ -107,10 +107,14 @@ func (c *Compare) validate() error {
 		for _, f := range []struct {
 			name string
 			v    Log2
-		}{{"d_worst_log2", r.DWorstLog2}, {"d_average_log2", r.DAverageLog2}, {"max_queries_log2", r.MaxQueriesLog2}, {"bits_lost_at_2^64", r.BitsLostAt264}} {
+		}{{"d_worst_log2", r.DWorstLog2}, {"d_average_log2", r.DAverageLog2}, {"max_queries_log2", r.MaxQueriesLog2}, {"bits_lost_at_2^64", r.BitsLostAt264},
+			{"max_queries_log2_average", r.MaxQueriesLog2Average}, {"bits_lost_at_2^64_average", r.BitsLostAt264Average}} {
 			if err := checkLog2("renyi."+f.name, f.v); err != nil {
 				return err
 			}
+		}
+		if r.Lambda < 0 || r.Lambda > MaxBits {
+			return fmt.Errorf("renyi.lambda %d: want 0..%d bits", r.Lambda, MaxBits)
 		}
 	}
 	for i, s := range c.Stages {
@@ -175,6 +179,12 @@ func (o *OpError) validate() error {
 	if err := checkLog2("median_rel_err_log2", o.MedianRelErrLog2); err != nil {
 		return err
 	}
+	if err := checkLog2("below_range_max_rel_err_log2", o.BelowRangeMaxRelErrLog2); err != nil {
+		return err
+	}
+	if o.RangeMinExp < -MaxLog2 || o.RangeMinExp > MaxLog2 {
+		return fmt.Errorf("range_min_exp %d: want -%d..%d", o.RangeMinExp, MaxLog2, MaxLog2)
+	}
 	if o.BoundLog2 != nil && (math.IsNaN(*o.BoundLog2) || math.Abs(*o.BoundLog2) > MaxLog2) {
 		return fmt.Errorf("bound_log2 %g: want a number in [-%d, %d] or null", *o.BoundLog2, MaxLog2, MaxLog2)
 	}
@@ -188,6 +198,9 @@ func (t *Tune) validate() error {
 	}
 	if math.IsNaN(t.TargetLog2) || math.Abs(t.TargetLog2) > MaxLog2 {
 		return fmt.Errorf("target_log2 %g: want a number in [-%d, %d]", t.TargetLog2, MaxLog2, MaxLog2)
+	}
+	if math.IsNaN(t.MarginBits) || t.MarginBits < 0 || t.MarginBits > MaxLog2 {
+		return fmt.Errorf("margin_bits %g: want a number in [0, %d]", t.MarginBits, MaxLog2)
 	}
 	plans := append([]*TunePlan{t.Uniform, t.Chosen}, t.Pareto...)
 	plans = append(plans, t.Evaluations...)

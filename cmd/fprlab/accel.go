@@ -367,7 +367,8 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 	res := fpruJSON{Params: 1 << logn, Record: opts.Record, ModelMatchesKAT: chk.KATMatch, Exact: chk,
 		Instructions: h.Instructions().Total(), Cycles: c, Model: rep}
 	if opts.Plot != "" {
-		fig, err := plot.FPRUnit(fpruPhases(rep, c), 1<<logn)
+		inputs := fmt.Sprintf("mean counts of KAT records 0-%d; cycles per call: FPR %g in software, %g with the fpr-unit; FPR_NORM64 %g, %g", opts.Records-1, c.SoftFPR, c.ExtFPR, c.SoftNorm64, c.ExtNorm64)
+		fig, err := plot.FPRUnit(fpruPhases(rep, c), 1<<logn, inputs)
 		if err != nil {
 			return err
 		}
@@ -822,7 +823,8 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		rows = append(rows, r)
 	}
 	if opts.Plot != "" {
-		fig, err := plot.RIPST(ripstBars(rows))
+		inputs := fmt.Sprintf("acceptance rate p = %g; simulation: Falcon-%d, %d KAT records, %s", accel.AcceptRate, 1<<logn, opts.Records, opts.Backend)
+		fig, err := plot.RIPST(ripstBars(rows), inputs)
 		if err != nil {
 			return err
 		}

@@ -33,16 +33,20 @@ Kinds and what they draw from:
 		fmt.Fprintf(&b, "  %-10s %s\n", k.Kind, k.Needs)
 	}
 	b.WriteString(`
-histogram: per-call log2(delta_c + delta_sigma) per backend, with the 2^-46
-and 2^-37 lines. precision: per-signature worst and per-call median against
-the significand precision, fixed backends as points, P* marked. security:
-bits lost at 2^64 queries and log2 of the largest query count. stages: the
-error of each signing stage per backend. expm: expm_p63 error over [0, ln 2)
-per backend, measured now against the exact value (--backend, --points).
-kat: KAT records reproduced and failed signing attempts against precision.
-ops: each operation's largest and median error per backend, with the proven
-bounds (arith errors --json). pareto: the cost and error of every precision plan
-tune measured, its Pareto front and the chosen plan's width per stage.`)
+histogram: log2(delta_c + delta_sigma) per backend per sampler call and per
+signature (the specification's 2^-46 test), and delta_c and delta_sigma
+apart (TWFalcon's 2^-37, Falcon-1024 over 10^5 signatures, on delta_c's).
+precision: per-signature worst and per-call median against the significand
+precision, fixed backends as points, P* (worst, median) marked. security:
+bits lost at 2^64 queries and log2 of the largest query count, worst and
+average case. stages: the error of each signing stage per backend. expm:
+expm_p63 error over [0, ln 2) per backend, measured now against the exact
+value (--backend, --points). kat: KAT records reproduced, key generations
+failed and failed signing attempts against precision. ops: each operation's
+largest and median error per backend, the proven bounds and the errors below
+the backend's range (arith errors --json). pareto: the cost and error of every
+precision plan tune measured, its Pareto front, the target and margin, and the
+chosen plan's width per stage.`)
 	return b.String()
 }
 
@@ -70,7 +74,7 @@ func newPlotCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.In, "in", "", "compare or sweep JSON `FILE`, or a campaign DIR (optional for expm)")
 	f.StringVar(&opts.Out, "out", "", "output `FILE` (.png, .svg or .pdf; - for standard output with --format)")
 	f.StringVar(&opts.Format, "format", "", "output format png, svg or pdf (default: from the extension of --out)")
-	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword); histogram, stages: backends or sweep formats to draw (default: every compare backend, or a sweep's references and 5 of its formats)")
+	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword); histogram, stages: backends or sweep formats to draw (default: every fixed backend, and 5 swept formats chosen around each curve's P*)")
 	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "expm: grid points over [0, ln 2)")
 	return cmd
 }
