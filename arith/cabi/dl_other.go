@@ -1,4 +1,4 @@
-//go:build !((linux || darwin || freebsd || netbsd) && (amd64 || arm64))
+//go:build !((linux || darwin || freebsd || netbsd) && (amd64 || arm64)) || fprlab_noplugins
 
 package cabi
 
@@ -7,7 +7,9 @@ import (
 	"runtime"
 )
 
-var errUnsupported = errors.New("arithmetic plugins are not supported on " + runtime.GOOS + "/" + runtime.GOARCH)
+// errUnsupported: purego has no dlopen for this platform, or the build
+// left plugins out (-tags fprlab_noplugins: a static binary without libc).
+var errUnsupported = errors.New("arithmetic plugins are not supported by this build (" + runtime.GOOS + "/" + runtime.GOARCH + ", or built with -tags fprlab_noplugins)")
 
 func dlopen(string) (uintptr, error)         { return 0, errUnsupported }
 func dlsym(uintptr, string) (uintptr, error) { return 0, errUnsupported }

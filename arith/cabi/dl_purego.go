@@ -1,4 +1,4 @@
-//go:build (linux || darwin || freebsd || netbsd) && (amd64 || arm64)
+//go:build (linux || darwin || freebsd || netbsd) && (amd64 || arm64) && !fprlab_noplugins
 
 package cabi
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,11 @@ func Build(t testing.TB, src string, flags ...string) string {
 		}
 		t.Skipf("%s not found: %v", cc, err)
 	}
+	if m := machine(cc); m != "" && m != runtime.GOARCH {
+		// A cross-compiled test (arm64 under qemu-user) cannot load the
+		// host compiler's libraries.
+		t.Skipf("%s builds for %s, this test runs on %s", cc, m, runtime.GOARCH)
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	key := src + "\x00" + strings.Join(flags, "\x00")
@@ -56,6 +62,24 @@ func Build(t testing.TB, src string, flags ...string) string {
 	}
 	built[key] = out
 	return out
+}
+
+// machine is the GOARCH of cc's target (gcc -dumpmachine), "" when unknown.
+func machine(cc string) string {
+	out, err := exec.Command(cc, "-dumpmachine").Output()
+	if err != nil {
+		return ""
+	}
+	arch, _, _ := strings.Cut(strings.TrimSpace(string(out)), "-")
+	switch arch {
+	case "x86_64":
+		return "amd64"
+	case "aarch64":
+		return "arm64"
+	case "i386", "i486", "i586", "i686":
+		return "386"
+	}
+	return arch
 }
 
 // Cleanup removes the libraries built so far; a TestMain calls it after
