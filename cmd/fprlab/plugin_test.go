@@ -98,9 +98,11 @@ func summaryWithoutTimes(t *testing.T, out string) string {
 
 // TestPluginCommands: the C double plugin (examples/double.c) named
 // so:PATH works in every command that takes a backend and gives native's
-// results there: compare (identical statistics, the acceptance
-// command at fewer signatures), kat (the published records), keygen and
-// sign (the same bytes), and arith errors (the same per-operation errors).
+// results there: compare (identical statistics, the acceptance command
+// of the plugin ABI at fewer signatures), kat (the published records),
+// keygen and sign (the same bytes), and arith errors (the same
+// per-operation errors); and the truncating plugin as a sweep's
+// --reference gives its vprec twin's statistics.
 func TestPluginCommands(t *testing.T) {
 	so := "so:" + plugintest.Build(t, "../../examples/double.c")
 	// compare: the two summaries differ only in their backend names and times.
@@ -167,5 +169,26 @@ func TestPluginCommands(t *testing.T) {
 	}
 	if errs[0] != errs[1] {
 		t.Errorf("arith errors: the plugin's differ from native's\n got %.400s\nwant %.400s", errs[0], errs[1])
+	}
+	// sweep --reference: so:trunc@40 beside the format vprec:40:e11:rz.
+	trunc := "so:" + plugintest.Build(t, "../../examples/trunc.c") + "@40"
+	code, out, stderr = runCLI(t, "sweep", "--format", "vprec:40:e11:rz", "--reference", trunc, "--params", "512",
+		"--signatures", "2", "--json")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d\n%s", code, stderr)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 2 {
+		t.Fatalf("sweep --json: %v (%d entries)", err, len(entries))
+	}
+	for _, e := range entries {
+		for _, k := range []string{"backend", "format", "rounding", "kat", "seconds"} {
+			delete(e, k)
+		}
+	}
+	a, _ = json.Marshal(entries[0])
+	b, _ = json.Marshal(entries[1])
+	if !bytes.Equal(a, b) {
+		t.Errorf("sweep: the truncating plugin's statistics differ from vprec:40:e11:rz's\n got %.400s\nwant %.400s", a, b)
 	}
 }
