@@ -8,7 +8,10 @@
  * vprec:P:e11:rz computes.
  *
  *     gcc -O2 -shared -fPIC -o libtrunc.so examples/trunc.c
- *     fprlab compare --backend so:./libtrunc.so@40,vprec:40:e11:rz --params 512
+ *     fprlab sweep --format vprec:40:e11:rz --reference so:./libtrunc.so@40 --params 512 --signatures 50
+ *
+ * (a sweep signs every format with the same keys, from emu64: a format without
+ * subnormals this narrow cannot run key generation's NTRUSolve)
  *
  * Values are binary64 numbers with at most P significant bits. Each
  * operation computes the binary64 result r rounded to nearest and the sign
