@@ -10,8 +10,8 @@
  *     gcc -O2 -shared -fPIC -o libtrunc.so examples/trunc.c
  *     fprlab sweep --format vprec:40:e11:rz --reference so:./libtrunc.so@40 --params 512 --signatures 50
  *
- * (a sweep signs every format with the same keys, from emu64: a format without
- * subnormals this narrow cannot run key generation's NTRUSolve)
+ * (a sweep signs every format with keys from emu64: over 40 bits, key
+ * generation's candidates keep failing, as they do over vprec:40:e11:rz)
  *
  * Values are binary64 numbers with at most P significant bits. Each
  * operation computes the binary64 result r rounded to nearest and the sign
