@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/ALTree/bigfloat v0.0.0-20220102081255-38c8b72a9924
+	github.com/ebitengine/purego v0.11.3
 	github.com/spf13/cobra v1.10.2
 	gonum.org/v1/plot v0.17.0
 )

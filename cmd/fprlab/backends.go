@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/cabi" // so:PATH, arithmetic plugins
 )
 
 // backendJSON is the stable --json form of one backend. Families
@@ -74,6 +75,10 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	// Plugins are backends of the so: family; say how one is made.
+	fmt.Fprintln(s.Out, "\nYour own arithmetic: build a shared library implementing plugin/fprlab_arith.h (C ABI version "+
+		fmt.Sprint(cabi.ABIVersion)+"; examples/double.c is a minimal one) and name it so:PATH[@CONFIG], e.g.\n"+
+		"  gcc -O2 -shared -fPIC -o libdouble.so examples/double.c && fprlab compare --backend so:./libdouble.so,native --params 512")
 	// The sampler's acceptance test is chosen apart from the arithmetic.
 	fmt.Fprintln(s.Out, "\nSampler acceptance tests (fprlab compare --acceptance NAME, with any backend):")
 	tw = tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)

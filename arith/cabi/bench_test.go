@@ -1,0 +1,92 @@
+package cabi_test
+
+import (
+	"context"
+	"runtime"
+	"testing"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/cabi"
+	"github.com/fprlab/fprlab/internal/cputime"
+)
+
+// benchAdd runs one addition per iteration through arith.Arith[F], as
+// generic Falcon code calls a backend.
+func benchAdd[F any](b *testing.B, a arith.Arith[F]) {
+	x, one := a.Of(0), a.Of(1)
+	t0 := cpuTime(b)
+	for b.Loop() {
+		x = a.Add(x, one)
+	}
+	b.ReportMetric(float64(cpuTime(b)-t0)/float64(b.N), "cpu-ns/op")
+	if a.Float64(x) != float64(b.N) {
+		b.Fatalf("sum %g after %d additions", a.Float64(x), b.N)
+	}
+}
+
+// BenchmarkCall measures one addition through the interface: over native
+// (a Go function call) and over the C double plugin (the per-call cost of
+// a plugin: scratch from the pool, the operands copied, purego's call
+// into C and back), with the process's CPU time per call (cpu-ns/op), which
+// a loaded machine inflates less than wall time.
+//
+//	go test -run='^$' -bench=Call -count=5 ./arith/cabi
+func BenchmarkCall(b *testing.B) {
+	for _, name := range []string{"native", "so:double"} {
+		b.Run(name, func(b *testing.B) {
+			switch a := benchBackend(b, name).Impl.(type) {
+			case arith.Arith[float64]:
+				benchAdd(b, a)
+			case arith.Arith[cabi.Value]:
+				benchAdd(b, a)
+			}
+		})
+	}
+}
+
+// benchBackend returns native or the double plugin ("so:double").
+func benchBackend(b *testing.B, name string) arith.Backend {
+	if name == "so:double" {
+		return lookup(b, "so:"+plugin(b, "../../examples/double.c"))
+	}
+	return lookup(b, name)
+}
+
+// BenchmarkShadowedSign512 measures a shadowed Falcon-512 campaign of
+// eight signatures (dd shadow, compare's default; one key from native,
+// unshadowed; one worker) over native and over the C double plugin, and
+// reports the process's CPU time per signature (cpu-ns/sig, key generation
+// included: it is native and the same in both).
+//
+//	go test -run='^$' -bench=ShadowedSign512 -count=5 ./arith/cabi
+func BenchmarkShadowedSign512(b *testing.B) {
+	const sigs = 8
+	for _, name := range []string{"native", "so:double"} {
+		b.Run(name, func(b *testing.B) {
+			bk := benchBackend(b, name)
+			cfg := shadow.Config{LogN: 9, Signatures: sigs, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: shadow.SigmaFormula,
+				Shadow: shadow.ShadowDD, KeygenBackend: "native", Workers: 1}
+			if _, err := shadow.Run(context.Background(), bk, cfg); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			t0 := cpuTime(b)
+			for b.Loop() {
+				if _, err := shadow.Run(context.Background(), bk, cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cpuTime(b)-t0)/float64(b.N*sigs), "cpu-ns/sig")
+		})
+	}
+}
+
+// cpuTime is the process's CPU time so far, in nanoseconds.
+func cpuTime(b *testing.B) int64 {
+	t, ok := cputime.Now()
+	if !ok {
+		b.Skip("no process CPU time on this platform")
+	}
+	return int64(t)
+}

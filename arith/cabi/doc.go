@@ -1,0 +1,50 @@
+// Package cabi loads an arithmetic from a shared library that implements
+// the C ABI of plugin/fprlab_arith.h, and registers the backend family
+// "so:PATH[@CONFIG]": a hardware designer's bit-accurate C model, a C++
+// class or a Verilator simulation of the fpr datapath runs Falcon's real
+// signing, the exact shadow and every other fprlab command without a line
+// of Go.
+//
+// # Loading without a C compiler
+//
+// The library is opened with github.com/ebitengine/purego, which
+// implements dlopen and the C calling convention in Go and assembly, so
+// fprlab still builds and runs with CGO_ENABLED=0 and no C compiler
+// installed (`go install` on a machine without gcc; CI builds that way
+// once). cgo behind a build tag was the alternative: it would have left
+// the default build without plugins, and it is no faster here -- measured
+// on this repository's Intel Xeon under load, a call of a C addition took
+// 160-200 ns through cgo and 140-250 ns through purego.SyscallN with the
+// operands in reused memory (BenchmarkCall measures the latter in place).
+// Either way a call leaves Go for the C stack (runtime.cgocall), which is
+// most of that cost; it is paid once per floating-point operation.
+//
+// # Values
+//
+// A plugin's value is an opaque block of up to 32 bytes (Value); fprlab
+// copies it and never looks inside, except that a plugin may declare
+// FPRLAB_FLAG_BINARY64_LAYOUT (its values are binary64 numbers) so that
+// Float64 and Big read them without a call. Otherwise the exact decode,
+// fprlab_decode, gives sign, exponent and integer significand, and Big and
+// Float64 are computed from that, exactly and correctly rounded: the shadow
+// imports every value without rounding (through Float64 for formats of at
+// most 53 bits, through Big beyond).
+//
+// Calls hand the plugin pointers into a scratch block taken from a
+// sync.Pool, so an operation allocates nothing and concurrent runs (fprlab
+// compare --workers) never share one; a plugin that is not thread-safe
+// declares FPRLAB_FLAG_SERIAL and its calls are serialised by a mutex.
+//
+// # Errors and crashes
+//
+// arith.Arith has no error results: Falcon's code calls an operation and
+// uses its value. A status code other than FPRLAB_OK from an operation
+// therefore ends the process through Fail (by default: a message naming
+// the library, the operation and the code on standard error, exit status
+// 2), before the value reaches any record; errors while loading are
+// ordinary errors of arith.Lookup. The plugin runs in-process, so a crash
+// inside it (a segfault, abort) ends fprlab too. Campaigns written with
+// --out survive both: every finished record is on disk, and the same
+// command resumes after the last one (the cmd/fprlab test
+// TestPluginCrashResume aborts a plugin on its N-th call and checks).
+package cabi

@@ -1,0 +1,35 @@
+package cabi
+
+import (
+	"fmt"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/valuetype"
+)
+
+func init() {
+	arith.RegisterFamily(arith.Family{
+		Name:  "so",
+		Usage: "so:PATH[@CONFIG]",
+		Description: fmt.Sprintf("an arithmetic from a shared library implementing plugin/fprlab_arith.h (ABI version %d; C, C++, a Verilator model), "+
+			"loaded without cgo; CONFIG goes to its fprlab_init", ABIVersion),
+		New: func(arg string) (arith.Backend, error) {
+			a, err := Open(arg)
+			if err != nil {
+				return arith.Backend{}, err
+			}
+			return a.Backend("so:" + arg), nil
+		},
+	})
+	valuetype.Register[Value, Arith]()
+	valuetype.Register[Value, arith.Arith[Value]]()
+}
+
+// Backend returns a as a backend named name.
+func (a Arith) Backend(name string) arith.Backend {
+	desc := fmt.Sprintf("plugin %q (%s)", a.info.name, a.path)
+	if a.info.description != "" {
+		desc += ": " + a.info.description
+	}
+	return arith.Backend{Name: name, Bits: int(a.info.bits), ExpBits: int(a.info.expBits), Description: desc, Impl: a}
+}

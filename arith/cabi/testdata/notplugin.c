@@ -1,0 +1,2 @@
+/* A shared library that is not an fprlab plugin. */
+int answer(void) { return 42; }

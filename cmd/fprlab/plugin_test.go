@@ -1,0 +1,194 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/internal/plugintest"
+)
+
+// TestPluginChild runs the CLI with the arguments of
+// FPRLAB_TEST_PLUGIN_CLI (separated by U+001F) when set, with segments of
+// one unit: the child process of TestPluginCrashResume.
+func TestPluginChild(t *testing.T) {
+	args := os.Getenv("FPRLAB_TEST_PLUGIN_CLI")
+	if args == "" {
+		t.Skip("only as a child process")
+	}
+	segmentUnits = 1
+	os.Exit(run(t.Context(), strings.Split(args, "\x1f"), nil, os.Stdout, os.Stderr))
+}
+
+// TestPluginCrashResume: a plugin runs inside the fprlab process, so its
+// crash ends the process; a campaign directory keeps every finished unit
+// and the same command resumes after the crash. A plugin that aborts on
+// its N-th call kills a compare --out campaign midway; the rerun finishes
+// it, and its summary equals that of an uninterrupted run (timings aside).
+func TestPluginCrashResume(t *testing.T) {
+	lib := plugintest.Build(t, "testdata/abort_plugin.c")
+	dir := filepath.Join(t.TempDir(), "campaign")
+	args := []string{"compare", "--backend", "so:" + lib, "--params", "512", "--signatures", "12", "--workers", "1", "--json"}
+	code, want, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
+	}
+	child := func(abortAt int) (stdout, stderr []byte, err error) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPluginChild$")
+		cmd.Env = append(os.Environ(), "FPRLAB_TEST_PLUGIN_CLI="+strings.Join(append(args, "--out", dir), "\x1f"),
+			"FPRLAB_TEST_ABORT_AT="+strconv.Itoa(abortAt))
+		var eb bytes.Buffer
+		cmd.Stderr = &eb
+		stdout, err = cmd.Output()
+		return stdout, eb.Bytes(), err
+	}
+	// About 650 square roots per signature of this campaign (key generation
+	// takes none): the abort comes during the seventh signature, the
+	// earlier ones on disk. The Go runtime reports the C abort as a
+	// SIGABRT crash (exit status 2).
+	_, crash, err := child(4000)
+	if err == nil {
+		t.Fatal("the aborting plugin's campaign finished")
+	}
+	if !bytes.Contains(crash, []byte("SIGABRT")) {
+		t.Fatalf("the child ended with %v, not by the plugin's abort:\n%.1000s", err, crash)
+	}
+	segs, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
+	var size int64
+	for _, s := range segs {
+		if fi, err := os.Stat(s); err == nil {
+			size += fi.Size()
+		}
+	}
+	if size == 0 {
+		t.Fatalf("no records on disk after the crash (segments %v)", segs)
+	}
+	got, msg, err := child(0)
+	if err != nil {
+		t.Fatalf("resumed run: %v\n%s", err, msg)
+	}
+	if a, b := summaryWithoutTimes(t, want), summaryWithoutTimes(t, string(got)); a != b {
+		t.Errorf("resumed summary differs from the uninterrupted one\n got %.600s\nwant %.600s", b, a)
+	}
+}
+
+// summaryWithoutTimes re-encodes compare --json output without its seconds.
+func summaryWithoutTimes(t *testing.T, out string) string {
+	t.Helper()
+	var sums []map[string]any
+	if err := json.Unmarshal([]byte(out), &sums); err != nil {
+		t.Fatalf("%v\n%.500s", err, out)
+	}
+	for _, s := range sums {
+		delete(s, "seconds")
+	}
+	b, err := json.Marshal(sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestPluginCommands: the C double plugin (examples/double.c) named
+// so:PATH works in every command that takes a backend and gives native's
+// results there: compare (identical statistics, the acceptance command
+// of the plugin ABI at fewer signatures), kat (the published records),
+// keygen and sign (the same bytes), and arith errors (the same
+// per-operation errors); and the truncating plugin as a sweep's
+// --reference gives its vprec twin's statistics.
+func TestPluginCommands(t *testing.T) {
+	so := "so:" + plugintest.Build(t, "../../examples/double.c")
+	// compare: the two summaries differ only in their backend names and times.
+	code, out, stderr := runCLI(t, "compare", "--backend", so+",native", "--params", "512", "--signatures", "6", "--json")
+	if code != 0 {
+		t.Fatalf("compare: exit %d\n%s", code, stderr)
+	}
+	var sums []map[string]any
+	if err := json.Unmarshal([]byte(out), &sums); err != nil || len(sums) != 2 {
+		t.Fatalf("compare --json: %v (%d summaries)", err, len(sums))
+	}
+	for _, s := range sums {
+		for _, k := range []string{"backend", "keygen_backend", "seconds"} {
+			delete(s, k)
+		}
+	}
+	a, _ := json.Marshal(sums[0])
+	b, _ := json.Marshal(sums[1])
+	if !bytes.Equal(a, b) {
+		t.Errorf("compare: the plugin's statistics differ from native's\n got %.400s\nwant %.400s", a, b)
+	}
+	// kat: key generation and signing over the plugin match the published file.
+	code, out, stderr = runCLI(t, "kat", "--backend", so, "--params", "512", "--records", "2", "--json")
+	if code != 0 || !strings.Contains(out, `"match_sm": 2`) {
+		t.Errorf("kat: exit %d\n%s\n%s", code, out, stderr)
+	}
+	// keygen and sign: the same key and signature bytes as native's.
+	dir := t.TempDir()
+	msg := filepath.Join(dir, "msg")
+	if err := os.WriteFile(msg, []byte("plugin"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, bk := range []string{so, "native"} {
+		name := strings.ReplaceAll(filepath.Base(bk), ":", "_")
+		sk, sig := filepath.Join(dir, name+".sk"), filepath.Join(dir, name+".sig")
+		if code, _, stderr := runCLI(t, "keygen", "--backend", bk, "--params", "512", "--seed", "00112233", "--sk", sk, "--pk", sk+".pub"); code != 0 {
+			t.Fatalf("keygen --backend %s: exit %d\n%s", bk, code, stderr)
+		}
+		if code, _, stderr := runCLI(t, "sign", "--backend", bk, "--sk", sk, "--msg", msg, "--seed", "44", "--out", sig); code != 0 {
+			t.Fatalf("sign --backend %s: exit %d\n%s", bk, code, stderr)
+		}
+		for _, f := range []string{sk, sig} {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[bk+filepath.Ext(f)] = data
+		}
+	}
+	for _, ext := range []string{".sk", ".sig"} {
+		if !bytes.Equal(files[so+ext], files["native"+ext]) {
+			t.Errorf("keygen/sign: the plugin's %s differs from native's", ext)
+		}
+	}
+	// arith errors: the same errors of every operation.
+	var errs [2]string
+	for i, bk := range []string{so, "native"} {
+		code, out, stderr := runCLI(t, "arith", "errors", "--backend", bk, "--n", "3000", "--json")
+		if code != 0 {
+			t.Fatalf("arith errors --backend %s: exit %d\n%s", bk, code, stderr)
+		}
+		errs[i] = strings.ReplaceAll(out, strconv.Quote(bk), `"B"`)
+	}
+	if errs[0] != errs[1] {
+		t.Errorf("arith errors: the plugin's differ from native's\n got %.400s\nwant %.400s", errs[0], errs[1])
+	}
+	// sweep --reference: so:trunc@40 beside the format vprec:40:e11:rz.
+	trunc := "so:" + plugintest.Build(t, "../../examples/trunc.c") + "@40"
+	code, out, stderr = runCLI(t, "sweep", "--format", "vprec:40:e11:rz", "--reference", trunc, "--params", "512",
+		"--signatures", "2", "--json")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d\n%s", code, stderr)
+	}
+	var entries []map[string]any
+	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 2 {
+		t.Fatalf("sweep --json: %v (%d entries)", err, len(entries))
+	}
+	for _, e := range entries {
+		for _, k := range []string{"backend", "format", "rounding", "kat", "seconds"} {
+			delete(e, k)
+		}
+	}
+	a, _ = json.Marshal(entries[0])
+	b, _ = json.Marshal(entries[1])
+	if !bytes.Equal(a, b) {
+		t.Errorf("sweep: the truncating plugin's statistics differ from vprec:40:e11:rz's\n got %.400s\nwant %.400s", a, b)
+	}
+}

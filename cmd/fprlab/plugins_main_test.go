@@ -1,0 +1,29 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/fprlab/fprlab/internal/plugintest"
+)
+
+// TestMain builds the C double plugin as the member of the so: family
+// that TestEveryBackendEveryConsumer crosses with every consumer (none
+// without gcc, unless CI=true), and removes the plugins the tests built.
+func TestMain(m *testing.M) {
+	lib, err := plugintest.Path("../../examples/double.c")
+	switch {
+	case err == nil:
+		familyMembers["so"] = []string{"so:" + lib}
+	case errors.Is(err, plugintest.ErrNoCompiler) && !plugintest.Required():
+		familyMembers["so"] = nil
+	default:
+		fmt.Fprintln(os.Stderr, "building examples/double.c:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	plugintest.Cleanup()
+	os.Exit(code)
+}
