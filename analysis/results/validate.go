@@ -107,11 +107,15 @@ func (c *Compare) validate() error {
 		for _, f := range []struct {
 			name string
 			v    Log2
-		}{{"d_worst_log2", r.DWorstLog2}, {"d_average_log2", r.DAverageLog2}, {"max_queries_log2", r.MaxQueriesLog2}, {"bits_lost_at_2^64", r.BitsLostAt264}} {
+		}{{"d_worst_log2", r.DWorstLog2}, {"d_average_log2", r.DAverageLog2}, {"max_queries_log2", r.MaxQueriesLog2}, {"bits_lost_at_2^64", r.BitsLostAt264},
+			{"max_queries_log2_average", r.MaxQueriesLog2Average}, {"bits_lost_at_2^64_average", r.BitsLostAt264Average}} {
 			if err := checkLog2("renyi."+f.name, f.v); err != nil {
 				return err
 			}
 		}
+	}
+	if r := c.Renyi; r != nil && (r.Lambda < 0 || r.Lambda > MaxBits) {
+		return fmt.Errorf("renyi.lambda %d: want 0..%d", r.Lambda, MaxBits)
 	}
 	for i, s := range c.Stages {
 		if s.Level != nil && (*s.Level < 0 || *s.Level > maxLevel) {
