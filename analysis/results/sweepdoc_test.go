@@ -212,4 +212,3 @@ func TestCompareCampaigns(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
-
