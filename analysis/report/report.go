@@ -385,29 +385,31 @@ func sweepTable(i int, d results.SweepDoc) table {
 	return t
 }
 
-// tuneTable lists the plans of a tune document's Pareto front.
+// tuneTable lists the plans of a tune document's Pareto front and the
+// uniform plan, their widths per stage, the plan's backend name last.
 func tuneTable(i int, d results.TuneDoc) table {
 	r := &d.Tune
-	hdr := []string{"plan", "cost | " + r.CostUnit, "error\n(log2) | " + r.Statistic + " on the search's signatures", "meets\ntarget", "flips", "confirmation"}
+	hdr := []string{"plan", "cost | " + r.CostUnit, "error\n(log2) | " + r.Statistic + " on the search's signatures", "meets\ntarget", "flips", "confirmation\n(fresh signatures)"}
 	hdr = append(hdr, r.Stages...)
+	hdr = append(hdr, "backend name")
 	t := newTable(fmt.Sprintf("tune-%d", i), d.File, hdr...)
 	plans := append([]*results.TunePlan{}, r.Pareto...)
 	if r.Uniform != nil {
 		plans = append(plans, r.Uniform)
 	}
 	for _, p := range plans {
-		name := p.Plan
+		name := "Pareto front"
 		switch {
 		case p == r.Uniform:
 			name = "uniform (start)"
 		case r.Chosen != nil && p.Plan == r.Chosen.Plan:
-			name = "chosen: " + p.Plan
+			name = "chosen"
 		}
 		row := []string{name, fmt.Sprintf("%.4g", p.Cost), l2(p.ErrorLog2), yesNo(p.Meets), results.Thousands(p.Flips), confirmation(p)}
 		for _, w := range p.Widths {
 			row = append(row, fmt.Sprint(w))
 		}
-		t.Rows = append(t.Rows, row)
+		t.Rows = append(t.Rows, append(row, p.Plan))
 	}
 	t.align()
 	return t
@@ -430,5 +432,5 @@ func confirmation(p *results.TunePlan) string {
 	if !c.Meets || c.Flips > 0 {
 		v = "misses"
 	}
-	return fmt.Sprintf("%s: 2^%s on %s fresh signatures, %s flips", v, l2(c.ErrorLog2), results.Thousands(int64(c.Signatures)), results.Thousands(c.Flips))
+	return fmt.Sprintf("%s: %s on %s, %s flips", v, pow2(c.ErrorLog2), results.Thousands(int64(c.Signatures)), results.Thousands(c.Flips))
 }

@@ -45,6 +45,7 @@ table { border-collapse: collapse; margin: 0.6em 0 1em; font-size: 0.85em; }
 th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; vertical-align: top; }
 th { background: #eef; white-space: nowrap; font-weight: 600; }
 th.t, td.t { text-align: left; }
+td.t { max-width: 40em; overflow-wrap: anywhere; }
 th[title] { text-decoration: underline dotted #889; cursor: help; }
 code { font-size: 0.9em; background: #f4f4f4; padding: 0 0.2em; }
 figure { margin: 1.5em 0; }

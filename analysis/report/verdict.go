@@ -59,13 +59,13 @@ func renyiSentence(c *results.Compare) string {
 	}
 	avg := ""
 	if a := r.BitsLostAt264Average; a.Finite() {
-		avg = fmt.Sprintf(" (average case: %.3g bits)", float64(a))
+		avg = fmt.Sprintf("; average case: %.3g bits lost", float64(a))
 	}
 	lost := float64(r.BitsLostAt264)
 	if lost >= float64(lambda) {
-		return fmt.Sprintf("The worst-case bound keeps λ = %d bits only up to 2^%.1f signing queries and guarantees nothing at 2^64 (all %d bits lost)%s.", lambda, float64(r.MaxQueriesLog2), lambda, avg)
+		return fmt.Sprintf("The worst-case bound keeps λ = %d bits only up to 2^%.1f signing queries and guarantees nothing at 2^64 (all %d bits lost%s).", lambda, float64(r.MaxQueriesLog2), lambda, avg)
 	}
-	return fmt.Sprintf("Keeps λ = %d bits up to 2^%.1f signing queries (worst case); at 2^64 queries it loses %.3g bits%s.", lambda, float64(r.MaxQueriesLog2), lost, avg)
+	return fmt.Sprintf("Keeps λ = %d bits up to 2^%.1f signing queries (worst case); at 2^64 queries it loses %.3g bits (worst case%s).", lambda, float64(r.MaxQueriesLog2), lost, avg)
 }
 
 func compareVerdict(d results.CompareDoc) verdict {
@@ -141,7 +141,7 @@ func tuneVerdict(d results.TuneDoc) verdict {
 	}
 	v.Sentences = append(v.Sentences, cost+".",
 		fmt.Sprintf("Error: %s δc+δσ %s on the search's %s signatures (target 2^%g), %s flips.", strings.ReplaceAll(r.Statistic, "-", " "), pow2(r.Chosen.ErrorLog2), results.Thousands(int64(r.Chosen.Signatures)), r.TargetLog2, results.Thousands(r.Chosen.Flips)),
-		"Confirmation: "+confirmation(r.Chosen)+".")
+		"Confirmation on fresh signatures: "+confirmation(r.Chosen)+".")
 	v.Table.align()
 	return v
 }
