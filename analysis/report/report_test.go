@@ -121,3 +121,49 @@ func TestEscaping(t *testing.T) {
 		t.Error("an empty campaign built a page")
 	}
 }
+
+// TestBuildBaseline: the example campaign against itself opens with the
+// diff verdict, nothing worse, and the statistics side by side; a
+// baseline without manifest is refused where the manifest is required.
+func TestBuildBaseline(t *testing.T) {
+	c, err := results.Read(campaignDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := smallPlots
+	o.Baseline = c
+	b, err := Build(c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		`<div class="verdict" data-kind="diff">`, "0 of 15 backends got worse than the baseline",
+		`<td class="t">triword (Falcon-512)</td><td class="t">unchanged: meets</td><td class="t">2^-59.70 → 2^-59.70</td><td>&#43;0.00</td>`,
+		`<a href="#diff">Against the baseline</a>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if d, v := strings.Index(page, `data-kind="diff"`), strings.Index(page, `data-kind="compare"`); d < 0 || d > v {
+		t.Error("the diff verdict does not come first")
+	}
+	o.Baseline = &results.Campaign{Dir: "bare", Compares: c.Compares}
+	if _, err := Build(c, o); err == nil || !strings.Contains(err.Error(), "baseline bare: no manifest.json") {
+		t.Errorf("a baseline without manifest: %v", err)
+	}
+}
+
+// TestCaption: a figure kind without a caption of its own (one package
+// plot adds later) still gets a one-line caption naming it and its data.
+func TestCaption(t *testing.T) {
+	if got := Caption("violin", "compare documents"); got != "The violin figure, drawn from compare documents." {
+		t.Errorf("fallback caption %q", got)
+	}
+	for _, k := range plot.Kinds {
+		if c := Caption(string(k.Kind), k.Needs); !strings.Contains(c, "read") {
+			t.Errorf("%s: caption %q does not say what to read", k.Kind, c)
+		}
+	}
+}
