@@ -44,8 +44,8 @@ func TestBuild(t *testing.T) {
 		// The verdict box: the example's triword alone is within 2^-46
 		// (worst -59.70; native and emu64 -40.10).
 		"Compare compare-512.json: 1 of 3 backends meet 2^-46 per signature",
-		`<td class="t">triword</td><td class="t">✔ meets</td><td class="t">100 signatures, Falcon-512</td><td>2^-59.70</td>`,
-		`<td class="t">native</td><td class="t">✘ fails</td>`,
+		`<td class="t">triword</td><td class="t ok">✔ meets</td><td class="t">100 signatures, Falcon-512</td><td>2^-59.70</td>`,
+		`<td class="t">native</td><td class="t bad">✘ fails</td>`,
 		// P* of the example sweep (worked out in results.TestPStars).
 		`<td class="t">Falcon-512 rn e11</td><td>64 bits</td><td>56 bits</td><td>56 bits</td><td class="t">100 signatures per format</td><td>24..64 bits</td>`,
 		`<td class="t">Falcon-512 rz e11</td><td>64 bits</td><td>56 bits</td><td>64 bits</td>`,

@@ -1,14 +1,33 @@
 package report
 
-import "html/template"
+import (
+	"html/template"
+	"strings"
+)
+
+// cellClass is the class of a table cell: "t" for a text column, with
+// "ok" or "bad" added for a verdict ("✔ meets", "✘ fails", "now fails").
+func cellClass(left bool, cell string) string {
+	var c []string
+	if left {
+		c = append(c, "t")
+	}
+	switch {
+	case strings.HasPrefix(cell, "✔"), cell == "now meets", cell == "vanished":
+		c = append(c, "ok")
+	case strings.HasPrefix(cell, "✘"), cell == "now fails", cell == "appeared":
+		c = append(c, "bad")
+	}
+	return strings.Join(c, " ")
+}
 
 // pageTemplate is the whole page. The script comes first in <head> so
 // that it sees every later error; it writes "ok" or the first error into
 // the hidden #report-status element (for the browser test; a reader sees
 // it only when a script failed) and never loads anything.
-var pageTemplate = template.Must(template.New("page").Parse(`{{define "table"}}<div class="scroll"><table>
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{"cellClass": cellClass}).Parse(`{{define "table"}}<div class="scroll"><table>
 <tr>{{range $i, $h := .Header}}<th{{if index $.Left $i}} class="t"{{end}}{{with index $.Titles $i}} title="{{.}}"{{end}}>{{range $j, $l := $h}}{{if $j}}<br>{{end}}{{$l}}{{end}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $.Left $i}} class="t"{{end}}>{{$c}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range $i, $c := .}}<td{{with cellClass (index $.Left $i) $c}} class="{{.}}"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -46,6 +65,7 @@ th, td { border: 1px solid #bbb; padding: 0.2em 0.5em; text-align: right; vertic
 th { background: #eef; white-space: nowrap; font-weight: 600; }
 th.t, td.t { text-align: left; }
 td.t { max-width: 40em; overflow-wrap: anywhere; }
+td.ok { color: #075; font-weight: bold; } td.bad { color: #b00; font-weight: bold; }
 th[title] { text-decoration: underline dotted #889; cursor: help; }
 code { font-size: 0.9em; background: #f4f4f4; padding: 0 0.2em; }
 figure { margin: 1.5em 0; }
