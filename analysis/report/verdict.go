@@ -82,6 +82,10 @@ func compareVerdict(d results.CompareDoc) verdict {
 				met++
 			}
 		}
+		if c.Signatures == 0 {
+			v.Table.Rows = append(v.Table.Rows, []string{c.Backend, "not measured", "no signature measured (this shard holds none of the campaign's units)", "–", "–", "–", "–"})
+			continue
+		}
 		v.Table.Rows = append(v.Table.Rows, []string{c.Backend, meetsCell(c), fmt.Sprintf("%s signatures, Falcon-%d", results.Thousands(c.Signatures), c.Params),
 			pow2(c.PerSignature.Sum.Max), pow2(c.PerLeaf.Sum.Median), flips(c), renyiSentence(c)})
 	}
