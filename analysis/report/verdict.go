@@ -258,18 +258,9 @@ func diffTables(d *results.Diff) []table {
 	out := []table{t}
 	if len(d.PStar) > 0 {
 		ps := newTable("diff-pstar", "", "curve", "criterion", "baseline P*", "this P*", "change\n(bits)")
-		bits := func(b *int) string {
-			if b == nil {
-				return "not found"
-			}
-			return fmt.Sprint(*b)
-		}
 		for _, p := range d.PStar {
-			change := "–"
-			if p.ChangeBits != nil {
-				change = fmt.Sprintf("%+d", *p.ChangeBits)
-			}
-			ps.Rows = append(ps.Rows, []string{p.Curve, p.Criterion.Describe(), bits(p.A), bits(p.B), change})
+			a, b, change := p.Cells("–")
+			ps.Rows = append(ps.Rows, []string{p.Curve, p.Criterion.Describe(), a, b, change})
 		}
 		ps.align()
 		out = append(out, ps)

@@ -63,6 +63,23 @@ type DiffPStar struct {
 	ChangeBits *int      `json:"change_bits"`
 }
 
+// Cells are the entry as text: A's and B's P* ("not found" where the
+// criterion holds at no swept precision) and the change ("+2"; none is
+// the dash given).
+func (p DiffPStar) Cells(none string) (a, b, change string) {
+	bits := func(v *int) string {
+		if v == nil {
+			return "not found"
+		}
+		return fmt.Sprint(*v)
+	}
+	change = none
+	if p.ChangeBits != nil {
+		change = fmt.Sprintf("%+d", *p.ChangeBits)
+	}
+	return bits(p.A), bits(p.B), change
+}
+
 // Verdict strings of DiffPair.
 const (
 	VerdictUnchanged   = "unchanged"

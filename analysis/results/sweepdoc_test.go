@@ -131,6 +131,15 @@ func TestCompareCampaigns(t *testing.T) {
 			t.Errorf("%s against itself: %s, change %v", p.A, p.Verdict, p.Stats[0].ChangeBits)
 		}
 	}
+	// The sweep's two curves, three criteria each, unchanged.
+	if len(d.PStar) != 6 {
+		t.Errorf("%d P* entries, want 6", len(d.PStar))
+	}
+	for _, p := range d.PStar {
+		if a, b, ch := p.Cells("-"); p.ChangeBits == nil || *p.ChangeBits != 0 || a != b || ch != "+0" {
+			t.Errorf("P* %s %s against itself: %s, %s, %s", p.Curve, p.Criterion, a, b, ch)
+		}
+	}
 	// triword worse by 14 bits (from -59.7 to -45.7 is still within; to
 	// -44.7 fails) and with flips; native better.
 	compare, err := os.ReadFile("testdata/campaign/compare-512.json")

@@ -123,18 +123,9 @@ func printDiff(w io.Writer, d *results.Diff) error {
 	fmt.Fprintln(w)
 	tw = tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "curve\tcriterion\tP* A\tP* B\tchange (bits)")
-	bits := func(b *int) string {
-		if b == nil {
-			return "not found"
-		}
-		return fmt.Sprint(*b)
-	}
 	for _, p := range d.PStar {
-		ch := "-"
-		if p.ChangeBits != nil {
-			ch = fmt.Sprintf("%+d", *p.ChangeBits)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Curve, p.Criterion.Describe(), bits(p.A), bits(p.B), ch)
+		a, b, ch := p.Cells("-")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Curve, p.Criterion.Describe(), a, b, ch)
 	}
 	return tw.Flush()
 }
