@@ -1,12 +1,16 @@
 // Package report builds the HTML page of a precision campaign: one
 // self-contained file (styles, figures as inline SVG and a small script
-// inline; nothing loaded from the network) with what was run, the tables
-// of every compare and sweep document, every figure the documents
-// support, and the P* answers.
+// inline; nothing loaded from the network). It opens with a verdict box --
+// what the documents answer: per compare backend the 2^-46 verdict, per
+// sweep P*, per tune result the chosen plan, per arith errors document the
+// bounds, against a baseline campaign what changed -- then a table of
+// contents, what was run, the tables of every document and every figure
+// the documents support, numbered and captioned.
 //
-// The page carries a status element (#report-status) that its inline
-// script sets to "ok" once the page has loaded, or to the first script
-// error; the browser test reads it from headless Chromium's DOM.
+// The page carries a hidden status element (#report-status) that its
+// inline script sets to "ok" once the page has loaded, or to the first
+// script error (shown then); the browser tests read it from headless
+// Chromium's DOM.
 package report
 
 import (

@@ -195,7 +195,7 @@ func opVerdict(d results.OpErrorDoc) verdict {
 func diffVerdict(d *results.Diff) verdict {
 	v := verdict{Kind: "diff", Heading: "Against the baseline " + d.A}
 	worse := 0
-	v.Table = newTable("", "", "backend", "verdict\n(2^-46 per sig.)", "worst per signature\nbaseline → this", "change\n(bits) | positive: a larger error (worse)", "flips\nbaseline → this", "flips")
+	v.Table = newTable("", "", "backend", "verdict\n(2^-46 per sig.)", "worst per signature\nbaseline → this", "change\n(bits) | positive: a larger error (worse)", "flips\nbaseline → this", "flips\nchange")
 	for i := range d.Pairs {
 		p := &d.Pairs[i]
 		if p.Worse() {
@@ -221,6 +221,12 @@ func diffVerdict(d *results.Diff) verdict {
 			countOrDash(p.FlipsA) + " → " + countOrDash(p.FlipsB), p.Flips})
 	}
 	v.Sentences = append(v.Sentences, fmt.Sprintf("%d of %d backends got worse than the baseline (their verdict now fails, or decision flips appeared).", worse, len(d.Pairs)))
+	for _, p := range d.Pairs {
+		if p.SignaturesA != p.SignaturesB {
+			v.Sentences = append(v.Sentences, "The two campaigns measured different numbers of signatures (see the details): a worst case over a larger sample can be larger by chance alone.")
+			break
+		}
+	}
 	for _, p := range d.PStar {
 		if p.ChangeBits != nil && *p.ChangeBits != 0 {
 			v.Sentences = append(v.Sentences, fmt.Sprintf("P* of %s (%s) moved from %d to %d bits.", p.Curve, p.Criterion.Describe(), *p.A, *p.B))
