@@ -86,7 +86,11 @@ func compareVerdict(d results.CompareDoc) verdict {
 			v.Table.Rows = append(v.Table.Rows, []string{c.Backend, "not measured", "no signature measured (this shard holds none of the campaign's units)", "–", "–", "–", "–"})
 			continue
 		}
-		v.Table.Rows = append(v.Table.Rows, []string{c.Backend, meetsCell(c), fmt.Sprintf("%s signatures, Falcon-%d", results.Thousands(c.Signatures), c.Params),
+		name := c.Backend
+		if c.WeakShadow {
+			name += " ⚠ weak shadow: its figures include the shadow's own error"
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{name, meetsCell(c), fmt.Sprintf("%s signatures, Falcon-%d", results.Thousands(c.Signatures), c.Params),
 			pow2(c.PerSignature.Sum.Max), pow2(c.PerLeaf.Sum.Median), flips(c), renyiSentence(c)})
 	}
 	v.Heading = fmt.Sprintf("Compare %s: %d of %d backends meet 2^-46 per signature", d.File, met, measured)
