@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Renders the campaign report in headless Chromium (Debian's chromium
+# Renders the campaign reports in headless Chromium (Debian's chromium
 # package) and fails on a blank page or a script error: the browser test
 # of package analysis/report, with FPRLAB_CHROMIUM=1 so that a missing
 # browser fails instead of skipping. Installs chromium when it is missing
@@ -19,4 +19,7 @@ fi
 echo "== report in headless chromium ($(chromium --version 2>/dev/null | tail -1))"
 start=$(date +%s)
 FPRLAB_CHROMIUM=1 go test -count=1 -run 'TestReportInChromium' -v ./analysis/report | grep -E '^(---|ok|FAIL|PASS)|browser_test' || { echo "browser test failed"; exit 1; }
+# Every report kind (compare, sweep, tune, arith errors, diff) from fresh
+# runs of the CLI, the verdict box checked against their JSON.
+FPRLAB_CHROMIUM=1 go test -count=1 -run 'TestReportKindsInChromium' -v ./cmd/fprlab | grep -E '^\s*(---|ok|FAIL|PASS)|report_test' || { echo "report kinds browser test failed"; exit 1; }
 echo "== browser test took $(( $(date +%s) - start )) s"

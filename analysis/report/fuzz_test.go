@@ -12,9 +12,10 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 )
 
-// FuzzDocuments feeds arbitrary bytes as one document (compare, sweep,
-// arith errors or tune JSON) and a manifest through the reader, every
-// figure and the report: each must return an error or a result, without
+// FuzzDocuments feeds arbitrary bytes as one document (compare, sweep in
+// both its shapes, arith errors or tune JSON) and a manifest through the
+// reader, every figure, the report and the diff of the campaign with
+// itself: each must return an error or a result, without
 // a panic and within a bounded time (a crafted histogram once made the
 // figures lay out ticks forever). CI runs it for a bounded time
 // (.ci/run); the seeds are the documents of the test data.
@@ -37,6 +38,14 @@ func FuzzDocuments(f *testing.F) {
 		f.Add(b, manifest)
 		f.Add(b, []byte(nil))
 	}
+	// The sweep document ({"formats", "pstar"}) around the example's
+	// points.
+	sweep, err := os.ReadFile(filepath.Join(campaignDir, "sweep-512.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add([]byte(`{"formats": `+string(sweep)+`, "pstar": [{"curve": "Falcon-512 rn e11", "criterion": "worst", "bits": 64, "known": true, "min_bits": 24, "max_bits": 64}]}`), manifest)
+	f.Add([]byte(`{"formats": [], "pstar": [], "shard": "0/2"}`), []byte(nil))
 	f.Add([]byte(`[{"backend":"x","per_leaf":{"sum":{"histogram":[{"log2":1e308,"count":1},{"log2":-1e308,"count":1}]}}}]`), []byte(nil))
 	f.Add([]byte(`[{"format":"vprec:9","bits":9,"per_leaf":{"sum":{"median_log2":-1e300}}}]`), []byte(nil))
 	f.Fuzz(func(t *testing.T, doc, manifest []byte) {
@@ -70,6 +79,7 @@ func FuzzDocuments(f *testing.F) {
 				}
 			}
 			_, _ = Build(c, Options{Plot: po})
+			_, _ = Build(c, Options{Plot: po, Baseline: c})
 		}()
 		select {
 		case <-finished:

@@ -1,12 +1,16 @@
 // Package report builds the HTML page of a precision campaign: one
 // self-contained file (styles, figures as inline SVG and a small script
-// inline; nothing loaded from the network) with what was run, the tables
-// of every compare and sweep document, every figure the documents
-// support, and the P* answers.
+// inline; nothing loaded from the network). It opens with a verdict box --
+// what the documents answer: per compare backend the 2^-46 verdict, per
+// sweep P*, per tune result the chosen plan, per arith errors document the
+// bounds, against a baseline campaign what changed -- then a table of
+// contents, what was run, the tables of every document and every figure
+// the documents support, numbered and captioned.
 //
-// The page carries a status element (#report-status) that its inline
-// script sets to "ok" once the page has loaded, or to the first script
-// error; the browser test reads it from headless Chromium's DOM.
+// The page carries a hidden status element (#report-status) that its
+// inline script sets to "ok" once the page has loaded, or to the first
+// script error (shown then); the browser tests read it from headless
+// Chromium's DOM.
 package report
 
 import (
@@ -15,6 +19,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/fprlab/fprlab/analysis/plot"
@@ -27,34 +32,58 @@ type Options struct {
 	Plot plot.Options
 	// RequireManifest makes a campaign without manifest.json an error.
 	RequireManifest bool
+	// Baseline, when set, is the campaign this one is compared with: the
+	// page then opens with the diff (results.CompareCampaigns).
+	Baseline *results.Campaign
 }
 
-// Build renders the campaign's page.
+// Build renders the campaign's page: the verdict box first (what the
+// documents answer), then what was run, P*, the tables and the figures.
 func Build(c *results.Campaign, o Options) ([]byte, error) {
 	if c.Manifest == nil && o.RequireManifest {
 		return nil, fmt.Errorf("%s: no %s saying what was run (command, version, seeds, sample sizes)", c.Dir, results.ManifestName)
 	}
+	if o.Baseline != nil && o.Baseline.Manifest == nil && o.RequireManifest {
+		return nil, fmt.Errorf("baseline %s: no %s saying what was run (command, version, seeds, sample sizes)", o.Baseline.Dir, results.ManifestName)
+	}
 	if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
-		return nil, fmt.Errorf("%s: %w: no compare, sweep or arith errors documents", c.Dir, results.ErrNoData)
+		return nil, fmt.Errorf("%s: %w: no compare, sweep, tune or arith errors documents", c.Dir, results.ErrNoData)
 	}
 	page := pageData{Campaign: c, Title: "fprlab campaign"}
 	if c.Manifest != nil && c.Manifest.Title != "" {
 		page.Title = c.Manifest.Title
 	}
-	for _, d := range c.Compares {
-		page.CompareTables = append(page.CompareTables, compareTable(d))
+	if o.Baseline != nil {
+		d, err := results.CompareCampaigns(o.Baseline, c)
+		if err != nil {
+			return nil, err
+		}
+		page.Diff = d
+		page.Verdicts = append(page.Verdicts, diffVerdict(d))
+		page.DiffTables = diffTables(d)
 	}
-	for _, d := range c.Sweeps {
-		page.SweepTables = append(page.SweepTables, sweepTable(d))
+	for i, d := range c.Compares {
+		page.Verdicts = append(page.Verdicts, compareVerdict(d))
+		page.CompareTables = append(page.CompareTables, compareTable(i, d))
 	}
-	for _, d := range c.OpErrors {
-		page.OpTables = append(page.OpTables, opTable(d))
+	for i, d := range c.Sweeps {
+		page.Verdicts = append(page.Verdicts, sweepVerdict(d))
+		page.SweepTables = append(page.SweepTables, sweepTable(i, d))
+	}
+	for i, d := range c.Tunes {
+		page.Verdicts = append(page.Verdicts, tuneVerdict(d))
+		page.TuneTables = append(page.TuneTables, tuneTable(i, d))
+	}
+	for i, d := range c.OpErrors {
+		page.Verdicts = append(page.Verdicts, opVerdict(d))
+		page.OpTables = append(page.OpTables, opTable(i, d))
 	}
 	page.PStars = results.PStars(c.PrecisionPoints())
+	var missing []string
 	for _, k := range plot.Kinds {
 		f, err := plot.Draw(k.Kind, c, o.Plot)
 		if errors.Is(err, results.ErrNoData) {
-			page.Missing = append(page.Missing, fmt.Sprintf("%s: needs %s", k.Kind, k.Needs))
+			missing = append(missing, string(k.Kind))
 			continue
 		}
 		if err != nil {
@@ -64,13 +93,41 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 		if err := f.Write(&svg, "svg"); err != nil {
 			return nil, err
 		}
-		page.Figures = append(page.Figures, figure{Kind: string(k.Kind), SVG: template.HTML(inlineSVG(svg.String()))})
+		n := len(page.Figures) + 1
+		page.Figures = append(page.Figures, figure{Kind: string(k.Kind), Number: n, Caption: Caption(string(k.Kind), k.Needs), SVG: template.HTML(inlineSVG(svg.String()))})
 	}
+	if len(missing) > 0 {
+		page.MissingNote = fmt.Sprintf("Not drawn, for want of the documents they need: %s (fprlab plot --help says what each kind reads).", strings.Join(missing, ", "))
+	}
+	page.TOC = page.contents()
 	var out bytes.Buffer
 	if err := pageTemplate.Execute(&out, page); err != nil {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// captions say, per figure kind, what to read from the figure. A kind
+// without an entry (one added to package plot later) gets a caption
+// built from what it draws from (Caption).
+var captions = map[string]string{
+	"histogram": "How the error δc+δσ is distributed per backend: read where each curve lies against the 2^-46 line (left of it is within the specification's bound) and how far its right tail reaches.",
+	"precision": "Error against significand precision: read where the per-signature worst crosses 2^-46; that precision is P*, marked.",
+	"security":  "Security consequence of the measured errors (Rényi argument, λ = 256): read how many bits a format loses at 2^64 signing queries and up to how many queries it keeps all of them.",
+	"stages":    "Error of the values each signing stage produces, per backend: read which stage the error is born in (the largest).",
+	"expm":      "expm_p63's relative error over [0, ln 2) per backend, measured when this page was built: read each backend's peak against binary64's.",
+	"kat":       "NIST KAT records reproduced and failed signing attempts against precision: read the least precision that reproduces every record.",
+	"ops":       "Largest and median relative error of each operation per backend, with the proven bounds: read whether each backend stays below its bound.",
+	"pareto":    "Cost against error of every precision plan tune measured: read the Pareto front, the chosen plan on it, and the chosen plan's width per stage.",
+}
+
+// Caption is the one-line caption of a figure of the kind, which draws
+// from what needs says.
+func Caption(kind, needs string) string {
+	if c, ok := captions[kind]; ok {
+		return c
+	}
+	return fmt.Sprintf("The %s figure, drawn from %s.", kind, needs)
 }
 
 // inlineSVG drops the XML declaration and comment that start a standalone
@@ -83,25 +140,112 @@ func inlineSVG(s string) string {
 }
 
 type figure struct {
-	Kind string
-	SVG  template.HTML
+	Kind    string
+	Number  int
+	Caption string
+	SVG     template.HTML
 }
 
+// table is one table of the page. Header cells may hold "\n", a line
+// break (headers wrap there and nowhere else); Left marks the text
+// columns, which are left-aligned (numbers are right-aligned).
 type table struct {
+	ID     string
 	File   string
-	Header []string
+	Header [][]string
+	Titles []string // per header cell, a tooltip ("" for none)
 	Rows   [][]string
+	Left   []bool
+}
+
+// newTable makes a table of the header cells; " | " in a cell separates
+// its label from its tooltip.
+func newTable(id, file string, header ...string) table {
+	t := table{ID: id, File: file}
+	for _, h := range header {
+		label, tip, _ := strings.Cut(h, " | ")
+		t.Header = append(t.Header, strings.Split(label, "\n"))
+		t.Titles = append(t.Titles, tip)
+	}
+	return t
+}
+
+// numeric matches the cells that are numbers (right-aligned): digits,
+// signs, separators, "–" (no value), "∞", "0 (exact)", "2^-46.1", "64 bits",
+// "24..64 bits", "3 / 10", "1,000 (12)".
+var numeric = regexp.MustCompile(`^(–|∞|[-+≤]?\s?(2\^)?-?[0-9][0-9.,]*( bits| / [0-9,]+)?( \(.*\))?)$`)
+
+// align sets Left: a column is text when one of its cells is not a number.
+func (t *table) align() {
+	t.Left = make([]bool, len(t.Header))
+	for _, r := range t.Rows {
+		for i, c := range r {
+			if i < len(t.Left) && !numeric.MatchString(c) {
+				t.Left[i] = true
+			}
+		}
+	}
+}
+
+// verdict is one block of the verdict box: a heading, sentences and a
+// table.
+type verdict struct {
+	Kind      string // compare, sweep, tune, ops, diff
+	Heading   string
+	Sentences []string
+	Table     table
+}
+
+type tocEntry struct {
+	ID, Text string
+	Sub      []tocEntry
 }
 
 type pageData struct {
 	Title         string
 	Campaign      *results.Campaign
+	Verdicts      []verdict
+	Diff          *results.Diff
+	DiffTables    []table
 	CompareTables []table
 	SweepTables   []table
+	TuneTables    []table
 	OpTables      []table
 	PStars        []results.PStar
 	Figures       []figure
-	Missing       []string
+	MissingNote   string
+	TOC           []tocEntry
+}
+
+// contents is the table of contents: one entry per section the page has.
+func (p *pageData) contents() []tocEntry {
+	toc := []tocEntry{{ID: "verdict", Text: "Verdict"}, {ID: "run", Text: "What was run"}}
+	if p.Diff != nil {
+		toc = append(toc, tocEntry{ID: "diff", Text: "Against the baseline"})
+	}
+	if len(p.PStars) > 0 {
+		toc = append(toc, tocEntry{ID: "pstar", Text: "P*"})
+	}
+	for _, ts := range [][]table{p.CompareTables, p.SweepTables, p.TuneTables, p.OpTables} {
+		for _, t := range ts {
+			toc = append(toc, tocEntry{ID: t.ID, Text: tableHeading(t)})
+		}
+	}
+	if len(p.Figures) > 0 {
+		f := tocEntry{ID: "figures", Text: "Figures"}
+		for _, x := range p.Figures {
+			f.Sub = append(f.Sub, tocEntry{ID: "figure-" + x.Kind, Text: fmt.Sprintf("Figure %d: %s", x.Number, x.Kind)})
+		}
+		toc = append(toc, f)
+	}
+	return toc
+}
+
+// tableHeading is the section heading of a document's table.
+func tableHeading(t table) string {
+	kind, _, _ := strings.Cut(t.ID, "-")
+	names := map[string]string{"compare": "Compare", "sweep": "Sweep", "tune": "Tune", "ops": "Operation errors"}
+	return names[kind] + ": " + t.File
 }
 
 func l2(v results.Log2) string {
@@ -171,8 +315,17 @@ func noSignatureRow(cells int, name string, lead ...string) []string {
 	return row
 }
 
-func compareTable(d results.CompareDoc) table {
-	t := table{File: d.File, Header: []string{"backend", "keys from", "params", "signatures", "leaves", "attempts (failed)", "per-call median", "per-call q99", "per-call max", "per-signature median", "per-signature worst", "≤ 2^-46", "log2 d (worst)", "log2 max queries", "bits lost at 2^64", "flips", "seconds"}}
+// secondsHeader labels compare's seconds: the per-signature times of the
+// shadowed signing, added up (with several workers, more than the run's
+// wall-clock time).
+const secondsHeader = "shadowed\nseconds | the sum of the per-signature times of shadowed signing (with several workers, more than the run's wall-clock time)"
+
+func compareTable(i int, d results.CompareDoc) table {
+	t := newTable(fmt.Sprintf("compare-%d", i), d.File, "backend", "keys\nfrom", "params", "signa-\ntures", "leaves", "attempts\n(failed)",
+		"per-call\nmedian | log2 of the median over all sampler calls", "per-call\nq99", "per-call\nmax",
+		"per-sig.\nmedian | log2 of the median over signatures of each signature's largest error", "per-sig.\nworst | log2 of the largest error of any signature",
+		"≤ 2^-46\nper sig.", "log2 d\n(worst) | log2 of the worst-case relative error of the signature distribution (Rényi argument)",
+		"log2 max\nqueries | log2 of the signing queries that keep λ = 256 bits (worst case)", "bits lost\nat 2^64 | worst case, of λ = 256", "flips", secondsHeader)
 	for i := range d.Backends {
 		c := &d.Backends[i]
 		keys, attempts := c.KeygenBackend, "–"
@@ -192,11 +345,12 @@ func compareTable(d results.CompareDoc) table {
 		row = append(row, flips(c), fmt.Sprintf("%.1f", c.Seconds))
 		t.Rows = append(t.Rows, row)
 	}
+	t.align()
 	return t
 }
 
-func opTable(d results.OpErrorDoc) table {
-	t := table{File: d.File, Header: []string{"backend", "operation", "samples", "max rel. error (log2)", "median (log2)", "proven bound (log2)", "below range", "above range"}}
+func opTable(i int, d results.OpErrorDoc) table {
+	t := newTable(fmt.Sprintf("ops-%d", i), d.File, "backend", "operation", "samples", "max rel. error\n(log2)", "median\n(log2)", "proven bound\n(log2)", "below\nrange", "above\nrange")
 	for _, o := range d.Ops {
 		bound := "–"
 		if o.BoundLog2 != nil {
@@ -204,11 +358,13 @@ func opTable(d results.OpErrorDoc) table {
 		}
 		t.Rows = append(t.Rows, []string{o.Backend, o.Op, results.Thousands(o.Samples), l2(o.MaxRelErrLog2), l2(o.MedianRelErrLog2), bound, results.Thousands(o.BelowRange), results.Thousands(o.AboveRange)})
 	}
+	t.align()
 	return t
 }
 
-func sweepTable(d results.SweepDoc) table {
-	t := table{File: d.File, Header: []string{"format", "bits", "params", "signatures", "per-call median", "per-signature worst", "≤ 2^-46", "flips", "log2 max queries", "bits lost at 2^64", "KAT reproduced", "failed attempts", "seconds"}}
+func sweepTable(i int, d results.SweepDoc) table {
+	t := newTable(fmt.Sprintf("sweep-%d", i), d.File, "format", "bits", "params", "signa-\ntures", "per-call\nmedian", "per-sig.\nworst", "≤ 2^-46\nper sig.", "flips",
+		"log2 max\nqueries | worst case, λ = 256", "bits lost\nat 2^64 | worst case, of λ = 256", "KAT\nreproduced", "failed\nattempts", secondsHeader+"; with KAT conformance, its time added")
 	for i := range d.Points {
 		p := &d.Points[i]
 		kat, failed := "–", "–"
@@ -229,5 +385,56 @@ func sweepTable(d results.SweepDoc) table {
 		t.Rows = append(t.Rows, []string{backendCell(p.Format, p.Bits, &p.Compare), fmt.Sprint(p.Bits), fmt.Sprint(p.Params), results.Thousands(p.Signatures),
 			l2(p.PerLeaf.Sum.Median), l2(p.PerSignature.Sum.Max), meets(&p.Compare), flips(&p.Compare), r[1], r[2], kat, failed, fmt.Sprintf("%.1f", p.Seconds)})
 	}
+	t.align()
 	return t
+}
+
+// tuneTable lists the plans of a tune document's Pareto front and the
+// uniform plan, their widths per stage, the plan's backend name last.
+func tuneTable(i int, d results.TuneDoc) table {
+	r := &d.Tune
+	hdr := []string{"plan", "cost | " + r.CostUnit, "error\n(log2) | " + r.Statistic + " on the search's signatures", "meets\ntarget", "flips", "confirmation\n(fresh signatures)"}
+	hdr = append(hdr, r.Stages...)
+	hdr = append(hdr, "backend name")
+	t := newTable(fmt.Sprintf("tune-%d", i), d.File, hdr...)
+	plans := append([]*results.TunePlan{}, r.Pareto...)
+	if r.Uniform != nil {
+		plans = append(plans, r.Uniform)
+	}
+	for _, p := range plans {
+		name := "Pareto front"
+		switch {
+		case p == r.Uniform:
+			name = "uniform (start)"
+		case r.Chosen != nil && p.Plan == r.Chosen.Plan:
+			name = "chosen"
+		}
+		row := []string{name, fmt.Sprintf("%.4g", p.Cost), l2(p.ErrorLog2), yesNo(p.Meets), results.Thousands(p.Flips), confirmation(p)}
+		for _, w := range p.Widths {
+			row = append(row, fmt.Sprint(w))
+		}
+		t.Rows = append(t.Rows, append(row, p.Plan))
+	}
+	t.align()
+	return t
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// confirmation says how a plan fared on the fresh signatures.
+func confirmation(p *results.TunePlan) string {
+	c := p.Confirmation
+	if c == nil {
+		return "not confirmed"
+	}
+	v := "holds"
+	if !c.Meets || c.Flips > 0 {
+		v = "misses"
+	}
+	return fmt.Sprintf("%s: %s on %s, %s flips", v, pow2(c.ErrorLog2), results.Thousands(int64(c.Signatures)), results.Thousands(c.Flips))
 }

@@ -62,6 +62,12 @@ type CompareDoc struct {
 type SweepDoc struct {
 	File   string
 	Points []Point
+	// PStar is the document's own P* entries (nil in the bare-array
+	// documents written before they were part of it, Legacy then).
+	// Readers should prefer PStars(Points), which is their definition.
+	PStar  []PStarEntry
+	Shard  string // "I/N" in a shard's document
+	Legacy bool
 }
 
 // Skipped is a file of a campaign directory that holds no document.
@@ -78,6 +84,9 @@ type Campaign struct {
 	OpErrors []OpErrorDoc
 	Tunes    []TuneDoc
 	Skipped  []Skipped
+	// Own are the files fprlab keeps beside its documents (run.json,
+	// checkpoints), read but holding no result.
+	Own []string
 	// Files are the paths of every file read (documents, the manifest
 	// and files skipped after reading), so that a command writing
 	// beside them can refuse to replace one of its own inputs.
@@ -99,6 +108,9 @@ func Read(path string) (*Campaign, error) {
 			return nil, err
 		}
 		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
+			if len(c.Own) > 0 {
+				return nil, fmt.Errorf("%s: a file fprlab keeps beside its results (a run identity or checkpoint), not a document", path)
+			}
 			return nil, fmt.Errorf("%s: %s", path, c.Skipped[0].Reason)
 		}
 		return c, nil
@@ -166,7 +178,17 @@ func (c *Campaign) add(path string) error {
 	var objs []map[string]json.RawMessage
 	if err := json.Unmarshal(b, &objs); err != nil {
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(b, &obj) == nil && obj["pareto"] != nil && obj["chosen"] != nil {
+		if json.Unmarshal(b, &obj) != nil {
+			c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare prints one) nor an object (sweep and tune print one)"})
+			return nil
+		}
+		switch {
+		case ownFile(name, obj):
+			c.Own = append(c.Own, name)
+			return nil
+		case obj["formats"] != nil:
+			return c.addSweepObject(name, path, b)
+		case obj["pareto"] != nil && obj["chosen"] != nil:
 			var t Tune
 			if err := json.Unmarshal(b, &t); err != nil {
 				return fmt.Errorf("%s: tune document: %w", path, err)
@@ -177,7 +199,7 @@ func (c *Campaign) add(path string) error {
 			c.Tunes = append(c.Tunes, TuneDoc{name, t})
 			return nil
 		}
-		c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare and sweep print arrays) nor a tune result"})
+		c.Skipped = append(c.Skipped, Skipped{name, "a JSON object that is not a sweep (formats, pstar) nor a tune (pareto, chosen) document"})
 		return nil
 	}
 	if len(objs) == 0 {
@@ -205,25 +227,9 @@ func (c *Campaign) add(path string) error {
 		}
 		c.OpErrors = append(c.OpErrors, OpErrorDoc{name, ops})
 	case hasFormat:
-		var pts []Point
-		if err := json.Unmarshal(b, &pts); err != nil {
-			return fmt.Errorf("%s: sweep document: %w", path, err)
+		if err := c.addSweep(name, path, SweepDoc{File: name, Legacy: true}, b, objs); err != nil {
+			return err
 		}
-		for i := range pts {
-			if pts[i].Format == "" || pts[i].Bits <= 0 {
-				return fmt.Errorf("%s: sweep entry %d: needs \"format\" and \"bits\" > 0", path, i)
-			}
-			if err := pts[i].validate(); err != nil {
-				return fmt.Errorf("%s: sweep entry %d (%s): %w", path, i, pts[i].Format, err)
-			}
-			fillAbsent(&pts[i].Compare, objs[i])
-		}
-		cs, formats := make([]*Compare, len(pts)), make([]*string, len(pts))
-		for i := range pts {
-			cs[i], formats[i] = &pts[i].Compare, &pts[i].Format
-		}
-		c.relabelLegacy(name, cs, formats)
-		c.Sweeps = append(c.Sweeps, SweepDoc{name, pts})
 	case hasBackend && hasLeaf:
 		var cs []Compare
 		if err := json.Unmarshal(b, &cs); err != nil {
@@ -248,6 +254,73 @@ func (c *Campaign) add(path string) error {
 		c.Skipped = append(c.Skipped, Skipped{name, "not a compare (backend, per_leaf), sweep (format, bits) or arith errors (backend, op, max_rel_err_log2) document"})
 	}
 	return nil
+}
+
+// addSweepObject reads a sweep document (SweepDocument).
+func (c *Campaign) addSweepObject(name, path string, b []byte) error {
+	var d SweepDocument
+	if err := json.Unmarshal(b, &d); err != nil {
+		return fmt.Errorf("%s: sweep document: %w", path, err)
+	}
+	if len(d.Formats) == 0 {
+		c.Skipped = append(c.Skipped, Skipped{name, "a sweep document without formats"})
+		return nil
+	}
+	for i := range d.PStar {
+		if err := d.PStar[i].validate(); err != nil {
+			return fmt.Errorf("%s: sweep pstar entry %d: %w", path, i, err)
+		}
+	}
+	objs := make([]map[string]json.RawMessage, len(d.Formats))
+	for i, f := range d.Formats {
+		if err := json.Unmarshal(f, &objs[i]); err != nil || objs[i] == nil {
+			return fmt.Errorf("%s: sweep formats[%d]: not a JSON object", path, i)
+		}
+	}
+	formats, err := json.Marshal(d.Formats)
+	if err != nil {
+		return err
+	}
+	return c.addSweep(name, path, SweepDoc{File: name, PStar: d.PStar, Shard: d.Shard}, formats, objs)
+}
+
+// addSweep reads the points of a sweep document: b is the JSON array of
+// its formats, objs the same array as raw objects.
+func (c *Campaign) addSweep(name, path string, doc SweepDoc, b []byte, objs []map[string]json.RawMessage) error {
+	var pts []Point
+	if err := json.Unmarshal(b, &pts); err != nil {
+		return fmt.Errorf("%s: sweep document: %w", path, err)
+	}
+	for i := range pts {
+		if pts[i].Format == "" || pts[i].Bits <= 0 {
+			return fmt.Errorf("%s: sweep entry %d: needs \"format\" and \"bits\" > 0", path, i)
+		}
+		if err := pts[i].validate(); err != nil {
+			return fmt.Errorf("%s: sweep entry %d (%s): %w", path, i, pts[i].Format, err)
+		}
+		fillAbsent(&pts[i].Compare, objs[i])
+	}
+	cs, formats := make([]*Compare, len(pts)), make([]*string, len(pts))
+	for i := range pts {
+		cs[i], formats[i] = &pts[i].Compare, &pts[i].Format
+	}
+	c.relabelLegacy(name, cs, formats)
+	doc.Points = pts
+	c.Sweeps = append(c.Sweeps, doc)
+	return nil
+}
+
+// ownFile reports whether a JSON object is one of the files fprlab keeps
+// beside its documents in an --out directory: a campaign's identity
+// (run.json: {"command": ..., ...}) or a checkpoint envelope (tune's
+// evaluations.json, internal/checkpoint). They hold no result, and are
+// not listed as skipped.
+func ownFile(name string, obj map[string]json.RawMessage) bool {
+	var format string
+	if json.Unmarshal(obj["format"], &format) == nil && format == "fprlab checkpoint" {
+		return true
+	}
+	return name == "run.json" && obj["command"] != nil
 }
 
 // fillAbsent marks the error statistics a document left out as not

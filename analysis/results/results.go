@@ -1,10 +1,12 @@
 // Package results reads the documents the measuring commands write, as
 // their JSON contracts define them, so that plots, reports and scripts
 // share one reading: `fprlab compare --json` (an array of per-backend
-// Compare objects), `fprlab sweep --json` (an array of per-format Point
-// objects: a Compare plus the format's name, precision, KAT conformance
-// and signing attempts), and a campaign directory holding such documents
-// and a manifest of what was run.
+// Compare objects), `fprlab sweep --json` (a SweepDocument: its per-format
+// Point objects -- a Compare plus the format's name, precision, KAT
+// conformance and signing attempts -- and P*; older sweeps wrote the bare
+// array of points), `fprlab tune --json`, `fprlab arith errors --json`,
+// and a campaign directory holding such documents and a manifest of what
+// was run.
 //
 // It is for reading only: it computes nothing from Falcon, only the
 // summaries that follow from a document (P*, rates).
@@ -56,6 +58,24 @@ func (l *Log2) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MarshalJSON writes a finite value as a number, -Inf and Inf as the
+// strings "-Inf" and "Inf" (which UnmarshalJSON reads back), and NaN --
+// not measured -- as null. (Compare writes null for an exact zero; the
+// documents fprlab derives from the measurements, such as diff's, keep
+// null for "no value" and say exact with "-Inf".)
+func (l Log2) MarshalJSON() ([]byte, error) {
+	switch f := float64(l); {
+	case math.IsNaN(f):
+		return []byte("null"), nil
+	case math.IsInf(f, -1):
+		return []byte(`"-Inf"`), nil
+	case math.IsInf(f, 1):
+		return []byte(`"Inf"`), nil
+	default:
+		return json.Marshal(f)
+	}
+}
+
 // Finite reports whether l is a measured finite value.
 func (l Log2) Finite() bool { return !math.IsNaN(float64(l)) && !math.IsInf(float64(l), 0) }
 
@@ -87,6 +107,11 @@ type Errors struct {
 // Renyi holds the Renyi-divergence consequences of the measured
 // per-signature worst error (Falcon specification, section on the
 // precision of floating-point arithmetic; Prest, ASIACRYPT 2017).
+//
+// The worst-case figures bound the distribution's relative error with 2n
+// times the per-sample error, the average-case ones with sqrt(2n); Lambda
+// is the security level the query bound keeps (256: the specification's
+// argument), so a loss of Lambda bits means all of it.
 type Renyi struct {
 	DWorstLog2     Log2 `json:"d_worst_log2"`
 	DAverageLog2   Log2 `json:"d_average_log2"`
@@ -266,7 +291,8 @@ func (a *Attempts) FailedRate() float64 {
 	return float64(a.Failed) / float64(a.Total)
 }
 
-// Point is one format's object of `fprlab sweep --json`: the compare
+// Point is one format's object of `fprlab sweep --json` (an entry of its
+// "formats"): the compare
 // statistics of that format plus
 //
 //	"format":   its backend name, e.g. "vprec:40:e11:rz"

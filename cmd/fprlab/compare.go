@@ -434,7 +434,12 @@ func writeManifestRun(dir, what string, run results.Run, output string, cfg shad
 		run.Signatures = max(run.Signatures, int64(s.Signatures))
 		run.Seconds += s.Seconds
 	}
-	m := results.Manifest{Title: fmt.Sprintf("fprlab %s, Falcon-%d", what, 1<<cfg.LogN), Version: releaseVersion(), Runs: []results.Run{run}}
+	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, Falcon-%d", what, 1<<cfg.LogN), run)
+}
+
+// writeManifestFile writes DIR/manifest.json holding one run.
+func writeManifestFile(dir, title string, run results.Run) error {
+	m := results.Manifest{Title: title, Version: releaseVersion(), Runs: []results.Run{run}}
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

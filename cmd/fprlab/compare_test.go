@@ -249,9 +249,18 @@ func TestSweepOutResume(t *testing.T) {
 	if code := run(context.Background(), args, nil, &out1, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var pts []map[string]any
-	if err := json.Unmarshal(out1.Bytes(), &pts); err != nil {
+	var doc struct {
+		Formats []map[string]any `json:"formats"`
+		PStar   []map[string]any `json:"pstar"`
+	}
+	if err := json.Unmarshal(out1.Bytes(), &doc); err != nil {
 		t.Fatal(err)
+	}
+	pts := doc.Formats
+	// Two swept formats of one curve, three criteria; the reference
+	// native is no point of a curve.
+	if len(doc.PStar) != 3 || doc.PStar[0]["curve"] != "Falcon-512 rn" || doc.PStar[0]["min_bits"].(float64) != 40 || doc.PStar[0]["max_bits"].(float64) != 41 {
+		t.Errorf("pstar: %v", doc.PStar)
 	}
 	if len(pts) != 3 || pts[0]["format"] != "native" || pts[1]["format"] != "vprec:40" || pts[2]["bits"].(float64) != 41 {
 		t.Fatalf("points: %s", out1.String()[:300])

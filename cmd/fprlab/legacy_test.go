@@ -96,7 +96,7 @@ func TestLegacyDocuments(t *testing.T) {
 			t.Fatalf("report %s: exit %d: %s", c.doc, code, errb.String())
 		}
 		html := string(must(os.ReadFile(page)))
-		if !strings.Contains(html, "<td>"+c.want+"</td>") {
+		if !strings.Contains(html, `<td class="t">`+c.want+"</td>") {
 			t.Errorf("report of %s: no row %q", c.doc, c.want)
 		}
 		if c.note == "" && (errb.Len() > 0 && strings.Contains(errb.String(), "note:")) {

@@ -329,11 +329,11 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return err
 	}
 	defer out.Close()
-	data, err := json.MarshalIndent(points, "", "  ")
+	doc, err := sweepDocument(points, "")
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+	if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
 		return err
 	}
 	// The manifest, as a sweep run in one process writes it: report --in
@@ -351,7 +351,8 @@ func runMergeSweep(opts *mergeOptions, s *streams) error {
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, points)
+		_, err := s.Out.Write(doc)
+		return err
 	}
 	return printSweep(s.Out, points, ref.References)
 }

@@ -17,6 +17,7 @@ import (
 // reportOptions holds the flags of report.
 type reportOptions struct {
 	In, Out         string
+	Baseline        string
 	Backends        []string
 	Points          int
 	AllowNoManifest bool
@@ -31,15 +32,22 @@ saved as *.json) and manifest.json, which says what was run:
    "runs": [{"command": "fprlab compare ... --json", "output": "compare-512.json",
              "seed": "1", "signatures": 1000, "kat_records": "", "seconds": 61.2}]}
 
-The page holds the manifest, the tables of every document, the P* answers
-of the sweeps, and every figure the documents support (see 'fprlab plot');
-the expm figure is measured when the page is built.`
+The page opens with the verdict box -- per compare backend whether it
+meets 2^-46 per signature, its worst and median, flips and the Renyi
+consequence; per sweep its P*; per tune result the chosen plan's widths,
+cost and confirmation; per arith errors document the largest error against
+the proven bounds -- then holds the manifest, the tables of every document,
+the P* answers, and every figure the documents support (see 'fprlab plot'),
+numbered and captioned; the expm figure is measured when the page is built.
+
+--baseline A sets the campaign beside the baseline campaign A, as 'fprlab
+diff A DIR' does, and opens with what changed.`
 
 func newReportCmd(s *streams) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report --in DIR --out report.html",
-		Short: "Build a self-contained HTML report of a campaign directory (tables, figures, P*)",
+		Short: "Build a self-contained HTML report of a campaign directory (verdict, tables, figures, P*; --baseline: against another)",
 		Long:  reportLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,6 +57,7 @@ func newReportCmd(s *streams) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.In, "in", "", "campaign `DIR` (compare/sweep *.json and manifest.json)")
 	f.StringVar(&opts.Out, "out", "", "output HTML `FILE` (- for standard output)")
+	f.StringVar(&opts.Baseline, "baseline", "", "baseline campaign `DIR`: open the page with the comparison against it (fprlab diff)")
 	f.StringSliceVar(&opts.Backends, "backend", nil, "backends of the expm figure (default: those of the compare documents, else native, emu64, triword)")
 	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "grid points of the expm figure")
 	f.BoolVar(&opts.AllowNoManifest, "allow-no-manifest", false, "build the page without manifest.json (it then says that what was run is unknown)")
@@ -73,10 +82,20 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 		return err
 	}
 	noteRenamed(s, c)
-	page, err := report.Build(c, report.Options{
+	o := report.Options{
 		Plot:            plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points},
 		RequireManifest: !opts.AllowNoManifest,
-	})
+	}
+	if opts.Baseline != "" {
+		if o.Baseline, err = readCampaignDir("--baseline", opts.Baseline); err != nil {
+			return err
+		}
+		if err := safefile.Distinct(o.Baseline.InputArgs("baseline"), []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
+			return err
+		}
+		noteRenamed(s, o.Baseline)
+	}
+	page, err := report.Build(c, o)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ func commands(s *streams) []*cobra.Command {
 		newSweepCmd(s),
 		newTuneCmd(s),
 		newMergeCmd(s),
+		newDiffCmd(s),
 		newRecordsCmd(s),
 		newCampaignCmd(s),
 		newArithCmd(s),

@@ -78,7 +78,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; every format signs with the same emu64-generated keys)")
 	bindMeasureFlags(cmd, &opts.compareOptions)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
-	f.BoolVar(&opts.JSON, "json", false, "print an array of per-format objects (compare's summary plus format, bits, exp_bits, rounding, kat)")
+	f.BoolVar(&opts.JSON, "json", false, `print {"formats": [per-format objects: compare's summary plus format, bits, exp_bits, rounding, kat], "pstar": [P* per curve and criterion]}`)
 	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats, I counted from 0 (those whose 0-based index is I modulo N); combine with fprlab merge")
 	return cmd
 }
@@ -277,12 +277,16 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		}
 		points = append(points, *pt)
 	}
+	shard := ""
+	if shardN > 1 {
+		shard = fmt.Sprintf("%d/%d", shardI, shardN)
+	}
+	doc, err := sweepDocument(points, shard)
+	if err != nil {
+		return err
+	}
 	if opts.Out != "" {
-		data, err := json.MarshalIndent(points, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), append(data, '\n')); err != nil {
+		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
 			return err
 		}
 		var sums []*shadow.Summary
@@ -294,7 +298,8 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		}
 	}
 	if opts.JSON {
-		return printJSON(s.Out, points)
+		_, err := s.Out.Write(doc)
+		return err
 	}
 	if shardN > 1 && len(points) == 0 {
 		fmt.Fprintf(s.Out, "sweep: shard %d/%d holds no format of this sweep: its %d formats go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)\n",
@@ -386,6 +391,43 @@ func loadPoint(dir, format, sweepRun string) (*shadow.Point, bool, error) {
 	return &pt, true, nil
 }
 
+// sweepPoints converts measured points to the reader's form (package
+// results), through their JSON.
+func sweepPoints(points []shadow.Point) ([]results.Point, error) {
+	data, err := json.Marshal(points)
+	if err != nil {
+		return nil, err
+	}
+	var rp []results.Point
+	if err := json.Unmarshal(data, &rp); err != nil {
+		return nil, err
+	}
+	return rp, nil
+}
+
+// sweepDocument is the JSON text of sweep --json and of DIR/sweep.json
+// (results.SweepDocument): the points and their P*. A shard's document
+// names its shard and has no P*, which needs every format.
+func sweepDocument(points []shadow.Point, shard string) ([]byte, error) {
+	doc := struct {
+		Formats []shadow.Point       `json:"formats"`
+		PStar   []results.PStarEntry `json:"pstar"`
+		Shard   string               `json:"shard,omitempty"`
+	}{Formats: points, PStar: []results.PStarEntry{}, Shard: shard}
+	if doc.Formats == nil {
+		doc.Formats = []shadow.Point{}
+	}
+	if shard == "" {
+		rp, err := sweepPoints(points)
+		if err != nil {
+			return nil, err
+		}
+		doc.PStar = results.PStarEntries(rp)
+	}
+	data, err := json.MarshalIndent(doc, "", "  ")
+	return append(data, '\n'), err
+}
+
 // printSweep prints the per-format table and P*.
 func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
@@ -420,12 +462,8 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	for _, n := range notes {
 		fmt.Fprint(w, n)
 	}
-	data, err := json.Marshal(points)
+	rp, err := sweepPoints(points)
 	if err != nil {
-		return err
-	}
-	var rp []results.Point
-	if err := json.Unmarshal(data, &rp); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)

@@ -14,9 +14,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/tune"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/shellword"
 )
 
 // tuneOptions holds the flags of tune.
@@ -66,8 +68,9 @@ operations each stage performs (counted per signature on binary64).
 Formats: vprec:P (unbounded exponent, round to nearest), or with --exp E
 vprec:P:eE, and --rounding rz (toward zero) or sr=SEED (stochastic).
 
---out DIR keeps every finished measurement (DIR/evaluations.json) and the
-result (DIR/result.json); the same command run again continues where it
+--out DIR keeps every finished measurement (DIR/evaluations.json), the
+result (DIR/result.json) and manifest.json (what was run, for fprlab
+report --in DIR); the same command run again continues where it
 stopped.`
 
 func newTuneCmd(s *streams) *cobra.Command {
@@ -219,6 +222,15 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		if err := writeFileAtomic(filepath.Join(opts.Out, "result.json"), data); err != nil {
 			return err
 		}
+		// The manifest, as compare and sweep write theirs: report --in
+		// DIR then says what was run.
+		argv := s.commandArgv("tune")
+		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: "result.json", Version: releaseVersion(), Seed: cfg.Seed,
+			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
+			Note: fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm)}
+		if err := writeManifestFile(opts.Out, fmt.Sprintf("fprlab tune, Falcon-%d", res.Params), run); err != nil {
+			return err
+		}
 	}
 	if opts.JSON {
 		_, err := s.Out.Write(data)
@@ -280,7 +292,7 @@ func orNone(s []string) string {
 }
 
 // tuneFiles are the files tune keeps in its --out directory.
-var tuneFiles = []string{"evaluations.json", "result.json"}
+var tuneFiles = []string{"evaluations.json", "result.json", results.ManifestName}
 
 // checkTuneDir refuses an --out directory holding anything tune does not
 // write there (a compare or sweep campaign, say): tune would add its

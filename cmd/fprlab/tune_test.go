@@ -65,6 +65,22 @@ func TestTuneOutResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The manifest says what was run, so report needs no
+	// --allow-no-manifest; its run is the command line as given.
+	var m struct {
+		Runs []struct {
+			Argv   []string `json:"argv"`
+			Output string   `json:"output"`
+			Seed   string   `json:"seed"`
+		} `json:"runs"`
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err != nil || json.Unmarshal(data, &m) != nil || len(m.Runs) != 1 ||
+		m.Runs[0].Output != "result.json" || m.Runs[0].Seed != "tune" || strings.Join(m.Runs[0].Argv, " ") != "fprlab "+strings.Join(args, " ") {
+		t.Errorf("manifest: %v %+v", err, m)
+	}
+	if code, _, stderr := runCLI(t, "report", "--in", dir, "--out", filepath.Join(t.TempDir(), "tune.html"), "--points", "2"); code != 0 {
+		t.Errorf("report --in the tune directory: exit %d: %s", code, stderr)
+	}
 	code, out2, stderr := runCLI(t, append(args, "--progress")...)
 	if code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, stderr)

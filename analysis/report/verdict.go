@@ -1,0 +1,279 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/fprlab/fprlab/analysis/results"
+)
+
+// The verdict box answers first: per compare document whether each
+// backend meets the specification's 2^-46 per signature, per sweep its P*,
+// per tune result the chosen plan, per arith errors document whether the
+// operations stay within their proven bounds, and against a baseline
+// what changed.
+
+// pow2 writes a log2 value as a power of two: "2^-47.12", "0 (exact)",
+// "–" (not measured), "∞".
+func pow2(v results.Log2) string {
+	if v.Finite() {
+		return fmt.Sprintf("2^%.2f", float64(v))
+	}
+	return l2(v)
+}
+
+// meetsCell is the verdict cell of a backend.
+func meetsCell(c *results.Compare) string {
+	switch {
+	case c.Meets246 == nil || c.Signatures == 0:
+		return "not measured"
+	case *c.Meets246:
+		return "✔ meets"
+	}
+	return "✘ fails"
+}
+
+// lambdaOf is the security level of a document's Rényi figures (256 when
+// the document predates the field).
+func lambdaOf(r *results.Renyi) int {
+	if r.Lambda > 0 {
+		return r.Lambda
+	}
+	return 256
+}
+
+// renyiSentence is the Rényi consequence of a backend's measured errors
+// in one sentence (Falcon specification v1.2, section 2.6; Prest,
+// ASIACRYPT 2017): up to how many signing queries the worst-case bound
+// keeps all lambda bits, and how many it loses at 2^64 queries, worst
+// case and on average.
+func renyiSentence(c *results.Compare) string {
+	r := c.Renyi
+	if r == nil || c.Signatures == 0 || math.IsNaN(float64(r.BitsLostAt264)) {
+		return "not measured"
+	}
+	lambda := lambdaOf(r)
+	if math.IsInf(float64(r.DWorstLog2), -1) || (float64(r.BitsLostAt264) == 0 && !r.MaxQueriesLog2.Finite()) {
+		return "Exact against the shadow: no security is lost."
+	}
+	avg := ""
+	if a := r.BitsLostAt264Average; a.Finite() {
+		avg = fmt.Sprintf("; average case: %.3g bits lost", float64(a))
+	}
+	lost := float64(r.BitsLostAt264)
+	if lost >= float64(lambda) {
+		return fmt.Sprintf("The worst-case bound keeps λ = %d bits only up to 2^%.1f signing queries and guarantees nothing at 2^64 (all %d bits lost%s).", lambda, float64(r.MaxQueriesLog2), lambda, avg)
+	}
+	return fmt.Sprintf("Keeps λ = %d bits up to 2^%.1f signing queries (worst case); at 2^64 queries it loses %.3g bits (worst case%s).", lambda, float64(r.MaxQueriesLog2), lost, avg)
+}
+
+func compareVerdict(d results.CompareDoc) verdict {
+	v := verdict{Kind: "compare"}
+	v.Table = newTable("", d.File, "backend", "per signature\n≤ 2^-46", "on", "worst\nper signature | the largest δc+δσ of any signature",
+		"median\nper call | the median of δc+δσ over all sampler calls", "flips | decisions that came out otherwise than in exact arithmetic",
+		"Rényi consequence | Falcon specification v1.2, section 2.6: the signature distribution's relative error bounds the security loss")
+	met, measured := 0, 0
+	for i := range d.Backends {
+		c := &d.Backends[i]
+		if c.Meets246 != nil && c.Signatures > 0 {
+			measured++
+			if *c.Meets246 {
+				met++
+			}
+		}
+		if c.Signatures == 0 {
+			v.Table.Rows = append(v.Table.Rows, []string{c.Backend, "not measured", "no signature measured (this shard holds none of the campaign's units)", "–", "–", "–", "–"})
+			continue
+		}
+		name := c.Backend
+		if c.WeakShadow {
+			name += " ⚠ weak shadow: its figures include the shadow's own error"
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{name, meetsCell(c), fmt.Sprintf("%s signatures, Falcon-%d", results.Thousands(c.Signatures), c.Params),
+			pow2(c.PerSignature.Sum.Max), pow2(c.PerLeaf.Sum.Median), flips(c), renyiSentence(c)})
+	}
+	v.Heading = fmt.Sprintf("Compare %s: %d of %d backends meet 2^-46 per signature", d.File, met, measured)
+	v.Table.align()
+	return v
+}
+
+func sweepVerdict(d results.SweepDoc) verdict {
+	v := verdict{Kind: "sweep", Heading: "Sweep " + d.File + ": P*, the least precision that suffices"}
+	if d.Shard != "" {
+		v.Sentences = append(v.Sentences, fmt.Sprintf("This document is shard %s of its sweep: P* needs every format (fprlab merge the shards).", d.Shard))
+		return v
+	}
+	v.Table = newTable("", d.File, "curve", "P*: per-signature\nworst ≤ 2^-46", "P*: per-call\nmedian ≤ 2^-46", "P*: no decision\nflip in the sample", "sample | the smallest number of signatures of the curve's formats", "swept")
+	type row struct {
+		cells []string
+	}
+	rows := map[results.Curve]*row{}
+	var order []results.Curve
+	for _, p := range results.SweptPStars(d.Points) {
+		r := rows[p.Curve]
+		if r == nil {
+			r = &row{cells: []string{p.Curve.String(), "–", "–", "–", fmt.Sprintf("%s signatures per format", results.Thousands(p.Signatures)), fmt.Sprintf("%d..%d bits", p.MinBits, p.MaxBits)}}
+			rows[p.Curve] = r
+			order = append(order, p.Curve)
+		}
+		for i, c := range results.Criteria {
+			if c == p.Criterion {
+				r.cells[1+i] = p.String()
+			}
+		}
+	}
+	for _, k := range order {
+		v.Table.Rows = append(v.Table.Rows, rows[k].cells)
+	}
+	if len(order) == 0 {
+		v.Sentences = append(v.Sentences, "No swept format (vprec:P or oracle:P) in this document: no P*.")
+	}
+	v.Table.align()
+	return v
+}
+
+func tuneVerdict(d results.TuneDoc) verdict {
+	r := &d.Tune
+	v := verdict{Kind: "tune", Heading: fmt.Sprintf("Tune %s: the chosen precision plan, Falcon-%d", d.File, r.Params)}
+	hdr := append([]string{"stage"}, r.Stages...)
+	v.Table = newTable("", d.File, hdr...)
+	row := []string{"significand bits"}
+	for _, w := range r.Chosen.Widths {
+		row = append(row, fmt.Sprint(w))
+	}
+	v.Table.Rows = append(v.Table.Rows, row)
+	cost := fmt.Sprintf("Cost %.4g %s", r.Chosen.Cost, r.CostUnit)
+	if u := r.Uniform; u != nil && u.Cost > 0 && len(u.Widths) > 0 {
+		cost += fmt.Sprintf(", %.0f%% of the uniform %d-bit plan's %.4g", 100*r.Chosen.Cost/u.Cost, u.Widths[0], u.Cost)
+	}
+	v.Sentences = append(v.Sentences, cost+".",
+		fmt.Sprintf("Error: %s δc+δσ %s on the search's %s signatures (target 2^%g), %s flips.", strings.ReplaceAll(r.Statistic, "-", " "), pow2(r.Chosen.ErrorLog2), results.Thousands(int64(r.Chosen.Signatures)), r.TargetLog2, results.Thousands(r.Chosen.Flips)),
+		"Confirmation on fresh signatures: "+confirmation(r.Chosen)+".")
+	v.Table.align()
+	return v
+}
+
+func opVerdict(d results.OpErrorDoc) verdict {
+	v := verdict{Kind: "ops", Heading: "Operation errors " + d.File + ": the largest error per backend, against the proven bounds"}
+	v.Table = newTable("", d.File, "backend", "operations", "largest error", "of operation", "within the\nproven bound", "samples\nbelow range | operands or results below the backend's normal range, counted apart")
+	type acc struct {
+		ops, bounded, within int
+		worst                results.Log2
+		worstOp              string
+		below                int64
+	}
+	m := map[string]*acc{}
+	var order []string
+	for _, o := range d.Ops {
+		a := m[o.Backend]
+		if a == nil {
+			a = &acc{worst: results.Log2(math.Inf(-1))}
+			m[o.Backend] = a
+			order = append(order, o.Backend)
+		}
+		a.ops++
+		a.below += o.BelowRange
+		if o.MaxRelErrLog2 > a.worst || a.worstOp == "" {
+			a.worst, a.worstOp = o.MaxRelErrLog2, o.Op
+		}
+		if o.BoundLog2 != nil {
+			a.bounded++
+			if float64(o.MaxRelErrLog2) <= *o.BoundLog2 || math.IsInf(float64(o.MaxRelErrLog2), -1) {
+				a.within++
+			}
+		}
+	}
+	for _, b := range order {
+		a := m[b]
+		within := "no proven bound"
+		if a.bounded > 0 {
+			within = fmt.Sprintf("%d of %d", a.within, a.bounded)
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{b, fmt.Sprint(a.ops), pow2(a.worst), a.worstOp, within, results.Thousands(a.below)})
+	}
+	v.Table.align()
+	return v
+}
+
+func diffVerdict(d *results.Diff) verdict {
+	v := verdict{Kind: "diff", Heading: "Against the baseline " + d.A}
+	worse := 0
+	v.Table = newTable("", "", "backend", "verdict\n(2^-46 per sig.)", "worst per signature\nbaseline → this", "change\n(bits) | positive: a larger error (worse)", "flips\nbaseline → this", "flips\nchange")
+	for i := range d.Pairs {
+		p := &d.Pairs[i]
+		if p.Worse() {
+			worse++
+		}
+		name := p.B
+		if p.A != p.B {
+			name = p.A + " → " + p.B
+		}
+		w := p.Stats[0]
+		change := "–"
+		if w.ChangeBits.Finite() {
+			change = fmt.Sprintf("%+.2f", float64(w.ChangeBits))
+		}
+		verdictText := p.Verdict
+		if p.Verdict == results.VerdictUnchanged {
+			verdictText = "unchanged: fails"
+			if *p.MeetsA {
+				verdictText = "unchanged: meets"
+			}
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{fmt.Sprintf("%s (Falcon-%d)", name, p.Params), verdictText, pow2(w.ALog2) + " → " + pow2(w.BLog2), change,
+			countOrDash(p.FlipsA) + " → " + countOrDash(p.FlipsB), p.Flips})
+	}
+	v.Sentences = append(v.Sentences, fmt.Sprintf("%d of %d backends got worse than the baseline (their verdict now fails, or decision flips appeared).", worse, len(d.Pairs)))
+	for _, p := range d.Pairs {
+		if p.SignaturesA != p.SignaturesB {
+			v.Sentences = append(v.Sentences, "The two campaigns measured different numbers of signatures (see the details): a worst case over a larger sample can be larger by chance alone.")
+			break
+		}
+	}
+	for _, p := range d.PStar {
+		if p.ChangeBits != nil && *p.ChangeBits != 0 {
+			v.Sentences = append(v.Sentences, fmt.Sprintf("P* of %s (%s) moved from %d to %d bits.", p.Curve, p.Criterion.Describe(), *p.A, *p.B))
+		}
+	}
+	v.Table.align()
+	return v
+}
+
+func countOrDash(n *int64) string {
+	if n == nil {
+		return "–"
+	}
+	return results.Thousands(*n)
+}
+
+// diffTables are the details of a diff: every statistic of every pair,
+// and P* side by side.
+func diffTables(d *results.Diff) []table {
+	t := newTable("diff-stats", "", "backend", "statistic", "baseline\n(log2)", "this\n(log2)", "change\n(bits) | positive: a larger error (worse)", "signatures\nbaseline, this")
+	for _, p := range d.Pairs {
+		name := p.B
+		if p.A != p.B {
+			name = p.A + " → " + p.B
+		}
+		for _, s := range p.Stats {
+			change := "–"
+			if s.ChangeBits.Finite() {
+				change = fmt.Sprintf("%+.2f", float64(s.ChangeBits))
+			}
+			t.Rows = append(t.Rows, []string{name, s.Name, l2(s.ALog2), l2(s.BLog2), change, results.Thousands(p.SignaturesA) + ", " + results.Thousands(p.SignaturesB)})
+		}
+	}
+	t.align()
+	out := []table{t}
+	if len(d.PStar) > 0 {
+		ps := newTable("diff-pstar", "", "curve", "criterion", "baseline P*", "this P*", "change\n(bits)")
+		for _, p := range d.PStar {
+			a, b, change := p.Cells("–")
+			ps.Rows = append(ps.Rows, []string{p.Curve, p.Criterion.Describe(), a, b, change})
+		}
+		ps.align()
+		out = append(out, ps)
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/results"
+)
+
+// diffOptions holds the flags of diff.
+type diffOptions struct {
+	A, B string
+	JSON bool
+}
+
+const diffLong = `diff sets two campaign directories side by side -- two versions of a
+datapath, two backends, two commits -- and answers "did my change make it
+worse?": per backend (or swept format) the change of each error statistic
+in bits (B's log2 less A's: positive is a larger error), whether the
+per-signature 2^-46 verdict changed, whether decision flips appeared or
+vanished, and per sweep curve the change of P*.
+
+A is the baseline. Backends pair by name and Falcon degree; two campaigns
+of one backend each pair whatever their names. A backend or degree on one
+side only, or a directory without compare or sweep documents, is an error
+(exit 2). 'fprlab report --baseline A --in B' gives the same as a page.
+
+--json prints {"a", "b", "pairs": [{"a", "b", "params", "signatures_a",
+"signatures_b", "stats": [{"name", "a_log2", "b_log2", "change_bits"}],
+"meets_2^-46_a", "meets_2^-46_b", "verdict", "flips_a", "flips_b", "flips"}],
+"pstar": [{"curve", "criterion", "a_bits", "b_bits", "change_bits"}]};
+verdict is "unchanged", "now fails", "now meets" or "not measured", flips
+"none", "appeared", "vanished", "both" or "not counted"; a log2 value is a
+number, "-Inf" (exact) or null (not measured), change_bits null when either
+side has no finite value.`
+
+func newDiffCmd(s *streams) *cobra.Command {
+	opts := &diffOptions{}
+	cmd := &cobra.Command{
+		Use:   "diff A B [--json]",
+		Short: "Two campaign directories side by side: change in bits per statistic, verdicts, flips, P*",
+		Long:  diffLong,
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.A, opts.B = args[0], args[1]
+			return runDiff(cmd.Context(), opts, s)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the comparison as JSON")
+	return cmd
+}
+
+// readCampaignDir reads a campaign directory given as the argument what
+// (a file is refused: a diff compares campaigns).
+func readCampaignDir(what, dir string) (*results.Campaign, error) {
+	c, err := results.Read(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", what, dir, err)
+	}
+	if c.Dir != dir {
+		return nil, fmt.Errorf("%s %s is a file: give the campaign directory that holds it", what, dir)
+	}
+	return c, nil
+}
+
+// runDiff reads both campaigns and prints their comparison.
+func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
+	a, err := readCampaignDir("A", opts.A)
+	if err != nil {
+		return err
+	}
+	b, err := readCampaignDir("B", opts.B)
+	if err != nil {
+		return err
+	}
+	noteRenamed(s, a)
+	noteRenamed(s, b)
+	d, err := results.CompareCampaigns(a, b)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, d)
+	}
+	return printDiff(s.Out, d)
+}
+
+// printDiff prints one line per pair, then every statistic and P*.
+func printDiff(w io.Writer, d *results.Diff) error {
+	worse := 0
+	for _, p := range d.Pairs {
+		if p.Worse() {
+			worse++
+		}
+	}
+	fmt.Fprintf(w, "B %s against the baseline A %s: %d of %d backends worse (verdict now fails, or flips appeared)\n\n", d.B, d.A, worse, len(d.Pairs))
+	for _, p := range d.Pairs {
+		fmt.Fprintln(w, p.Summary())
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "backend\tstatistic\tA (log2)\tB (log2)\tchange (bits)\tsignatures A, B")
+	for _, p := range d.Pairs {
+		name := p.A
+		if p.B != p.A {
+			name = p.A + " -> " + p.B
+		}
+		for _, st := range p.Stats {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d, %d\n", name, st.Name, log2Text(st.ALog2), log2Text(st.BLog2), changeText(st.ChangeBits), p.SignaturesA, p.SignaturesB)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(d.PStar) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "curve\tcriterion\tP* A\tP* B\tchange (bits)")
+	for _, p := range d.PStar {
+		a, b, ch := p.Cells("-")
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Curve, p.Criterion.Describe(), a, b, ch)
+	}
+	return tw.Flush()
+}
+
+// log2Text formats a log2 statistic of a document.
+func log2Text(v results.Log2) string {
+	switch f := float64(v); {
+	case math.IsNaN(f):
+		return "-"
+	case math.IsInf(f, -1):
+		return "exact"
+	case math.IsInf(f, 1):
+		return "inf"
+	}
+	return fmt.Sprintf("%.2f", float64(v))
+}
+
+func changeText(v results.Log2) string {
+	if !v.Finite() {
+		return "-"
+	}
+	return fmt.Sprintf("%+.2f", float64(v))
+}
