@@ -117,9 +117,6 @@ func (c *Compare) validate() error {
 			return fmt.Errorf("renyi.lambda %d: want 0..%d bits", r.Lambda, MaxBits)
 		}
 	}
-	if r := c.Renyi; r != nil && (r.Lambda < 0 || r.Lambda > MaxBits) {
-		return fmt.Errorf("renyi.lambda %d: want 0..%d", r.Lambda, MaxBits)
-	}
 	for i, s := range c.Stages {
 		if s.Level != nil && (*s.Level < 0 || *s.Level > maxLevel) {
 			return fmt.Errorf("stages[%d].level %d: want 0..%d", i, *s.Level, maxLevel)

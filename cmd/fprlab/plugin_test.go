@@ -177,10 +177,13 @@ func TestPluginCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("sweep: exit %d\n%s", code, stderr)
 	}
-	var entries []map[string]any
-	if err := json.Unmarshal([]byte(out), &entries); err != nil || len(entries) != 2 {
-		t.Fatalf("sweep --json: %v (%d entries)", err, len(entries))
+	var doc struct {
+		Formats []map[string]any `json:"formats"`
 	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Formats) != 2 {
+		t.Fatalf("sweep --json: %v (%d formats)", err, len(doc.Formats))
+	}
+	entries := doc.Formats
 	for _, e := range entries {
 		for _, k := range []string{"backend", "format", "rounding", "kat", "seconds"} {
 			delete(e, k)
