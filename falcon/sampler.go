@@ -106,6 +106,10 @@ type sampler[F any, A arith.Arith[F]] struct {
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
 	invLog2       F // 1/ln 2
 	log2          F // ln 2
+	// fips206 selects FN-DSA's ApproxExp (expmP63Int, with two63 = 2^63)
+	// in place of the backend's ExpmP63 (fips206.go).
+	fips206 bool
+	two63   F
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -248,7 +252,12 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	expm := a.ExpmP63(r, ccs)
+	var expm uint64
+	if s.fips206 {
+		expm = expmP63Int(a, r, ccs, s.two63)
+	} else {
+		expm = a.ExpmP63(r, ccs)
+	}
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
