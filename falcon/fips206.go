@@ -71,7 +71,7 @@ func (e *engineOf[F, A]) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed 
 	a := e.runArith()
 	s := newSampler(a, shakeprng.New(seed), sk.LogN, e.obs)
 	s.fips206 = true
-	s.two63 = a.Scaled(1, 63)
+	s.fipsExpm, _ = any(a).(FIPS206Expm[F])
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
@@ -108,7 +108,16 @@ var expmCoeffs = [...]uint64{
 	0x8000000000000000,
 }
 
-// expmP63Int is FN-DSA's ApproxExp: 2^63 ccs exp(-x), for 0 <= x < ln 2
+// FIPS206Expm is implemented by an arithmetic that evaluates FN-DSA's
+// ApproxExp itself, as the shadow's pair arithmetic does (the measured
+// side's ExpmP63FIPS206 beside the exact value, instead of the
+// truncations' decisions); the sampler then calls it in place of
+// ExpmP63FIPS206.
+type FIPS206Expm[F any] interface {
+	ExpmP63FIPS206(x, ccs F) uint64
+}
+
+// ExpmP63FIPS206 is FN-DSA's ApproxExp: 2^63 ccs exp(-x), for 0 <= x < ln 2
 // and 0 <= ccs <= 1, evaluated in 64-bit integers by Horner's rule on
 // z = 2 floor(2^63 x) and w = 2 floor(2^63 ccs) (each step keeps the high
 // word of a 64x64 product). Only the two truncations are floating-point;
@@ -117,7 +126,8 @@ var expmCoeffs = [...]uint64{
 // go-fn-dsa does on every platform (2^63 does not fit: its native
 // conversion returns 2^63, whose double wraps to 0, and its emulation
 // returns 0).
-func expmP63Int[F any, A arith.Arith[F]](a A, x, ccs, two63 F) uint64 {
+func ExpmP63FIPS206[F any, A arith.Arith[F]](a A, x, ccs F) uint64 {
+	two63 := a.Scaled(1, 63)
 	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
 	var w uint64
 	if a.Lt(ccs, a.Const(arith.One)) {

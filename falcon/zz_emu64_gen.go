@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -513,7 +512,7 @@ func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed [
 	a := e.runArith()
 	s := newSamplerEmu64(a, shakeprng.New(seed), sk.LogN, e.obs)
 	s.fips206 = true
-	s.two63 = a.Scaled(1, 63)
+	s.fipsExpm, _ = any(a).(FIPS206Expm[emu64.FPR])
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
@@ -523,22 +522,6 @@ func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed [
 		e.obs.Attempt(at)
 	}
 	return at, nil
-}
-
-// expmP63IntEmu64 is expmP63Int (fips206.go) with F = emu64.FPR, A = emu64.Arith.
-func expmP63IntEmu64(a emu64.Arith, x, ccs, two63 emu64.FPR) uint64 {
-	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
-	var w uint64
-	if a.Lt(ccs, a.Const(arith.One)) {
-		w = uint64(a.Trunc(a.Mul(ccs, two63))) << 1
-	}
-	y := expmCoeffs[0]
-	for _, c := range expmCoeffs[1:] {
-		hi, _ := bits.Mul64(y, z)
-		y = c - hi
-	}
-	hi, _ := bits.Mul64(y, w)
-	return hi
 }
 
 // polyLDLSelfAdjFFTEmu64 is polyLDLSelfAdjFFT (fips206.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1263,10 +1246,11 @@ type samplerEmu64 struct {
 	inv2SqrSigma0 emu64.FPR // 1/(2 sigma_max^2)
 	invLog2       emu64.FPR // 1/ln 2
 	log2          emu64.FPR // ln 2
-	// fips206 selects FN-DSA's ApproxExp (expmP63Int, with two63 = 2^63)
-	// in place of the backend's ExpmP63 (fips206.go).
-	fips206 bool
-	two63   emu64.FPR
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[emu64.FPR]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1381,9 +1365,12 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
 	var expm uint64
-	if s.fips206 {
-		expm = expmP63IntEmu64(a, r, ccs, s.two63)
-	} else {
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
 		expm = a.ExpmP63(r, ccs)
 	}
 	z := ((expm << 1) - 1) >> sw

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/bits"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
@@ -468,7 +467,7 @@ func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed 
 	a := e.runArith()
 	s := newSamplerNative(a, shakeprng.New(seed), sk.LogN, e.obs)
 	s.fips206 = true
-	s.two63 = a.Scaled(1, 63)
+	s.fipsExpm, _ = any(a).(FIPS206Expm[float64])
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
@@ -478,22 +477,6 @@ func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed 
 		e.obs.Attempt(at)
 	}
 	return at, nil
-}
-
-// expmP63IntNative is expmP63Int (fips206.go) with F = float64, A = native.Arith.
-func expmP63IntNative(a native.Arith, x, ccs, two63 float64) uint64 {
-	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
-	var w uint64
-	if a.Lt(ccs, a.Const(arith.One)) {
-		w = uint64(a.Trunc(a.Mul(ccs, two63))) << 1
-	}
-	y := expmCoeffs[0]
-	for _, c := range expmCoeffs[1:] {
-		hi, _ := bits.Mul64(y, z)
-		y = c - hi
-	}
-	hi, _ := bits.Mul64(y, w)
-	return hi
 }
 
 // polyLDLSelfAdjFFTNative is polyLDLSelfAdjFFT (fips206.go) with F = float64, A = native.Arith.
@@ -1218,10 +1201,11 @@ type samplerNative struct {
 	inv2SqrSigma0 float64 // 1/(2 sigma_max^2)
 	invLog2       float64 // 1/ln 2
 	log2          float64 // ln 2
-	// fips206 selects FN-DSA's ApproxExp (expmP63Int, with two63 = 2^63)
-	// in place of the backend's ExpmP63 (fips206.go).
-	fips206 bool
-	two63   float64
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[float64]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1336,9 +1320,12 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
 	var expm uint64
-	if s.fips206 {
-		expm = expmP63IntNative(a, r, ccs, s.two63)
-	} else {
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
 		expm = a.ExpmP63(r, ccs)
 	}
 	z := ((expm << 1) - 1) >> sw

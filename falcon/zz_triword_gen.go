@@ -3,8 +3,6 @@
 package falcon
 
 import (
-	"math/bits"
-
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/triword"
 	"github.com/fprlab/fprlab/internal/samplerprng"
@@ -326,7 +324,7 @@ func (e *engineOfTriword) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed
 	a := e.runArith()
 	s := newSamplerTriword(a, shakeprng.New(seed), sk.LogN, e.obs)
 	s.fips206 = true
-	s.two63 = a.Scaled(1, 63)
+	s.fipsExpm, _ = any(a).(FIPS206Expm[triword.TW])
 	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
@@ -336,22 +334,6 @@ func (e *engineOfTriword) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed
 		e.obs.Attempt(at)
 	}
 	return at, nil
-}
-
-// expmP63IntTriword is expmP63Int (fips206.go) with F = triword.TW, A = triword.Arith.
-func expmP63IntTriword(a triword.Arith, x, ccs, two63 triword.TW) uint64 {
-	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
-	var w uint64
-	if a.Lt(ccs, a.Const(arith.One)) {
-		w = uint64(a.Trunc(a.Mul(ccs, two63))) << 1
-	}
-	y := expmCoeffs[0]
-	for _, c := range expmCoeffs[1:] {
-		hi, _ := bits.Mul64(y, z)
-		y = c - hi
-	}
-	hi, _ := bits.Mul64(y, w)
-	return hi
 }
 
 // polyLDLSelfAdjFFTTriword is polyLDLSelfAdjFFT (fips206.go) with F = triword.TW, A = triword.Arith.
@@ -406,10 +388,11 @@ type samplerTriword struct {
 	inv2SqrSigma0 triword.TW // 1/(2 sigma_max^2)
 	invLog2       triword.TW // 1/ln 2
 	log2          triword.TW // ln 2
-	// fips206 selects FN-DSA's ApproxExp (expmP63Int, with two63 = 2^63)
-	// in place of the backend's ExpmP63 (fips206.go).
-	fips206 bool
-	two63   triword.TW
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[triword.TW]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -524,9 +507,12 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
 	var expm uint64
-	if s.fips206 {
-		expm = expmP63IntTriword(a, r, ccs, s.two63)
-	} else {
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
 		expm = a.ExpmP63(r, ccs)
 	}
 	z := ((expm << 1) - 1) >> sw
