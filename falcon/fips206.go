@@ -49,11 +49,7 @@ const FIPS206SeedSize = 56
 // SignAttemptDyn. The attempt's s2 is the FN-DSA signature's when Short
 // (the caller encodes it and retries on a failed encoding).
 func SignAttemptFIPS206(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}

@@ -232,11 +232,7 @@ func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
 // the secret key (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping
 // Falcon", Eurocrypt 2025).
 func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -256,11 +252,7 @@ func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.
 //
 // and encodes s2 itself (header 0x20+logn, no retry on the size).
 func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -276,11 +268,7 @@ func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) 
 // SignAttemptDyn runs one attempt of the dynamic path on the hashed point
 // hm with the sampler seeded from seed (SeedSize bytes).
 func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -289,6 +277,21 @@ func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (
 		return nil, err
 	}
 	return e.attemptDyn(full, hNTT, hm, s)
+}
+
+// engineAndKey returns the engine of b and, from completeKeyNTT, the
+// completed sk and its public key in NTT form: what the dynamic-path entry
+// points start from.
+func engineAndKey(b arith.Backend, sk *PrivateKey) (engine, *PrivateKey, []uint16, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return e, full, hNTT, nil
 }
 
 // completeKeyNTT validates sk and returns a copy with G recomputed from

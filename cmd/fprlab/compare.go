@@ -115,7 +115,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	bindMeasureFlags(cmd, opts)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
-	addSchemeFlag(f, &opts.Scheme)
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd

@@ -113,7 +113,7 @@ func newKatCmd(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	addSchemeFlag(f, &opts.Scheme)
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend, or all (see 'fprlab backends')")
 	f.IntVar(&opts.Records, "records", 100, "number of records to regenerate, from the first")

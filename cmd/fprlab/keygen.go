@@ -70,7 +70,7 @@ func newKeygenCmd(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	addSchemeFlag(f, &opts.Scheme)
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024 (any power of two from 2 to 1024 is accepted)")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend (see 'fprlab backends')")
 	f.StringVar(&opts.Seed, "seed", "", "seed bytes in hex for a reproducible key (default: 48 bytes from crypto/rand)")

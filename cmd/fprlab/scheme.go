@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -22,9 +21,9 @@ import (
 
 const schemeUsage = "signature scheme: falcon (round 3) or fn-dsa (FIPS 206 draft as go-fn-dsa e24833f implements it; not final)"
 
-// addSchemeFlag registers --scheme on f, into p.
-func addSchemeFlag(f *pflag.FlagSet, p *string) {
-	f.StringVar(p, "scheme", string(shadow.SchemeFalcon), schemeUsage)
+// addSchemeFlag registers --scheme on cmd, into p.
+func addSchemeFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "scheme", string(shadow.SchemeFalcon), schemeUsage)
 }
 
 // parseScheme validates a --scheme value.
@@ -54,8 +53,8 @@ type schemeFlags struct {
 }
 
 func (sf *schemeFlags) add(cmd *cobra.Command) {
+	addSchemeFlag(cmd, &sf.Scheme)
 	f := cmd.Flags()
-	addSchemeFlag(f, &sf.Scheme)
 	f.StringVar(&sf.Context, "context", "", "fn-dsa: domain-separation context, `HEX` (0 to 255 bytes; default empty)")
 	f.StringVar(&sf.PreHash, "prehash", "none", "fn-dsa: the message file holds the digest of this hash (none, sha256, sha384, sha512, sha512-256, sha3-256, sha3-384, sha3-512)")
 	sf.changed = cmd.Flags().Changed
