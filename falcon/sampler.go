@@ -106,6 +106,11 @@ type sampler[F any, A arith.Arith[F]] struct {
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
 	invLog2       F // 1/ln 2
 	log2          F // ln 2
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[F]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -248,7 +253,15 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	expm := a.ExpmP63(r, ccs)
+	var expm uint64
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
+		expm = a.ExpmP63(r, ccs)
+	}
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32

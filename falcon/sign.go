@@ -57,6 +57,9 @@ type signEngine interface {
 	// which every attempt recomputes s1 exactly.
 	attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
+	// attemptFIPS206 runs one FN-DSA attempt (fips206.go) on the dynamic
+	// path with the sampler reading the SHAKE256 stream of seed.
+	attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error)
 }
 
 // SeedSize is the number of bytes a signing attempt reads from the
@@ -229,11 +232,7 @@ func (ek *ExpandedKey) SignAttempt(hm []uint16, seed []byte) (*Attempt, error) {
 // the secret key (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping
 // Falcon", Eurocrypt 2025).
 func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.Reader) ([]byte, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -253,11 +252,7 @@ func Sign(b arith.Backend, sk *PrivateKey, msg []byte, format SigFormat, rng io.
 //
 // and encodes s2 itself (header 0x20+logn, no retry on the size).
 func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -273,11 +268,7 @@ func SignHashedDyn(b arith.Backend, sk *PrivateKey, hm []uint16, rng io.Reader) 
 // SignAttemptDyn runs one attempt of the dynamic path on the hashed point
 // hm with the sampler seeded from seed (SeedSize bytes).
 func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
-	e, err := newEngine(b)
-	if err != nil {
-		return nil, err
-	}
-	full, hNTT, err := completeKeyNTT(sk)
+	e, full, hNTT, err := engineAndKey(b, sk)
 	if err != nil {
 		return nil, err
 	}
@@ -286,6 +277,21 @@ func SignAttemptDyn(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (
 		return nil, err
 	}
 	return e.attemptDyn(full, hNTT, hm, s)
+}
+
+// engineAndKey returns the engine of b and, from completeKeyNTT, the
+// completed sk and its public key in NTT form: what the dynamic-path entry
+// points start from.
+func engineAndKey(b arith.Backend, sk *PrivateKey) (engine, *PrivateKey, []uint16, error) {
+	e, err := newEngine(b)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	full, hNTT, err := completeKeyNTT(sk)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return e, full, hNTT, nil
 }
 
 // completeKeyNTT validates sk and returns a copy with G recomputed from
@@ -638,7 +644,13 @@ func ffSamplingDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 // coordinates of the target with it.
 func ffsLeaf[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00 []F, origLogn uint) {
 	enterStage(s.st, PlanLeaf)
-	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	var inv F
+	if s.fips206 {
+		inv = a.FromFloat64(fips206InvSigma[origLogn])
+	} else {
+		inv = a.Const(arith.InvSigma(origLogn))
+	}
+	leaf := a.Mul(a.Sqrt(g00[0]), inv)
 	if s.obs != nil {
 		s.obs.Stage(StageLeaf, 0, 0, []F{leaf})
 	}
@@ -653,7 +665,11 @@ func ffsBeforeRight[F any, A arith.Arith[F]](a A, s *sampler[F, A], t1, g00, g01
 	n := 1 << logn
 	hn := n >> 1
 	enterStage(s.st, PlanLDL)
-	polyLDLFFT(a, g00, g01, g11, logn)
+	if s.fips206 {
+		polyLDLSelfAdjFFT(a, g00, g01, g11, logn)
+	} else {
+		polyLDLFFT(a, g00, g01, g11, logn)
+	}
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
 	}
@@ -662,9 +678,14 @@ func ffsBeforeRight[F any, A arith.Arith[F]](a A, s *sampler[F, A], t1, g00, g01
 	// in tmp, and lay out the two half-size matrices:
 	//   left:  g00[:hn], g00[hn:], g01[:hn] (= g00[:hn])
 	//   right: g11[:hn], g11[hn:], g01[hn:] (= g11[:hn])
-	polySplitFFT(a, tmp[:hn], tmp[hn:], g00, logn)
+	// (FN-DSA splits d00 and d11 as real, self-adjoint values.)
+	split := polySplitFFT[F, A]
+	if s.fips206 {
+		split = polySplitSelfAdjFFT[F, A]
+	}
+	split(a, tmp[:hn], tmp[hn:], g00, logn)
 	copy(g00[:n], tmp[:n])
-	polySplitFFT(a, tmp[:hn], tmp[hn:], g11, logn)
+	split(a, tmp[:hn], tmp[hn:], g11, logn)
 	copy(g11[:n], tmp[:n])
 	copy(tmp[:n], g01[:n])
 	copy(g01[:hn], g00[:hn])

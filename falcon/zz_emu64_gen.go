@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/internal/samplerprng"
+	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
 // setAcceptance is the emu64 copy of sampler.setAcceptance (acceptance.go).
@@ -505,6 +506,60 @@ func vecPolySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) bool 
 
 // vecPolyMergeFFTEmu64 is vecPolyMergeFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecPolyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) bool { return false }
+
+// attemptFIPS206 is the emu64 copy of engineOf.attemptFIPS206 (fips206.go).
+func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
+	a := e.runArith()
+	s := newSamplerEmu64(a, shakeprng.New(seed), sk.LogN, e.obs)
+	s.fips206 = true
+	s.fipsExpm, _ = any(a).(FIPS206Expm[emu64.FPR])
+	s.setAcceptance(e.acc)
+	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
+	if s.stuck {
+		return nil, ErrSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
+	}
+	return at, nil
+}
+
+// polyLDLSelfAdjFFTEmu64 is polyLDLSelfAdjFFT (fips206.go) with F = emu64.FPR, A = emu64.Arith.
+func polyLDLSelfAdjFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) {
+	hn := 1 << logn >> 1
+	zero := a.Const(arith.Zero)
+	for u := range hn {
+		inv := a.Inv(g00[u])
+		mur := a.Mul(g01[u], inv)
+		mui := a.Mul(g01[u+hn], inv)
+		zo := a.Add(a.Mul(mur, g01[u]), a.Mul(mui, g01[u+hn]))
+		g11[u] = a.Sub(g11[u], zo)
+		g11[u+hn] = zero
+		g01[u] = mur
+		g01[u+hn] = a.Neg(mui)
+	}
+}
+
+// polySplitSelfAdjFFTEmu64 is polySplitSelfAdjFFT (fips206.go) with F = emu64.FPR, A = emu64.Arith.
+func polySplitSelfAdjFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	qn := hn >> 1
+	zero := a.Const(arith.Zero)
+	if logn == 1 {
+		f0[0] = f[0]
+		f1[0] = zero
+		return
+	}
+	for u := range qn {
+		ar, br := f[u<<1], f[(u<<1)+1]
+		f0[u] = a.Half(a.Add(ar, br))
+		f0[u+qn] = zero
+		t := a.Half(a.Sub(ar, br))
+		f1[u] = a.Mul(t, a.GM((u+hn)<<1))
+		f1[u+qn] = a.Mul(t, a.Neg(a.GM(((u+hn)<<1)+1)))
+	}
+}
 
 // gsNormOK is the emu64 copy of engineOf.gsNormOK (keygen.go).
 func (e *engineOfEmu64) gsNormOK(f, g []int8, logn uint) bool {
@@ -1191,6 +1246,11 @@ type samplerEmu64 struct {
 	inv2SqrSigma0 emu64.FPR // 1/(2 sigma_max^2)
 	invLog2       emu64.FPR // 1/ln 2
 	log2          emu64.FPR // ln 2
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[emu64.FPR]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1304,7 +1364,15 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	expm := a.ExpmP63(r, ccs)
+	var expm uint64
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
+		expm = a.ExpmP63(r, ccs)
+	}
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -1521,7 +1589,13 @@ func ffSamplingDynEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []
 // ffsLeafEmu64 is ffsLeaf (sign.go) with F = emu64.FPR, A = emu64.Arith.
 func ffsLeafEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00 []emu64.FPR, origLogn uint) {
 	enterStage(s.st, PlanLeaf)
-	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	var inv emu64.FPR
+	if s.fips206 {
+		inv = a.FromFloat64(fips206InvSigma[origLogn])
+	} else {
+		inv = a.Const(arith.InvSigma(origLogn))
+	}
+	leaf := a.Mul(a.Sqrt(g00[0]), inv)
 	if s.obs != nil {
 		s.obs.Stage(StageLeaf, 0, 0, []emu64.FPR{leaf})
 	}
@@ -1535,7 +1609,11 @@ func ffsBeforeRightEmu64(a emu64.Arith, s *samplerEmu64, t1, g00, g01, g11 []emu
 	n := 1 << logn
 	hn := n >> 1
 	enterStage(s.st, PlanLDL)
-	polyLDLFFTEmu64(a, g00, g01, g11, logn)
+	if s.fips206 {
+		polyLDLSelfAdjFFTEmu64(a, g00, g01, g11, logn)
+	} else {
+		polyLDLFFTEmu64(a, g00, g01, g11, logn)
+	}
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
 	}
@@ -1544,9 +1622,14 @@ func ffsBeforeRightEmu64(a emu64.Arith, s *samplerEmu64, t1, g00, g01, g11 []emu
 	// in tmp, and lay out the two half-size matrices:
 	//   left:  g00[:hn], g00[hn:], g01[:hn] (= g00[:hn])
 	//   right: g11[:hn], g11[hn:], g01[hn:] (= g11[:hn])
-	polySplitFFTEmu64(a, tmp[:hn], tmp[hn:], g00, logn)
+	// (FN-DSA splits d00 and d11 as real, self-adjoint values.)
+	split := polySplitFFTEmu64
+	if s.fips206 {
+		split = polySplitSelfAdjFFTEmu64
+	}
+	split(a, tmp[:hn], tmp[hn:], g00, logn)
 	copy(g00[:n], tmp[:n])
-	polySplitFFTEmu64(a, tmp[:hn], tmp[hn:], g11, logn)
+	split(a, tmp[:hn], tmp[hn:], g11, logn)
 	copy(g11[:n], tmp[:n])
 	copy(tmp[:n], g01[:n])
 	copy(g01[:hn], g00[:hn])

@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/internal/samplerprng"
+	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
 // setAcceptance is the native copy of sampler.setAcceptance (acceptance.go).
@@ -458,6 +459,60 @@ func polyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) {
 		br, bi := cmulNative(a, f1[u], f1[u+qn], a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1))
 		f[u<<1], f[(u<<1)+hn] = a.Add(ar, br), a.Add(ai, bi)
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
+	}
+}
+
+// attemptFIPS206 is the native copy of engineOf.attemptFIPS206 (fips206.go).
+func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
+	a := e.runArith()
+	s := newSamplerNative(a, shakeprng.New(seed), sk.LogN, e.obs)
+	s.fips206 = true
+	s.fipsExpm, _ = any(a).(FIPS206Expm[float64])
+	s.setAcceptance(e.acc)
+	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
+	if s.stuck {
+		return nil, ErrSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
+	}
+	return at, nil
+}
+
+// polyLDLSelfAdjFFTNative is polyLDLSelfAdjFFT (fips206.go) with F = float64, A = native.Arith.
+func polyLDLSelfAdjFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) {
+	hn := 1 << logn >> 1
+	zero := a.Const(arith.Zero)
+	for u := range hn {
+		inv := a.Inv(g00[u])
+		mur := a.Mul(g01[u], inv)
+		mui := a.Mul(g01[u+hn], inv)
+		zo := a.Add(a.Mul(mur, g01[u]), a.Mul(mui, g01[u+hn]))
+		g11[u] = a.Sub(g11[u], zo)
+		g11[u+hn] = zero
+		g01[u] = mur
+		g01[u+hn] = a.Neg(mui)
+	}
+}
+
+// polySplitSelfAdjFFTNative is polySplitSelfAdjFFT (fips206.go) with F = float64, A = native.Arith.
+func polySplitSelfAdjFFTNative(a native.Arith, f0, f1, f []float64, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	qn := hn >> 1
+	zero := a.Const(arith.Zero)
+	if logn == 1 {
+		f0[0] = f[0]
+		f1[0] = zero
+		return
+	}
+	for u := range qn {
+		ar, br := f[u<<1], f[(u<<1)+1]
+		f0[u] = a.Half(a.Add(ar, br))
+		f0[u+qn] = zero
+		t := a.Half(a.Sub(ar, br))
+		f1[u] = a.Mul(t, a.GM((u+hn)<<1))
+		f1[u+qn] = a.Mul(t, a.Neg(a.GM(((u+hn)<<1)+1)))
 	}
 }
 
@@ -1146,6 +1201,11 @@ type samplerNative struct {
 	inv2SqrSigma0 float64 // 1/(2 sigma_max^2)
 	invLog2       float64 // 1/ln 2
 	log2          float64 // ln 2
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[float64]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1259,7 +1319,15 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	expm := a.ExpmP63(r, ccs)
+	var expm uint64
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
+		expm = a.ExpmP63(r, ccs)
+	}
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -1476,7 +1544,13 @@ func ffSamplingDynNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 // ffsLeafNative is ffsLeaf (sign.go) with F = float64, A = native.Arith.
 func ffsLeafNative(a native.Arith, s *samplerNative, t0, t1, g00 []float64, origLogn uint) {
 	enterStage(s.st, PlanLeaf)
-	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	var inv float64
+	if s.fips206 {
+		inv = a.FromFloat64(fips206InvSigma[origLogn])
+	} else {
+		inv = a.Const(arith.InvSigma(origLogn))
+	}
+	leaf := a.Mul(a.Sqrt(g00[0]), inv)
 	if s.obs != nil {
 		s.obs.Stage(StageLeaf, 0, 0, []float64{leaf})
 	}
@@ -1490,7 +1564,11 @@ func ffsBeforeRightNative(a native.Arith, s *samplerNative, t1, g00, g01, g11 []
 	n := 1 << logn
 	hn := n >> 1
 	enterStage(s.st, PlanLDL)
-	polyLDLFFTNative(a, g00, g01, g11, logn)
+	if s.fips206 {
+		polyLDLSelfAdjFFTNative(a, g00, g01, g11, logn)
+	} else {
+		polyLDLFFTNative(a, g00, g01, g11, logn)
+	}
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
 	}
@@ -1499,9 +1577,14 @@ func ffsBeforeRightNative(a native.Arith, s *samplerNative, t1, g00, g01, g11 []
 	// in tmp, and lay out the two half-size matrices:
 	//   left:  g00[:hn], g00[hn:], g01[:hn] (= g00[:hn])
 	//   right: g11[:hn], g11[hn:], g01[hn:] (= g11[:hn])
-	polySplitFFTNative(a, tmp[:hn], tmp[hn:], g00, logn)
+	// (FN-DSA splits d00 and d11 as real, self-adjoint values.)
+	split := polySplitFFTNative
+	if s.fips206 {
+		split = polySplitSelfAdjFFTNative
+	}
+	split(a, tmp[:hn], tmp[hn:], g00, logn)
 	copy(g00[:n], tmp[:n])
-	polySplitFFTNative(a, tmp[:hn], tmp[hn:], g11, logn)
+	split(a, tmp[:hn], tmp[hn:], g11, logn)
 	copy(g11[:n], tmp[:n])
 	copy(tmp[:n], g01[:n])
 	copy(g01[:hn], g00[:hn])

@@ -6,6 +6,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/triword"
 	"github.com/fprlab/fprlab/internal/samplerprng"
+	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
 // setAcceptance is the triword copy of sampler.setAcceptance (acceptance.go).
@@ -318,6 +319,60 @@ func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) 
 // vecPolyMergeFFTTriword is vecPolyMergeFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool { return false }
 
+// attemptFIPS206 is the triword copy of engineOf.attemptFIPS206 (fips206.go).
+func (e *engineOfTriword) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
+	a := e.runArith()
+	s := newSamplerTriword(a, shakeprng.New(seed), sk.LogN, e.obs)
+	s.fips206 = true
+	s.fipsExpm, _ = any(a).(FIPS206Expm[triword.TW])
+	s.setAcceptance(e.acc)
+	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
+	if s.stuck {
+		return nil, ErrSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
+	}
+	return at, nil
+}
+
+// polyLDLSelfAdjFFTTriword is polyLDLSelfAdjFFT (fips206.go) with F = triword.TW, A = triword.Arith.
+func polyLDLSelfAdjFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) {
+	hn := 1 << logn >> 1
+	zero := a.Const(arith.Zero)
+	for u := range hn {
+		inv := a.Inv(g00[u])
+		mur := a.Mul(g01[u], inv)
+		mui := a.Mul(g01[u+hn], inv)
+		zo := a.Add(a.Mul(mur, g01[u]), a.Mul(mui, g01[u+hn]))
+		g11[u] = a.Sub(g11[u], zo)
+		g11[u+hn] = zero
+		g01[u] = mur
+		g01[u+hn] = a.Neg(mui)
+	}
+}
+
+// polySplitSelfAdjFFTTriword is polySplitSelfAdjFFT (fips206.go) with F = triword.TW, A = triword.Arith.
+func polySplitSelfAdjFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	qn := hn >> 1
+	zero := a.Const(arith.Zero)
+	if logn == 1 {
+		f0[0] = f[0]
+		f1[0] = zero
+		return
+	}
+	for u := range qn {
+		ar, br := f[u<<1], f[(u<<1)+1]
+		f0[u] = a.Half(a.Add(ar, br))
+		f0[u+qn] = zero
+		t := a.Half(a.Sub(ar, br))
+		f1[u] = a.Mul(t, a.GM((u+hn)<<1))
+		f1[u+qn] = a.Mul(t, a.Neg(a.GM(((u+hn)<<1)+1)))
+	}
+}
+
 // runArith is the triword copy of engineOf.runArith (planstage.go).
 func (e *engineOfTriword) runArith() triword.Arith { return ForRun[triword.TW](e.a) }
 
@@ -333,6 +388,11 @@ type samplerTriword struct {
 	inv2SqrSigma0 triword.TW // 1/(2 sigma_max^2)
 	invLog2       triword.TW // 1/ln 2
 	log2          triword.TW // ln 2
+	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// when the arithmetic has its own) in place of the backend's ExpmP63,
+	// and FN-DSA's ffSampling (fips206.go).
+	fips206  bool
+	fipsExpm FIPS206Expm[triword.TW]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -446,7 +506,15 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	sw := uint32(t)
 	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 
-	expm := a.ExpmP63(r, ccs)
+	var expm uint64
+	switch {
+	case s.fipsExpm != nil:
+		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
+	case s.fips206:
+		expm = ExpmP63FIPS206(a, r, ccs)
+	default:
+		expm = a.ExpmP63(r, ccs)
+	}
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -663,7 +731,13 @@ func ffSamplingDynTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 // ffsLeafTriword is ffsLeaf (sign.go) with F = triword.TW, A = triword.Arith.
 func ffsLeafTriword(a triword.Arith, s *samplerTriword, t0, t1, g00 []triword.TW, origLogn uint) {
 	enterStage(s.st, PlanLeaf)
-	leaf := a.Mul(a.Sqrt(g00[0]), a.Const(arith.InvSigma(origLogn)))
+	var inv triword.TW
+	if s.fips206 {
+		inv = a.FromFloat64(fips206InvSigma[origLogn])
+	} else {
+		inv = a.Const(arith.InvSigma(origLogn))
+	}
+	leaf := a.Mul(a.Sqrt(g00[0]), inv)
 	if s.obs != nil {
 		s.obs.Stage(StageLeaf, 0, 0, []triword.TW{leaf})
 	}
@@ -677,7 +751,11 @@ func ffsBeforeRightTriword(a triword.Arith, s *samplerTriword, t1, g00, g01, g11
 	n := 1 << logn
 	hn := n >> 1
 	enterStage(s.st, PlanLDL)
-	polyLDLFFTTriword(a, g00, g01, g11, logn)
+	if s.fips206 {
+		polyLDLSelfAdjFFTTriword(a, g00, g01, g11, logn)
+	} else {
+		polyLDLFFTTriword(a, g00, g01, g11, logn)
+	}
 	if obs != nil {
 		obs.Stage(StageLDL, int(logn), 0, g01, g11)
 	}
@@ -686,9 +764,14 @@ func ffsBeforeRightTriword(a triword.Arith, s *samplerTriword, t1, g00, g01, g11
 	// in tmp, and lay out the two half-size matrices:
 	//   left:  g00[:hn], g00[hn:], g01[:hn] (= g00[:hn])
 	//   right: g11[:hn], g11[hn:], g01[hn:] (= g11[:hn])
-	polySplitFFTTriword(a, tmp[:hn], tmp[hn:], g00, logn)
+	// (FN-DSA splits d00 and d11 as real, self-adjoint values.)
+	split := polySplitFFTTriword
+	if s.fips206 {
+		split = polySplitSelfAdjFFTTriword
+	}
+	split(a, tmp[:hn], tmp[hn:], g00, logn)
 	copy(g00[:n], tmp[:n])
-	polySplitFFTTriword(a, tmp[:hn], tmp[hn:], g11, logn)
+	split(a, tmp[:hn], tmp[hn:], g11, logn)
 	copy(g11[:n], tmp[:n])
 	copy(tmp[:n], g01[:n])
 	copy(g01[:hn], g00[:hn])

@@ -291,6 +291,9 @@ func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 	if cfg.Acceptance != nil {
 		s.Acceptance = cfg.Acceptance.Name()
 	}
+	if cfg.Scheme == SchemeFNDSA {
+		s.Scheme = string(cfg.Scheme)
+	}
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106
 	}

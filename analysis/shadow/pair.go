@@ -328,7 +328,12 @@ func b2i(b bool) int64 {
 // correction (the inputs differ by about 2^-50 relative over binary64, so
 // the neglected second-order term is near 2^-100).
 func (p *PairArith[F, X, A, AX]) ExpmP63(x, ccs Pair[F, X]) uint64 {
-	vb := p.b.ExpmP63(x.B, ccs.B)
+	return p.noteExpm(p.b.ExpmP63(x.B, ccs.B), x, ccs)
+}
+
+// noteExpm measures vb, the measured side's 2^63 ccs exp(-x), against the
+// exact side's and returns it.
+func (p *PairArith[F, X, A, AX]) noteExpm(vb uint64, x, ccs Pair[F, X]) uint64 {
 	vx := p.x.ExpmP63(x.X, ccs.X)
 	p.d.lastExpmX = vx
 	if vx != 0 {

@@ -85,6 +85,9 @@ type Config struct {
 	// the measured backend itself) instead of the default rule of
 	// KeygenBackend(b): a sweep signs every format with the same keys.
 	KeygenBackend string
+	// Scheme is the signature scheme the campaign signs with: SchemeFalcon
+	// (round 3; also the zero value's) or SchemeFNDSA (fndsa.go).
+	Scheme Scheme
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any -- a nil record when the unit is finished and
 	// accounted for elsewhere (a campaign directory holds aggregates, not
@@ -122,6 +125,9 @@ func (c *Config) Check() error {
 	default:
 		return fmt.Errorf("exact sigma %q: want %q or %q", c.Sigma, SigmaReference, SigmaFormula)
 	}
+	if err := c.checkScheme(); err != nil {
+		return err
+	}
 	if c.Acceptance != nil {
 		if w := c.Acceptance.Words(); w < 1 || w > falcon.MaxAcceptanceWords {
 			return fmt.Errorf("acceptance %q draws %d words per decision, want 1 to %d", c.Acceptance.Name(), w, falcon.MaxAcceptanceWords)
@@ -156,6 +162,8 @@ type runner interface {
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
 	// setAcceptance installs the acceptance of the signatures it runs.
 	setAcceptance(acc ExactAcceptance)
+	// setScheme chooses the scheme of the signatures it runs.
+	setScheme(s Scheme)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -170,6 +178,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	consts map[arith.Constant]X
 	res    float64         // the exact side's resolution (PairArith.resLog2)
 	acc    ExactAcceptance // replaces BerExp in signatures (nil: BerExp)
+	scheme Scheme
 }
 
 // pair returns the pair arithmetic of one run. A backend that keeps
@@ -240,15 +249,11 @@ func (r *pairRunner[F, X, A, AX]) keygen(logn uint, rng *sha3.SHAKE, index int) 
 func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
 	t0 := time.Now()
 	pb, o := r.instance("signature", index, key)
-	sig, err := falcon.Sign(pb, sk, msg, falcon.Compressed, rng)
+	verify, err := signWith(r.scheme, pb, sk, msg, rng)
 	if err != nil {
 		return nil, err
 	}
-	pk, err := sk.Public()
-	if err != nil {
-		return nil, err
-	}
-	if err := falcon.Verify(pk, msg, sig); err != nil {
+	if err := verify(); err != nil {
 		return nil, fmt.Errorf("signature %d over %s does not verify: %w", index, r.b.Name, err)
 	}
 	rec := o.finish()
@@ -419,6 +424,7 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 		return nil, err
 	}
 	r.setAcceptance(cfg.Acceptance)
+	r.setScheme(cfg.Scheme)
 	kbName := KeygenBackend(b)
 	if cfg.KeygenBackend != "" {
 		kbName = cfg.KeygenBackend

@@ -226,7 +226,10 @@ type Summary struct {
 	ExactSigma ExactSigma `json:"exact_sigma"`
 	// Acceptance names the acceptance test that replaced BerExp
 	// (Config.Acceptance); absent for the reference's BerExp.
-	Acceptance   string `json:"acceptance,omitempty"`
+	Acceptance string `json:"acceptance,omitempty"`
+	// Scheme is "fn-dsa" for an FN-DSA campaign (Config.Scheme); absent
+	// for round 3.
+	Scheme       string `json:"scheme,omitempty"`
 	Leaves       int64  `json:"leaves"`
 	SamplerCalls int64  `json:"sampler_calls"`
 	PerLeaf      Triple `json:"per_leaf"`

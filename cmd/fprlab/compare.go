@@ -37,6 +37,7 @@ type compareOptions struct {
 	Shadow      string
 	ExactSigma  string
 	Acceptance  string
+	Scheme      string
 	Workers     int
 	Out         string
 	JSON        bool
@@ -50,6 +51,9 @@ type compareOptions struct {
 	// oracleBitsSet and signaturesSet that --oracle-bits and --signatures
 	// were (see noteMeasureFlags).
 	seedOrKeysSet, oracleBitsSet, signaturesSet bool
+	// exactSigmaSet records --exact-sigma: an FN-DSA campaign defaults to
+	// its scheme's table (reference) instead of the formula.
+	exactSigmaSet bool
 }
 
 const compareLong = `compare runs Falcon signing over each --backend while an exact shadow (double-double
@@ -111,6 +115,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	bindMeasureFlags(cmd, opts)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
@@ -147,6 +152,8 @@ type compareIdentity struct {
 	// Acceptance is the sampler's acceptance test when it is not the
 	// reference's BerExp.
 	Acceptance string `json:"acceptance,omitempty"`
+	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: round 3).
+	Scheme string `json:"scheme,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes.
 	Shard string `json:"shard,omitempty"`
 	// TriwordNames is the meaning of the triword backend names
@@ -204,6 +211,12 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
 	if cfg.Acceptance, err = parseAcceptance(opts.Acceptance); err != nil {
 		return nil, cfg, err
+	}
+	if cfg.Scheme, err = parseScheme(opts.Scheme); err != nil {
+		return nil, cfg, err
+	}
+	if cfg.Scheme == shadow.SchemeFNDSA && !opts.exactSigmaSet {
+		cfg.Sigma = shadow.SigmaReference
 	}
 	if opts.KATRecords != "" {
 		if opts.Signatures != 0 || opts.seedOrKeysSet {
@@ -267,6 +280,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
 		if cfg.Acceptance != nil {
 			id.Acceptance = cfg.Acceptance.Name()
+		}
+		if cfg.Scheme == shadow.SchemeFNDSA {
+			id.Scheme = string(cfg.Scheme)
 		}
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
@@ -341,7 +357,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			sum.KeygenBackend = cfg.KeygenBackend
 		}
 		if !opts.JSON {
-			fmt.Fprintf(s.Err, "compare: %s Falcon-%d: %d signatures in %.1f s\n", b.Name, 1<<cfg.LogN, sum.Signatures, time.Since(t0).Seconds())
+			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", b.Name, schemeName(string(cfg.Scheme), 1<<cfg.LogN), sum.Signatures, time.Since(t0).Seconds())
 		}
 		sums = append(sums, sum)
 	}
@@ -502,8 +518,8 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 			fmt.Fprintf(tw, "%s, Falcon-%d (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, s.Params, src)
 			continue
 		}
-		fmt.Fprintf(tw, "%s, Falcon-%d: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
-			s.Backend, s.Params, s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+		fmt.Fprintf(tw, "%s, %s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
+			s.Backend, schemeName(s.Scheme, s.Params), s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		if note := weakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
 			fmt.Fprint(tw, note)
 		}

@@ -68,6 +68,7 @@ type katOptions struct {
 	Params, Backend, KeygenBackend string
 	Out, Ref, Checkpoint           string
 	Records                        int
+	Scheme                         string
 	JSON                           bool
 }
 
@@ -105,10 +106,14 @@ func newKatCmd(s *streams) *cobra.Command {
 		Long:  katLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseFNDSA(opts.Scheme, errNoFNDSAKAT); err != nil {
+				return err
+			}
 			return runKat(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend, or all (see 'fprlab backends')")
 	f.IntVar(&opts.Records, "records", 100, "number of records to regenerate, from the first")

@@ -38,6 +38,7 @@ type keygenOptions struct {
 	Params, Backend, Seed, PK, SK string
 	SeedSet                       bool // --seed given (an empty value is refused, not ignored)
 	Hex, JSON, Progress           bool
+	Scheme                        string
 }
 
 const keygenLong = `keygen generates a Falcon key pair exactly as the reference Falcon-impl-20211101
@@ -62,10 +63,14 @@ func newKeygenCmd(s *streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SeedSet = cmd.Flags().Changed("seed")
 			opts.Progress = opts.Progress || s.ErrIsTerminal
+			if err := refuseFNDSA(opts.Scheme, errNoFNDSAKeygen); err != nil {
+				return err
+			}
 			return runKeygen(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024 (any power of two from 2 to 1024 is accepted)")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend (see 'fprlab backends')")
 	f.StringVar(&opts.Seed, "seed", "", "seed bytes in hex for a reproducible key (default: 48 bytes from crypto/rand)")

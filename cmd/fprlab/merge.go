@@ -74,7 +74,8 @@ func configOf(id compareIdentity) (shadow.Config, error) {
 		return shadow.Config{}, err
 	}
 	cfg := shadow.Config{LogN: logn, Signatures: id.Signatures, Keys: id.Keys, Seed: id.Seed,
-		OracleBits: id.OracleBits, Shadow: shadow.ShadowKind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma)}
+		OracleBits: id.OracleBits, Shadow: shadow.ShadowKind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma),
+		Scheme: shadow.Scheme(id.Scheme)}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = 256
 	}

@@ -79,6 +79,7 @@ func (o *compareOptions) noteMeasureFlags(changed func(name string) bool) {
 	o.seedOrKeysSet = changed("seed") || changed("keys")
 	o.oracleBitsSet = changed("oracle-bits")
 	o.signaturesSet = changed("signatures")
+	o.exactSigmaSet = changed("exact-sigma")
 }
 
 // checkMeasureFlags refuses flags that the other flags make meaningless

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha3"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -41,6 +42,8 @@ type signOptions struct {
 	Seed            string
 	SeedSet         bool // --seed given (an empty value is refused, not ignored)
 	Hex, JSON       bool
+	schemeFlags
+	formatSet bool
 }
 
 const signLong = `Sign a message with a Falcon private key (falcon.h encoding, header 0x50+logn)
@@ -68,6 +71,7 @@ func newSignCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SeedSet = cmd.Flags().Changed("seed")
+			opts.formatSet = cmd.Flags().Changed("format")
 			return runSign(cmd.Context(), opts, s)
 		},
 	}
@@ -80,6 +84,7 @@ func newSignCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Seed, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text, and the signature is written as hex")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
+	opts.schemeFlags.add(cmd)
 	return cmd
 }
 
@@ -102,6 +107,13 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
+	fn, ctx, ph, err := opts.fnDSA()
+	if err != nil {
+		return err
+	}
+	if fn && opts.formatSet {
+		return errors.New("--format applies to --scheme falcon only (an FN-DSA signature has one format)")
+	}
 	b, err := lookupBackend(opts.Backend)
 	if err != nil {
 		return fmt.Errorf("--backend: %w", err)
@@ -110,9 +122,11 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	sk, err := falcon.DecodePrivateKey(skBytes)
-	if err != nil {
-		return fmt.Errorf("secret key file %s: %w", opts.SK, err)
+	var sk *falcon.PrivateKey
+	if !fn {
+		if sk, err = falcon.DecodePrivateKey(skBytes); err != nil {
+			return fmt.Errorf("secret key file %s: %w", opts.SK, err)
+		}
 	}
 	msg, err := s.readInput("msg", opts.Msg, maxMessage, messageMode(opts.Hex))
 	if err != nil {
@@ -129,9 +143,20 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		h.Write(seed)
 		rng = h
 	}
-	sig, err := falcon.Sign(b, sk, msg, format, rng)
+	var sig []byte
+	var logn uint
+	if fn {
+		sig, logn, err = signFNDSA(b, skBytes, ctx, ph, msg, rng)
+	} else {
+		sig, err = falcon.Sign(b, sk, msg, format, rng)
+		logn = sk.LogN
+	}
 	if err != nil {
 		return fmt.Errorf("signing with backend %s: %w", b.Name, err)
+	}
+	formatName := format.String()
+	if fn {
+		formatName = "fn-dsa"
 	}
 	data := sig
 	if opts.Hex {
@@ -141,13 +166,13 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: format.String(),
-			Degree: 1 << sk.LogN, Backend: b.Name, Seeded: opts.SeedSet})
+		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
+			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet})
 	}
 	if safefile.IsStdout(opts.Out) {
 		return nil // the signature is the output
 	}
-	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (Falcon-%d, backend %s) to %s\n",
-		len(sig), format, 1<<sk.LogN, b.Name, opts.Out)
+	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (%s, backend %s) to %s\n",
+		len(sig), formatName, schemeName(opts.Scheme, 1<<logn), b.Name, opts.Out)
 	return err
 }

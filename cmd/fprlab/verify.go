@@ -27,6 +27,7 @@ type verifyJSON struct {
 type verifyOptions struct {
 	PK, Msg, Sig string
 	Hex, JSON    bool
+	schemeFlags
 }
 
 const verifyLong = `Verify a falcon.h signature (compressed, padded or ct; the format is read
@@ -61,6 +62,7 @@ func newVerifyCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Sig, "sig", "", "signature `FILE` (compressed, padded or ct; bytes or hex)")
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text (keys and signatures: detected)")
 	f.BoolVar(&opts.JSON, "json", false, "print the verdict as JSON")
+	opts.schemeFlags.add(cmd)
 	return cmd
 }
 
@@ -96,6 +98,10 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
 		return v, nil, err
 	}
+	fn, ctx, ph, err := opts.fnDSA()
+	if err != nil {
+		return v, nil, err
+	}
 	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, keyMode)
 	if err != nil {
 		return v, nil, err
@@ -107,6 +113,9 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	sigBytes, err := s.readInput("sig", opts.Sig, maxSignature, keyMode)
 	if err != nil {
 		return v, nil, err
+	}
+	if fn {
+		return verifyFNDSA(v, pkBytes, sigBytes, ctx, ph, msg, opts)
 	}
 	pk, err := falcon.DecodePublicKey(pkBytes)
 	if err != nil {

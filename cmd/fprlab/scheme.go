@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+)
+
+// The --scheme flag: Falcon round 3 (package falcon, the default) or
+// FN-DSA as go-fn-dsa implements the FIPS 206 draft (package fndsa; FIPS
+// 206 is not final).
+
+const schemeUsage = "signature scheme: falcon (round 3) or fn-dsa (FIPS 206 draft as go-fn-dsa e24833f implements it; not final)"
+
+// addSchemeFlag registers --scheme on cmd, into p.
+func addSchemeFlag(cmd *cobra.Command, p *string) {
+	cmd.Flags().StringVar(p, "scheme", string(shadow.SchemeFalcon), schemeUsage)
+}
+
+// parseScheme validates a --scheme value.
+func parseScheme(s string) (shadow.Scheme, error) {
+	sc, err := shadow.ParseScheme(s)
+	if err != nil {
+		return "", fmt.Errorf("--scheme: %w", err)
+	}
+	return sc, nil
+}
+
+// schemeName is the name of the scheme at degree n for messages, as in
+// "Falcon-512" or "FN-DSA-512".
+func schemeName(s string, n int) string {
+	if shadow.Scheme(s) == shadow.SchemeFNDSA {
+		return fmt.Sprintf("FN-DSA-%d", n)
+	}
+	return fmt.Sprintf("Falcon-%d", n)
+}
+
+// schemeFlags are the FN-DSA flags of sign and verify: --scheme, the
+// domain-separation --context and the --prehash identifier (which apply to
+// fn-dsa only).
+type schemeFlags struct {
+	Scheme, Context, PreHash string
+	changed                  func(name string) bool
+}
+
+func (sf *schemeFlags) add(cmd *cobra.Command) {
+	addSchemeFlag(cmd, &sf.Scheme)
+	f := cmd.Flags()
+	f.StringVar(&sf.Context, "context", "", "fn-dsa: domain-separation context, `HEX` (0 to 255 bytes; default empty)")
+	f.StringVar(&sf.PreHash, "prehash", "none", "fn-dsa: the message file holds the digest of this hash (none, sha256, sha384, sha512, sha512-256, sha3-256, sha3-384, sha3-512)")
+	sf.changed = cmd.Flags().Changed
+}
+
+// fnDSA parses the flags: whether the scheme is FN-DSA, and its context
+// and pre-hash identifier. --context and --prehash with --scheme falcon
+// are refused rather than ignored.
+func (sf *schemeFlags) fnDSA() (bool, []byte, fndsa.PreHash, error) {
+	sc, err := parseScheme(sf.Scheme)
+	if err != nil {
+		return false, nil, 0, err
+	}
+	if sc != shadow.SchemeFNDSA {
+		for _, name := range []string{"context", "prehash"} {
+			if sf.changed != nil && sf.changed(name) {
+				return false, nil, 0, fmt.Errorf("--%s applies to --scheme fn-dsa only", name)
+			}
+		}
+		return false, nil, 0, nil
+	}
+	ctx, err := hex.DecodeString(strings.TrimSpace(sf.Context))
+	if err != nil {
+		return false, nil, 0, fmt.Errorf("--context must be hex, got %q", sf.Context)
+	}
+	if len(ctx) > fndsa.MaxContext {
+		return false, nil, 0, fmt.Errorf("--context is %d bytes, more than %d", len(ctx), fndsa.MaxContext)
+	}
+	ph, err := fndsa.ParsePreHash(sf.PreHash)
+	if err != nil {
+		return false, nil, 0, fmt.Errorf("--prehash: %w", err)
+	}
+	return true, ctx, ph, nil
+}
+
+// signFNDSA signs msg with the encoded signing key skBytes over b (any
+// degree the key has; the weak degrees 4 to 256 are research only).
+func signFNDSA(b arith.Backend, skBytes, ctx []byte, ph fndsa.PreHash, msg []byte, rng io.Reader) (sig []byte, logn uint, err error) {
+	k, err := decodeFNDSAKey(skBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	sig, err = k.Sign(b, ctx, ph, msg, rng)
+	return sig, k.LogN(), err
+}
+
+func decodeFNDSAKey(b []byte) (*fndsa.SigningKey, error) {
+	weak := len(b) > 0 && uint(b[0]&0x0F) < fndsa.MinStdLogN
+	return fndsa.DecodeSigningKey(b, weak)
+}
+
+// verifyFNDSA is verifyInputs' FN-DSA verdict: a key or signature that
+// cannot be decoded at all is malformed input (err); a decodable one that
+// is not a valid FN-DSA signature is verr.
+func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, msg []byte, opts *verifyOptions) (verifyJSON, error, error) {
+	weak := len(pkBytes) > 0 && uint(pkBytes[0]&0x0F) < fndsa.MinStdLogN
+	vk, err := fndsa.DecodeVerifyingKey(pkBytes, weak)
+	if err != nil {
+		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, err)
+	}
+	v.Degree = 1 << vk.LogN()
+	if _, err := falcon.DecodeSignature(sigBytes); err != nil {
+		return v, nil, fmt.Errorf("signature file %s: %w", opts.Sig, err)
+	}
+	v.Format = "fn-dsa"
+	verr := vk.Verify(ctx, ph, msg, sigBytes)
+	if verr != nil && !errors.Is(verr, fndsa.ErrInvalidSignature) {
+		return v, nil, fmt.Errorf("verifying %s: %w", opts.Sig, verr)
+	}
+	v.Valid = verr == nil
+	if verr != nil {
+		v.Reason = verr.Error()
+	}
+	return v, verr, nil
+}
+
+// errNoFNDSAKeygen is keygen's answer to --scheme fn-dsa, errNoFNDSAKAT
+// kat's.
+var errNoFNDSAKAT = errors.New("--scheme fn-dsa: the NIST KAT files are round 3's; FN-DSA's vectors are go-fn-dsa's (fndsa/testdata/gofndsa, checked by go test ./fndsa/), and FN-DSA key generation is not implemented yet")
+var errNoFNDSAKeygen = errors.New("--scheme fn-dsa: FN-DSA key generation (integer NTRUSolve) is not implemented yet; FN-DSA keys use falcon.h's key encodings, so keys from 'fprlab keygen' (round 3) or from go-fn-dsa sign and verify with --scheme fn-dsa")
+
+// refuseFNDSA returns refusal for --scheme fn-dsa, a --scheme error for an
+// unknown scheme, and nil for falcon.
+func refuseFNDSA(scheme string, refusal error) error {
+	sc, err := parseScheme(scheme)
+	if err != nil {
+		return err
+	}
+	if sc == shadow.SchemeFNDSA {
+		return refusal
+	}
+	return nil
+}

@@ -1,0 +1,186 @@
+package falcon
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/shakeprng"
+)
+
+// The floating-point part of FN-DSA signing (the FIPS 206 draft; FIPS 206
+// is not final), as the FN-DSA implementations that track it compute it
+// (pornin's go-fn-dsa at commit e24833f, interoperable with c-fn-dsa and
+// rust-fn-dsa). The scheme layer -- nonces, hash-to-point with a
+// domain-separation context and a pre-hash identifier, encodings -- is
+// package fndsa; this file holds only what runs inside the generic engine
+// over a backend, so that every backend, observer, precision plan and
+// shadow that signs round 3 also signs FN-DSA.
+//
+// One attempt differs from round 3's dynamic path (doSignDyn) in three
+// places, all inside ffSampling and the sampler:
+//
+//   - the sampler's random bytes are the SHAKE256 stream of the 56-byte
+//     attempt seed (internal/shakeprng) instead of ChaCha20;
+//   - the LDL decomposition at every node uses that g00 and g11 are
+//     self-adjoint (real in FFT form): mu = g01 * (1/g00) with one real
+//     inversion, d11 = g11 - Re(mu adj(g01)), and the split of d00 and d11
+//     takes real values only (polyLDLSelfAdjFFT, polySplitSelfAdjFFT),
+//     where round 3 divides complex numbers and carries the rounding noise
+//     of the imaginary parts;
+//   - the leaves are normalised with 1/sigma correctly rounded to binary64
+//     (fips206InvSigma), where round 3's table fpr_inv_sigma is one ulp
+//     above it at every degree;
+//   - ApproxExp is the integer evaluation of the FACCT polynomial on
+//     floor(2^63 x) and floor(2^63 ccs) for every backend (expmP63Int),
+//     where round 3 lets each backend evaluate it its own way (ExpmP63).
+//
+// Basis, Gram matrix, target, base sampler, BerExp and the final
+// lattice point are round 3's, operation for operation.
+
+// FIPS206SeedSize is the number of bytes that seed one FN-DSA signing
+// attempt's sampler (the 56 bytes after the nonce in the attempt's
+// SHAKE256 output).
+const FIPS206SeedSize = 56
+
+// SignAttemptFIPS206 runs one FN-DSA signing attempt over backend b on the
+// hashed point hm, with the sampler reading the SHAKE256 stream of seed
+// (FIPS206SeedSize bytes). G is recomputed from f, g and F as in
+// SignAttemptDyn. The attempt's s2 is the FN-DSA signature's when Short
+// (the caller encodes it and retries on a failed encoding).
+func SignAttemptFIPS206(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
+	e, full, hNTT, err := engineAndKey(b, sk)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, err
+	}
+	if len(seed) != FIPS206SeedSize {
+		return nil, fmt.Errorf("falcon: FN-DSA sampler seed is %d bytes, want %d", len(seed), FIPS206SeedSize)
+	}
+	return e.attemptFIPS206(full, hNTT, hm, seed)
+}
+
+// attemptFIPS206 implements signEngine.
+func (e *engineOf[F, A]) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
+	a := e.runArith()
+	s := newSampler(a, shakeprng.New(seed), sk.LogN, e.obs)
+	s.fips206 = true
+	s.fipsExpm, _ = any(a).(FIPS206Expm[F])
+	s.setAcceptance(e.acc)
+	at := doSignDyn(a, s, sk, hNTT, hm, nil)
+	if s.stuck {
+		return nil, ErrSamplerStuck
+	}
+	if e.obs != nil {
+		e.obs.Attempt(at)
+	}
+	return at, nil
+}
+
+// fips206InvSigma is FN-DSA's 1/sigma for logn = 1..10 (entry 0 unused),
+// sigma = 1.17 sqrt(q) sigma_min with round 3's sigma_min, correctly
+// rounded to binary64: go-fn-dsa's inv_sigma table, which
+// arith.InvSigmaFormula reproduces (TestFIPS206InvSigma). Every backend
+// imports it exactly as the scheme's parameter, as the shadow's default
+// (SigmaReference) does with round 3's table.
+var fips206InvSigma = [...]float64{
+	0,
+	0x1.c48eb7e241699p-8, 0x1.be50a548caed8p-8, 0x1.b852ee09e762bp-8, 0x1.afc5ed3cada35p-8,
+	0x1.a7b3b0976b3ecp-8, 0x1.a011282ca9c97p-8, 0x1.98d49ce5f2735p-8, 0x1.91f57c56ed9edp-8,
+	0x1.8b6c2de64c7c9p-8, 0x1.8531ef6311ae2p-8,
+}
+
+// expmCoeffs are the FACCT coefficients of the integer evaluation of
+// 2^63 exp(-x) (Zhao, Steinfeld, Sakzad, "FACCT: FAst, Compact, and
+// Constant-Time Discrete Gaussian Sampler over Integers", IEEE TC 2020; the
+// same table as the reference's fpr_expm_p63), highest degree first.
+var expmCoeffs = [...]uint64{
+	0x00000004741183A3, 0x00000036548CFC06, 0x0000024FDCBF140A,
+	0x0000171D939DE045, 0x0000D00CF58F6F84, 0x000680681CF796E3,
+	0x002D82D8305B0FEA, 0x011111110E066FD0, 0x0555555555070F00,
+	0x155555555581FF00, 0x400000000002B400, 0x7FFFFFFFFFFF4800,
+	0x8000000000000000,
+}
+
+// FIPS206Expm is implemented by an arithmetic that evaluates FN-DSA's
+// ApproxExp itself, as the shadow's pair arithmetic does (the measured
+// side's ExpmP63FIPS206 beside the exact value, instead of the
+// truncations' decisions); the sampler then calls it in place of
+// ExpmP63FIPS206.
+type FIPS206Expm[F any] interface {
+	ExpmP63FIPS206(x, ccs F) uint64
+}
+
+// ExpmP63FIPS206 is FN-DSA's ApproxExp: 2^63 ccs exp(-x), for 0 <= x < ln 2
+// and 0 <= ccs <= 1, evaluated in 64-bit integers by Horner's rule on
+// z = 2 floor(2^63 x) and w = 2 floor(2^63 ccs) (each step keeps the high
+// word of a 64x64 product). Only the two truncations are floating-point;
+// over binary64 they are exact (a product by 2^63), so every binary64
+// backend returns go-fn-dsa's value. A ccs of 1 or more gives w = 0, as
+// go-fn-dsa does on every platform (2^63 does not fit: its native
+// conversion returns 2^63, whose double wraps to 0, and its emulation
+// returns 0).
+func ExpmP63FIPS206[F any, A arith.Arith[F]](a A, x, ccs F) uint64 {
+	two63 := a.Scaled(1, 63)
+	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
+	var w uint64
+	if a.Lt(ccs, a.Const(arith.One)) {
+		w = uint64(a.Trunc(a.Mul(ccs, two63))) << 1
+	}
+	y := expmCoeffs[0]
+	for _, c := range expmCoeffs[1:] {
+		hi, _ := bits.Mul64(y, z)
+		y = c - hi
+	}
+	hi, _ := bits.Mul64(y, w)
+	return hi
+}
+
+// polyLDLSelfAdjFFT is FN-DSA's LDL decomposition of the self-adjoint
+// G = [[g00, g01], [adj(g01), g11]] in place, for g00 and g11 whose FFT
+// values are real (their imaginary halves are ignored): at every root
+//
+//	mu  = g01 * (1/g00)                 (one inversion, two products)
+//	d11 = g11 - (mu_re g01_re + mu_im g01_im)
+//	l10 = adj(mu)
+//
+// g01 receives l10 and g11 receives d11, with a zero imaginary half.
+func polyLDLSelfAdjFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) {
+	hn := 1 << logn >> 1
+	zero := a.Const(arith.Zero)
+	for u := range hn {
+		inv := a.Inv(g00[u])
+		mur := a.Mul(g01[u], inv)
+		mui := a.Mul(g01[u+hn], inv)
+		zo := a.Add(a.Mul(mur, g01[u]), a.Mul(mui, g01[u+hn]))
+		g11[u] = a.Sub(g11[u], zo)
+		g11[u+hn] = zero
+		g01[u] = mur
+		g01[u+hn] = a.Neg(mui)
+	}
+}
+
+// polySplitSelfAdjFFT is polySplitFFT for an f whose FFT values are real
+// (only f[:n/2] is read): f0 is real too, and f1's values are
+// ((f(w) - f(-w))/2) conj(w) with a real first factor.
+func polySplitSelfAdjFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	qn := hn >> 1
+	zero := a.Const(arith.Zero)
+	if logn == 1 {
+		f0[0] = f[0]
+		f1[0] = zero
+		return
+	}
+	for u := range qn {
+		ar, br := f[u<<1], f[(u<<1)+1]
+		f0[u] = a.Half(a.Add(ar, br))
+		f0[u+qn] = zero
+		t := a.Half(a.Sub(ar, br))
+		f1[u] = a.Mul(t, a.GM((u+hn)<<1))
+		f1[u+qn] = a.Mul(t, a.Neg(a.GM(((u+hn)<<1)+1)))
+	}
+}
