@@ -112,7 +112,8 @@ func TestSweepFNDSA(t *testing.T) {
 	}
 }
 
-// TestSweepFNDSABadFlags: what an FN-DSA sweep cannot do is refused.
+// TestSweepFNDSABadFlags: what an FN-DSA sweep cannot do is refused, and
+// tune refuses FN-DSA.
 func TestSweepFNDSABadFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -122,6 +123,8 @@ func TestSweepFNDSABadFlags(t *testing.T) {
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--kat-records", "0:1"}, "KAT"},
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--exact-sigma", "formula"}, "not supported"},
 		{[]string{"sweep", "--scheme", "mldsa", "--format", "vprec:40", "--params", "512", "--signatures", "1"}, "--scheme"},
+		{[]string{"tune", "--scheme", "fn-dsa", "--params", "512", "--signatures", "1"}, "round-3 signing only"},
+		{[]string{"tune", "--scheme", "mldsa", "--params", "512", "--signatures", "1"}, "--scheme"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
