@@ -132,3 +132,32 @@ func TestSweepFNDSABadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepFNDSAMerge: the shards of an FN-DSA sweep merge into the
+// FN-DSA sweep, and a round-3 shard of the same flags does not join them.
+func TestSweepFNDSAMerge(t *testing.T) {
+	tmp := t.TempDir()
+	shard := func(scheme, i, dir string) {
+		t.Helper()
+		code, _, errs := runCLI(t, "sweep", "--scheme", scheme, "--format", "vprec:56,vprec:60", "--reference", "", "--kat", "0", "--exact-sigma", "reference",
+			"--params", "512", "--signatures", "1", "--shard", i+"/2", "--out", dir)
+		if code != 0 {
+			t.Fatalf("sweep --scheme %s --shard %s/2: exit %d: %s", scheme, i, code, errs)
+		}
+	}
+	a, b, r3 := filepath.Join(tmp, "a"), filepath.Join(tmp, "b"), filepath.Join(tmp, "r3")
+	shard("fn-dsa", "0", a)
+	shard("fn-dsa", "1", b)
+	shard("falcon", "1", r3)
+	code, out, errs := runCLI(t, "merge", a, b, "--out", filepath.Join(tmp, "m"), "--json")
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	points := jsonObjects(t, out, true)
+	if len(points) != 2 || points[0]["scheme"] != "fn-dsa" || points[1]["scheme"] != "fn-dsa" {
+		t.Fatalf("merged points: %v", points)
+	}
+	if code, _, errs := runCLI(t, "merge", a, r3, "--out", filepath.Join(tmp, "m2")); code != 2 || !strings.Contains(errs, "scheme") {
+		t.Errorf("merge of an FN-DSA and a round-3 shard: exit %d, stderr %q", code, errs)
+	}
+}
