@@ -491,7 +491,13 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	}
 	fmt.Fprintln(w)
 	for _, ps := range results.PStars(rp[refs:]) {
-		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", ps.Curve, ps.Criterion.Describe(), ps, ps.Signatures)
+		curve := ps.Curve.String()
+		if len(points) > 0 && shadow.Scheme(points[0].Scheme) == shadow.SchemeFNDSA {
+			// results.Curve's legend names round 3's degrees ("Falcon-512
+			// rn"); a sweep has one scheme.
+			curve = "FN-DSA-" + strings.TrimPrefix(curve, "Falcon-")
+		}
+		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", curve, ps.Criterion.Describe(), ps, ps.Signatures)
 	}
 	return nil
 }

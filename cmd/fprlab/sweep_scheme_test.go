@@ -93,6 +93,11 @@ func TestSweepFNDSA(t *testing.T) {
 	if r3[1]["scheme"] != nil || reflect.DeepEqual(r3[1]["per_leaf"], points[1]["per_leaf"]) {
 		t.Errorf("round-3 sweep: scheme %v, per_leaf %v equal to FN-DSA's", r3[1]["scheme"], r3[1]["per_leaf"])
 	}
+	// The text output names the scheme, in its header and its P*.
+	code, out, errs = runCLI(t, "sweep", "--scheme", "fn-dsa", "--format", "vprec:56", "--reference", "", "--params", "512", "--signatures", "1")
+	if code != 0 || !strings.Contains(out, "FN-DSA-512 precision sweep") || !strings.Contains(out, "P* (FN-DSA-512 rn,") || strings.Contains(out, "Falcon") {
+		t.Errorf("sweep --scheme fn-dsa text: exit %d %q %q", code, out, errs)
+	}
 	// The scheme is in the sweep's identity, both ways.
 	r3dir := filepath.Join(t.TempDir(), "r3")
 	if code, _, errs := runCLI(t, "sweep", "--format", "vprec:56", "--reference", "", "--kat", "0", "--params", "512", "--signatures", "1", "--exact-sigma", "reference", "--out", r3dir); code != 0 {
