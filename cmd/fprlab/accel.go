@@ -16,6 +16,7 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
@@ -195,6 +196,7 @@ var accelCountsNotes = []string{
 
 func newAccelCountsCmd(s *streams) *cobra.Command {
 	opts := &accelRecordFlags{}
+	var scheme string
 	cmd := &cobra.Command{
 		Use:   "counts --params 512|1024",
 		Short: "Operation counts per phase of a NIST KAT record (fpr operations, modp/mq_montymul, Keccak-f[1600])",
@@ -209,11 +211,24 @@ against the published file, and prints per phase:
   keccak_f1600, from the bytes each SHAKE256 absorbs and squeezes.
 
 Falcon-512 record 0: FPR 731,119, FPR_NORM64 388,031, modp_montymul 975,905,
-Keccak-f 503 (HORCRUX Table II), mq_montymul 17,664 / 20,992 / 8,448.`,
+Keccak-f 503 (HORCRUX Table II), mq_montymul 17,664 / 20,992 / 8,448.
+
+--scheme fn-dsa counts the fpr operations of an FN-DSA signature (FIPS 206
+draft, as go-fn-dsa) made with the record's round-3 keys, beside round 3's.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runAccelCounts(cmd.Context(), opts, s) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			sc, err := parseScheme(scheme)
+			if err != nil {
+				return err
+			}
+			if sc == shadow.SchemeFNDSA {
+				return runAccelCountsFNDSA(opts, s)
+			}
+			return runAccelCounts(cmd.Context(), opts, s)
+		},
 	}
 	opts.bind(cmd)
+	addSchemeFlag(cmd, &scheme)
 	return cmd
 }
 

@@ -31,6 +31,9 @@ type sweepOptions struct {
 	References string
 	KAT        int
 	compareOptions
+	// katSet reports whether --kat was given: an FN-DSA sweep skips the
+	// round-3 KAT conformance unless asked for it, and then refuses.
+	katSet func() bool
 }
 
 const sweepLong = `sweep runs compare's shadowed measurement over a range of floating-point
@@ -52,7 +55,11 @@ in the table and plots.
 
 --out DIR keeps one compare campaign per format (DIR/FORMAT/) and the
 finished formats' results; the same command run again continues where it
-stopped without losing a finished format or signature.`
+stopped without losing a finished format or signature.
+
+--scheme fn-dsa sweeps FN-DSA signing (as compare --scheme fn-dsa; keys
+from round-3 key generation over emu64, exact sigma the scheme's table) and
+has no KAT column: the NIST records are round 3's (--kat defaults to 0).`
 
 func newSweepCmd(s *streams) *cobra.Command {
 	opts := &sweepOptions{}
@@ -80,6 +87,8 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, `print {"formats": [per-format objects: compare's summary plus format, bits, exp_bits, rounding, kat], "pstar": [P* per curve and criterion]}`)
 	f.StringVar(&opts.Shard, "shard", "", "measure shard `I/N` of the formats, I counted from 0 (those whose 0-based index is I modulo N); combine with fprlab merge")
+	addSchemeFlag(cmd, &opts.Scheme)
+	opts.katSet = func() bool { return cmd.Flags().Changed("kat") }
 	return cmd
 }
 
@@ -102,6 +111,9 @@ type sweepIdentity struct {
 	Shard      string   `json:"shard,omitempty"`
 	// TriwordNames: as compareIdentity's.
 	TriwordNames int `json:"triword_names,omitempty"`
+	// Scheme is "fn-dsa" for an FN-DSA sweep (absent: round 3, so that
+	// the run.json of a round-3 sweep is what it was before FN-DSA).
+	Scheme string `json:"scheme,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -216,6 +228,14 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	opts.Backends = bs[0].Name
 	_, cfg, err := compareConfig(&opts.compareOptions)
+	if err == nil && cfg.Scheme == shadow.SchemeFNDSA {
+		// The KAT conformance column regenerates round 3's NIST records
+		// (key generation and signing); FN-DSA has no such records.
+		if opts.KAT != 0 && opts.katSet != nil && opts.katSet() {
+			err = errors.New("--kat: the NIST KAT records are round 3's, FN-DSA has none: use --kat 0 (the default with --scheme fn-dsa)")
+		}
+		opts.KAT = 0
+	}
 	if err == nil {
 		err = checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
 	}
@@ -237,6 +257,9 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 			Seed: cfg.Seed, KATRecords: opts.KATRecords, Shadow: string(cfg.Shadow), ExactSigma: string(cfg.Sigma)}
 		if shardN > 1 {
 			id.Shard = fmt.Sprintf("%d/%d", shardI, shardN)
+		}
+		if cfg.Scheme == shadow.SchemeFNDSA {
+			id.Scheme = string(cfg.Scheme)
 		}
 		if cfg.Shadow == shadow.ShadowOracle {
 			id.OracleBits = cfg.OracleBits
@@ -433,7 +456,7 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	if len(points) > 0 {
 		p := points[0]
-		fmt.Fprintf(tw, "Falcon-%d precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", p.Params, p.Signatures, p.Shadow, p.ExactSigma)
+		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", schemeName(p.Scheme, p.Params), p.Signatures, p.Shadow, p.ExactSigma)
 	}
 	var notes []string
 	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")
@@ -468,7 +491,13 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	}
 	fmt.Fprintln(w)
 	for _, ps := range results.PStars(rp[refs:]) {
-		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", ps.Curve, ps.Criterion.Describe(), ps, ps.Signatures)
+		curve := ps.Curve.String()
+		if len(points) > 0 && shadow.Scheme(points[0].Scheme) == shadow.SchemeFNDSA {
+			// results.Curve's legend names round 3's degrees ("Falcon-512
+			// rn"); a sweep has one scheme.
+			curve = "FN-DSA-" + strings.TrimPrefix(curve, "Falcon-")
+		}
+		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", curve, ps.Criterion.Describe(), ps, ps.Signatures)
 	}
 	return nil
 }

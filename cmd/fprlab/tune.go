@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,6 +25,7 @@ import (
 // tuneOptions holds the flags of tune.
 type tuneOptions struct {
 	Params     string
+	Scheme     string
 	Target     string
 	Margin     float64
 	Statistic  string
@@ -109,12 +111,21 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "result `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	f.BoolVar(&opts.Progress, "progress", false, "print each measurement on stderr (default: when stderr is a terminal)")
+	addSchemeFlag(cmd, &opts.Scheme)
 	return cmd
 }
+
+// errNoFNDSATune is tune's answer to --scheme fn-dsa: its precision plans
+// stage round 3's signing (arith/plan), whose stages FN-DSA's signing path
+// does not share one for one (its LDL and ApproxExp differ).
+var errNoFNDSATune = errors.New("--scheme fn-dsa: tune searches precision plans of round-3 signing only; measure FN-DSA formats with 'fprlab sweep --scheme fn-dsa'")
 
 // tuneConfig validates the flags.
 func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	var cfg tune.Config
+	if err := refuseFNDSA(opts.Scheme, errNoFNDSATune); err != nil {
+		return cfg, err
+	}
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
 		return cfg, err
