@@ -28,9 +28,11 @@
 //     instead of ChaCha20, its ApproxExp is an integer polynomial on every
 //     backend, and ffSampling's LDL uses that its diagonal is real
 //     (falcon.SignAttemptFIPS206 documents those three).
-//   - Key generation uses no floating point (not implemented here yet:
-//     this package signs and verifies with keys made elsewhere, such as
-//     go-fn-dsa's).
+//   - Key generation uses no floating point. It is implemented here only
+//     up to NTRUSolve (the (f, g) candidates drawn from the seed and their
+//     tests, keygen_sample.go, in fixed point, keygen_fxr.go), so this
+//     package signs and verifies with keys made elsewhere, such as
+//     go-fn-dsa's.
 //
 // Signing is generic over the backend: over binary64 (native, emu64) the
 // signatures are go-fn-dsa's byte for byte, which the tests check on the

@@ -1,0 +1,183 @@
+package fndsa
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"sync"
+	"testing"
+
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/shakeprng"
+)
+
+// testdata/gofndsa/candidates.json.gz (see the README): for every
+// key-generation seed of vectors.json.gz, the (f, g) candidates go-fn-dsa
+// draws, in order, and which test rejected each one ("norm", "invertible",
+// "ortho", "ntru"; "ok" for the one that became the key).
+
+type goCandidate struct {
+	FG      string `json:"fg_sha256"`
+	Verdict string `json:"verdict"`
+	OrthoSN *int64 `json:"ortho_sn"` // go-fn-dsa's orthogonalized squared norm, when it computed one
+}
+
+type goCandidateSeed struct {
+	LogN  uint          `json:"logn"`
+	Seed  string        `json:"seed"`
+	Cands []goCandidate `json:"cands"`
+}
+
+type goCandidates struct {
+	KAT       []goCandidateSeed `json:"kat"`
+	KeygenRef []goCandidateSeed `json:"keygen_ref"`
+}
+
+var loadCandidates = sync.OnceValues(func() (*goCandidates, error) {
+	var c goCandidates
+	return &c, readGzipJSON("testdata/gofndsa/candidates.json.gz", &c)
+})
+
+// TestFxrRoots pins the fixed-point roots of unity to the SHA-256 of
+// go-fn-dsa's table gm_tab (2048 entries, each 8 bytes little-endian),
+// computed from go-fn-dsa's source (see the README).
+func TestFxrRoots(t *testing.T) {
+	const want = "e0746da83816f05bd5a3bbe0867bba11ee2bab9cd781780ce4d205d6c51b03d9"
+	b := make([]byte, 0, 8*len(fxrRoots))
+	for _, x := range fxrRoots {
+		b = binary.LittleEndian.AppendUint64(b, uint64(x))
+	}
+	if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != want {
+		t.Fatalf("roots digest %x, want %s", h, want)
+	}
+}
+
+// TestFxrArith checks the fixed-point operations on values worked by hand.
+func TestFxrArith(t *testing.T) {
+	half := fxr(1 << 31)
+	for _, c := range []struct {
+		name      string
+		got, want fxr
+	}{
+		{"1.5*-2", fxrMul(fxrOf(1)+half, fxrOf(-2)), fxrOf(-3)},
+		{"-2^-32 * 0.5 truncates down", fxrMul(^fxr(0), half), ^fxr(0)},
+		{"2^-32 * 0.5 truncates to 0", fxrMul(1, half), 0},
+		{"half(3*2^-32)", fxrHalf(3), 2},
+		{"half(-3*2^-32)", fxrHalf(^fxr(2)), ^fxr(0)},
+		{"1/3", fxrDiv(fxrOf(1), fxrOf(3)), 1431655765},
+		{"2/3 rounds up", fxrDiv(fxrOf(2), fxrOf(3)), 2863311531},
+		{"-2/3", fxrDiv(fxrOf(-2), fxrOf(3)), ^fxr(2863311531 - 1)},
+		{"7/-2", fxrDiv(fxrOf(7), fxrOf(-2)), -(fxrOf(3) + half)},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: got %d, want %d", c.name, int64(c.got), int64(c.want))
+		}
+	}
+	// The FFT and its inverse nearly cancel on a small polynomial.
+	f := []int8{3, -1, 4, 1, -5, 9, 2, -6}
+	v := make([]fxr, len(f))
+	for i := range f {
+		v[i] = fxrOf(int32(f[i]))
+	}
+	fxrFFT(3, v)
+	fxrIFFT(3, v)
+	for i := range f {
+		if d := int64(v[i]) - int64(fxrOf(int32(f[i]))); d < -64 || d > 64 {
+			t.Errorf("coefficient %d: %d after FFT and inverse", i, int64(v[i]))
+		}
+	}
+}
+
+// TestGoFNDSACandidates: from every seed, the candidates drawn here equal
+// go-fn-dsa's (f, g) byte for byte, and the norm, invertibility and
+// orthogonalized-norm tests reject exactly the candidates go-fn-dsa's
+// reject; the accepted candidate of a KAT seed is the f, g of go-fn-dsa's
+// signing key. The candidates go-fn-dsa dropped in NTRUSolve ("ntru") pass
+// the tests here, as they did there. Where go-fn-dsa computed the
+// orthogonalized squared norm (fixed point), the value here is the same to
+// the last bit.
+func TestGoFNDSACandidates(t *testing.T) {
+	c, err := loadCandidates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := vectors(t)
+	if len(c.KAT) != len(v.KAT) || len(c.KeygenRef) != len(v.KeygenRef) {
+		t.Fatalf("%d/%d candidate seeds for %d/%d vectors", len(c.KAT), len(c.KeygenRef), len(v.KAT), len(v.KeygenRef))
+	}
+	counts := map[string]int{}
+	check := func(name string, s goCandidateSeed, skey string) {
+		seed := unhex(t, s.Seed)
+		n := 1 << s.LogN
+		p := shakeprng.New(seed)
+		f, g := make([]int8, n), make([]int8, n)
+		for k, want := range s.Cands {
+			sampleSmall(s.LogN, p, f)
+			sampleSmall(s.LogN, p, g)
+			fg := make([]byte, 0, 2*n)
+			for _, x := range append(append([]int8(nil), f...), g...) {
+				fg = append(fg, byte(x))
+			}
+			if h := sha256.Sum256(fg); hex.EncodeToString(h[:]) != want.FG {
+				t.Fatalf("%s candidate %d: (f, g) digest %x, want %s", name, k, h, want.FG)
+			}
+			if want.OrthoSN != nil {
+				if sn := int64(orthoNormSq(s.LogN, f, g)); sn != *want.OrthoSN {
+					t.Fatalf("%s candidate %d: orthogonalized squared norm %d, go-fn-dsa %d", name, k, sn, *want.OrthoSN)
+				}
+				counts["ortho_sn"]++
+			}
+			got := candidateVerdict(s.LogN, f, g)
+			exp := want.Verdict
+			if exp == "ntru" || exp == "ok" {
+				exp = ""
+			}
+			if got != exp {
+				t.Fatalf("%s candidate %d: verdict %q, go-fn-dsa %q", name, k, got, want.Verdict)
+			}
+			counts[want.Verdict]++
+		}
+		if last := s.Cands[len(s.Cands)-1]; last.Verdict != "ok" {
+			t.Fatalf("%s: last candidate %q, not ok", name, last.Verdict)
+		}
+		if skey == "" {
+			return
+		}
+		sk, err := falcon.DecodePrivateKey(unhex(t, skey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(int8Bytes(sk.SmallF), int8Bytes(f)) || !bytes.Equal(int8Bytes(sk.SmallG), int8Bytes(g)) {
+			t.Fatalf("%s: accepted candidate is not the key's (f, g)", name)
+		}
+	}
+	for i, s := range c.KAT {
+		if s.Seed != v.KAT[i].KgenSeed || s.LogN != v.KAT[i].LogN {
+			t.Fatalf("kat %d: candidate seed %s/%d, vector %s/%d", i, s.Seed, s.LogN, v.KAT[i].KgenSeed, v.KAT[i].LogN)
+		}
+		check("kat "+s.Seed, s, v.KAT[i].SKey)
+	}
+	for i, s := range c.KeygenRef {
+		if s.Seed != v.KeygenRef[i].Seed || s.LogN != v.KeygenRef[i].LogN {
+			t.Fatalf("keygen_ref %d: candidate seed %s, vector %s", i, s.Seed, v.KeygenRef[i].Seed)
+		}
+		check("keygen_ref "+s.Seed, s, v.KeygenRef[i].SKey)
+	}
+	// Every test must have rejected something, or the comparison says
+	// little about it.
+	for _, k := range []string{"norm", "invertible", "ortho", "ntru", "ok", "ortho_sn"} {
+		if counts[k] == 0 {
+			t.Errorf("no candidate with verdict %q", k)
+		}
+	}
+	t.Logf("candidates by go-fn-dsa verdict: %v", counts)
+}
+
+func int8Bytes(v []int8) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
+}
