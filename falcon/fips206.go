@@ -64,19 +64,7 @@ func SignAttemptFIPS206(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byt
 
 // attemptFIPS206 implements signEngine.
 func (e *engineOf[F, A]) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	a := e.runArith()
-	s := newSampler(a, shakeprng.New(seed), sk.LogN, e.obs)
-	s.fips206 = true
-	s.fipsExpm, _ = any(a).(FIPS206Expm[F])
-	s.setAcceptance(e.acc)
-	at := doSignDyn(a, s, sk, hNTT, hm, nil)
-	if s.stuck {
-		return nil, ErrSamplerStuck
-	}
-	if e.obs != nil {
-		e.obs.Attempt(at)
-	}
-	return at, nil
+	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
 }
 
 // fips206InvSigma is FN-DSA's 1/sigma for logn = 1..10 (entry 0 unused),

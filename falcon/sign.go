@@ -441,8 +441,19 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+}
+
+// runAttemptDyn runs one attempt of the dynamic path with the sampler
+// reading src; fips206 selects FN-DSA's sampler and ffSampling
+// (fips206.go) in place of round 3's.
+func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
 	a := e.runArith()
-	s := newSampler(a, &p, sk.LogN, e.obs)
+	s := newSampler(a, src, sk.LogN, e.obs)
+	if fips206 {
+		s.fips206 = true
+		s.fipsExpm, _ = any(a).(FIPS206Expm[F])
+	}
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

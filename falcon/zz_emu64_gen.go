@@ -509,19 +509,7 @@ func vecPolyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) bool 
 
 // attemptFIPS206 is the emu64 copy of engineOf.attemptFIPS206 (fips206.go).
 func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	a := e.runArith()
-	s := newSamplerEmu64(a, shakeprng.New(seed), sk.LogN, e.obs)
-	s.fips206 = true
-	s.fipsExpm, _ = any(a).(FIPS206Expm[emu64.FPR])
-	s.setAcceptance(e.acc)
-	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
-	if s.stuck {
-		return nil, ErrSamplerStuck
-	}
-	if e.obs != nil {
-		e.obs.Attempt(at)
-	}
-	return at, nil
+	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
 }
 
 // polyLDLSelfAdjFFTEmu64 is polyLDLSelfAdjFFT (fips206.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1421,8 +1409,17 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]
 func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+}
+
+// runAttemptDyn is the emu64 copy of engineOf.runAttemptDyn (sign.go).
+func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
 	a := e.runArith()
-	s := newSamplerEmu64(a, &p, sk.LogN, e.obs)
+	s := newSamplerEmu64(a, src, sk.LogN, e.obs)
+	if fips206 {
+		s.fips206 = true
+		s.fipsExpm, _ = any(a).(FIPS206Expm[emu64.FPR])
+	}
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

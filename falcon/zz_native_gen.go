@@ -464,19 +464,7 @@ func polyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) {
 
 // attemptFIPS206 is the native copy of engineOf.attemptFIPS206 (fips206.go).
 func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	a := e.runArith()
-	s := newSamplerNative(a, shakeprng.New(seed), sk.LogN, e.obs)
-	s.fips206 = true
-	s.fipsExpm, _ = any(a).(FIPS206Expm[float64])
-	s.setAcceptance(e.acc)
-	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
-	if s.stuck {
-		return nil, ErrSamplerStuck
-	}
-	if e.obs != nil {
-		e.obs.Attempt(at)
-	}
-	return at, nil
+	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
 }
 
 // polyLDLSelfAdjFFTNative is polyLDLSelfAdjFFT (fips206.go) with F = float64, A = native.Arith.
@@ -1376,8 +1364,17 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+}
+
+// runAttemptDyn is the native copy of engineOf.runAttemptDyn (sign.go).
+func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
 	a := e.runArith()
-	s := newSamplerNative(a, &p, sk.LogN, e.obs)
+	s := newSamplerNative(a, src, sk.LogN, e.obs)
+	if fips206 {
+		s.fips206 = true
+		s.fipsExpm, _ = any(a).(FIPS206Expm[float64])
+	}
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

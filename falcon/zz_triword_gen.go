@@ -321,19 +321,7 @@ func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) 
 
 // attemptFIPS206 is the triword copy of engineOf.attemptFIPS206 (fips206.go).
 func (e *engineOfTriword) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	a := e.runArith()
-	s := newSamplerTriword(a, shakeprng.New(seed), sk.LogN, e.obs)
-	s.fips206 = true
-	s.fipsExpm, _ = any(a).(FIPS206Expm[triword.TW])
-	s.setAcceptance(e.acc)
-	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
-	if s.stuck {
-		return nil, ErrSamplerStuck
-	}
-	if e.obs != nil {
-		e.obs.Attempt(at)
-	}
-	return at, nil
+	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
 }
 
 // polyLDLSelfAdjFFTTriword is polyLDLSelfAdjFFT (fips206.go) with F = triword.TW, A = triword.Arith.
@@ -563,8 +551,17 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+}
+
+// runAttemptDyn is the triword copy of engineOf.runAttemptDyn (sign.go).
+func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
 	a := e.runArith()
-	s := newSamplerTriword(a, &p, sk.LogN, e.obs)
+	s := newSamplerTriword(a, src, sk.LogN, e.obs)
+	if fips206 {
+		s.fips206 = true
+		s.fipsExpm, _ = any(a).(FIPS206Expm[triword.TW])
+	}
 	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
