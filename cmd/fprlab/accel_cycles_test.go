@@ -35,6 +35,16 @@ type cyclesReportJSON struct {
 // TestAccelCyclesJSON runs accel cycles on two records with the built-in
 // table, and with a user table whose accelerated costs equal the software
 // ones, which must leave every phase at its baseline (speedup 1).
+// flatCostTable is a cost table in which acceleration changes nothing,
+// with no verify path.
+const flatCostTable = `{"platform": "flat", "units": {` +
+	`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+	`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+	`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+	`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+	`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
+	`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
+
 func TestAccelCyclesJSON(t *testing.T) {
 	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--records", "2", "--json")
 	if code != 0 {
@@ -54,13 +64,7 @@ func TestAccelCyclesJSON(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	table := `{"platform": "flat", "units": {` +
-		`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
-		`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
+	table := flatCostTable
 	path := filepath.Join(dir, "flat.json")
 	if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
 		t.Fatal(err)
@@ -237,14 +241,7 @@ func TestAccelCyclesFNDSA(t *testing.T) {
 
 	dir := t.TempDir()
 	flat := filepath.Join(dir, "flat.json")
-	table := `{"platform": "flat", "units": {` +
-		`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
-		`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
-	if err := os.WriteFile(flat, []byte(table), 0o644); err != nil {
+	if err := os.WriteFile(flat, []byte(flatCostTable), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
