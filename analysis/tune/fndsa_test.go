@@ -149,3 +149,30 @@ func TestSchemeChecks(t *testing.T) {
 		}
 	}
 }
+
+// An FN-DSA plan whose lattice stage is too narrow for any attempt to be
+// short is a measurement (it cannot sign), not an error of the search, as
+// for round 3.
+func TestMeasureFNDSACannotSign(t *testing.T) {
+	cfg := Config{
+		LogN: 9, TargetLog2: -40, MarginBits: 0.5, Statistic: PerSignatureWorst, Cost: CostBits,
+		Signatures: 1, Keys: 1, ConfirmSignatures: 1, Seed: "narrow", Format: "vprec:%d",
+		Start: 64, Step: 8, Floor: 11, Workers: 1, Scheme: shadow.SchemeFNDSA,
+	}
+	if err := cfg.Check(); err != nil {
+		t.Fatal(err)
+	}
+	s := &searcher{ctx: context.Background(), cfg: cfg, evals: map[string]*Evaluation{}}
+	var w Widths
+	for i := range w {
+		w[i] = 64
+	}
+	w[arith.PlanLattice] = 11
+	e, err := s.measure(w, cfg.Seed, 1, cfg.TargetLog2)
+	if err != nil {
+		t.Fatalf("a plan that cannot sign stopped the search: %v", err)
+	}
+	if e.Meets || e.Failure == "" || !math.IsInf(float64(e.ErrorLog2), 1) || e.Verdict() == "meets" {
+		t.Errorf("lattice at 11 bits: %+v", e)
+	}
+}

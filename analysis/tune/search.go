@@ -527,7 +527,7 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	}
 	cfg := s.cfg.shadowConfig(seed, n, s.cfg.Workers)
 	recs, err := shadow.Run(s.ctx, b, cfg)
-	if err != nil && s.ctx.Err() == nil && (errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)) {
+	if err != nil && s.ctx.Err() == nil && cannotSign(err) {
 		// Too little precision to sign at all: a measurement, not an
 		// error of the search.
 		e := &Evaluation{
@@ -570,6 +570,13 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	}
 	e.Meets = len(e.Misses) == 0
 	return s.done(k, e)
+}
+
+// cannotSign reports whether err says that a plan has too little
+// precision to sign: no short vector within the attempts' bound (round 3's
+// or FN-DSA's signer), or a sampler that rejects without end.
+func cannotSign(err error) bool {
+	return errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, fndsa.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)
 }
 
 // done records a new measurement.
