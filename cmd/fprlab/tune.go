@@ -70,6 +70,12 @@ operations each stage performs (counted per signature on binary64).
 Formats: vprec:P (unbounded exponent, round to nearest), or with --exp E
 vprec:P:eE, and --rounding rz (toward zero) or sr=SEED (stochastic).
 
+--scheme fn-dsa searches plans of FN-DSA signing (FIPS 206 draft as go-fn-dsa
+implements it; emu64 round-3 keys, the scheme's 1/sigma table on the exact
+side). Its ApproxExp is integer, so the expm stage has no floating-point work:
+it is reported as not tuned (its width changes nothing), and the cost prices
+the floating-point work only. The scheme is part of the --out identity.
+
 --out DIR keeps every finished measurement (DIR/evaluations.json), the
 result (DIR/result.json) and manifest.json (what was run, for fprlab
 report --in DIR); the same command run again continues where it
