@@ -102,6 +102,19 @@ func VerifyOps(logn uint, keccak uint64) [5]uint64 {
 	return [5]uint64{keccak, 2 * bf, bf, 3 * n, n}
 }
 
+// FNDSAVerifyOps returns the verify-path operations of one FN-DSA
+// verification (go-fn-dsa's vrfy.go) of degree 2^logn with keccak
+// permutations (the verifying key's digest and hash-to-point): the NTT of
+// h and of s2, 2 (n/2) logn butterflies; the inverse NTT, (n/2) logn (it
+// halves at each level, with no final scaling by 1/n); 2n pointwise
+// products (each product and its correction by R^2; h is not converted to
+// Montgomery form); n per coefficient (decoding, s1 = c - s2 h, the norm).
+func FNDSAVerifyOps(logn uint, keccak uint64) [5]uint64 {
+	n := uint64(1) << logn
+	bf := n / 2 * uint64(logn)
+	return [5]uint64{keccak, 2 * bf, bf, 2 * n, n}
+}
+
 // VerifyStep is one operation of the verify path over the records run.
 type VerifyStep struct {
 	Unit     string  `json:"unit"`
@@ -143,6 +156,13 @@ type VerifyPathReport struct {
 // ModelVerifyPath prices the verify path of degree params with the
 // hash-to-point permutations of each record (keccak[i] for records[i]).
 func ModelVerifyPath(v *VerifyPathTable, params int, records []int, keccak []uint64) (*VerifyPathReport, error) {
+	return ModelVerifyPathOps(v, params, records, keccak, VerifyOps)
+}
+
+// ModelVerifyPathOps prices the verify path of degree params with the
+// operations opsOf(logn, keccak[i]) of each record (VerifyOps for round 3,
+// FNDSAVerifyOps for FN-DSA).
+func ModelVerifyPathOps(v *VerifyPathTable, params int, records []int, keccak []uint64, opsOf func(logn uint, keccak uint64) [5]uint64) (*VerifyPathReport, error) {
 	logn := uint(0)
 	switch params {
 	case 512:
@@ -150,7 +170,7 @@ func ModelVerifyPath(v *VerifyPathTable, params int, records []int, keccak []uin
 	case 1024:
 		logn = 10
 	default:
-		return nil, fmt.Errorf("accel: verify path of Falcon-%d: the degrees are 512 and 1024", params)
+		return nil, fmt.Errorf("accel: verify path of degree %d: the degrees are 512 and 1024", params)
 	}
 	if len(keccak) == 0 || len(keccak) != len(records) {
 		return nil, fmt.Errorf("accel: %d permutation counts for %d records", len(keccak), len(records))
@@ -177,7 +197,7 @@ func ModelVerifyPath(v *VerifyPathTable, params int, records []int, keccak []uin
 		steps[i] = VerifyStep{Unit: name, Min: math.MaxUint64, SoftCyc: u.Software.Cycles, AccelCyc: u.Accelerated.Cycles}
 	}
 	for r, k := range keccak {
-		ops := VerifyOps(logn, k)
+		ops := opsOf(logn, k)
 		for i := range steps {
 			steps[i].Mean += float64(ops[i])
 			steps[i].Min, steps[i].Max = min(steps[i].Min, ops[i]), max(steps[i].Max, ops[i])

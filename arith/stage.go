@@ -46,6 +46,9 @@ const (
 	PlanSampler
 	// PlanExpm: expm_p63. Signing never enters it: an arithmetic
 	// computes its ExpmP63 in this stage's format wherever it is called.
+	// FN-DSA signing never calls ExpmP63 (its ApproxExp is integer
+	// arithmetic on two truncations, which are PlanSampler operations), so
+	// the stage holds none of FN-DSA's operations.
 	PlanExpm
 	// PlanLattice: the lattice point (z0, z1) B and its inverse FFT.
 	PlanLattice

@@ -346,3 +346,27 @@ func TestReferencesFromDocumentAlone(t *testing.T) {
 		t.Errorf("references %+v, want my-own-format at 61 bits", refs)
 	}
 }
+
+// An FN-DSA tune document: the figure names FN-DSA and labels the stage
+// the search left alone "not tuned", without a bar.
+func TestParetoFNDSA(t *testing.T) {
+	c, err := results.Read(filepath.Join("testdata", "tune-result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tu := c.Tunes[0].Tune
+	tu.Scheme = "fn-dsa"
+	tu.NotTuned = []results.TuneStageNote{{Stage: "expm", Reason: "integer"}}
+	f, err := Pareto([]results.Tune{tu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	s := svg.String()
+	if !strings.Contains(s, fmt.Sprintf("FN-DSA-%d precision plans", tu.Params)) || strings.Count(s, "not tuned") != 1 {
+		t.Errorf("SVG: FN-DSA title %v, %d labels \"not tuned\"", strings.Contains(s, "FN-DSA"), strings.Count(s, "not tuned"))
+	}
+}

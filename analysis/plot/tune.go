@@ -56,8 +56,8 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 	if len(meets)+len(misses) == 0 {
 		return nil, fmt.Errorf("pareto: %w: no plan with a finite error", results.ErrNoData)
 	}
-	p := newPlot(fmt.Sprintf("Falcon-%d precision plans (fprlab tune): cost against %s δc + δσ\n%d plans measured on %d signatures each; filled: meets 2^%g, the acceptance budget and no decision flip",
-		t.Params, t.Statistic, len(t.Evaluations), t.Signatures, t.TargetLog2),
+	p := newPlot(fmt.Sprintf("%s precision plans (fprlab tune): cost against %s δc + δσ\n%d plans measured on %d signatures each; filled: meets 2^%g, the acceptance budget and no decision flip",
+		t.Name(), t.Statistic, len(t.Evaluations), t.Signatures, t.TargetLog2),
 		"cost"+unit+": "+t.CostUnit+" ("+t.Cost+")", "log2(δc + δσ)")
 	p.Legend.Left = true // the uniform start and the costly plans sit on the right
 	if len(front) > 1 {
@@ -126,6 +126,12 @@ func Pareto(ts []results.Tune) (*Figure, error) {
 	var labels []string
 	var pos plotter.XYs
 	for i, w := range t.Chosen.Widths {
+		if !t.Tuned(i) {
+			// No arithmetic in this stage (FN-DSA's expm): no bar.
+			labels = append(labels, "not tuned")
+			pos = append(pos, plotter.XY{X: float64(i), Y: 0})
+			continue
+		}
 		vals[i] = float64(w)
 		labels = append(labels, strconv.Itoa(w))
 		pos = append(pos, plotter.XY{X: float64(i), Y: float64(w)})

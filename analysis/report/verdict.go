@@ -135,11 +135,15 @@ func sweepVerdict(d results.SweepDoc) verdict {
 
 func tuneVerdict(d results.TuneDoc) verdict {
 	r := &d.Tune
-	v := verdict{Kind: "tune", Heading: fmt.Sprintf("Tune %s: the chosen precision plan, Falcon-%d", d.File, r.Params)}
+	v := verdict{Kind: "tune", Heading: fmt.Sprintf("Tune %s: the chosen precision plan, %s", d.File, r.Name())}
 	hdr := append([]string{"stage"}, r.Stages...)
 	v.Table = newTable("", d.File, hdr...)
 	row := []string{"significand bits"}
-	for _, w := range r.Chosen.Widths {
+	for i, w := range r.Chosen.Widths {
+		if !r.Tuned(i) {
+			row = append(row, "not tuned")
+			continue
+		}
 		row = append(row, fmt.Sprint(w))
 	}
 	v.Table.Rows = append(v.Table.Rows, row)
@@ -150,6 +154,9 @@ func tuneVerdict(d results.TuneDoc) verdict {
 	v.Sentences = append(v.Sentences, cost+".",
 		fmt.Sprintf("Error: %s δc+δσ %s on the search's %s signatures (target 2^%g), %s flips.", strings.ReplaceAll(r.Statistic, "-", " "), pow2(r.Chosen.ErrorLog2), results.Thousands(int64(r.Chosen.Signatures)), r.TargetLog2, results.Thousands(r.Chosen.Flips)),
 		"Confirmation on fresh signatures: "+confirmation(r.Chosen)+".")
+	for _, n := range r.NotTuned {
+		v.Sentences = append(v.Sentences, fmt.Sprintf("Stage %s: %s.", n.Stage, n.Reason))
+	}
 	v.Table.align()
 	return v
 }

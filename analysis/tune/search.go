@@ -44,6 +44,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 )
 
@@ -107,6 +108,10 @@ type Config struct {
 	// uses ConfirmSignatures fresh ones (seed Seed+"/confirm").
 	Signatures, Keys, ConfirmSignatures int
 	Seed                                string
+	// Scheme is the scheme signed: round 3 (shadow.SchemeFalcon, also
+	// the zero value's) or FN-DSA (shadow.SchemeFNDSA, at 512 and 1024,
+	// its 1/sigma table on the exact side as compare --scheme fn-dsa).
+	Scheme shadow.Scheme
 	// Format is the stage format with %d for the width, e.g. "vprec:%d"
 	// or "vprec:%d:e11:rz".
 	Format string
@@ -137,14 +142,38 @@ func (c *Config) Check() error {
 	case strings.Count(c.Format, "%d") != 1:
 		return fmt.Errorf("tune: format %q: want one %%d for the width", c.Format)
 	}
+	sc, err := shadow.ParseScheme(string(c.Scheme))
+	if err != nil {
+		return fmt.Errorf("tune: %w", err)
+	}
+	c.Scheme = sc
+	if sc == shadow.SchemeFNDSA && (c.LogN < fndsa.MinStdLogN || c.LogN > fndsa.MaxLogN) {
+		return fmt.Errorf("tune: scheme fn-dsa signs with degrees 512 and 1024, not %d", 1<<c.LogN)
+	}
 	if _, err := ParseStatistic(string(c.Statistic)); err != nil {
 		return err
 	}
 	if _, err := ParseCostModel(string(c.Cost)); err != nil {
 		return err
 	}
-	_, err := plan.Parse("all=" + fmt.Sprintf(c.Format, c.Start))
+	_, err = plan.Parse("all=" + fmt.Sprintf(c.Format, c.Start))
 	return err
+}
+
+// shadowConfig is the shadowed campaign of n signatures from seed that
+// measures (or counts) a plan: emu64 keys, dd shadow, and the scheme's
+// exact 1/sigma -- the formula for round 3, the scheme's own table for
+// FN-DSA (its table is the formula correctly rounded to binary64, and the
+// shadow takes no other for FN-DSA).
+func (c *Config) shadowConfig(seed string, n, workers int) shadow.Config {
+	sigma := shadow.SigmaFormula
+	if c.Scheme == shadow.SchemeFNDSA {
+		sigma = shadow.SigmaReference
+	}
+	return shadow.Config{
+		LogN: c.LogN, Signatures: n, Keys: min(c.Keys, n), Seed: seed, Shadow: shadow.ShadowDD,
+		Sigma: sigma, KeygenBackend: "emu64", Workers: workers, OracleBits: 256, Scheme: c.Scheme,
+	}
 }
 
 // Widths is a significand width per plan stage.
@@ -214,6 +243,8 @@ func (e *Evaluation) Key() string { return fmt.Sprintf("%s|%s|%d", e.Plan, e.See
 
 // Result is the outcome of a search.
 type Result struct {
+	// Scheme is the scheme signed: "falcon" (round 3) or "fn-dsa".
+	Scheme     string    `json:"scheme"`
 	Params     int       `json:"params"`
 	TargetLog2 float64   `json:"target_log2"`
 	MarginBits float64   `json:"margin_bits"`
@@ -225,6 +256,13 @@ type Result struct {
 	Confirm    int       `json:"confirm_signatures"`
 	Seed       string    `json:"seed"`
 	Stages     []string  `json:"stages"`
+	// NotTuned lists the stages in which the scheme's signing makes no
+	// arithmetic operation at all (counted): their width changes
+	// nothing, the search leaves them at the uniform plan's, and they are
+	// not results of the search (FN-DSA's expm: its ApproxExp is integer).
+	NotTuned []StageNote `json:"not_tuned,omitempty"`
+	// CostNote says what the cost leaves out, if anything.
+	CostNote string `json:"cost_note,omitempty"`
 	// OpsPerSignature is the operation count per stage the cost uses.
 	OpsPerSignature map[string]map[string]float64 `json:"ops_per_signature"`
 	Uniform         *Evaluation                   `json:"uniform"`
@@ -248,10 +286,17 @@ type Result struct {
 	Seconds         float64  `json:"seconds"`
 }
 
+// StageNote is a stage and what is said about it.
+type StageNote struct {
+	Stage  string `json:"stage"`
+	Reason string `json:"reason"`
+}
+
 type searcher struct {
 	ctx   context.Context
 	cfg   Config
 	ops   StageOps
+	idle  [arith.NumPlanStages]bool // stages with no operation (not tuned)
 	evals map[string]*Evaluation
 	order []*Evaluation
 }
@@ -268,6 +313,12 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	s.ops = ops
+	var notTuned []StageNote
+	for _, st := range plan.Stages() {
+		if s.idle[st] = idleStage(ops[st]); s.idle[st] {
+			notTuned = append(notTuned, StageNote{Stage: st.String(), Reason: idleReason(cfg.Scheme, st)})
+		}
+	}
 
 	var w Widths
 	for i := range w {
@@ -294,6 +345,9 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 	for {
 		moved, active := false, false
 		for _, st := range s.byCost(cur.Widths) {
+			if s.idle[st] {
+				continue
+			}
 			for step[st] >= 1 && cur.Widths[st]-step[st] < cfg.Floor {
 				step[st] /= 2
 			}
@@ -340,12 +394,16 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 			cfg.Start, cfg.TargetLog2, cfg.ConfirmSignatures, float64(uni.Confirmation.ErrorLog2), uni.Confirmation.Flips)
 	}
 	res := &Result{
+		Scheme: string(cfg.Scheme), NotTuned: notTuned, CostNote: costNote(cfg.Scheme),
 		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, MarginBits: cfg.MarginBits, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
 		Format: cfg.Format, Signatures: cfg.Signatures, Confirm: cfg.ConfirmSignatures, Seed: cfg.Seed,
 		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: chosen, Descent: len(path) - 1, WalkedBack: len(path) - 1 - slices.Index(path, chosen),
 	}
 	for _, st := range plan.Stages() {
 		res.Stages = append(res.Stages, st.String())
+		if s.idle[st] {
+			continue
+		}
 		switch w := chosen.Widths[st]; {
 		case w < 53:
 			res.Below53 = append(res.Below53, st.String())
@@ -373,6 +431,32 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	res.Seconds = time.Since(t0).Seconds()
 	return res, nil
+}
+
+// idleStage reports whether a stage's counts hold no operation at all.
+func idleStage(n [arith.NumOps]float64) bool {
+	for _, v := range n {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// idleReason says why a stage without operations is not tuned.
+func idleReason(sc shadow.Scheme, st arith.PlanStage) string {
+	if sc == shadow.SchemeFNDSA && st == arith.PlanExpm {
+		return "no floating-point work in FN-DSA signing: its ApproxExp is integer (its two truncations to fixed point are sampler operations); not tuned, its width changes nothing"
+	}
+	return "no arithmetic operation of signing falls in this stage; not tuned, its width changes nothing"
+}
+
+// costNote says what a scheme's cost leaves out.
+func costNote(sc shadow.Scheme) string {
+	if sc == shadow.SchemeFNDSA {
+		return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
+	}
+	return ""
 }
 
 func allZero(w Widths) bool {
@@ -441,12 +525,9 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	if err != nil {
 		return nil, err
 	}
-	cfg := shadow.Config{
-		LogN: s.cfg.LogN, Signatures: n, Keys: min(s.cfg.Keys, n), Seed: seed, Shadow: shadow.ShadowDD,
-		Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: s.cfg.Workers, OracleBits: 256,
-	}
+	cfg := s.cfg.shadowConfig(seed, n, s.cfg.Workers)
 	recs, err := shadow.Run(s.ctx, b, cfg)
-	if err != nil && s.ctx.Err() == nil && (errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)) {
+	if err != nil && s.ctx.Err() == nil && cannotSign(err) {
 		// Too little precision to sign at all: a measurement, not an
 		// error of the search.
 		e := &Evaluation{
@@ -489,6 +570,13 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 	}
 	e.Meets = len(e.Misses) == 0
 	return s.done(k, e)
+}
+
+// cannotSign reports whether err says that a plan has too little
+// precision to sign: no short vector within the attempts' bound (round 3's
+// or FN-DSA's signer), or a sampler that rejects without end.
+func cannotSign(err error) bool {
+	return errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, fndsa.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)
 }
 
 // done records a new measurement.
@@ -555,10 +643,7 @@ func pareto(es []*Evaluation, seed string) []*Evaluation {
 func countOps(cfg Config) (StageOps, error) {
 	const n = 8
 	return CountStages(n, func(b arith.Backend) error {
-		_, err := shadow.Run(context.Background(), b, shadow.Config{
-			LogN: cfg.LogN, Signatures: n, Keys: min(cfg.Keys, n), Seed: cfg.Seed + "/count", Shadow: shadow.ShadowDD,
-			Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: 1, OracleBits: 256,
-		})
+		_, err := shadow.Run(context.Background(), b, cfg.shadowConfig(cfg.Seed+"/count", n, 1))
 		return err
 	})
 }

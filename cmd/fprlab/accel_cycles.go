@@ -2,13 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -17,6 +20,7 @@ import (
 
 type accelCyclesOptions struct {
 	Params   string
+	Scheme   string
 	Platform string
 	Records  int
 	JSON     bool
@@ -56,7 +60,14 @@ the units, in cycles and, when the table gives energy_nj, in energy.
 --platform cortex-m4f instead prices the signing calls counted over triword and
 emu64 with TWFalcon's Cortex-M4F cycles per operation, beside its 40.7M / 22.5M
 cycles (1.84x) for Falcon-512.
-The NIST flow signs with the dynamic variant, so key expansion is part of sign.`,
+The NIST flow signs with the dynamic variant, so key expansion is part of sign.
+
+--scheme fn-dsa prices FN-DSA's verify path only (a table with a "verify_path"
+section): the FN-DSA signatures of accel counts --scheme fn-dsa (the records'
+round-3 keys and seeds), verified as go-fn-dsa verifies -- the key's digest and
+hash-to-point on the Keccak unit, 2n pointwise products instead of round 3's 3n.
+The phase model is round 3's only (its baselines are measured round-3 cycles), as
+is --platform cortex-m4f.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runAccelCycles(cmd.Context(), opts, s) },
 	}
@@ -65,6 +76,7 @@ The NIST flow signs with the dynamic variant, so key expansion is part of sign.`
 	fl.StringVar(&opts.Platform, "platform", "horcrux", "cost table: a built-in platform (horcrux), cortex-m4f (signing in triword against emu64), or a JSON file")
 	fl.IntVar(&opts.Records, "records", 100, "KAT records to count and average, the first 1 to 100")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
+	addSchemeFlag(cmd, &opts.Scheme)
 	return cmd
 }
 
@@ -96,12 +108,23 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if opts.Records < 1 || opts.Records > falcon.MaxKATRequests || opts.Records > 100 {
 		return fmt.Errorf("--records %d: want 1 to 100 (the published KAT records)", opts.Records)
 	}
+	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
+		return err
+	}
+	fn := sc == shadow.SchemeFNDSA
 	if opts.Platform == "cortex-m4f" {
+		if fn {
+			return errors.New("--scheme fn-dsa: --platform cortex-m4f prices round-3 signing with TWFalcon's figures; it is round 3 only")
+		}
 		return runAccelCyclesM4(logn, opts, s)
 	}
 	t, err := loadCostTable(s, opts.Platform)
 	if err != nil {
 		return err
+	}
+	if fn {
+		return runAccelCyclesFNDSA(ctx, logn, opts, t, s)
 	}
 	params := 1 << logn
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
@@ -257,6 +280,16 @@ func sourceOrNone(s string) string {
 func printVerifyPath(s *streams, rep *accel.CycleReport, t *accel.CostTable) {
 	w, v := s.Out, rep.Verify
 	fmt.Fprintf(w, "\nVerify path (bottom up: hash-to-point on the Keccak unit, the NTT-based product on the NTT unit, the norm\ncheck and the rest per coefficient), mean per verification over the %d records:\n\n", v.Records)
+	printVerifySteps(w, v)
+	if f, ok := t.Phases[fmt.Sprint(rep.Params)]["verify"]; ok && f.PublishedSpeedup > 0 {
+		fmt.Fprintf(w, "published: %.0f -> %.0f kcycles, %.2fx (%s)\n", f.BaselineK, f.PublishedK, f.PublishedSpeedup, sourceOrNone(f.Source))
+	}
+	fmt.Fprintln(w, "Karl et al., ACM TECS 23(2) 2024 (abstract): up to 67.5 % less energy for Falcon verification on their RISC-V\nNTT and Keccak accelerators (22 nm ASIC); a table with their per-operation energies gives the comparable figure.")
+	printVerifySources(w, t)
+}
+
+// printVerifySteps prints a verify path's operations, total and speedup.
+func printVerifySteps(w io.Writer, v *accel.VerifyPathReport) {
 	fmt.Fprintf(w, "%-16s %10s %6s %6s %10s %10s %10s %10s", "OPERATION", "MEAN", "MIN", "MAX", "SW cyc/op", "HW cyc/op", "SW kCC", "HW kCC")
 	if v.HasEnergy {
 		fmt.Fprintf(w, " %10s %10s", "SW nJ", "HW nJ")
@@ -284,10 +317,10 @@ func printVerifyPath(s *streams, rep *accel.CycleReport, t *accel.CostTable) {
 		}
 	}
 	fmt.Fprintln(w)
-	if f, ok := t.Phases[fmt.Sprint(rep.Params)]["verify"]; ok && f.PublishedSpeedup > 0 {
-		fmt.Fprintf(w, "published: %.0f -> %.0f kcycles, %.2fx (%s)\n", f.BaselineK, f.PublishedK, f.PublishedSpeedup, sourceOrNone(f.Source))
-	}
-	fmt.Fprintln(w, "Karl et al., ACM TECS 23(2) 2024 (abstract): up to 67.5 % less energy for Falcon verification on their RISC-V\nNTT and Keccak accelerators (22 nm ASIC); a table with their per-operation energies gives the comparable figure.")
+}
+
+// printVerifySources prints where the verify path's costs come from.
+func printVerifySources(w io.Writer, t *accel.CostTable) {
 	if t.VerifyPath.Description != "" {
 		fmt.Fprintf(w, "Verify-path costs: %s\n", t.VerifyPath.Description)
 	}
@@ -295,4 +328,61 @@ func printVerifyPath(s *streams, rep *accel.CycleReport, t *accel.CostTable) {
 		u := t.VerifyPath.Units[name]
 		fmt.Fprintf(w, "  %s software: %s\n  %s accelerated: %s\n", name, sourceOrNone(u.Software.Source), name, sourceOrNone(u.Accelerated.Source))
 	}
+}
+
+// accelCyclesFNDSAJSON is the --json output of accel cycles --scheme fn-dsa.
+type accelCyclesFNDSAJSON struct {
+	Scheme     string                  `json:"scheme"`
+	Params     int                     `json:"params"`
+	Platform   string                  `json:"platform"`
+	Records    []int                   `json:"records"`
+	VerifyPath *accel.VerifyPathReport `json:"verify_path"`
+	Notes      []string                `json:"notes"`
+}
+
+var accelCyclesFNDSANotes = []string{
+	"FN-DSA: the verify path only; the phase model (keygen, sign, verify against the table's measured software cycles) is round 3's and is not run",
+	"per record: the FN-DSA signature of accel counts --scheme fn-dsa (the record's round-3 keys, its seed and message), verified as go-fn-dsa verifies: keccak_f1600 of the verifying key's digest and of hash-to-point, 2 (n/2) logn NTT and (n/2) logn iNTT butterflies, 2n pointwise products, n per coefficient",
+	"the costs per operation are the table's: for horcrux, HORCRUX's round-3 software and units (butterfly and per-coefficient costs fitted to its round-3 verify baselines); FN-DSA's verification is assumed to cost the same per operation",
+	"the published verify figures and Karl et al.'s energy saving are Falcon round 3's and are not compared",
+}
+
+// runAccelCyclesFNDSA prices FN-DSA's verify path over the first
+// opts.Records records.
+func runAccelCyclesFNDSA(ctx context.Context, logn uint, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
+	if t.VerifyPath == nil {
+		return fmt.Errorf("--scheme fn-dsa: the cost table of --platform %s has no verify_path section, and the phase model is round 3's only", opts.Platform)
+	}
+	var recs []int
+	var keccak []uint64
+	for r := range opts.Records {
+		if ctx != nil && ctx.Err() != nil {
+			return interrupted("")
+		}
+		c, err := accel.CountFNDSARecord(logn, r)
+		if err != nil {
+			return err
+		}
+		if err := checkPublished(logn, &c.KAT.Record); err != nil {
+			return err
+		}
+		recs = append(recs, r)
+		keccak = append(keccak, c.VerifyInt.KeccakF1600)
+	}
+	v, err := accel.ModelVerifyPathOps(t.VerifyPath, 1<<logn, recs, keccak, accel.FNDSAVerifyOps)
+	if err != nil {
+		return err
+	}
+	res := accelCyclesFNDSAJSON{Scheme: "fn-dsa", Params: 1 << logn, Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: accelCyclesFNDSANotes}
+	if opts.JSON {
+		return printJSON(s.Out, res)
+	}
+	w := s.Out
+	fmt.Fprintf(w, "FN-DSA-%d verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\nthe FN-DSA signatures made with the keys of NIST KAT records %d to %d (%d records):\n\n", res.Params, opts.Platform, recs[0], recs[len(recs)-1], len(recs))
+	printVerifySteps(w, v)
+	printVerifySources(w, t)
+	for _, n := range res.Notes {
+		fmt.Fprintln(w, "*", n)
+	}
+	return nil
 }

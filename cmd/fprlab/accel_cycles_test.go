@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,6 +35,16 @@ type cyclesReportJSON struct {
 // TestAccelCyclesJSON runs accel cycles on two records with the built-in
 // table, and with a user table whose accelerated costs equal the software
 // ones, which must leave every phase at its baseline (speedup 1).
+// flatCostTable is a cost table in which acceleration changes nothing,
+// with no verify path.
+const flatCostTable = `{"platform": "flat", "units": {` +
+	`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+	`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
+	`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+	`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
+	`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
+	`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
+
 func TestAccelCyclesJSON(t *testing.T) {
 	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--records", "2", "--json")
 	if code != 0 {
@@ -53,13 +64,7 @@ func TestAccelCyclesJSON(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	table := `{"platform": "flat", "units": {` +
-		`"fpr": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"fpr_norm64": {"software": {"cycles": 5}, "accelerated": {"cycles": 5}},` +
-		`"modp_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"mq_montymul": {"software": {"cycles": 1}, "accelerated": {"cycles": 1}},` +
-		`"keccak_f1600": {"software": {"cycles": 9}, "accelerated": {"cycles": 9}}},` +
-		`"phases": {"512": {"keygen": {"baseline_kcycles": 1000}, "sign": {"baseline_kcycles": 500}, "verify": {"baseline_kcycles": 5}}}}`
+	table := flatCostTable
 	path := filepath.Join(dir, "flat.json")
 	if err := os.WriteFile(path, []byte(table), 0o644); err != nil {
 		t.Fatal(err)
@@ -182,5 +187,74 @@ func TestAccelCyclesCortexM4F(t *testing.T) {
 	}
 	if r.Records != 1 || len(r.TriwordCalls) != 4 || r.PublishedRatio != 1.84 || r.TriwordCycles <= r.Emu64Cycles || r.Ratio != r.TriwordCycles/r.Emu64Cycles {
 		t.Errorf("%+v", r)
+	}
+}
+
+// TestAccelCyclesFNDSA: accel cycles --scheme fn-dsa prices FN-DSA's verify
+// path with FN-DSA's operations -- record 0's verification takes 7 + 10
+// Keccak permutations (the key digest and hash-to-point, derived by hand
+// in accel's TestCountFNDSARecord0) and 2n pointwise products where round
+// 3 takes 3n -- at the table's per-operation costs, and refuses what is
+// round 3's only.
+func TestAccelCyclesFNDSA(t *testing.T) {
+	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--scheme", "fn-dsa", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var r struct {
+		Scheme     string `json:"scheme"`
+		VerifyPath struct {
+			Steps []struct {
+				Unit     string  `json:"unit"`
+				Mean     float64 `json:"mean"`
+				SoftCyc  float64 `json:"software_cycles_per_op"`
+				AccelCyc float64 `json:"accelerated_cycles_per_op"`
+			} `json:"steps"`
+			SoftK  float64 `json:"software_kcycles"`
+			AccelK float64 `json:"accelerated_kcycles"`
+		} `json:"verify_path"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"keccak_f1600": 17, "ntt_butterfly": 2 * 256 * 9, "intt_butterfly": 256 * 9, "mq_pointwise": 2 * 512, "per_coefficient": 512}
+	tab, err := accel.PlatformCosts("horcrux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var soft, hw float64
+	for _, st := range r.VerifyPath.Steps {
+		if st.Mean != want[st.Unit] {
+			t.Errorf("%s: %g per verification, want %g", st.Unit, st.Mean, want[st.Unit])
+		}
+		u := tab.VerifyPath.Units[st.Unit]
+		soft += want[st.Unit] * u.Software.Cycles / 1e3
+		hw += want[st.Unit] * u.Accelerated.Cycles / 1e3
+	}
+	if r.Scheme != "fn-dsa" || len(r.VerifyPath.Steps) != 5 || math.Abs(r.VerifyPath.SoftK-soft) > 1e-6*soft || math.Abs(r.VerifyPath.AccelK-hw) > 1e-6*hw {
+		t.Errorf("scheme %q, %d steps, %g / %g kcycles, want %g / %g", r.Scheme, len(r.VerifyPath.Steps), r.VerifyPath.SoftK, r.VerifyPath.AccelK, soft, hw)
+	}
+	code, out, errs = runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--scheme", "fn-dsa")
+	if code != 0 || !strings.HasPrefix(out, "FN-DSA-512 verify path") || !strings.Contains(out, "round 3's and is not run") {
+		t.Errorf("text: exit %d, %q, %.300q", code, errs, out)
+	}
+
+	dir := t.TempDir()
+	flat := filepath.Join(dir, "flat.json")
+	if err := os.WriteFile(flat, []byte(flatCostTable), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--params", "512", "--scheme", "fn-dsa", "--platform", "cortex-m4f"}, "round 3 only"},
+		{[]string{"--params", "512", "--scheme", "fn-dsa", "--platform", flat}, "no verify_path"},
+		{[]string{"--params", "512", "--scheme", "fndsa"}, "--scheme"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
 	}
 }

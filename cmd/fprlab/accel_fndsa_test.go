@@ -60,6 +60,10 @@ func TestAccelCountsFNDSA(t *testing.T) {
 		Scheme          string            `json:"scheme"`
 		Params          int               `json:"params"`
 		Sign            map[string]uint64 `json:"sign"`
+		Verify          map[string]uint64 `json:"verify"`
+		SignKeccak      map[string]int64  `json:"sign_keccak"`
+		VerifyKeccak    map[string]int64  `json:"verify_keccak"`
+		Attempts        int64             `json:"sign_attempts"`
 		Keygen          map[string]uint64 `json:"keygen"`
 		SignatureSHA256 string            `json:"signature_sha256"`
 	}
@@ -113,6 +117,19 @@ func TestAccelCountsFNDSA(t *testing.T) {
 	}
 	want["FPR"] = want["scaled"] + want["add"] + want["mul"] + want["div"] + want["sqrt"]
 	want["FPR_NORM64"] = want["scaled"] + want["add"]
+	// The integer counters (derived by hand for record 0 in package
+	// accel's TestCountFNDSARecord0): go-fn-dsa's mq_mmul of decoding the
+	// signing key, 5 x 256 x 9 + 22 x 512, no NTRUSolve, and the Keccak
+	// permutations of their four origins.
+	sk3 := r.SignKeccak
+	want["modp_montymul"], want["mq_montymul"] = 0, 22784
+	want["keccak_f1600"] = uint64(sk3["key_digest"] + sk3["nonce_streams"] + sk3["hash_to_point"] + sk3["sampler_prng"])
+	if sk3["key_digest"] != 7 || sk3["nonce_streams"] != r.Attempts || r.Attempts < 1 || sk3["sampler_prng"] != (sk3["sampler_bytes"]+135)/136 {
+		t.Errorf("sign keccak %v, %d attempts", sk3, r.Attempts)
+	}
+	if vk := r.VerifyKeccak; r.Verify["mq_montymul"] != 7936 || vk["key_digest"] != 7 || r.Verify["keccak_f1600"] != uint64(vk["key_digest"]+vk["hash_to_point"]) || r.Verify["FPR"] != 0 {
+		t.Errorf("verify %v, keccak %v", r.Verify, vk)
+	}
 	if len(r.Sign) != len(want) {
 		t.Errorf("%d sign counters, want %d: %v", len(r.Sign), len(want), r.Sign)
 	}

@@ -118,7 +118,7 @@ func TestSweepFNDSA(t *testing.T) {
 }
 
 // TestSweepFNDSABadFlags: what an FN-DSA sweep cannot do is refused, and
-// tune refuses FN-DSA.
+// tune refuses an unknown scheme (tune --scheme fn-dsa: TestTuneFNDSA).
 func TestSweepFNDSABadFlags(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
@@ -128,7 +128,6 @@ func TestSweepFNDSABadFlags(t *testing.T) {
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--kat-records", "0:1"}, "KAT"},
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--exact-sigma", "formula"}, "not supported"},
 		{[]string{"sweep", "--scheme", "mldsa", "--format", "vprec:40", "--params", "512", "--signatures", "1"}, "--scheme"},
-		{[]string{"tune", "--scheme", "fn-dsa", "--params", "512", "--signatures", "1"}, "round-3 signing only"},
 		{[]string{"tune", "--scheme", "mldsa", "--params", "512", "--signatures", "1"}, "--scheme"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/analysis/tune"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
@@ -70,6 +70,12 @@ operations each stage performs (counted per signature on binary64).
 Formats: vprec:P (unbounded exponent, round to nearest), or with --exp E
 vprec:P:eE, and --rounding rz (toward zero) or sr=SEED (stochastic).
 
+--scheme fn-dsa searches plans of FN-DSA signing (FIPS 206 draft as go-fn-dsa
+implements it; emu64 round-3 keys, the scheme's 1/sigma table on the exact
+side). Its ApproxExp is integer, so the expm stage has no floating-point work:
+it is reported as not tuned (its width changes nothing), and the cost prices
+the floating-point work only. The scheme is part of the --out identity.
+
 --out DIR keeps every finished measurement (DIR/evaluations.json), the
 result (DIR/result.json) and manifest.json (what was run, for fprlab
 report --in DIR); the same command run again continues where it
@@ -115,15 +121,11 @@ func newTuneCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// errNoFNDSATune is tune's answer to --scheme fn-dsa: its precision plans
-// stage round 3's signing (arith/plan), whose stages FN-DSA's signing path
-// does not share one for one (its LDL and ApproxExp differ).
-var errNoFNDSATune = errors.New("--scheme fn-dsa: tune searches precision plans of round-3 signing only; measure FN-DSA formats with 'fprlab sweep --scheme fn-dsa'")
-
 // tuneConfig validates the flags.
 func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	var cfg tune.Config
-	if err := refuseFNDSA(opts.Scheme, errNoFNDSATune); err != nil {
+	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
 		return cfg, err
 	}
 	logn, err := katDegreeLogn(opts.Params)
@@ -153,7 +155,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	cfg = tune.Config{
 		LogN: logn, TargetLog2: target, MarginBits: opts.Margin, Statistic: st, Cost: cm,
 		Signatures: opts.Signatures, Keys: opts.Keys, ConfirmSignatures: opts.Confirm, Seed: opts.Seed,
-		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers,
+		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers, Scheme: sc,
 	}
 	return cfg, cfg.Check()
 }
@@ -169,12 +171,19 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 	return "vprec:%d" + vprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
-// tuneIdentity names the run an --out directory belongs to.
+// tuneIdentity names the run an --out directory belongs to. The scheme is
+// in it for FN-DSA only, so that a round-3 directory written before
+// --scheme existed still resumes, and neither scheme's directory resumes as
+// the other's.
 func tuneIdentity(cfg tune.Config) checkpoint.Identity {
-	return checkpoint.Identity{Command: "tune", Flags: map[string]string{
+	flags := map[string]string{
 		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
 		"statistic": string(cfg.Statistic), "seed": cfg.Seed, "keys": strconv.Itoa(cfg.Keys), "format": cfg.Format,
-	}, Version: releaseVersion()}
+	}
+	if cfg.Scheme == shadow.SchemeFNDSA {
+		flags["scheme"] = string(cfg.Scheme)
+	}
+	return checkpoint.Identity{Command: "tune", Flags: flags, Version: releaseVersion()}
 }
 
 // tuneCheckpoint is the payload of DIR/evaluations.json.
@@ -239,7 +248,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: "result.json", Version: releaseVersion(), Seed: cfg.Seed,
 			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
 			Note: fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm)}
-		if err := writeManifestFile(opts.Out, fmt.Sprintf("fprlab tune, Falcon-%d", res.Params), run); err != nil {
+		if err := writeManifestFile(opts.Out, "fprlab tune, "+schemeName(res.Scheme, res.Params), run); err != nil {
 			return err
 		}
 	}
@@ -252,10 +261,13 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 
 // printTune prints the result for a reader.
 func printTune(w io.Writer, r *tune.Result) error {
-	fmt.Fprintf(w, "Falcon-%d: cheapest plan with %s delta_c + delta_sigma <= 2^%g, acceptance error <= 2^%.2f and no decision flip, cost in %s (%s)\n",
-		r.Params, r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
+	fmt.Fprintf(w, "%s: cheapest plan with %s delta_c + delta_sigma <= 2^%g, acceptance error <= 2^%.2f and no decision flip, cost in %s (%s)\n",
+		schemeName(r.Scheme, r.Params), r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
 	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
 		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.MeasuredSeconds)
+	if r.CostNote != "" {
+		fmt.Fprintf(w, "cost: %s\n", r.CostNote)
+	}
 	fmt.Fprintf(w, "descent: %d moves accepted, %d undone because their plans missed on the fresh signatures\n\n", r.Descent, r.WalkedBack)
 	conf := func(e *tune.Evaluation) string {
 		if e.Confirmation == nil {
@@ -266,7 +278,15 @@ func printTune(w io.Writer, r *tune.Result) error {
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "stage\tbits\tvs binary64")
+	idle := map[string]string{}
+	for _, n := range r.NotTuned {
+		idle[n.Stage] = n.Reason
+	}
 	for i, st := range r.Stages {
+		if why, ok := idle[st]; ok {
+			fmt.Fprintf(tw, "%s\t-\t%s\n", st, why)
+			continue
+		}
 		b := r.Chosen.Widths[i]
 		rel := "="
 		switch {
@@ -279,6 +299,13 @@ func printTune(w io.Writer, r *tune.Result) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(r.NotTuned) > 0 {
+		var names []string
+		for _, n := range r.NotTuned {
+			names = append(names, n.Stage)
+		}
+		fmt.Fprintf(w, "(the plan names %s at the uniform width only because every plan names every stage)\n", strings.Join(names, ", "))
 	}
 	fmt.Fprintf(w, "\nchosen:  %s\n  cost %.4g (uniform %d bits: %.4g, %.0f%%); error 2^%.2f on the search's signatures; confirmation %s\n",
 		r.Chosen.Plan, r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))

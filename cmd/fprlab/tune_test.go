@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,78 @@ func TestTuneOutResume(t *testing.T) {
 	code, _, stderr = runCLI(t, "tune", "--params", "512", "--signatures", "2", "--seed", "other", "--out", dir)
 	if code == 0 || !strings.Contains(stderr, "seed") {
 		t.Errorf("another seed over the same --out: exit %d, %s", code, stderr)
+	}
+}
+
+// TestTuneFNDSA: tune --scheme fn-dsa searches FN-DSA-512 plans, names the
+// scheme in its result and manifest, prints the expm stage as not tuned
+// (FN-DSA's ApproxExp is integer), and its --out directory is refused to a
+// round-3 tune with the same flags, as a round-3 directory is refused to
+// FN-DSA.
+func TestTuneFNDSA(t *testing.T) {
+	tmp := t.TempDir()
+	common := []string{"--params", "512", "--signatures", "2", "--confirm-signatures", "2", "--start", "64", "--step", "32",
+		"--floor", "32", "--target", "2^-40", "--workers", "2"}
+	fn := filepath.Join(tmp, "fn")
+	code, out, stderr := runCLI(t, append(append([]string{"tune", "--scheme", "fn-dsa"}, common...), "--out", fn, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var r struct {
+		Scheme   string `json:"scheme"`
+		NotTuned []struct {
+			Stage  string `json:"stage"`
+			Reason string `json:"reason"`
+		} `json:"not_tuned"`
+		Below53 []string `json:"below_53"`
+		Above53 []string `json:"above_53"`
+		Chosen  struct {
+			Meets bool `json:"meets_target"`
+			Conf  *struct {
+				Meets bool `json:"meets_target"`
+			} `json:"confirmation"`
+		} `json:"chosen"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Scheme != "fn-dsa" || len(r.NotTuned) != 1 || r.NotTuned[0].Stage != "expm" || !strings.Contains(r.NotTuned[0].Reason, "integer") {
+		t.Errorf("scheme %q, not tuned %+v", r.Scheme, r.NotTuned)
+	}
+	if !r.Chosen.Meets || r.Chosen.Conf == nil || !r.Chosen.Conf.Meets {
+		t.Errorf("chosen %+v", r.Chosen)
+	}
+	for _, st := range append(r.Below53, r.Above53...) {
+		if st == "expm" {
+			t.Error("expm listed as narrower or wider than binary64")
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(fn, "manifest.json")); err != nil || !strings.Contains(string(data), "FN-DSA-512") {
+		t.Errorf("manifest does not name FN-DSA-512: %v %.300s", err, data)
+	}
+	// The text output (the same run, resumed from the directory).
+	code, text, stderr := runCLI(t, append(append([]string{"tune", "--scheme", "fn-dsa"}, common...), "--out", fn)...)
+	if code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, stderr)
+	}
+	if !strings.HasPrefix(text, "FN-DSA-512:") || !regexp.MustCompile(`(?m)^expm +- +no floating-point work in FN-DSA`).MatchString(text) || !strings.Contains(text, "not priced") {
+		t.Errorf("text output:\n%s", text)
+	}
+
+	// Identity: neither scheme's directory resumes as the other's.
+	code, _, stderr = runCLI(t, append(append([]string{"tune"}, common...), "--out", fn)...)
+	if code == 0 || !strings.Contains(stderr, "scheme") {
+		t.Errorf("round 3 over an FN-DSA directory: exit %d, %s", code, stderr)
+	}
+	r3 := filepath.Join(tmp, "r3")
+	if code, _, stderr := runCLI(t, append(append([]string{"tune"}, common...), "--out", r3)...); code != 0 {
+		t.Fatalf("round 3: exit %d: %s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, append(append([]string{"tune", "--scheme", "fn-dsa"}, common...), "--out", r3)...)
+	if code == 0 || !strings.Contains(stderr, "scheme") {
+		t.Errorf("FN-DSA over a round-3 directory: exit %d, %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "tune", "--scheme", "fn-dsa", "--params", "256"); code != exitUsage || !strings.Contains(stderr, "512 or 1024") {
+		t.Errorf("--scheme fn-dsa --params 256: exit %d, %s", code, stderr)
 	}
 }

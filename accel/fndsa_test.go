@@ -1,0 +1,139 @@
+package accel
+
+import (
+	"crypto/sha3"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+)
+
+// TestCountFNDSARecord0 checks the integer counters of FN-DSA signatures
+// with the keys of KAT record 0 against numbers derived by hand from the
+// byte counts and the rate of SHAKE256 (136 bytes) and from the structure
+// of go-fn-dsa's NTT. The record's signature takes one attempt: its nonce
+// is the first 40 bytes of SHAKE256(seed || 0), checked with Python's
+// hashlib, as was the number of 16-bit draws of hash-to-point (input
+// nonce || SHAKE256(vk)[:64] || 00 00 || the 33-byte message).
+//
+// Falcon-512 (n = 512, logn 9):
+//
+//	key digest    absorb 897 bytes = 6 x 136 + 81, squeeze 64     6 + 1 = 7
+//	nonce stream  absorb 48 + 4 bytes, squeeze 96                     1
+//	hash-to-point absorb 40 + 64 + 2 + 33 = 139 = 136 + 3, squeeze
+//	              547 draws x 2 = 1094 bytes, 8 x 136 = 1088 < 1094 1 + 9 = 10
+//	sampler       19,708 bytes read (= 10 per trial + the comparisons'
+//	              bytes, TestFIPS206SamplerBytes), 144 x 136 = 19,584  145
+//	sign 7 + 1 + 10 + 145 = 163; verify 7 + 10 = 17
+//	mq_mmul sign   3 NTT + 2 iNTT + 22 n = 5 x 256 x 9 + 22 x 512 = 22,784
+//	mq_mmul verify 2 NTT + iNTT + 2 n = 3 x 2,304 + 1,024 = 7,936
+//
+// Falcon-1024: key digest 1793 = 13 x 136 + 25 bytes: 14; nonce 1;
+// hash-to-point 1 + ceil(2 x 1104 / 136 = 16.2) = 18; sampler 38,163
+// bytes: 281 (280 x 136 = 38,080); sign 314, verify 32; mq_mmul
+// 5 x 512 x 10 + 22 x 1024 = 48,128 and 3 x 5,120 + 2,048 = 17,408.
+func TestCountFNDSARecord0(t *testing.T) {
+	for _, c := range []struct {
+		logn                 uint
+		digest, h2p, sampler uint64
+		draws, bytes         int64
+		sign, verify         IntCounts
+	}{
+		{9, 7, 10, 145, 547, 19708, IntCounts{MqMontymul: 22784, KeccakF1600: 163}, IntCounts{MqMontymul: 7936, KeccakF1600: 17}},
+		{10, 14, 18, 281, 1104, 38163, IntCounts{MqMontymul: 48128, KeccakF1600: 314}, IntCounts{MqMontymul: 17408, KeccakF1600: 32}},
+	} {
+		r, err := CountFNDSARecord(c.logn, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := r.SignKeccak
+		if r.Attempts != 1 || k.KeyDigest != c.digest || k.Nonces != 1 || k.HashToPoint != c.h2p || k.Sampler != c.sampler ||
+			k.HashToPointDraws != c.draws || k.SamplerBytes != c.bytes {
+			t.Errorf("logn %d: %d attempts, keccak %+v", c.logn, r.Attempts, k)
+		}
+		if r.SignInt != c.sign || r.VerifyInt != c.verify {
+			t.Errorf("logn %d: sign %+v (want %+v), verify %+v (want %+v)", c.logn, r.SignInt, c.sign, r.VerifyInt, c.verify)
+		}
+		// Each trial reads 10 bytes and 1 to 8 for its comparison.
+		if cmp := r.SignKeccak.SamplerBytes - 10*r.BerExpTrials; cmp < r.BerExpTrials || cmp > 8*r.BerExpTrials {
+			t.Errorf("logn %d: %d bytes for %d trials", c.logn, r.SignKeccak.SamplerBytes, r.BerExpTrials)
+		}
+		if r.Sign.ExpmP63 != 0 || r.SignCalls.Trunc != 3*uint64(r.BerExpTrials) {
+			t.Errorf("logn %d: %d expm_p63 and %d trunc for %d trials (want none and 3 per trial)", c.logn, r.Sign.ExpmP63, r.SignCalls.Trunc, r.BerExpTrials)
+		}
+	}
+}
+
+// TestFNDSAStageAttribution: the operations of an FN-DSA signature counted
+// per plan stage add up, operation by operation, to the signature's calls
+// as accel counts counts them (over emu64, the same signature: the
+// binary64 backends sign FN-DSA alike); the expm stage holds none of them
+// (FN-DSA's ApproxExp is integer), and its two truncations per Bernoulli
+// trial are the sampler stage's, beside round 3's one.
+func TestFNDSAStageAttribution(t *testing.T) {
+	r, err := CountFNDSARecord(9, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := falcon.DecodePrivateKey(r.KAT.Record.SK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := fndsa.NewSigningKey(sk, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sig []byte
+	ops, err := CountStages(1, func(b arith.Backend) error {
+		sig, err = key.SignSeeded(b, nil, fndsa.None, r.KAT.Record.Msg, r.KAT.Record.Seed)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(sig) != string(r.Signature) {
+		t.Fatal("the staged count signed another signature")
+	}
+	want := map[arith.Op]uint64{
+		arith.OpOf: r.SignCalls.Of, arith.OpScaled: r.SignCalls.Scaled, arith.OpFromFloat64: r.SignCalls.FromFloat64, arith.OpConst: r.SignCalls.Const,
+		arith.OpGM: r.SignCalls.GM, arith.OpAdd: r.SignCalls.Add, arith.OpSub: r.SignCalls.Sub, arith.OpNeg: r.SignCalls.Neg, arith.OpHalf: r.SignCalls.Half,
+		arith.OpDouble: r.SignCalls.Double, arith.OpMul: r.SignCalls.Mul, arith.OpSqr: r.SignCalls.Sqr, arith.OpInv: r.SignCalls.Inv, arith.OpDiv: r.SignCalls.Div,
+		arith.OpSqrt: r.SignCalls.Sqrt, arith.OpRint: r.SignCalls.Rint, arith.OpFloor: r.SignCalls.Floor, arith.OpTrunc: r.SignCalls.Trunc,
+		arith.OpLt: r.SignCalls.Lt, arith.OpExpmP63: r.SignCalls.ExpmP63,
+	}
+	total := uint64(0)
+	for o, w := range want {
+		sum := 0.0
+		for s := range ops {
+			sum += ops[s][o]
+		}
+		if sum != float64(w) {
+			t.Errorf("%s: the stages sum to %g, accel counts %d", o, sum, w)
+		}
+		total += w
+	}
+	if total == 0 {
+		t.Fatal("nothing counted")
+	}
+	for o, v := range ops[arith.PlanExpm] {
+		if v != 0 {
+			t.Errorf("FN-DSA's expm stage: %g %s", v, arith.Op(o))
+		}
+	}
+	if got := ops[arith.PlanSampler][arith.OpTrunc]; got != 3*float64(r.BerExpTrials) {
+		t.Errorf("sampler stage: %g truncations for %d trials, want 3 per trial", got, r.BerExpTrials)
+	}
+	// Round 3's signature of the same record computes expm_p63 in the
+	// expm stage, once per trial.
+	r3, err := CountStages(1, func(b arith.Backend) error {
+		_, err := falcon.SignHashedDyn(b, sk, falcon.HashToPoint(r.Signature[1:41], r.KAT.Record.Msg, 9), sha3.NewSHAKE256())
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r3[arith.PlanExpm][arith.OpExpmP63] == 0 || r3[arith.PlanSampler][arith.OpExpmP63] != 0 {
+		t.Errorf("round 3: expm_p63 in expm %g, in sampler %g", r3[arith.PlanExpm][arith.OpExpmP63], r3[arith.PlanSampler][arith.OpExpmP63])
+	}
+}
