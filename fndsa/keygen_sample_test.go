@@ -3,7 +3,6 @@ package fndsa
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"sync"
 	"testing"
@@ -38,56 +37,6 @@ var loadCandidates = sync.OnceValues(func() (*goCandidates, error) {
 	var c goCandidates
 	return &c, readGzipJSON("testdata/gofndsa/candidates.json.gz", &c)
 })
-
-// TestFxrRoots pins the fixed-point roots of unity to the SHA-256 of
-// go-fn-dsa's table gm_tab (2048 entries, each 8 bytes little-endian),
-// computed from go-fn-dsa's source (see the README).
-func TestFxrRoots(t *testing.T) {
-	const want = "e0746da83816f05bd5a3bbe0867bba11ee2bab9cd781780ce4d205d6c51b03d9"
-	b := make([]byte, 0, 8*len(fxrRoots))
-	for _, x := range fxrRoots {
-		b = binary.LittleEndian.AppendUint64(b, uint64(x))
-	}
-	if h := sha256.Sum256(b); hex.EncodeToString(h[:]) != want {
-		t.Fatalf("roots digest %x, want %s", h, want)
-	}
-}
-
-// TestFxrArith checks the fixed-point operations on values worked by hand.
-func TestFxrArith(t *testing.T) {
-	half := fxr(1 << 31)
-	for _, c := range []struct {
-		name      string
-		got, want fxr
-	}{
-		{"1.5*-2", fxrMul(fxrOf(1)+half, fxrOf(-2)), fxrOf(-3)},
-		{"-2^-32 * 0.5 truncates down", fxrMul(^fxr(0), half), ^fxr(0)},
-		{"2^-32 * 0.5 truncates to 0", fxrMul(1, half), 0},
-		{"half(3*2^-32)", fxrHalf(3), 2},
-		{"half(-3*2^-32)", fxrHalf(^fxr(2)), ^fxr(0)},
-		{"1/3", fxrDiv(fxrOf(1), fxrOf(3)), 1431655765},
-		{"2/3 rounds up", fxrDiv(fxrOf(2), fxrOf(3)), 2863311531},
-		{"-2/3", fxrDiv(fxrOf(-2), fxrOf(3)), ^fxr(2863311531 - 1)},
-		{"7/-2", fxrDiv(fxrOf(7), fxrOf(-2)), -(fxrOf(3) + half)},
-	} {
-		if c.got != c.want {
-			t.Errorf("%s: got %d, want %d", c.name, int64(c.got), int64(c.want))
-		}
-	}
-	// The FFT and its inverse nearly cancel on a small polynomial.
-	f := []int8{3, -1, 4, 1, -5, 9, 2, -6}
-	v := make([]fxr, len(f))
-	for i := range f {
-		v[i] = fxrOf(int32(f[i]))
-	}
-	fxrFFT(3, v)
-	fxrIFFT(3, v)
-	for i := range f {
-		if d := int64(v[i]) - int64(fxrOf(int32(f[i]))); d < -64 || d > 64 {
-			t.Errorf("coefficient %d: %d after FFT and inverse", i, int64(v[i]))
-		}
-	}
-}
 
 // TestGoFNDSACandidates: from every seed, the candidates drawn here equal
 // go-fn-dsa's (f, g) byte for byte, and the norm, invertibility and
