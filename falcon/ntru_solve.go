@@ -618,7 +618,6 @@ func finishNTRU(f, g []int8, logn uint, Fd, Gd []uint32, lim int32, mc *modpCoun
 	return Fs, Gs, true
 }
 
-
 // polyBigToSmall converts one-word signed coefficients to int8, failing if
 // any is outside -lim..lim.
 func polyBigToSmall(s []uint32, lim int32, n int) ([]int8, bool) {
