@@ -68,25 +68,42 @@ func TestGoFNDSAKeyGenRef(t *testing.T) {
 	}
 }
 
-// TestGoFNDSAKeyGenKAT generates the 90 key pairs of go-fn-dsa's KAT from
-// their seeds: both encodings are go-fn-dsa's byte for byte, and with
-// them, signing here on each binary64 backend gives the pinned
+// TestGoFNDSAKeyGenKAT regenerates go-fn-dsa's KAT with RunKAT: the
+// embedded records are the vectors' (degree, j, pin, seeds, context and
+// message as go-fn-dsa's test derives them, digest of go-fn-dsa's keys);
+// the 90 generated key pairs are go-fn-dsa's byte for byte; and with them,
+// signing here on each binary64 backend gives the pinned
 // SHA3-256(sk || vk || sig) -- go-fn-dsa's whole KAT, keys included.
 func TestGoFNDSAKeyGenKAT(t *testing.T) {
 	v := vectors(t)
-	if len(v.KAT) != 90 {
-		t.Fatalf("%d KAT records, want 90", len(v.KAT))
+	recs, err := KAT()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, r := range v.KAT {
-		kp, err := KeyGen(r.LogN, unhex(t, r.KgenSeed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(kp.SigningKey, unhex(t, r.SKey)) || !bytes.Equal(kp.VerifyingKey, unhex(t, r.VKey)) {
-			t.Fatalf("logn %d j %d: generated keys differ from go-fn-dsa's", r.LogN, r.J)
+	if len(v.KAT) != KATRecords || len(recs) != KATRecords {
+		t.Fatalf("%d KAT vectors, %d embedded records, want %d", len(v.KAT), len(recs), KATRecords)
+	}
+	for i, r := range recs {
+		w := v.KAT[i]
+		ph, msg := r.Message()
+		kd := sha256.Sum256(append(unhex(t, w.SKey), unhex(t, w.VKey)...))
+		if r.LogN != w.LogN || r.J != w.J || hex.EncodeToString(r.Pin[:]) != w.Pin || r.KeyDigest != kd ||
+			hex.EncodeToString(r.KeygenSeed()) != w.KgenSeed || hex.EncodeToString(r.SignSeed()) != w.SignSeed ||
+			hex.EncodeToString(r.Context()) != w.Ctx || ph != preHash(t, w.Hash) || hex.EncodeToString(msg) != w.Data {
+			t.Fatalf("embedded KAT record %d (logn %d j %d) is not vectors.json.gz's", i, r.LogN, r.J)
 		}
 		for _, name := range binary64Backends {
-			checkKATPin(t, backend(t, name), r, kp.SigningKey, kp.VerifyingKey)
+			res, err := RunKAT(backend(t, name), r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(res.SigningKey, unhex(t, w.SKey)) || !bytes.Equal(res.VerifyingKey, unhex(t, w.VKey)) || !res.KeysMatch {
+				t.Fatalf("logn %d j %d: generated keys differ from go-fn-dsa's", r.LogN, r.J)
+			}
+			if !res.PinMatch || !res.Verified || !bytes.Equal(res.Signature, unhex(t, w.Sig)) {
+				t.Fatalf("%s logn %d j %d: signature: pin %v, verifies %v, go-fn-dsa's bytes %v", name, r.LogN, r.J,
+					res.PinMatch, res.Verified, bytes.Equal(res.Signature, unhex(t, w.Sig)))
+			}
 		}
 	}
 }
