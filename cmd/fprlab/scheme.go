@@ -131,11 +131,6 @@ func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, 
 	return v, verr, nil
 }
 
-// errNoFNDSAKeygen is keygen's answer to --scheme fn-dsa, errNoFNDSAKAT
-// kat's.
-var errNoFNDSAKAT = errors.New("--scheme fn-dsa: the NIST KAT files are round 3's; FN-DSA's vectors are go-fn-dsa's (fndsa/testdata/gofndsa, checked by go test ./fndsa/), and FN-DSA key generation is not implemented yet")
-var errNoFNDSAKeygen = errors.New("--scheme fn-dsa: FN-DSA key generation (integer NTRUSolve) is not implemented yet; FN-DSA keys use falcon.h's key encodings, so keys from 'fprlab keygen' (round 3) or from go-fn-dsa sign and verify with --scheme fn-dsa")
-
 // refuseFNDSA returns refusal for --scheme fn-dsa, a --scheme error for an
 // unknown scheme, and nil for falcon.
 func refuseFNDSA(scheme string, refusal error) error {
