@@ -150,3 +150,20 @@ func TestKeyGenArgs(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKeyGen512 and BenchmarkKeyGen1024 time KeyGen per key pair,
+// over the seeds SHA-256("fprlab-bench" || i): rejected candidates
+// included, as a user sees it.
+func BenchmarkKeyGen512(b *testing.B)  { benchKeyGen(b, 9) }
+func BenchmarkKeyGen1024(b *testing.B) { benchKeyGen(b, 10) }
+
+func benchKeyGen(b *testing.B, logn uint) {
+	i := 0
+	for b.Loop() {
+		seed := sha256.Sum256(append([]byte("fprlab-bench"), byte(i), byte(i>>8)))
+		i++
+		if _, err := KeyGen(logn, seed[:]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
