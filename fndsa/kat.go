@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,7 +42,13 @@ type KATRecord struct {
 }
 
 // KAT returns the 90 records, by degree then j.
-var KAT = sync.OnceValues(func() ([]KATRecord, error) {
+func KAT() ([]KATRecord, error) {
+	recs, err := parseKAT()
+	return slices.Clone(recs), err
+}
+
+// parseKAT reads the embedded records once.
+var parseKAT = sync.OnceValues(func() ([]KATRecord, error) {
 	var recs []KATRecord
 	for i, line := range strings.Split(strings.TrimSpace(katPinsText), "\n") {
 		if strings.HasPrefix(line, "#") {
