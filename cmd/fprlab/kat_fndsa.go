@@ -152,6 +152,9 @@ func katFNDSABackend(ctx context.Context, b arith.Backend, recs []fndsa.KATRecor
 		if got.Verified {
 			res.Verified++
 		}
+		if i+1 == len(recs) || recs[i+1].LogN != r.LogN {
+			fmt.Fprintf(progress, "kat: fn-dsa over %s: degree %d done, %d/%d records\n", b.Name, 1<<r.LogN, i+1, len(recs))
+		}
 		if !got.PinMatch && res.FirstMismatch == nil {
 			field := "signature"
 			if !got.KeysMatch {

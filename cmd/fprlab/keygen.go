@@ -223,7 +223,7 @@ func keygenSeed(opts *keygenOptions, size int, exact bool) ([]byte, error) {
 		return nil, fmt.Errorf("--seed is empty; give at least one byte of hex, or omit --seed for a random key")
 	}
 	if exact && len(seed) != size {
-		return nil, fmt.Errorf("--seed is %d bytes; --scheme fn-dsa takes exactly %d (go-fn-dsa's seed length)", len(seed), size)
+		return nil, fmt.Errorf("--seed must be exactly %d bytes (%d hex digits, go-fn-dsa's seed length) with --scheme fn-dsa; got %d", size, 2*size, len(seed))
 	}
 	return seed, nil
 }
