@@ -165,7 +165,8 @@ func fips206Intermediate(f, g []int8, logTop uint, depth int, Fd, Gd []uint32) (
 	// scaleFG starts at the full width of (F, G) and drops by reduceBits
 	// per round down to scaleFg; F and G are read through the words that
 	// hold bits scaleFG and up, and the words above the expected length
-	// are dropped (FGlen).
+	// are dropped (FGlen). The first round, at the full width, reads no
+	// word and subtracts k = 0, as go-fn-dsa's does.
 	useSubNTT := depth > 1 && logn >= fips206MinLognSubNTT
 	reduceBits := fips206ReduceBits(logTop)
 	FGlen := llen
@@ -366,7 +367,10 @@ func fips206Depth0(f, g []int8, logn uint, Fd, Gd []uint32) (Fo, Go []uint32) {
 
 // polyMaxBitlen returns the largest bit length, sign excluded (that of
 // x XOR its sign mask), of the n signed integers read as flen words from
-// x[i*stride+off].
+// x[i*stride+off]. Unlike go-fn-dsa's, this function and polyBigToFxr
+// branch on the values: the result is the same, not the timing (this
+// repository measures arithmetic; it is no side-channel-hardened
+// implementation).
 func polyMaxBitlen(x []uint32, n, stride, off, flen int) int {
 	best := 0
 	if flen == 0 {
