@@ -367,10 +367,9 @@ func fips206Depth0(f, g []int8, logn uint, Fd, Gd []uint32) (Fo, Go []uint32) {
 
 // polyMaxBitlen returns the largest bit length, sign excluded (that of
 // x XOR its sign mask), of the n signed integers read as flen words from
-// x[i*stride+off]. Unlike go-fn-dsa's, this function and polyBigToFxr
-// branch on the values: the result is the same, not the timing (this
-// repository measures arithmetic; it is no side-channel-hardened
-// implementation).
+// x[i*stride+off]. Unlike go-fn-dsa's, it branches on the values: the
+// result is the same, not the timing (this repository measures
+// arithmetic; it is no side-channel-hardened implementation).
 func polyMaxBitlen(x []uint32, n, stride, off, flen int) int {
 	best := 0
 	if flen == 0 {
