@@ -37,13 +37,13 @@ import (
 //     anything else), and at every intermediate depth but the first the
 //     reduced solution must satisfy f G - g F = q modulo the first prime.
 //
-// One case is not modelled: a rounded Babai coefficient k of magnitude p
-// or more (within 10^4 of 2^31; p the first prime) is not reduced modulo p
-// as go-fn-dsa's Montgomery code, given such an out-of-range operand,
-// would reduce it. Below that every step is exact modular arithmetic. Over
-// the test data (464 candidates through NTRUSolve) the largest |k| is
-// about 1.5*10^9 at the intermediate depths (2^30.5, where p is 2^31 -
-// 10^4) and 8051 at depth 0.
+// The Babai coefficients k enter the NTT as go-fn-dsa sets them
+// (fips206KNTT): for k < -p (p the first prime, 2^31 - 10239; only the
+// 10239 values from -2^31 to -p - 1) its modular code takes k + 2^32
+// instead of k, and so does this one. Over the test data (464 candidates
+// through NTRUSolve) the largest |k| is about 1.5*10^9 at the intermediate
+// depths (2^30.5) and 8051 at depth 0: no key of the test data depends on
+// that case, which TestFIPS206KNTTEdge checks on crafted coefficients.
 
 // fips206BlSmall[depth] is the word length of f and g at that depth (and of
 // the reduced F and G); the last entry is the resultants'.
@@ -194,8 +194,8 @@ func fips206Intermediate(f, g []int8, logTop uint, depth int, Fd, Gd []uint32) (
 		case depth == 1:
 			fips206SubDepth1(f, g, logTop, Ft, Gt, llen, FGlen, k, scaleK)
 		case useSubNTT:
-			polySubScaledNTT(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, nil)
-			polySubScaledNTT(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, nil)
+			polySubScaledNTTWith(fips206KNTT, Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, nil)
+			polySubScaledNTTWith(fips206KNTT, Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, nil)
 		default:
 			polySubScaled(Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn)
 			polySubScaled(Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn)
@@ -362,7 +362,7 @@ func fips206Depth0(f, g []int8, logn uint, Fd, Gd []uint32) (Fo, Go []uint32) {
 	for i := range n {
 		k[i] = fxr.Round(v[i])
 	}
-	return depth0Subtract(f, g, logn, F, G, k, nil)
+	return depth0SubtractWith(fips206KNTT, f, g, logn, F, G, k, nil)
 }
 
 // polyMaxBitlen returns the largest bit length, sign excluded (that of
@@ -420,4 +420,66 @@ func polyBigToFxr(x []uint32, n, stride, off, flen, sc int) []fxr.Value {
 		d[i] = fxr.Value(uint64(w0)>>(scl-1) | uint64(w1)<<(32-scl) | uint64(w2)<<(63-scl))
 	}
 	return d
+}
+
+// fips206KNTT is the kNTTFunc of FN-DSA's NTRUSolve: the NTT of the
+// reduction coefficients k as go-fn-dsa computes it (poly_sub_scaled_ntt
+// at the intermediate depths, solve_NTRU_depth0 at depth 0), then reduced
+// to canonical residues. go-fn-dsa sets each k as uint32(k) + (p if k < 0)
+// (modpSet's formula) and runs its NTT in Montgomery arithmetic with
+// R = 2^32 (twiddles g^i R mod p, the same roots and slot order as
+// modpMkgm2's g^i 2^31 mod p, hence gm doubled modulo p; additions and
+// subtractions with modpAdd's and modpSub's formulas; the product
+// montymul32). Every value it then multiplies (by NTT(f), NTT(g) or R^2)
+// enters as the unsigned 32-bit integer it is, so its residue is that
+// integer's modulo p, which this function returns.
+//
+// For -p <= k < 2^31 (every coefficient below p in magnitude, and the
+// positive ones up to 2^31) that is the NTT of k mod p, as round 3's
+// kNTTRound3 computes it. For k < -p (the about 10^4 values within
+// 2^31 - p of -2^31), uint32(k) + p reads as 2^32 + k + p, a residue of
+// k + 2^32, not of k: go-fn-dsa's subtraction then removes (k + 2^32 mod
+// p) f rather than k f, and this function reproduces that.
+func fips206KNTT(t []uint32, k []int32, gm []uint32, logn uint, p, _ uint32, mc *modpCounter) {
+	n := 1 << logn
+	mc.add(n / 2 * int(logn))
+	p0i := montgomery32Inverse(p)
+	for v := range n {
+		t[v] = modpSet(k[v], p)
+	}
+	ht := n
+	for m := 1; m < n; m <<= 1 {
+		ht >>= 1
+		for u := range m {
+			s := modpAdd(gm[m+u], gm[m+u], p)
+			for j := 2 * u * ht; j < (2*u+1)*ht; j++ {
+				x, y := t[j], montymul32(t[j+ht], s, p, p0i)
+				t[j], t[j+ht] = modpAdd(x, y, p), modpSub(x, y, p)
+			}
+		}
+	}
+	for v := range n {
+		t[v] %= p
+	}
+}
+
+// montymul32 is go-fn-dsa's Montgomery multiplication (mp_mmul), for p0i
+// = -1/p mod 2^32 and any a < 2^32, b < p: z = a b; w = (z mod 2^32) p0i
+// mod 2^32; d = floor((z + w p) / 2^32) - p mod 2^32, plus p when d's top
+// bit is set. Since a b < 2^32 p, the result is a b / 2^32 mod p in 0..p-1.
+func montymul32(a, b, p, p0i uint32) uint32 {
+	z := uint64(a) * uint64(b)
+	w := uint32(z) * p0i
+	d := uint32((z+uint64(w)*uint64(p))>>32) - p
+	return d + p&-(d>>31)
+}
+
+// montgomery32Inverse returns -1/p mod 2^32 for an odd p (Newton's
+// iteration: each step doubles the number of correct low bits).
+func montgomery32Inverse(p uint32) uint32 {
+	y := p // 1/p mod 2^3, as p*p = 1 mod 8
+	for range 4 {
+		y *= 2 - p*y
+	}
+	return -y
 }

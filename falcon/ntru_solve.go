@@ -481,6 +481,11 @@ func depth0Quotient(f, g []int8, logn uint, Fd, Gd []uint32, mc *modpCounter) (F
 // depth0Subtract returns F - k f and G - k g (F, G in NTT form modulo the
 // first prime, from depth0Quotient) as signed one-word coefficients.
 func depth0Subtract(f, g []int8, logn uint, F, G []uint32, k []int32, mc *modpCounter) (Fo, Go []uint32) {
+	return depth0SubtractWith(kNTTRound3, f, g, logn, F, G, k, mc)
+}
+
+// depth0SubtractWith is depth0Subtract with k taken into NTT form by kNTT.
+func depth0SubtractWith(kNTT kNTTFunc, f, g []int8, logn uint, F, G []uint32, k []int32, mc *modpCounter) (Fo, Go []uint32) {
 	n := 1 << logn
 	p, p0i := primeP(0)
 	// 2^62 mod p again, uncounted: depth0Quotient counted its computation,
@@ -489,13 +494,10 @@ func depth0Subtract(f, g []int8, logn uint, F, G []uint32, k []int32, mc *modpCo
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
 	kn := make([]uint32, n)
-	for u := range n {
-		kn[u] = modpSet(k[u], p)
-	}
 	fn := polyModp(f, p)
 	gn := polyModp(g, p)
 	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpNTT2(kn, gm, logn, p, p0i, mc)
+	kNTT(kn, k, gm, logn, p, p0i, mc)
 	modpNTT2(fn, gm, logn, p, p0i, mc)
 	modpNTT2(gn, gm, logn, p, p0i, mc)
 	mc.add(3 * n)
