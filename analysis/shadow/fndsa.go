@@ -62,10 +62,16 @@ func FNDSAKeySeed(seed string, i int) []byte {
 }
 
 // fndsaKey generates key i of a seeded campaign with FN-DSA's key
-// generation, as round 3's private key (the two schemes share the key
-// format).
+// generation.
 func fndsaKey(logn uint, seed string, i int) (*falcon.PrivateKey, error) {
-	kp, err := fndsa.KeyGen(logn, FNDSAKeySeed(seed, i))
+	return fndsaKeyOfSeed(logn, FNDSAKeySeed(seed, i))
+}
+
+// fndsaKeyOfSeed is fndsa.KeyGen's key of a 32-byte seed as round 3's
+// private key (the two schemes share the key format), the form in which
+// a campaign signs with it.
+func fndsaKeyOfSeed(logn uint, seed []byte) (*falcon.PrivateKey, error) {
+	kp, err := fndsa.KeyGen(logn, seed)
 	if err != nil {
 		return nil, err
 	}

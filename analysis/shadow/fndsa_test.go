@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/binary"
 	"reflect"
@@ -201,5 +202,40 @@ func TestKeySourceConfig(t *testing.T) {
 		if err := cfg.Check(); err != nil {
 			t.Errorf("scheme %q, keys %q: %v", tc.scheme, tc.keys, err)
 		}
+	}
+}
+
+// TestFNDSAKeyOfSeedKAT: the key a campaign signs with, for the key seed of
+// a record of go-fn-dsa's KAT (degrees 512 and 1024, j = 0 and 9), is
+// go-fn-dsa's key of that record: SHA-256 of its signing and verifying key
+// encodings is the digest go-fn-dsa's keys have.
+func TestFNDSAKeyOfSeedKAT(t *testing.T) {
+	recs, err := fndsa.KAT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range recs {
+		if r.LogN < 9 || (r.J != 0 && r.J != 9) {
+			continue
+		}
+		n++
+		sk, err := fndsaKeyOfSeed(r.LogN, r.KeygenSeed())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, err := sk.Public()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := sha256.New()
+		h.Write(sk.Encode())
+		h.Write(pk.Encode())
+		if got := h.Sum(nil); !bytes.Equal(got, r.KeyDigest[:]) {
+			t.Errorf("KAT degree %d, j %d: key digest %x, go-fn-dsa's %x", 1<<r.LogN, r.J, got, r.KeyDigest)
+		}
+	}
+	if n != 4 {
+		t.Fatalf("%d KAT records checked, want 4", n)
 	}
 }
