@@ -77,6 +77,25 @@ func polySubScaled(F []uint32, Flen, Fstride int, f []uint32, flen, fstride int,
 // polySubScaledNTT is polySubScaled with the product k*f computed in RNS
 // over flen+1 primes with the NTT, then rebuilt (CRT) and subtracted.
 func polySubScaledNTT(F []uint32, Flen, Fstride int, f []uint32, flen, fstride int, k []int32, sch, scl uint32, logn uint, mc *modpCounter) {
+	polySubScaledNTTWith(kNTTRound3, F, Flen, Fstride, f, flen, fstride, k, sch, scl, logn, mc)
+}
+
+// kNTTFunc writes into t the NTT modulo p of the reduction coefficients
+// k (n = 2^logn of them), as canonical residues in the slot order of
+// modpNTT2 with the twiddles gm of modpMkgm2.
+type kNTTFunc func(t []uint32, k []int32, gm []uint32, logn uint, p, p0i uint32, mc *modpCounter)
+
+// kNTTRound3 is round 3's: each k modulo p by modpSet, then modpNTT2.
+func kNTTRound3(t []uint32, k []int32, gm []uint32, logn uint, p, p0i uint32, mc *modpCounter) {
+	for v := range 1 << logn {
+		t[v] = modpSet(k[v], p)
+	}
+	modpNTT2(t, gm, logn, p, p0i, mc)
+}
+
+// polySubScaledNTTWith is polySubScaledNTT with k taken into NTT form by
+// kNTT.
+func polySubScaledNTTWith(kNTT kNTTFunc, F []uint32, Flen, Fstride int, f []uint32, flen, fstride int, k []int32, sch, scl uint32, logn uint, mc *modpCounter) {
 	n := 1 << logn
 	tlen := flen + 1
 	gm := make([]uint32, n)
@@ -87,10 +106,7 @@ func polySubScaledNTT(F []uint32, Flen, Fstride int, f []uint32, flen, fstride i
 		p, p0i, r2 := primeData(u, mc)
 		rx := modpRx(uint(flen), p, p0i, r2, mc)
 		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
-		for v := range n {
-			t1[v] = modpSet(k[v], p)
-		}
-		modpNTT2(t1, gm, logn, p, p0i, mc)
+		kNTT(t1, k, gm, logn, p, p0i, mc)
 		for v := range n {
 			fk[v*tlen+u] = zintModSmallSigned(f[v*fstride:], flen, p, p0i, r2, rx, mc)
 		}

@@ -42,16 +42,14 @@ var bitLength = [11]struct{ avg, std int }{
 const depthIntFG = 4
 
 // makeFgStep computes the field norms of f and g (n = 2^logn coefficients
-// of maxBlSmall[depth] words, RNS form, NTT form if inNTT) and returns them
-// as hn coefficients of maxBlSmall[depth+1] words (NTT form if outNTT).
+// of slen words, RNS form, NTT form if inNTT) and returns them as hn
+// coefficients of tlen >= slen words (NTT form if outNTT).
 // The first slen residues come directly from the inputs; the inputs are
 // then rebuilt as big integers (CRT) and reduced modulo the extra primes
 // the longer output needs.
-func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool, mc *modpCounter) (fd, gd []uint32) {
+func makeFgStep(fs, gs []uint32, logn uint, slen, tlen int, inNTT, outNTT bool, mc *modpCounter) (fd, gd []uint32) {
 	n := 1 << logn
 	hn := n >> 1
-	slen := maxBlSmall[depth]
-	tlen := maxBlSmall[depth+1]
 	fd = make([]uint32, hn*tlen)
 	gd = make([]uint32, hn*tlen)
 	gm := make([]uint32, n)
@@ -112,9 +110,9 @@ func makeFgStep(fs, gs []uint32, logn uint, depth int, inNTT, outNTT bool, mc *m
 }
 
 // makeFg returns f and g taken down to the given depth by repeated field
-// norms, in RNS form with maxBlSmall[depth] words per coefficient (NTT form
-// if outNTT).
-func makeFg(f, g []int8, logn uint, depth int, outNTT bool, mc *modpCounter) (ft, gt []uint32) {
+// norms, in RNS form with small[depth] words per coefficient (NTT form if
+// outNTT); small is the word-length table (maxBlSmall for round 3).
+func makeFg(f, g []int8, logn uint, depth int, small []int, outNTT bool, mc *modpCounter) (ft, gt []uint32) {
 	n := 1 << logn
 	ft = make([]uint32, n)
 	gt = make([]uint32, n)
@@ -133,7 +131,7 @@ func makeFg(f, g []int8, logn uint, depth int, outNTT bool, mc *modpCounter) (ft
 		return ft, gt
 	}
 	for d := range depth {
-		ft, gt = makeFgStep(ft, gt, logn-uint(d), d, d != 0, d+1 < depth || outNTT, mc)
+		ft, gt = makeFgStep(ft, gt, logn-uint(d), small[d], small[d+1], d != 0, d+1 < depth || outNTT, mc)
 	}
 	return ft, gt
 }
@@ -160,8 +158,14 @@ func (s *ntruSolver[T, A]) babai(depth, iter int, values []T) {
 // G as one coefficient of maxBlSmall[logn] words each, or ok = false if the
 // resultants are not coprime or the products overflow.
 func (s *ntruSolver[T, A]) deepest() (Fd, Gd []uint32, ok bool) {
-	n := maxBlSmall[s.logn]
-	f1, g1 := makeFg(s.f, s.g, s.logn, int(s.logn), false, s.mc)
+	return solveDeepest(s.f, s.g, s.logn, maxBlSmall[:], s.mc)
+}
+
+// solveDeepest is deepest for the word-length table small (small[logn]
+// words for the resultants, F and G).
+func solveDeepest(f, g []int8, logn uint, small []int, mc *modpCounter) (Fd, Gd []uint32, ok bool) {
+	n := small[logn]
+	f1, g1 := makeFg(f, g, logn, int(logn), small, false, mc)
 	// The two resultants side by side, rebuilt in one CRT pass as the
 	// reference does (one set of per-prime constants for both).
 	fg := make([]uint32, 2*n)
@@ -170,7 +174,7 @@ func (s *ntruSolver[T, A]) deepest() (Fd, Gd []uint32, ok bool) {
 	fp, gp := fg[:n], fg[n:]
 	t1 := make([]uint32, 4*n)
 	// The resultants are nonnegative: no signed normalisation.
-	zintRebuildCRT(fg, n, n, 2, false, t1, s.mc)
+	zintRebuildCRT(fg, n, n, 2, false, t1, mc)
 
 	Fd = make([]uint32, n)
 	Gd = make([]uint32, n)
@@ -229,20 +233,22 @@ func liftColumn(Ft, Gt []uint32, u, llen int, fx, gx, gm, igm []uint32, logn uin
 	modpINTT2Ext(Gt[u:], llen, igm, logn, p, p0i, mc)
 }
 
-// intermediate lifts the solution from depth+1 (Fd, Gd: n/2 coefficients
-// of maxBlSmall[depth+1] words) to depth and reduces it; it returns n
-// coefficients of maxBlSmall[depth] words each.
-func (s *ntruSolver[T, A]) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []uint32, ok bool) {
-	logn := s.logn - uint(depth)
+// liftUnreduced computes, at the given depth of a solver over the
+// word-length table small, f and g (n = 2^(logTop-depth) coefficients of
+// slen = small[depth] words, plain signed integers) and the unreduced
+// F = F'(X^2) g(-X), G = G'(X^2) f(-X) (n coefficients of llen words) from
+// the deeper solution F', G' (n/2 coefficients of small[depth+1] words).
+// The residues of f and g taken out of NTT form while F and G are lifted
+// prime by prime are rebuilt once the first slen primes are done.
+func liftUnreduced(f, g []int8, logTop uint, depth int, small []int, llen int, Fd, Gd []uint32, mc *modpCounter) (Ft, Gt, ft, gt []uint32) {
+	logn := logTop - uint(depth)
 	n := 1 << logn
 	hn := n >> 1
-	slen := maxBlSmall[depth]
-	dlen := maxBlSmall[depth+1]
-	llen := maxBlLarge[depth]
+	slen := small[depth]
+	dlen := small[depth+1]
 
 	// f and g at this depth, in RNS and NTT form.
-	mc := s.mc
-	ft, gt := makeFg(s.f, s.g, s.logn, depth, true, mc)
+	ft, gt = makeFg(f, g, logTop, depth, small, true, mc)
 
 	Ft = make([]uint32, n*llen)
 	Gt = make([]uint32, n*llen)
@@ -280,8 +286,26 @@ func (s *ntruSolver[T, A]) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []ui
 		}
 		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
 	}
+	if llen == slen {
+		// No extra prime: f and g are still residues (never the case for
+		// round 3's tables, whose F, G are always longer than f, g).
+		zintRebuildCRT(ft, slen, slen, n, true, t1, mc)
+		zintRebuildCRT(gt, slen, slen, n, true, t1, mc)
+	}
 	zintRebuildCRT(Ft, llen, llen, n, true, t1, mc)
 	zintRebuildCRT(Gt, llen, llen, n, true, t1, mc)
+	return Ft, Gt, ft, gt
+}
+
+// intermediate lifts the solution from depth+1 (Fd, Gd: n/2 coefficients
+// of maxBlSmall[depth+1] words) to depth and reduces it; it returns n
+// coefficients of maxBlSmall[depth] words each.
+func (s *ntruSolver[T, A]) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []uint32, ok bool) {
+	n := 1 << (s.logn - uint(depth))
+	slen := maxBlSmall[depth]
+	llen := maxBlLarge[depth]
+
+	Ft, Gt, ft, gt := liftUnreduced(s.f, s.g, s.logn, depth, maxBlSmall[:], llen, Fd, Gd, s.mc)
 
 	FGlen, ok := s.reduceIntermediate(depth, Ft, Gt, ft, gt)
 	if !ok {
@@ -375,16 +399,27 @@ func (s *ntruSolver[T, A]) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 // reduces it. All values fit modulo the first prime, so the lift and the
 // Babai numerator and denominator are computed exactly with one NTT; only
 // the division is done in floating point.
-//
-// The reference builds the twiddle tables of the first prime four times
-// here (its buffers are reused in between); this code rebuilds them at the
-// same points, so that its Montgomery products are the reference's, one
-// for one (the tables come out identical each time).
 func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
-	logn := s.logn
+	F, G, num, den := depth0Quotient(s.f, s.g, s.logn, Fd, Gd, s.mc)
+	k := s.roundQuotient(num, den)
+	F, G = depth0Subtract(s.f, s.g, s.logn, F, G, k, s.mc)
+	return F, G, true
+}
+
+// depth0Quotient lifts the one-word solution Fd, Gd from depth 1 to the
+// degree 2^logn of f and g: it returns the unreduced F = F'(X^2) g(-X),
+// G = G'(X^2) f(-X) in NTT form modulo the first prime, and the exact
+// Babai numerator num = F adj f + G adj g and denominator
+// den = f adj f + g adj g (signed coefficients).
+//
+// Round 3's reference builds the twiddle tables of the first prime four
+// times in its depth 0 (its buffers are reused in between); depth0Quotient
+// and depth0Subtract rebuild them at the same points, so that their
+// Montgomery products are the reference's, one for one (the tables come
+// out identical each time).
+func depth0Quotient(f, g []int8, logn uint, Fd, Gd []uint32, mc *modpCounter) (F, G []uint32, num, den []int32) {
 	n := 1 << logn
 	hn := n >> 1
-	mc := s.mc
 	p, p0i, r2 := primeData(0, mc)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
@@ -399,14 +434,14 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	}
 	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
 	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
-	fn := polyModp(s.f, p)
-	gn := polyModp(s.g, p)
+	fn := polyModp(f, p)
+	gn := polyModp(g, p)
 	modpNTT2(fn, gm, logn, p, p0i, mc)
 	modpNTT2(gn, gm, logn, p, p0i, mc)
 
 	// Unreduced F = F'(X^2) g(-X), G = G'(X^2) f(-X).
-	F := make([]uint32, n)
-	G := make([]uint32, n)
+	F = make([]uint32, n)
+	G = make([]uint32, n)
 	mc.add(3 * n)
 	for u := 0; u < n; u += 2 {
 		ftA, ftB := fn[u], fn[u+1]
@@ -427,46 +462,59 @@ func (s *ntruSolver[T, A]) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 	modpNTT2(G, gm, logn, p, p0i, mc)
 
 	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
-	num := make([]uint32, n)
-	den := make([]uint32, n)
-	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2, mc)
-	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2, mc)
+	nm := make([]uint32, n)
+	dn := make([]uint32, n)
+	addMulAdj(nm, dn, F, f, gm, logn, p, p0i, r2, mc)
+	addMulAdj(nm, dn, G, g, gm, logn, p, p0i, r2, mc)
 	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpINTT2(num, igm, logn, p, p0i, mc)
-	modpINTT2(den, igm, logn, p, p0i, mc)
-	numS := make([]int32, n)
-	denS := make([]int32, n)
+	modpINTT2(nm, igm, logn, p, p0i, mc)
+	modpINTT2(dn, igm, logn, p, p0i, mc)
+	num = make([]int32, n)
+	den = make([]int32, n)
 	for u := range n {
-		numS[u] = modpNorm(num[u], p)
-		denS[u] = modpNorm(den[u], p)
+		num[u] = modpNorm(nm[u], p)
+		den[u] = modpNorm(dn[u], p)
 	}
+	return F, G, num, den
+}
 
-	k := s.roundQuotient(numS, denS)
+// depth0Subtract returns F - k f and G - k g (F, G in NTT form modulo the
+// first prime, from depth0Quotient) as signed one-word coefficients.
+func depth0Subtract(f, g []int8, logn uint, F, G []uint32, k []int32, mc *modpCounter) (Fo, Go []uint32) {
+	return depth0SubtractWith(kNTTRound3, f, g, logn, F, G, k, mc)
+}
 
-	// F -= k f, G -= k g.
+// depth0SubtractWith is depth0Subtract with k taken into NTT form by kNTT.
+func depth0SubtractWith(kNTT kNTTFunc, f, g []int8, logn uint, F, G []uint32, k []int32, mc *modpCounter) (Fo, Go []uint32) {
+	n := 1 << logn
+	p, p0i := primeP(0)
+	// 2^62 mod p again, uncounted: depth0Quotient counted its computation,
+	// and the reference computes it once.
+	r2 := modpR2(p, p0i, nil)
+	gm := make([]uint32, n)
+	igm := make([]uint32, n)
 	kn := make([]uint32, n)
-	for u := range n {
-		kn[u] = modpSet(k[u], p)
-	}
-	fn = polyModp(s.f, p)
-	gn = polyModp(s.g, p)
+	fn := polyModp(f, p)
+	gn := polyModp(g, p)
 	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpNTT2(kn, gm, logn, p, p0i, mc)
+	kNTT(kn, k, gm, logn, p, p0i, mc)
 	modpNTT2(fn, gm, logn, p, p0i, mc)
 	modpNTT2(gn, gm, logn, p, p0i, mc)
 	mc.add(3 * n)
+	Fo = make([]uint32, n)
+	Go = make([]uint32, n)
 	for u := range n {
 		kw := modpMontymul(kn[u], r2, p, p0i)
-		F[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
-		G[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
+		Fo[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
+		Go[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
 	}
-	modpINTT2(F, igm, logn, p, p0i, mc)
-	modpINTT2(G, igm, logn, p, p0i, mc)
+	modpINTT2(Fo, igm, logn, p, p0i, mc)
+	modpINTT2(Go, igm, logn, p, p0i, mc)
 	for u := range n {
-		F[u] = uint32(modpNorm(F[u], p))
-		G[u] = uint32(modpNorm(G[u], p))
+		Fo[u] = uint32(modpNorm(Fo[u], p))
+		Go[u] = uint32(modpNorm(Go[u], p))
 	}
-	return F, G, true
+	return Fo, Go
 }
 
 // addMulAdj adds X*adj(x) to num and x*adj(x) to den (NTT form mod p; X is
@@ -504,7 +552,6 @@ func polyModp(x []int8, p uint32) []uint32 {
 // every value is small). ok = false means (f, g) must be resampled.
 func (s *ntruSolver[T, A]) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	logn := s.logn
-	n := 1 << logn
 	Fd, Gd, ok := s.deepest()
 	if !ok {
 		return nil, nil, false
@@ -529,6 +576,15 @@ func (s *ntruSolver[T, A]) solve(lim int32) (Fs, Gs []int8, ok bool) {
 		}
 	}
 
+	return finishNTRU(s.f, s.g, logn, Fd, Gd, lim, s.mc)
+}
+
+// finishNTRU converts the solution F, G (one signed word per coefficient)
+// to small polynomials with coefficients in -lim..lim and checks
+// f*G - g*F = q modulo the first prime (enough, since every value is
+// small). ok = false means (f, g) must be resampled.
+func finishNTRU(f, g []int8, logn uint, Fd, Gd []uint32, lim int32, mc *modpCounter) (Fs, Gs []int8, ok bool) {
+	n := 1 << logn
 	// Final F and G: one word per coefficient.
 	Fs, ok1 := polyBigToSmall(Fd, lim, n)
 	Gs, ok2 := polyBigToSmall(Gd, lim, n)
@@ -542,20 +598,20 @@ func (s *ntruSolver[T, A]) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	p, p0i := primeP(0)
 	gm := make([]uint32, n)
 	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, s.mc)
+	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
 	Gt := polyModp(Gs, p)
-	ft := polyModp(s.f, p)
-	gt := polyModp(s.g, p)
+	ft := polyModp(f, p)
+	gt := polyModp(g, p)
 	Ft := polyModp(Fs, p)
 	for _, x := range [4][]uint32{ft, gt, Ft, Gt} {
-		modpNTT2(x, gm, logn, p, p0i, s.mc)
+		modpNTT2(x, gm, logn, p, p0i, mc)
 	}
-	s.mc.add(1)
+	mc.add(1)
 	r := modpMontymul(Q, 1, p, p0i)
 	for u := range n {
 		// The reference stops at the first slot that fails: count the
 		// products made up to there.
-		s.mc.add(2)
+		mc.add(2)
 		z := modpSub(modpMontymul(ft[u], Gt[u], p, p0i), modpMontymul(gt[u], Ft[u], p, p0i), p)
 		if z != r {
 			return nil, nil, false

@@ -906,80 +906,16 @@ func (s *ntruSolverEmu64) babai(depth, iter int, values []emu64.FPR) {
 
 // deepest is the emu64 copy of ntruSolver.deepest (ntru_solve.go).
 func (s *ntruSolverEmu64) deepest() (Fd, Gd []uint32, ok bool) {
-	n := maxBlSmall[s.logn]
-	f1, g1 := makeFg(s.f, s.g, s.logn, int(s.logn), false, s.mc)
-	// The two resultants side by side, rebuilt in one CRT pass as the
-	// reference does (one set of per-prime constants for both).
-	fg := make([]uint32, 2*n)
-	copy(fg, f1)
-	copy(fg[n:], g1)
-	fp, gp := fg[:n], fg[n:]
-	t1 := make([]uint32, 4*n)
-	// The resultants are nonnegative: no signed normalisation.
-	zintRebuildCRT(fg, n, n, 2, false, t1, s.mc)
-
-	Fd = make([]uint32, n)
-	Gd = make([]uint32, n)
-	if !zintBezout(Gd, Fd, fp, gp, n, t1) {
-		return nil, nil, false
-	}
-	if zintMulSmall(Fd, n, Q) != 0 || zintMulSmall(Gd, n, Q) != 0 {
-		return nil, nil, false
-	}
-	return Fd, Gd, true
+	return solveDeepest(s.f, s.g, s.logn, maxBlSmall[:], s.mc)
 }
 
 // intermediate is the emu64 copy of ntruSolver.intermediate (ntru_solve.go).
 func (s *ntruSolverEmu64) intermediate(depth int, Fd, Gd []uint32) (Ft, Gt []uint32, ok bool) {
-	logn := s.logn - uint(depth)
-	n := 1 << logn
-	hn := n >> 1
+	n := 1 << (s.logn - uint(depth))
 	slen := maxBlSmall[depth]
-	dlen := maxBlSmall[depth+1]
 	llen := maxBlLarge[depth]
 
-	// f and g at this depth, in RNS and NTT form.
-	mc := s.mc
-	ft, gt := makeFg(s.f, s.g, s.logn, depth, true, mc)
-
-	Ft = make([]uint32, n*llen)
-	Gt = make([]uint32, n*llen)
-	liftRNS(Ft, Gt, Fd, Gd, hn, dlen, llen, mc)
-
-	gm := make([]uint32, n)
-	igm := make([]uint32, n)
-	fx := make([]uint32, n)
-	gx := make([]uint32, n)
-	t1 := make([]uint32, max(llen, slen))
-	for u := range llen {
-		p, p0i, r2 := primeData(u, mc)
-		if u == slen {
-			// All slen residues of f and g have been taken out of NTT
-			// form below: rebuild them as big integers.
-			zintRebuildCRT(ft, slen, slen, n, true, t1, mc)
-			zintRebuildCRT(gt, slen, slen, n, true, t1, mc)
-		}
-		modpMkgm2(gm, igm, logn, primes[u].g, p, p0i, mc)
-		if u < slen {
-			for v := range n {
-				fx[v] = ft[v*slen+u]
-				gx[v] = gt[v*slen+u]
-			}
-			modpINTT2Ext(ft[u:], slen, igm, logn, p, p0i, mc)
-			modpINTT2Ext(gt[u:], slen, igm, logn, p, p0i, mc)
-		} else {
-			rx := modpRx(uint(slen), p, p0i, r2, mc)
-			for v := range n {
-				fx[v] = zintModSmallSigned(ft[v*slen:], slen, p, p0i, r2, rx, mc)
-				gx[v] = zintModSmallSigned(gt[v*slen:], slen, p, p0i, r2, rx, mc)
-			}
-			modpNTT2(fx, gm, logn, p, p0i, mc)
-			modpNTT2(gx, gm, logn, p, p0i, mc)
-		}
-		liftColumn(Ft, Gt, u, llen, fx, gx, gm, igm, logn, p, p0i, r2, mc)
-	}
-	zintRebuildCRT(Ft, llen, llen, n, true, t1, mc)
-	zintRebuildCRT(Gt, llen, llen, n, true, t1, mc)
+	Ft, Gt, ft, gt := liftUnreduced(s.f, s.g, s.logn, depth, maxBlSmall[:], llen, Fd, Gd, s.mc)
 
 	FGlen, ok := s.reduceIntermediate(depth, Ft, Gt, ft, gt)
 	if !ok {
@@ -1068,98 +1004,15 @@ func (s *ntruSolverEmu64) depth1(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
 
 // depth0 is the emu64 copy of ntruSolver.depth0 (ntru_solve.go).
 func (s *ntruSolverEmu64) depth0(Fd, Gd []uint32) (Fo, Go []uint32, ok bool) {
-	logn := s.logn
-	n := 1 << logn
-	hn := n >> 1
-	mc := s.mc
-	p, p0i, r2 := primeData(0, mc)
-	gm := make([]uint32, n)
-	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-
-	// F', G' and f, g in NTT form.
-	Fp := make([]uint32, hn)
-	Gp := make([]uint32, hn)
-	for u := range hn {
-		Fp[u] = modpSet(zintOneToPlain(Fd[u]), p)
-		Gp[u] = modpSet(zintOneToPlain(Gd[u]), p)
-	}
-	modpNTT2(Fp, gm, logn-1, p, p0i, mc)
-	modpNTT2(Gp, gm, logn-1, p, p0i, mc)
-	fn := polyModp(s.f, p)
-	gn := polyModp(s.g, p)
-	modpNTT2(fn, gm, logn, p, p0i, mc)
-	modpNTT2(gn, gm, logn, p, p0i, mc)
-
-	// Unreduced F = F'(X^2) g(-X), G = G'(X^2) f(-X).
-	F := make([]uint32, n)
-	G := make([]uint32, n)
-	mc.add(3 * n)
-	for u := 0; u < n; u += 2 {
-		ftA, ftB := fn[u], fn[u+1]
-		gtA, gtB := gn[u], gn[u+1]
-		mFp := modpMontymul(Fp[u>>1], r2, p, p0i)
-		mGp := modpMontymul(Gp[u>>1], r2, p, p0i)
-		F[u] = modpMontymul(gtB, mFp, p, p0i)
-		F[u+1] = modpMontymul(gtA, mFp, p, p0i)
-		G[u] = modpMontymul(ftB, mGp, p, p0i)
-		G[u+1] = modpMontymul(ftA, mGp, p, p0i)
-	}
-	modpINTT2(F, igm, logn, p, p0i, mc)
-	modpINTT2(G, igm, logn, p, p0i, mc)
-
-	// Back to NTT form for the products with adj(f), adj(g) and k.
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpNTT2(F, gm, logn, p, p0i, mc)
-	modpNTT2(G, gm, logn, p, p0i, mc)
-
-	// num = F adj(f) + G adj(g), den = f adj(f) + g adj(g), exactly.
-	num := make([]uint32, n)
-	den := make([]uint32, n)
-	addMulAdj(num, den, F, s.f, gm, logn, p, p0i, r2, mc)
-	addMulAdj(num, den, G, s.g, gm, logn, p, p0i, r2, mc)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpINTT2(num, igm, logn, p, p0i, mc)
-	modpINTT2(den, igm, logn, p, p0i, mc)
-	numS := make([]int32, n)
-	denS := make([]int32, n)
-	for u := range n {
-		numS[u] = modpNorm(num[u], p)
-		denS[u] = modpNorm(den[u], p)
-	}
-
-	k := s.roundQuotient(numS, denS)
-
-	// F -= k f, G -= k g.
-	kn := make([]uint32, n)
-	for u := range n {
-		kn[u] = modpSet(k[u], p)
-	}
-	fn = polyModp(s.f, p)
-	gn = polyModp(s.g, p)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, mc)
-	modpNTT2(kn, gm, logn, p, p0i, mc)
-	modpNTT2(fn, gm, logn, p, p0i, mc)
-	modpNTT2(gn, gm, logn, p, p0i, mc)
-	mc.add(3 * n)
-	for u := range n {
-		kw := modpMontymul(kn[u], r2, p, p0i)
-		F[u] = modpSub(F[u], modpMontymul(kw, fn[u], p, p0i), p)
-		G[u] = modpSub(G[u], modpMontymul(kw, gn[u], p, p0i), p)
-	}
-	modpINTT2(F, igm, logn, p, p0i, mc)
-	modpINTT2(G, igm, logn, p, p0i, mc)
-	for u := range n {
-		F[u] = uint32(modpNorm(F[u], p))
-		G[u] = uint32(modpNorm(G[u], p))
-	}
+	F, G, num, den := depth0Quotient(s.f, s.g, s.logn, Fd, Gd, s.mc)
+	k := s.roundQuotient(num, den)
+	F, G = depth0Subtract(s.f, s.g, s.logn, F, G, k, s.mc)
 	return F, G, true
 }
 
 // solve is the emu64 copy of ntruSolver.solve (ntru_solve.go).
 func (s *ntruSolverEmu64) solve(lim int32) (Fs, Gs []int8, ok bool) {
 	logn := s.logn
-	n := 1 << logn
 	Fd, Gd, ok := s.deepest()
 	if !ok {
 		return nil, nil, false
@@ -1184,39 +1037,7 @@ func (s *ntruSolverEmu64) solve(lim int32) (Fs, Gs []int8, ok bool) {
 		}
 	}
 
-	// Final F and G: one word per coefficient.
-	Fs, ok1 := polyBigToSmall(Fd, lim, n)
-	Gs, ok2 := polyBigToSmall(Gd, lim, n)
-	if !ok1 || !ok2 {
-		return nil, nil, false
-	}
-
-	// Check the NTRU equation modulo the first prime, in NTT form:
-	// f G - g F must be q at every root. Plain*plain Montgomery products
-	// carry a factor 1/R, so the target is montymul(q, 1).
-	p, p0i := primeP(0)
-	gm := make([]uint32, n)
-	igm := make([]uint32, n)
-	modpMkgm2(gm, igm, logn, primes[0].g, p, p0i, s.mc)
-	Gt := polyModp(Gs, p)
-	ft := polyModp(s.f, p)
-	gt := polyModp(s.g, p)
-	Ft := polyModp(Fs, p)
-	for _, x := range [4][]uint32{ft, gt, Ft, Gt} {
-		modpNTT2(x, gm, logn, p, p0i, s.mc)
-	}
-	s.mc.add(1)
-	r := modpMontymul(Q, 1, p, p0i)
-	for u := range n {
-		// The reference stops at the first slot that fails: count the
-		// products made up to there.
-		s.mc.add(2)
-		z := modpSub(modpMontymul(ft[u], Gt[u], p, p0i), modpMontymul(gt[u], Ft[u], p, p0i), p)
-		if z != r {
-			return nil, nil, false
-		}
-	}
-	return Fs, Gs, true
+	return finishNTRU(s.f, s.g, logn, Fd, Gd, lim, s.mc)
 }
 
 // runArith is the emu64 copy of engineOf.runArith (planstage.go).

@@ -28,11 +28,13 @@
 //     instead of ChaCha20, its ApproxExp is an integer polynomial on every
 //     backend, and ffSampling's LDL uses that its diagonal is real
 //     (falcon.SignAttemptFIPS206 documents those three).
-//   - Key generation uses no floating point. It is implemented here only
-//     up to NTRUSolve (the (f, g) candidates drawn from the seed and their
-//     tests, keygen_sample.go, in fixed point, keygen_fxr.go), so this
-//     package signs and verifies with keys made elsewhere, such as
-//     go-fn-dsa's.
+//   - Key generation uses no floating point: the (f, g) candidates drawn
+//     from a 32-byte seed and their tests (keygen_sample.go, the
+//     orthogonalized norm in 32.32 fixed point, keygen_ortho.go and package
+//     internal/fxr) and NTRUSolve with a fixed-point Babai reduction
+//     (falcon.SolveNTRUFIPS206, after Pornin and Prest, PKC 2019) give
+//     go-fn-dsa's keys bit for bit (keygen.go), whatever the backend: the
+//     backend only signs. kat.go replays go-fn-dsa's KAT, keys included.
 //
 // Signing is generic over the backend: over binary64 (native, emu64) the
 // signatures are go-fn-dsa's byte for byte, which the tests check on the

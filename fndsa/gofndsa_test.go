@@ -137,7 +137,8 @@ var binary64Backends = []string{"native", "emu64"}
 // TestFNDSA_KAT: SHA3-256(sk || vk || sig) for 90 key pairs of degrees 4
 // to 1024, context "domain", raw and SHA3-256 pre-hashed messages, 6-byte
 // signing seeds): with go-fn-dsa's keys, the signatures made here on each
-// binary64 backend hash to the pinned values, and verify.
+// binary64 backend hash to the pinned values, and verify. (TestGoFNDSAKeyGenKAT
+// does the same with the keys generated here.)
 func TestGoFNDSAKAT(t *testing.T) {
 	v := vectors(t)
 	if len(v.KAT) != 90 {
@@ -146,34 +147,41 @@ func TestGoFNDSAKAT(t *testing.T) {
 	for _, name := range binary64Backends {
 		b := backend(t, name)
 		for _, r := range v.KAT {
-			weak := r.LogN < MinStdLogN
-			skey, vkey := unhex(t, r.SKey), unhex(t, r.VKey)
-			k, err := DecodeSigningKey(skey, weak)
-			if err != nil {
-				t.Fatalf("logn %d j %d: %v", r.LogN, r.J, err)
-			}
-			if !bytes.Equal(k.VerifyingKey(), vkey) {
-				t.Fatalf("logn %d j %d: verifying key differs from go-fn-dsa's", r.LogN, r.J)
-			}
-			sig, err := k.SignSeeded(b, unhex(t, r.Ctx), preHash(t, r.Hash), unhex(t, r.Data), unhex(t, r.SignSeed))
-			if err != nil {
-				t.Fatalf("%s logn %d j %d: %v", name, r.LogN, r.J, err)
-			}
-			h := sha3.New256()
-			h.Write(skey)
-			h.Write(vkey)
-			h.Write(sig)
-			if got := hex.EncodeToString(h.Sum(nil)); got != r.Pin {
-				t.Fatalf("%s logn %d j %d: SHA3-256(sk||vk||sig) = %s, pinned %s", name, r.LogN, r.J, got, r.Pin)
-			}
-			vk, err := DecodeVerifyingKey(vkey, weak)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := vk.Verify(unhex(t, r.Ctx), preHash(t, r.Hash), unhex(t, r.Data), sig); err != nil {
-				t.Fatalf("logn %d j %d: %v", r.LogN, r.J, err)
-			}
+			checkKATPin(t, b, r, unhex(t, r.SKey), unhex(t, r.VKey))
 		}
+	}
+}
+
+// checkKATPin signs KAT record r with the key skey on backend b, checks
+// that SHA3-256(skey || vkey || sig) is the pinned value, that vkey is the
+// verifying key of skey and that the signature verifies.
+func checkKATPin(t *testing.T, b arith.Backend, r goKAT, skey, vkey []byte) {
+	t.Helper()
+	weak := r.LogN < MinStdLogN
+	k, err := DecodeSigningKey(skey, weak)
+	if err != nil {
+		t.Fatalf("logn %d j %d: %v", r.LogN, r.J, err)
+	}
+	if !bytes.Equal(k.VerifyingKey(), vkey) {
+		t.Fatalf("logn %d j %d: verifying key is not the signing key's", r.LogN, r.J)
+	}
+	sig, err := k.SignSeeded(b, unhex(t, r.Ctx), preHash(t, r.Hash), unhex(t, r.Data), unhex(t, r.SignSeed))
+	if err != nil {
+		t.Fatalf("%s logn %d j %d: %v", b.Name, r.LogN, r.J, err)
+	}
+	h := sha3.New256()
+	h.Write(skey)
+	h.Write(vkey)
+	h.Write(sig)
+	if got := hex.EncodeToString(h.Sum(nil)); got != r.Pin {
+		t.Fatalf("%s logn %d j %d: SHA3-256(sk||vk||sig) = %s, pinned %s", b.Name, r.LogN, r.J, got, r.Pin)
+	}
+	vk, err := DecodeVerifyingKey(vkey, weak)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vk.Verify(unhex(t, r.Ctx), preHash(t, r.Hash), unhex(t, r.Data), sig); err != nil {
+		t.Fatalf("logn %d j %d: %v", r.LogN, r.J, err)
 	}
 }
 

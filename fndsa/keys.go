@@ -112,8 +112,9 @@ func (k *SigningKey) PrivateKey() *falcon.PrivateKey {
 }
 
 // NewSigningKey returns the FN-DSA signing key of a round-3 private key
-// (the two schemes share the key encoding), for keys made by falcon.Keygen
-// until this package generates its own. weak selects the degree class as in
+// (the two schemes share the key encoding): the measurement campaigns hold
+// their keys, FN-DSA's (KeyGen) or round 3's (falcon.Keygen, their
+// --key-source falcon), in that form. weak selects the degree class as in
 // DecodeSigningKey.
 func NewSigningKey(sk *falcon.PrivateKey, weak bool) (*SigningKey, error) {
 	if err := sk.Check(); err != nil {

@@ -90,7 +90,7 @@ func compareVerdict(d results.CompareDoc) verdict {
 		if c.WeakShadow {
 			name += " ⚠ weak shadow: its figures include the shadow's own error"
 		}
-		v.Table.Rows = append(v.Table.Rows, []string{name, meetsCell(c), fmt.Sprintf("%s signatures, Falcon-%d", results.Thousands(c.Signatures), c.Params),
+		v.Table.Rows = append(v.Table.Rows, []string{name, meetsCell(c), fmt.Sprintf("%s signatures, %s", results.Thousands(c.Signatures), c.SchemeName()),
 			pow2(c.PerSignature.Sum.Max), pow2(c.PerLeaf.Sum.Median), flips(c), renyiSentence(c)})
 	}
 	v.Heading = fmt.Sprintf("Compare %s: %d of %d backends meet 2^-46 per signature", d.File, met, measured)

@@ -48,8 +48,13 @@ type Run struct {
 	Seed       string   `json:"seed,omitempty"`
 	Signatures int64    `json:"signatures,omitempty"`
 	KATRecords string   `json:"kat_records,omitempty"`
-	Seconds    float64  `json:"seconds,omitempty"`
-	Note       string   `json:"note,omitempty"`
+	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: round 3), and
+	// KeySource its keys' generation: "fn-dsa" (FN-DSA's own) or "falcon"
+	// (round 3's).
+	Scheme    string  `json:"scheme,omitempty"`
+	KeySource string  `json:"key_source,omitempty"`
+	Seconds   float64 `json:"seconds,omitempty"`
+	Note      string  `json:"note,omitempty"`
 }
 
 // CompareDoc is a parsed `compare --json` document.

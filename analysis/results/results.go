@@ -197,7 +197,12 @@ type Compare struct {
 	OracleBits int             `json:"oracle_bits"`
 	// Shadow is the exact side: "dd" (double-double) or "oracle"
 	// (big.Float at OracleBits); empty in documents that predate it.
-	Shadow       string          `json:"shadow,omitempty"`
+	Shadow string `json:"shadow,omitempty"`
+	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: Falcon round 3),
+	// KeySource its keys' generation: "fn-dsa" (FN-DSA's own) or "falcon"
+	// (round 3's; also FN-DSA documents that predate the field).
+	Scheme       string          `json:"scheme,omitempty"`
+	KeySource    string          `json:"key_source,omitempty"`
 	Leaves       int64           `json:"leaves"`
 	PerLeaf      Errors          `json:"per_leaf"`
 	PerSignature Errors          `json:"per_signature"`
@@ -207,6 +212,18 @@ type Compare struct {
 	Stages       []Stage         `json:"stages"`
 	Attempts     *Attempts       `json:"attempts,omitempty"`
 	Seconds      float64         `json:"seconds"`
+}
+
+// SchemeName names the document's scheme and degree, as "Falcon-512",
+// "FN-DSA-512 (FN-DSA keys)" or "FN-DSA-512 (round-3 keys)".
+func (c *Compare) SchemeName() string {
+	if c.Scheme != "fn-dsa" {
+		return fmt.Sprintf("Falcon-%d", c.Params)
+	}
+	if c.KeySource == "fn-dsa" {
+		return fmt.Sprintf("FN-DSA-%d (FN-DSA keys)", c.Params)
+	}
+	return fmt.Sprintf("FN-DSA-%d (round-3 keys)", c.Params)
 }
 
 // FlipsTotal returns the total number of decision flips: the "total"

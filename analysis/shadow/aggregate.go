@@ -294,6 +294,7 @@ func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 	if cfg.Scheme == SchemeFNDSA {
 		s.Scheme = string(cfg.Scheme)
 	}
+	s.KeySource = string(cfg.KeySourceOf())
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106
 	}

@@ -143,6 +143,17 @@ func checkIdentity(dir string, id []byte) error {
 	return fmt.Errorf("%s was made by another run: %s; use another --out directory, or the same command and flags", dir, diff)
 }
 
+// keySourceText describes an identity's key_source value.
+func keySourceText(v any, ok bool) string {
+	if !ok {
+		return "round 3's (no key_source; --key-source falcon)"
+	}
+	if s, isString := v.(string); isString {
+		return "from --key-source " + s
+	}
+	return "from --key-source " + identityValue(v)
+}
+
 // IdentityDiff describes how the identity old (a run.json read from a
 // directory) differs from cur (this run's), naming the flags and both
 // values. An old identity that is not a JSON object -- truncated, edited
@@ -180,6 +191,11 @@ func IdentityDiff(old, cur []byte) (string, error) {
 			continue
 		case "command":
 			diffs = append(diffs, fmt.Sprintf("it was made by `fprlab %s`, this is `fprlab %s`", identityValue(ov), identityValue(cv)))
+			continue
+		case "key_source":
+			// Absent: round 3's keys (an FN-DSA campaign's before the
+			// field existed, or with --key-source falcon).
+			diffs = append(diffs, fmt.Sprintf("its keys are %s, this run's %s", keySourceText(ov, ook), keySourceText(cv, cok)))
 			continue
 		}
 		flag := identityFlag(k)

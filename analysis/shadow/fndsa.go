@@ -18,12 +18,94 @@ const (
 	// signatures.
 	SchemeFalcon Scheme = "falcon"
 	// SchemeFNDSA is FN-DSA as go-fn-dsa implements the FIPS 206 draft
-	// (package fndsa): raw messages, empty context. Its keys are round 3's
-	// (falcon.Keygen over the campaign's key backend), since package fndsa
-	// generates none yet; the keys only feed signing, whose floating-point
-	// path is what the campaign measures.
+	// (package fndsa): raw messages, empty context. Its keys come from
+	// Config.KeySource.
 	SchemeFNDSA Scheme = "fn-dsa"
 )
+
+// KeySource names the key generation of an FN-DSA campaign's keys.
+type KeySource string
+
+const (
+	// KeysFalcon is round 3's key generation (falcon.Keygen over the
+	// campaign's key backend, KeygenBackend's rule); also the zero
+	// value's choice, and what campaign directories written before
+	// KeysFNDSA existed used.
+	KeysFalcon KeySource = "falcon"
+	// KeysFNDSA is FN-DSA's own integer key generation (fndsa.KeyGen, go-fn-dsa's
+	// keys bit for bit): key i of a seeded campaign is
+	// fndsa.KeyGen(logn, FNDSAKeySeed(seed, i)). No floating point is
+	// involved, so no key generation is shadowed and every backend signs
+	// with the same keys.
+	KeysFNDSA KeySource = "fn-dsa"
+)
+
+// ParseKeySource parses "fn-dsa" or "falcon".
+func ParseKeySource(s string) (KeySource, error) {
+	switch KeySource(s) {
+	case KeysFNDSA, KeysFalcon:
+		return KeySource(s), nil
+	}
+	return "", fmt.Errorf("key source %q: want %q (FN-DSA's key generation) or %q (round 3's)", s, KeysFNDSA, KeysFalcon)
+}
+
+// FNDSAKeySeed returns the 32-byte fndsa.KeyGen seed of key i of a seeded
+// campaign with seed seed: the first 32 bytes of
+//
+//	SHAKE256("fprlab compare fn-dsa key" || 0x00 || BE64(len(seed)) || seed || BE64(i))
+//
+// (the derivation of the campaign's other inputs, with its own label).
+func FNDSAKeySeed(seed string, i int) []byte {
+	out := make([]byte, fndsa.KeygenSeedSize)
+	derive("fn-dsa key", seed, i).Read(out)
+	return out
+}
+
+// fndsaKey generates key i of a seeded campaign with FN-DSA's key
+// generation.
+func fndsaKey(logn uint, seed string, i int) (*falcon.PrivateKey, error) {
+	return fndsaKeyOfSeed(logn, FNDSAKeySeed(seed, i))
+}
+
+// fndsaKeyOfSeed is fndsa.KeyGen's key of a 32-byte seed as round 3's
+// private key (the two schemes share the key format), the form in which
+// a campaign signs with it.
+func fndsaKeyOfSeed(logn uint, seed []byte) (*falcon.PrivateKey, error) {
+	kp, err := fndsa.KeyGen(logn, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &falcon.PrivateKey{LogN: kp.LogN, SmallF: kp.SmallF, SmallG: kp.SmallG, BigF: kp.BigF, BigG: kp.BigG}, nil
+}
+
+// fndsaKeys reports whether the campaign signs with FN-DSA's own keys.
+func (c *Config) fndsaKeys() bool { return c.KeySource == KeysFNDSA }
+
+// KeySourceOf is the key source a summary of the campaign records: ""
+// for round 3 (whose keys are always round 3's), else KeysFNDSA or
+// KeysFalcon (the zero value's).
+func (c *Config) KeySourceOf() KeySource {
+	switch {
+	case c.Scheme != SchemeFNDSA:
+		return ""
+	case c.fndsaKeys():
+		return KeysFNDSA
+	}
+	return KeysFalcon
+}
+
+// KeygenBackendOf is the backend that generates the campaign's keys over
+// b (Config.KeygenBackend, else KeygenBackend(b)); "" when FN-DSA's
+// integer key generation makes them.
+func (c *Config) KeygenBackendOf(b arith.Backend) string {
+	switch {
+	case c.fndsaKeys():
+		return ""
+	case c.KeygenBackend != "":
+		return c.KeygenBackend
+	}
+	return KeygenBackend(b)
+}
 
 // ParseScheme parses "falcon" or "fn-dsa" ("" is falcon).
 func ParseScheme(s string) (Scheme, error) {
@@ -42,7 +124,16 @@ func (c *Config) checkScheme() error {
 	if _, err := ParseScheme(string(c.Scheme)); err != nil {
 		return err
 	}
+	switch c.KeySource {
+	case "", KeysFalcon, KeysFNDSA:
+	default:
+		_, err := ParseKeySource(string(c.KeySource))
+		return err
+	}
 	if c.Scheme != SchemeFNDSA {
+		if c.fndsaKeys() {
+			return errors.New("FN-DSA keys are for scheme fn-dsa only (round 3 signs with round 3's keys)")
+		}
 		return nil
 	}
 	if c.KATMode() {

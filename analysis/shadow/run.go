@@ -88,6 +88,11 @@ type Config struct {
 	// Scheme is the signature scheme the campaign signs with: SchemeFalcon
 	// (round 3; also the zero value's) or SchemeFNDSA (fndsa.go).
 	Scheme Scheme
+	// KeySource is the key generation of a seeded FN-DSA campaign:
+	// KeysFNDSA (fndsa.KeyGen from FNDSAKeySeed; KeygenBackend is then
+	// unused), or KeysFalcon (round 3's; also the zero value's). Round 3
+	// takes KeysFalcon or "" only.
+	KeySource KeySource
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any -- a nil record when the unit is finished and
 	// accounted for elsewhere (a campaign directory holds aggregates, not
@@ -425,10 +430,7 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 	}
 	r.setAcceptance(cfg.Acceptance)
 	r.setScheme(cfg.Scheme)
-	kbName := KeygenBackend(b)
-	if cfg.KeygenBackend != "" {
-		kbName = cfg.KeygenBackend
-	}
+	kbName := cfg.KeygenBackendOf(b)
 	shadowKeys := kbName == b.Name
 	var mu sync.Mutex
 	var out []*Record
@@ -499,10 +501,11 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 	}
 
 	// Keys first: a key already measured is regenerated without the
-	// shadow (the backend alone computes the same key).
+	// shadow (the backend alone computes the same key). FN-DSA's keys
+	// involve no floating point: nothing to shadow, no keygen record.
 	keys := make([]*falcon.PrivateKey, cfg.Keys)
 	kb := b
-	if !shadowKeys {
+	if !shadowKeys && !cfg.fndsaKeys() {
 		if kb, err = arith.Lookup(kbName); err != nil {
 			return nil, err
 		}
@@ -516,7 +519,13 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {
 		rng := derive("key", cfg.Seed, i)
 		if rec, ok := have("keygen", i); ok || !shadowKeys || !cfg.Owns(i) {
-			sk, _, err := falcon.Keygen(kb, cfg.LogN, rng)
+			var sk *falcon.PrivateKey
+			var err error
+			if cfg.fndsaKeys() {
+				sk, err = fndsaKey(cfg.LogN, cfg.Seed, i)
+			} else {
+				sk, _, err = falcon.Keygen(kb, cfg.LogN, rng)
+			}
 			if err != nil {
 				return fmt.Errorf("key %d: %w", i, err)
 			}

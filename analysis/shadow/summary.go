@@ -229,7 +229,12 @@ type Summary struct {
 	Acceptance string `json:"acceptance,omitempty"`
 	// Scheme is "fn-dsa" for an FN-DSA campaign (Config.Scheme); absent
 	// for round 3.
-	Scheme       string `json:"scheme,omitempty"`
+	Scheme string `json:"scheme,omitempty"`
+	// KeySource is the key generation of an FN-DSA campaign's keys
+	// (Config.KeySourceOf): "fn-dsa" (FN-DSA's own, fndsa.KeyGen;
+	// KeygenBackend is then "") or "falcon" (round 3's over
+	// KeygenBackend); absent for round 3.
+	KeySource    string `json:"key_source,omitempty"`
 	Leaves       int64  `json:"leaves"`
 	SamplerCalls int64  `json:"sampler_calls"`
 	PerLeaf      Triple `json:"per_leaf"`

@@ -27,17 +27,20 @@ import (
 
 // compareOptions holds the flags of compare.
 type compareOptions struct {
-	Backends    string
-	Params      string
-	Signatures  int
-	Keys        int
-	Seed        string
-	KATRecords  string
-	OracleBits  uint
-	Shadow      string
-	ExactSigma  string
-	Acceptance  string
-	Scheme      string
+	Backends   string
+	Params     string
+	Signatures int
+	Keys       int
+	Seed       string
+	KATRecords string
+	OracleBits uint
+	Shadow     string
+	ExactSigma string
+	Acceptance string
+	Scheme     string
+	// KeySource is --key-source: the keys of an FN-DSA campaign ("" is
+	// fn-dsa's own; see parseKeySource).
+	KeySource   string
 	Workers     int
 	Out         string
 	JSON        bool
@@ -79,7 +82,14 @@ Inputs: --kat-records FROM:TO replays the NIST KAT records (their keys and
 signing randomness, as an instrumented reference build would); otherwise
 --keys keys and --signatures signatures are derived from --seed. Keys are
 generated on the backend (shadowed: key generation's flips are reported too)
-when it can run NTRUSolve, else on emu64. compare never takes a user's
+when it can run NTRUSolve, else on emu64. --scheme fn-dsa signs FN-DSA (as
+go-fn-dsa e24833f implements the FIPS 206 draft) with FN-DSA's own integer
+key generation (fndsa.KeyGen, no floating point: the same keys on every
+backend): key I's 32-byte seed is the first 32 bytes of
+SHAKE256("fprlab compare fn-dsa key" || 0x00 || BE64(len(seed)) || seed ||
+BE64(I)); --key-source falcon signs it with round 3's keys instead, as FN-DSA
+campaigns did before FN-DSA key generation existed (a campaign directory of
+those resumes with --key-source falcon only). compare never takes a user's
 secret key: signing one point with two arithmetics can reveal it (Lin,
 Tibouchi, Yu, Zhang, Eurocrypt 2025).
 
@@ -134,6 +144,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
+	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 }
 
 // compareIdentity is what determines a campaign's results (its run.json).
@@ -154,6 +165,10 @@ type compareIdentity struct {
 	Acceptance string `json:"acceptance,omitempty"`
 	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: round 3).
 	Scheme string `json:"scheme,omitempty"`
+	// KeySource is "fn-dsa" for an FN-DSA campaign signing with FN-DSA's
+	// own keys; absent: round 3's keys (an FN-DSA campaign with
+	// --key-source falcon, and every one written before the field).
+	KeySource string `json:"key_source,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes.
 	Shard string `json:"shard,omitempty"`
 	// TriwordNames is the meaning of the triword backend names
@@ -213,6 +228,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		return nil, cfg, err
 	}
 	if cfg.Scheme, err = parseScheme(opts.Scheme); err != nil {
+		return nil, cfg, err
+	}
+	if cfg.KeySource, err = parseKeySource(opts.KeySource, cfg.Scheme); err != nil {
 		return nil, cfg, err
 	}
 	if cfg.Scheme == shadow.SchemeFNDSA && !opts.exactSigmaSet {
@@ -284,6 +302,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		if cfg.Scheme == shadow.SchemeFNDSA {
 			id.Scheme = string(cfg.Scheme)
 		}
+		id.KeySource = identityKeySource(cfg)
 		if cfg.KATMode() {
 			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
 		}
@@ -297,7 +316,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			id.Backends = append(id.Backends, b.Name)
 		}
 		id.TriwordNames = triwordNames(id.Backends)
-		if err := checkResumable(opts.Out); err != nil {
+		if err := checkResumable(opts.Out, cfg); err != nil {
 			return nil, err
 		}
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
@@ -350,14 +369,11 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			}
 		}
 		sum := agg.Summary(b.Name, cfg)
-		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sum.KeygenBackend = cfg.KeygenBackendOf(b)
 		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
 		markWeakShadow(sum)
-		if cfg.KeygenBackend != "" {
-			sum.KeygenBackend = cfg.KeygenBackend
-		}
 		if !opts.JSON {
-			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", b.Name, schemeName(string(cfg.Scheme), 1<<cfg.LogN), sum.Signatures, time.Since(t0).Seconds())
+			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", b.Name, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, time.Since(t0).Seconds())
 		}
 		sums = append(sums, sum)
 	}
@@ -443,6 +459,10 @@ func writeManifestArgv(dir, what string, argv []string, output string, cfg shado
 // writeManifestRun writes the manifest of the run whose command run holds.
 func writeManifestRun(dir, what string, run results.Run, output string, cfg shadow.Config, sums []*shadow.Summary) error {
 	run.Output, run.Version, run.Seed, run.KATRecords = output, releaseVersion(), cfg.Seed, ""
+	if cfg.Scheme == shadow.SchemeFNDSA {
+		run.Scheme = string(cfg.Scheme)
+	}
+	run.KeySource = string(cfg.KeySourceOf())
 	if cfg.KATMode() {
 		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
 	}
@@ -450,7 +470,7 @@ func writeManifestRun(dir, what string, run results.Run, output string, cfg shad
 		run.Signatures = max(run.Signatures, int64(s.Signatures))
 		run.Seconds += s.Seconds
 	}
-	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, Falcon-%d", what, 1<<cfg.LogN), run)
+	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, run.KeySource)), run)
 }
 
 // writeManifestFile writes DIR/manifest.json holding one run.
@@ -515,11 +535,11 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		if s.Signatures == 0 {
 			// An empty shard: no statistic, rather than "exact" and
 			// "NOT met" for the absence of values.
-			fmt.Fprintf(tw, "%s, Falcon-%d (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, s.Params, src)
+			fmt.Fprintf(tw, "%s, %s (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, schemeName(s.Scheme, s.Params), src)
 			continue
 		}
 		fmt.Fprintf(tw, "%s, %s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
-			s.Backend, schemeName(s.Scheme, s.Params), s.Signatures, src, s.Keys, s.KeygenBackend, s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+			s.Backend, schemeName(s.Scheme, s.Params), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		if note := weakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
 			fmt.Fprint(tw, note)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 )
 
@@ -35,8 +36,9 @@ func triwordNames(names []string) int {
 // checkResumable refuses to resume dir when its run.json was written
 // before the triword names were revised and names a backend whose meaning
 // changed: its records are of another arithmetic than today's backend of
-// that name. A directory without run.json is new.
-func checkResumable(dir string) error {
+// that name; and an FN-DSA campaign whose keys come from another source
+// than cfg's (checkKeySource). A directory without run.json is new.
+func checkResumable(dir string, cfg shadow.Config) error {
 	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -44,7 +46,10 @@ func checkResumable(dir string) error {
 	if err != nil {
 		return fmt.Errorf("campaign directory: %w", err)
 	}
-	return legacyDirError(dir, data)
+	if err := legacyDirError(dir, data); err != nil {
+		return err
+	}
+	return checkKeySource(dir, data, cfg)
 }
 
 // legacyDirError is checkResumable's test of a run.json's contents; nil

@@ -75,7 +75,7 @@ func configOf(id compareIdentity) (shadow.Config, error) {
 	}
 	cfg := shadow.Config{LogN: logn, Signatures: id.Signatures, Keys: id.Keys, Seed: id.Seed,
 		OracleBits: id.OracleBits, Shadow: shadow.ShadowKind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma),
-		Scheme: shadow.Scheme(id.Scheme)}
+		Scheme: shadow.Scheme(id.Scheme), KeySource: shadow.KeySource(id.KeySource)}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = 256
 	}
@@ -180,7 +180,7 @@ func runMerge(ctx context.Context, opts *mergeOptions, s *streams) error {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		sum := all.Aggregate.Summary(name, cfg)
-		sum.KeygenBackend = shadow.KeygenBackend(b)
+		sum.KeygenBackend = cfg.KeygenBackendOf(b)
 		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
 		markWeakShadow(sum)
 		sums = append(sums, sum)

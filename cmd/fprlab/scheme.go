@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -131,11 +132,6 @@ func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, 
 	return v, verr, nil
 }
 
-// errNoFNDSAKeygen is keygen's answer to --scheme fn-dsa, errNoFNDSAKAT
-// kat's.
-var errNoFNDSAKAT = errors.New("--scheme fn-dsa: the NIST KAT files are round 3's; FN-DSA's vectors are go-fn-dsa's (fndsa/testdata/gofndsa, checked by go test ./fndsa/), and FN-DSA key generation is not implemented yet")
-var errNoFNDSAKeygen = errors.New("--scheme fn-dsa: FN-DSA key generation (integer NTRUSolve) is not implemented yet; FN-DSA keys use falcon.h's key encodings, so keys from 'fprlab keygen' (round 3) or from go-fn-dsa sign and verify with --scheme fn-dsa")
-
 // refuseFNDSA returns refusal for --scheme fn-dsa, a --scheme error for an
 // unknown scheme, and nil for falcon.
 func refuseFNDSA(scheme string, refusal error) error {
@@ -147,4 +143,88 @@ func refuseFNDSA(scheme string, refusal error) error {
 		return refusal
 	}
 	return nil
+}
+
+// The --key-source flag of compare and sweep: the keys an FN-DSA campaign
+// signs with.
+const keySourceUsage = "fn-dsa: keys from `SOURCE`: fn-dsa (FN-DSA's own integer key generation, go-fn-dsa's keys; the default) or falcon (round 3's key generation over emu64 or the backend, as FN-DSA campaigns made before FN-DSA key generation existed)"
+
+// parseKeySource validates --key-source for scheme sc: "" is FN-DSA's own
+// keys for fn-dsa; round 3 signs with round 3's keys, so any --key-source
+// with --scheme falcon is refused rather than ignored.
+func parseKeySource(v string, sc shadow.Scheme) (shadow.KeySource, error) {
+	if sc != shadow.SchemeFNDSA {
+		if v != "" {
+			return "", fmt.Errorf("--key-source %s applies to --scheme fn-dsa only (round 3 signs with round 3's keys)", v)
+		}
+		return "", nil
+	}
+	if v == "" {
+		return shadow.KeysFNDSA, nil
+	}
+	ks, err := shadow.ParseKeySource(v)
+	if err != nil {
+		return "", fmt.Errorf("--key-source: %w", err)
+	}
+	return ks, nil
+}
+
+// identityKeySource is the key_source of a campaign directory's run.json:
+// "fn-dsa" for FN-DSA's own keys, "" (absent) for round 3's, which keeps
+// the run.json of a round-3 campaign, and of an FN-DSA campaign with
+// round-3 keys, what it was before the field existed.
+func identityKeySource(cfg shadow.Config) string {
+	if cfg.KeySourceOf() == shadow.KeysFNDSA {
+		return string(shadow.KeysFNDSA)
+	}
+	return ""
+}
+
+// checkKeySource refuses to resume the campaign directory whose run.json
+// is runJSON with keys from another source than cfg's, saying which
+// --key-source resumes it (OpenCampaign would refuse it too, with a bare
+// difference of identities).
+func checkKeySource(dir string, runJSON []byte, cfg shadow.Config) error {
+	var id struct {
+		Scheme    string `json:"scheme"`
+		KeySource string `json:"key_source"`
+	}
+	if json.Unmarshal(runJSON, &id) != nil || shadow.Scheme(id.Scheme) != shadow.SchemeFNDSA || cfg.Scheme != shadow.SchemeFNDSA {
+		return nil
+	}
+	want := identityKeySource(cfg)
+	switch {
+	case id.KeySource == want:
+		return nil
+	case id.KeySource == "":
+		return fmt.Errorf("%s signs FN-DSA with round 3's keys (its run.json has no key_source, as every FN-DSA campaign made before FN-DSA key generation): resume it with --key-source falcon, or use another --out for FN-DSA's keys", dir)
+	case id.KeySource == string(shadow.KeysFNDSA):
+		return fmt.Errorf("%s signs FN-DSA with FN-DSA's own keys (key_source fn-dsa in its run.json): resume it without --key-source falcon (or with --key-source fn-dsa), or use another --out for round 3's keys", dir)
+	}
+	return fmt.Errorf("%s has key_source %q in its run.json, which this version does not know: use another --out directory", dir, id.KeySource)
+}
+
+// schemeKeysName is schemeName with the key source of an FN-DSA campaign,
+// as in "FN-DSA-512 (FN-DSA keys)" or "FN-DSA-512 (round-3 keys)".
+func schemeKeysName(scheme string, n int, keySource string) string {
+	name := schemeName(scheme, n)
+	switch shadow.KeySource(keySource) {
+	case shadow.KeysFNDSA:
+		name += " (FN-DSA keys)"
+	case shadow.KeysFalcon:
+		name += " (round-3 keys)"
+	}
+	return name
+}
+
+// keysFrom is where a summary's keys come from, for compare's text
+// output: the backend of round 3's key generation, or FN-DSA's own.
+func keysFrom(s *shadow.Summary) string {
+	switch shadow.KeySource(s.KeySource) {
+	case shadow.KeysFNDSA:
+		return "FN-DSA key generation (integer, fndsa.KeyGen; seeds derived from the seed)"
+	case shadow.KeysFalcon:
+		return "round-3 key generation over " + s.KeygenBackend
+	}
+	return s.KeygenBackend
 }

@@ -108,8 +108,17 @@ func TestFNDSABadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2"}, "not implemented"},
-		{[]string{"kat", "--scheme", "fn-dsa", "--params", "512"}, "round 3's"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2", "--backend", "native"}, "--backend does not apply"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2", "--seed", "00"}, "exactly 32"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "2", "--pk", out, "--sk", out + "2"}, "4 to 1024"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "500", "--pk", out, "--sk", out + "2"}, "--params"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out}, "--sk"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--ref", out}, "--ref applies"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--checkpoint", out}, "--checkpoint applies"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--params", "2"}, "4 to 1024"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--records", "91"}, "--records 91: want 1..90"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--params", "512", "--records", "11"}, "want 1..10"},
+		{[]string{"kat", "--scheme", "fn-dsa", "--backend", "nope"}, "unknown backend"},
 		{[]string{"sign", "--scheme", "fn-dsa-87", "--sk", sk, "--msg", msg, "--out", out}, "--scheme"},
 		{[]string{"sign", "--sk", sk, "--msg", msg, "--out", out, "--context", "00"}, "fn-dsa only"},
 		{[]string{"sign", "--scheme", "fn-dsa", "--sk", sk, "--msg", msg, "--out", out, "--format", "ct"}, "falcon only"},

@@ -57,9 +57,10 @@ in the table and plots.
 finished formats' results; the same command run again continues where it
 stopped without losing a finished format or signature.
 
---scheme fn-dsa sweeps FN-DSA signing (as compare --scheme fn-dsa; keys
-from round-3 key generation over emu64, exact sigma the scheme's table) and
-has no KAT column: the NIST records are round 3's (--kat defaults to 0).`
+--scheme fn-dsa sweeps FN-DSA signing (as compare --scheme fn-dsa: keys
+from FN-DSA's own key generation, or with --key-source falcon from round 3's
+over emu64; exact sigma the scheme's table) and has no KAT column: the NIST
+records are round 3's (--kat defaults to 0).`
 
 func newSweepCmd(s *streams) *cobra.Command {
 	opts := &sweepOptions{}
@@ -82,7 +83,7 @@ func newSweepCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.References, "reference", "native,triword", "backends measured beside the formats (empty for none)")
 	f.IntVar(&opts.KAT, "kat", 1, "NIST KAT records regenerated per format for conformance (0 to skip)")
 	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures per format (seeded mode)")
-	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; every format signs with the same emu64-generated keys)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys (seeded mode; every format signs with the same keys: emu64-generated, or FN-DSA's with --scheme fn-dsa)")
 	bindMeasureFlags(cmd, &opts.compareOptions)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, `print {"formats": [per-format objects: compare's summary plus format, bits, exp_bits, rounding, kat], "pstar": [P* per curve and criterion]}`)
@@ -114,6 +115,8 @@ type sweepIdentity struct {
 	// Scheme is "fn-dsa" for an FN-DSA sweep (absent: round 3, so that
 	// the run.json of a round-3 sweep is what it was before FN-DSA).
 	Scheme string `json:"scheme,omitempty"`
+	// KeySource: as compareIdentity's.
+	KeySource string `json:"key_source,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -243,7 +246,8 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		return err
 	}
 	// Every format signs with the same keys, the reference's binary64
-	// ones; key generation over the formats is what --kat measures.
+	// ones (or FN-DSA's, which involve no floating point); key generation
+	// over the formats is what --kat measures.
 	cfg.KeygenBackend = "emu64"
 	// A sweep is sharded by format: each shard measures whole formats.
 	shardI, shardN := cfg.Shard, cfg.Shards
@@ -261,6 +265,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		if cfg.Scheme == shadow.SchemeFNDSA {
 			id.Scheme = string(cfg.Scheme)
 		}
+		id.KeySource = identityKeySource(cfg)
 		if cfg.Shadow == shadow.ShadowOracle {
 			id.OracleBits = cfg.OracleBits
 		}
@@ -273,7 +278,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		// The directory stays locked for the whole sweep; each format's
 		// compare directory has its own lock.
 		id.TriwordNames = triwordNames(id.Formats)
-		if err := checkResumable(opts.Out); err != nil {
+		if err := checkResumable(opts.Out, cfg); err != nil {
 			return err
 		}
 		camp, err := shadow.OpenCampaign(opts.Out, id)
@@ -456,7 +461,7 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	if len(points) > 0 {
 		p := points[0]
-		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", schemeName(p.Scheme, p.Params), p.Signatures, p.Shadow, p.ExactSigma)
+		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", schemeKeysName(p.Scheme, p.Params, p.KeySource), p.Signatures, p.Shadow, p.ExactSigma)
 	}
 	var notes []string
 	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")

@@ -33,12 +33,13 @@ func jsonObjects(t *testing.T, text string, sweep bool) []map[string]any {
 var signingFields = []string{"scheme", "params", "signatures", "keys", "seed", "shadow", "exact_sigma", "leaves", "sampler_calls",
 	"per_leaf", "per_tree_leaf", "per_signature", "meets_2^-46", "renyi", "flips", "stages", "expm_p63_rel", "acceptance_rel", "attempts"}
 
-// TestSweepFNDSA: sweep --scheme fn-dsa measures FN-DSA signing. Its
-// triword reference point is compare --scheme fn-dsa --backend triword of
-// the same seed, field for field (both sign with emu64's keys, as triword
-// cannot run NTRUSolve); its vprec:56 point has the signing statistics of
-// compare --scheme fn-dsa --backend vprec:56, which generates its keys on
-// vprec:56 -- the same key as emu64's for this seed (otherwise no signing
+// TestSweepFNDSA: sweep --scheme fn-dsa measures FN-DSA signing. Each
+// of its points is compare --scheme fn-dsa over that backend with the same
+// seed, field for field but the time (both sign with FN-DSA's keys, which
+// no backend generates); with --key-source falcon, its vprec:56 point has
+// the signing statistics of compare --scheme fn-dsa --key-source falcon
+// --backend vprec:56, which generates its round-3 keys on vprec:56 -- the
+// same key as the sweep's emu64 one for this seed (otherwise no signing
 // statistic could agree). A round-3 sweep of the same flags measures other
 // signatures, and its directory is refused to an FN-DSA sweep.
 func TestSweepFNDSA(t *testing.T) {
@@ -64,25 +65,36 @@ func TestSweepFNDSA(t *testing.T) {
 		}
 		c := jsonObjects(t, cout, false)[0]
 		p := points[i]
-		if b == "triword" {
-			// The whole summary but the time and the sweep's own fields.
-			for _, k := range []string{"format", "rounding", "kat", "seconds"} {
-				delete(p, k)
-			}
-			delete(c, "seconds")
-			if !reflect.DeepEqual(p, c) {
-				t.Errorf("triword: sweep point and compare summary differ:\nsweep   %v\ncompare %v", p, c)
-			}
-			continue
+		// The whole summary but the time and the sweep's own fields.
+		for _, k := range []string{"format", "rounding", "kat", "seconds"} {
+			delete(p, k)
 		}
-		if c["keygen_backend"] != "vprec:56" || p["keygen_backend"] != "emu64" {
-			t.Fatalf("keygen backends %v (compare), %v (sweep)", c["keygen_backend"], p["keygen_backend"])
+		delete(c, "seconds")
+		if !reflect.DeepEqual(p, c) || p["key_source"] != "fn-dsa" {
+			t.Errorf("%s: sweep point and compare summary differ, or not FN-DSA keys:\nsweep   %v\ncompare %v", b, p, c)
 		}
-		for _, k := range signingFields {
-			if !reflect.DeepEqual(p[k], c[k]) {
-				t.Errorf("vprec:56 %s: sweep %v, compare %v", k, p[k], c[k])
-			}
+	}
+	// Round-3 keys: the sweep's are emu64's, compare's vprec:56's.
+	code, out, errs = runCLI(t, append([]string{"sweep", "--scheme", "fn-dsa", "--key-source", "falcon", "--format", "vprec:56", "--reference", ""}, common...)...)
+	if code != 0 {
+		t.Fatalf("sweep --key-source falcon: exit %d: %s", code, errs)
+	}
+	p := jsonObjects(t, out, true)[0]
+	code, cout, errs := runCLI(t, append([]string{"compare", "--scheme", "fn-dsa", "--key-source", "falcon", "--backend", "vprec:56"}, common...)...)
+	if code != 0 {
+		t.Fatalf("compare --key-source falcon: exit %d: %s", code, errs)
+	}
+	c := jsonObjects(t, cout, false)[0]
+	if c["keygen_backend"] != "vprec:56" || p["keygen_backend"] != "emu64" {
+		t.Fatalf("keygen backends %v (compare), %v (sweep)", c["keygen_backend"], p["keygen_backend"])
+	}
+	for _, k := range append(signingFields, "key_source") {
+		if !reflect.DeepEqual(p[k], c[k]) {
+			t.Errorf("vprec:56 %s: sweep %v, compare %v", k, p[k], c[k])
 		}
+	}
+	if reflect.DeepEqual(p["per_leaf"], points[1]["per_leaf"]) {
+		t.Errorf("vprec:56: the same per-call statistics with round-3 and FN-DSA keys")
 	}
 	// Round 3 over the same inputs: other signatures, other statistics.
 	code, out, errs = runCLI(t, append([]string{"sweep", "--format", "vprec:56", "--reference", "triword", "--kat", "0", "--exact-sigma", "reference"}, common...)...)
@@ -95,7 +107,7 @@ func TestSweepFNDSA(t *testing.T) {
 	}
 	// The text output names the scheme, in its header and its P*.
 	code, out, errs = runCLI(t, "sweep", "--scheme", "fn-dsa", "--format", "vprec:56", "--reference", "", "--params", "512", "--signatures", "1")
-	if code != 0 || !strings.Contains(out, "FN-DSA-512 precision sweep") || !strings.Contains(out, "P* (FN-DSA-512 rn,") || strings.Contains(out, "Falcon") {
+	if code != 0 || !strings.Contains(out, "FN-DSA-512 (FN-DSA keys) precision sweep") || !strings.Contains(out, "P* (FN-DSA-512 rn,") || strings.Contains(out, "Falcon") {
 		t.Errorf("sweep --scheme fn-dsa text: exit %d %q %q", code, out, errs)
 	}
 	// The scheme is in the sweep's identity, both ways.

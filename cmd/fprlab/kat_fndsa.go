@@ -1,0 +1,186 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/fndsa"
+)
+
+// kat --scheme fn-dsa: go-fn-dsa's known-answer test (fndsa.KAT, 90
+// records of degrees 4 to 1024, embedded), keys generated here (integer
+// arithmetic, the same for every backend) and signatures made over the
+// chosen backend, each record compared with go-fn-dsa's digest of its keys
+// and its pin SHA3-256(sk || vk || sig).
+
+// katFNDSAJSON is the --json output of kat --scheme fn-dsa for one
+// backend. Scripts depend on it: the field names and meanings are stable.
+type katFNDSAJSON struct {
+	Scheme  string `json:"scheme"` // "fn-dsa"
+	Backend string `json:"backend"`
+	Records int    `json:"records"`
+	// MatchKeys counts records whose generated keys are go-fn-dsa's,
+	// MatchPins those whose SHA3-256(sk || vk || sig) is go-fn-dsa's pin
+	// (keys and signature), Verified those whose signature verifies.
+	MatchKeys     int                   `json:"match_keys"`
+	MatchPins     int                   `json:"match_pins"`
+	Verified      int                   `json:"verified"`
+	FirstMismatch *katFNDSAMismatchJSON `json:"first_mismatch"`
+	// Error is present only when the backend could not sign a record;
+	// the run of that backend stops there.
+	Error string `json:"error,omitempty"`
+}
+
+// katFNDSAMismatchJSON locates the first record that differs: field
+// "keys" when the keys differ, "signature" when only the signature does.
+type katFNDSAMismatchJSON struct {
+	Record int    `json:"record"`
+	LogN   uint   `json:"logn"`
+	J      int    `json:"j"`
+	Field  string `json:"field"`
+}
+
+// katFNDSARoundThreeFlags are kat's flags that belong to the round-3 KAT
+// files and are refused with --scheme fn-dsa rather than ignored.
+var katFNDSARoundThreeFlags = []string{"out", "ref", "checkpoint", "keygen-backend"}
+
+// runKatFNDSA runs go-fn-dsa's KAT over each backend (--params, if given,
+// keeps the records of that degree; --records keeps the first ones).
+func runKatFNDSA(ctx context.Context, opts *katOptions, changed func(string) bool, s *streams) error {
+	for _, name := range katFNDSARoundThreeFlags {
+		if changed(name) {
+			return fmt.Errorf("--%s applies to the round-3 NIST KAT files, not to --scheme fn-dsa", name)
+		}
+	}
+	recs, err := fndsa.KAT()
+	if err != nil {
+		return err
+	}
+	if opts.Params != "" {
+		logn, err := degreeLogn(opts.Params)
+		if err != nil || logn < fndsa.MinLogN {
+			return fmt.Errorf("--params %s: go-fn-dsa's KAT has the degrees 4 to 1024", opts.Params)
+		}
+		var kept []fndsa.KATRecord
+		for _, r := range recs {
+			if r.LogN == logn {
+				kept = append(kept, r)
+			}
+		}
+		recs = kept
+	}
+	if changed("records") {
+		if opts.Records < 1 || opts.Records > len(recs) {
+			return fmt.Errorf("--records %d: want 1..%d (go-fn-dsa's KAT has %d records%s)", opts.Records, len(recs), len(recs), katFNDSADegreeNote(opts.Params))
+		}
+		recs = recs[:opts.Records]
+	}
+	var backends []arith.Backend
+	if opts.Backend == "all" {
+		backends = arith.List()
+	} else {
+		b, err := lookupBackend(opts.Backend)
+		if err != nil {
+			return err
+		}
+		backends = []arith.Backend{b}
+	}
+	var results []katFNDSAJSON
+	for _, b := range backends {
+		res, err := katFNDSABackend(ctx, b, recs, s.Err)
+		if err != nil {
+			return err
+		}
+		if res.Error != "" && opts.Backend != "all" {
+			return fmt.Errorf("backend %s: %s", b.Name, res.Error)
+		}
+		results = append(results, res)
+	}
+	switch {
+	case !opts.JSON:
+		err = printKatFNDSA(s.Out, results)
+	case opts.Backend == "all":
+		err = printJSON(s.Out, results)
+	default:
+		err = printJSON(s.Out, results[0])
+	}
+	if err != nil {
+		return err
+	}
+	for _, r := range results {
+		if r.FirstMismatch != nil {
+			return &exitError{code: exitFalse, err: errors.New("generated records differ from go-fn-dsa's")}
+		}
+	}
+	return nil
+}
+
+func katFNDSADegreeNote(params string) string {
+	if params == "" {
+		return ""
+	}
+	return " of degree " + params
+}
+
+// katFNDSABackend regenerates recs with signatures over b.
+func katFNDSABackend(ctx context.Context, b arith.Backend, recs []fndsa.KATRecord, progress io.Writer) (katFNDSAJSON, error) {
+	res := katFNDSAJSON{Scheme: "fn-dsa", Backend: b.Name, Records: len(recs)}
+	for i, r := range recs {
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		got, err := fndsa.RunKAT(b, r)
+		if err != nil {
+			res.Error = fmt.Sprintf("record %d (degree %d, j %d): %v", i, 1<<r.LogN, r.J, err)
+			if res.FirstMismatch == nil {
+				res.FirstMismatch = &katFNDSAMismatchJSON{Record: i, LogN: r.LogN, J: r.J, Field: "signature"}
+			}
+			fmt.Fprintf(progress, "kat: fn-dsa over %s: stopped at record %d: %v\n", b.Name, i, err)
+			res.Records = i
+			break
+		}
+		if got.KeysMatch {
+			res.MatchKeys++
+		}
+		if got.PinMatch {
+			res.MatchPins++
+		}
+		if got.Verified {
+			res.Verified++
+		}
+		if i+1 == len(recs) || recs[i+1].LogN != r.LogN {
+			fmt.Fprintf(progress, "kat: fn-dsa over %s: degree %d done, %d/%d records\n", b.Name, 1<<r.LogN, i+1, len(recs))
+		}
+		if !got.PinMatch && res.FirstMismatch == nil {
+			field := "signature"
+			if !got.KeysMatch {
+				field = "keys"
+			}
+			res.FirstMismatch = &katFNDSAMismatchJSON{Record: i, LogN: r.LogN, J: r.J, Field: field}
+		}
+	}
+	return res, nil
+}
+
+// printKatFNDSA prints the results as a table.
+func printKatFNDSA(w io.Writer, results []katFNDSAJSON) error {
+	fmt.Fprintln(w, "FN-DSA KAT of go-fn-dsa e24833f (FIPS 206 draft, not final): keys generated here, the same on every")
+	fmt.Fprintln(w, "backend; signatures over the backend; SHA3-256(sk||vk||sig) compared with go-fn-dsa's pins")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "BACKEND\tRECORDS\tKEYS\tPINS\tVERIFIED\tFIRST MISMATCH")
+	for _, r := range results {
+		mm := "-"
+		if m := r.FirstMismatch; m != nil {
+			mm = fmt.Sprintf("record %d (degree %d, j %d), %s", m.Record, 1<<m.LogN, m.J, m.Field)
+		}
+		if r.Error != "" {
+			mm = "error: " + r.Error
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.Backend, r.Records, r.MatchKeys, r.MatchPins, r.Verified, mm)
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/fndsa"
+)
+
+// testdata/fndsa_kat_keys.json: two records of go-fn-dsa's KAT (degree 512
+// j 0, raw message; degree 1024 j 1, SHA3-256 pre-hashed), copied from
+// fndsa/testdata/gofndsa/vectors.json.gz: the key-generation seed,
+// go-fn-dsa's keys and its signature.
+type fndsaKATKeys struct {
+	LogN       uint   `json:"logn"`
+	J          int    `json:"j"`
+	KeygenSeed string `json:"keygen_seed"`
+	SKey       string `json:"skey"`
+	VKey       string `json:"vkey"`
+	Ctx        string `json:"ctx"`
+	Hash       string `json:"hash"`
+	Data       string `json:"data"`
+	Sig        string `json:"sig"`
+}
+
+// TestFNDSAKeygenCommand: keygen --scheme fn-dsa from a KAT seed writes
+// go-fn-dsa's keys byte for byte (binary and --hex); the public key
+// verifies go-fn-dsa's signature of the record; the signing key signs
+// reproducibly (the same --seed gives the same signature, on native and
+// emu64) and its signatures verify.
+func TestFNDSAKeygenCommand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "fndsa_kat_keys.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []fndsaKATKeys
+	if err := json.Unmarshal(data, &recs); err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	for _, r := range recs {
+		n := 1 << r.LogN
+		code, out, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--seed", r.KeygenSeed,
+			"--pk", path("pk"), "--sk", path("sk"), "--json")
+		if code != 0 {
+			t.Fatalf("degree %d: keygen exit %d: %s", n, code, errs)
+		}
+		var res keygenJSON
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		vk, _ := hex.DecodeString(r.VKey)
+		sum := sha256.Sum256(vk)
+		if res.Scheme != "fn-dsa" || res.Backend != "none" || res.Params != n || res.PKSHA256 != hex.EncodeToString(sum[:]) {
+			t.Fatalf("degree %d: --json %+v", n, res)
+		}
+		for name, want := range map[string]string{"pk": r.VKey, "sk": r.SKey} {
+			got, err := os.ReadFile(path(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if hex.EncodeToString(got) != want {
+				t.Fatalf("degree %d: %s differs from go-fn-dsa's", n, name)
+			}
+		}
+		// --hex writes the same keys as text.
+		if code, _, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--seed", r.KeygenSeed,
+			"--pk", path("pk.hex"), "--sk", path("sk.hex"), "--hex"); code != 0 {
+			t.Fatalf("degree %d: keygen --hex exit %d: %s", n, code, errs)
+		}
+		if got, _ := os.ReadFile(path("sk.hex")); strings.TrimSpace(string(got)) != r.SKey {
+			t.Fatalf("degree %d: --hex signing key differs from go-fn-dsa's", n)
+		}
+
+		// go-fn-dsa's signature verifies with the generated public key.
+		msg, _ := hex.DecodeString(r.Data)
+		sig, _ := hex.DecodeString(r.Sig)
+		writeFile(t, path("msg"), msg)
+		writeFile(t, path("gosig"), sig)
+		flags := []string{"--scheme", "fn-dsa", "--context", r.Ctx, "--prehash", r.Hash}
+		if code, out, errs := runCLI(t, append([]string{"verify", "--pk", path("pk"), "--msg", path("msg"), "--sig", path("gosig")}, flags...)...); code != 0 || out != "valid\n" {
+			t.Fatalf("degree %d: go-fn-dsa's signature: verify exit %d %q %q", n, code, out, errs)
+		}
+
+		// Signing with the generated key is reproducible and verifies.
+		var sigs [][]byte
+		for _, b := range []string{"native", "emu64", "native"} {
+			if code, _, errs := runCLI(t, append([]string{"sign", "--sk", path("sk"), "--msg", path("msg"), "--out", path("sig"), "--backend", b, "--seed", "0102"}, flags...)...); code != 0 {
+				t.Fatalf("degree %d: sign over %s exit %d: %s", n, b, code, errs)
+			}
+			s, err := os.ReadFile(path("sig"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sigs = append(sigs, s)
+		}
+		if !bytes.Equal(sigs[0], sigs[1]) || !bytes.Equal(sigs[0], sigs[2]) {
+			t.Fatalf("degree %d: signatures with the same --seed differ", n)
+		}
+		if code, out, errs := runCLI(t, append([]string{"verify", "--pk", path("pk"), "--msg", path("msg"), "--sig", path("sig")}, flags...)...); code != 0 || out != "valid\n" {
+			t.Fatalf("degree %d: verify exit %d %q %q", n, code, out, errs)
+		}
+	}
+}
+
+// TestFNDSAKeygenRandom: without --seed, keygen --scheme fn-dsa draws a
+// fresh key (two runs differ) that signs and verifies.
+func TestFNDSAKeygenRandom(t *testing.T) {
+	dir := t.TempDir()
+	var sks [][]byte
+	for i := range 2 {
+		pk, sk := filepath.Join(dir, "pk"+strconv.Itoa(i)), filepath.Join(dir, "sk"+strconv.Itoa(i))
+		code, out, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", "16", "--pk", pk, "--sk", sk)
+		if code != 0 || !strings.Contains(out, "FN-DSA-16 key pair (integer key generation)") {
+			t.Fatalf("keygen exit %d %q %q", code, out, errs)
+		}
+		b, err := os.ReadFile(sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sks = append(sks, b)
+	}
+	if bytes.Equal(sks[0], sks[1]) {
+		t.Fatal("two keys without --seed are equal")
+	}
+}
+
+// TestFNDSAKatCommand: kat --scheme fn-dsa reproduces go-fn-dsa's 90
+// records (keys and pins) over native and emu64 (exit 0), and --params and
+// --records select records; the JSON counts what matched.
+func TestFNDSAKatCommand(t *testing.T) {
+	for _, b := range []string{"native", "emu64"} {
+		code, out, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--backend", b, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", b, code, errs)
+		}
+		var res katFNDSAJSON
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		want := katFNDSAJSON{Scheme: "fn-dsa", Backend: b, Records: fndsa.KATRecords, MatchKeys: fndsa.KATRecords, MatchPins: fndsa.KATRecords, Verified: fndsa.KATRecords}
+		if res != want {
+			t.Fatalf("%s: %+v, want %+v", b, res, want)
+		}
+	}
+	code, out, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "1024", "--records", "3")
+	if code != 0 || !strings.Contains(out, "native   3        3     3     3         -") {
+		t.Fatalf("--params 1024 --records 3: exit %d %q %q", code, out, errs)
+	}
+	// A 24-bit significand signs the degree-32 records differently from
+	// binary64 from j = 7 on (measured); the keys are still go-fn-dsa's,
+	// and a difference exits 1.
+	code, out, errs = runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "32", "--backend", "vprec:24", "--json")
+	var res katFNDSAJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
+		t.Fatalf("vprec:24: exit %d %q %q", code, out, errs)
+	}
+	if m := res.FirstMismatch; res.MatchKeys != 10 || res.MatchPins == 10 || m == nil || m.Field != "signature" || m.LogN != 5 {
+		t.Fatalf("vprec:24: %+v %+v", res, res.FirstMismatch)
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
