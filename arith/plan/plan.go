@@ -69,16 +69,27 @@ func Parse(s string) (Plan, error) {
 	}
 	var all string
 	seen := map[string]bool{}
+	// After a foreign format, an entry that is not one is most likely
+	// the rest of its path or configuration, cut at a literal '+' or ','.
+	hint := ""
 	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' }) {
+		prevHint := hint
+		hint = ""
 		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok || key == "" || val == "" {
-			return p, fmt.Errorf("plan entry %q: want stage=FORMAT", item)
+			return p, fmt.Errorf("plan entry %q: want stage=FORMAT%s", item, prevHint)
 		}
 		if seen[key] {
 			return p, fmt.Errorf("plan entry %q: stage %s given twice", item, key)
 		}
 		seen[key] = true
 		name, err := canonical(val)
+		if _, _, open := foreignFamily(val); open != nil {
+			hint = fmt.Sprintf(" (after %q: %s)", item, escapeNote)
+			if err != nil {
+				err = fmt.Errorf("%w (%s)", err, escapeNote)
+			}
+		}
 		if err != nil {
 			return p, fmt.Errorf("plan entry %q: %w", item, err)
 		}
@@ -88,7 +99,7 @@ func Parse(s string) (Plan, error) {
 		}
 		st, ok := arith.ParsePlanStage(key)
 		if !ok {
-			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)", item, key, stageList())
+			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)%s", item, key, stageList(), prevHint)
 		}
 		p[st] = name
 	}
@@ -108,13 +119,24 @@ func Parse(s string) (Plan, error) {
 	return p, nil
 }
 
+// escapeNote is how a plan spells the characters of its syntax in a
+// foreign format's path or configuration.
+const escapeNote = "inside a plan, a '+' or ',' of a plugin's path or configuration is written %2B or %2C, and '%' as %25"
+
 // canonical checks a stage's format and returns its backend name.
 func canonical(format string) (string, error) {
 	if format == "binary64" {
 		return Binary64, nil
 	}
+	if family, arg, open := foreignFamily(format); open != nil {
+		return canonicalForeign(family, arg, open)
+	}
 	if !strings.HasPrefix(format, "vprec:") && !strings.HasPrefix(format, "vprecbig:") {
-		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]) or binary64; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format)
+		plugins := ""
+		if u := foreignUsage(); u != "" {
+			plugins = ", an arithmetic plugin (" + u + ")"
+		}
+		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]), binary64%s; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format, plugins)
 	}
 	b, err := arith.Lookup(format)
 	if err != nil {

@@ -29,29 +29,31 @@ func init() {
 // range (0, unbounded, when any stage's is).
 func Backend(p Plan) (arith.Backend, error) {
 	impls := make([]any, len(p))
+	opened := map[string]*ForeignFormat{}
 	bits, expBits, unbounded := 0, 0, false
 	for i, name := range p {
-		b, err := arith.Lookup(name)
-		if err != nil {
-			return arith.Backend{}, err
+		var b arith.Backend
+		if f := opened[name]; f != nil {
+			impls[i], b = f, f.backend
+		} else if f, isForeign, err := openForeign(name); isForeign {
+			if err != nil {
+				return arith.Backend{}, fmt.Errorf("stage %s: %w", Stages()[i], err)
+			}
+			opened[name] = f
+			impls[i], b = f, f.backend
+		} else {
+			if b, err = arith.Lookup(name); err != nil {
+				return arith.Backend{}, err
+			}
+			impls[i] = b.Impl
 		}
-		impls[i] = b.Impl
 		bits = max(bits, b.Bits)
 		expBits = max(expBits, b.ExpBits)
 		unbounded = unbounded || b.ExpBits == 0
 	}
-	// The stages' formats share one value type: vfloat's for the vprec
-	// formats it implements, big.Float's for the others (the reference
-	// implementation, vprecbig, and the widest formats).
-	var impl any
-	fast, err := build[vfloat.V](impls)
-	impl = fast
+	impl, err := carry(p, impls)
 	if err != nil {
-		ref, errBig := build[*big.Float](impls)
-		if errBig != nil {
-			return arith.Backend{}, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
-		}
-		impl = ref
+		return arith.Backend{}, err
 	}
 	if unbounded {
 		expBits = 0
@@ -65,11 +67,60 @@ func Backend(p Plan) (arith.Backend, error) {
 	}, nil
 }
 
+// carry builds the plan arithmetic over the value type its stages share,
+// the carrier: vfloat's for the vprec formats it implements, big.Float's
+// for the others (the reference implementation, vprecbig, and the widest
+// formats). The vprec stages choose it; foreign stages then compute over
+// it, or are refused when it cannot hold their values. A plan of foreign
+// stages alone is carried by vfloat.V where their significands fit it.
+func carry(p Plan, impls []any) (any, error) {
+	overV := func(f *ForeignFormat) (Format[vfloat.V], error) { return f.overV() }
+	overBig := func(f *ForeignFormat) (Format[*big.Float], error) { return f.overBig() }
+	vprecV, vprecBig, fitsV := true, true, true
+	for _, impl := range impls {
+		if f, ok := impl.(*ForeignFormat); ok {
+			fitsV = fitsV && f.backend.Bits <= vfloat.SignificandBits
+			continue
+		}
+		_, isV := impl.(Format[vfloat.V])
+		_, isBig := impl.(Format[*big.Float])
+		vprecV, vprecBig = vprecV && isV, vprecBig && isBig
+	}
+	switch {
+	case vprecV && vprecBig: // foreign stages alone
+		if fitsV {
+			return build(impls, overV)
+		}
+		return build(impls, overBig)
+	case vprecV:
+		return build(impls, overV)
+	case vprecBig:
+		return build(impls, overBig)
+	}
+	_, err := build(impls, overV)
+	_, errBig := build(impls, overBig)
+	return nil, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
+}
+
 // build makes the plan arithmetic over value type F from the stages'
-// implementations, which must all be Format[F].
-func build[F any](impls []any) (arith.Arith[F], error) {
+// implementations, which must all be Format[F] or foreign (made a stage
+// over F by over, once per format).
+func build[F any](impls []any, over func(*ForeignFormat) (Format[F], error)) (arith.Arith[F], error) {
 	var f [len(Plan{})]Format[F]
+	made := map[*ForeignFormat]Format[F]{}
 	for i, impl := range impls {
+		if ff, ok := impl.(*ForeignFormat); ok {
+			a, done := made[ff]
+			if !done {
+				var err error
+				if a, err = over(ff); err != nil {
+					return nil, fmt.Errorf("stage %s: %w", Stages()[i], err)
+				}
+				made[ff] = a
+			}
+			f[i] = a
+			continue
+		}
 		a, ok := impl.(Format[F])
 		if !ok {
 			return nil, fmt.Errorf("stage %s: format %T cannot convert values of type %T", Stages()[i], impl, *new(F))
