@@ -1,6 +1,8 @@
 package cabi
 
 import (
+	"fmt"
+
 	"github.com/fprlab/fprlab/arith/plan"
 )
 
@@ -17,7 +19,7 @@ import (
 // that runs plans, free of purego). Inside a plan, a '+', ',' or '%' of
 // PATH or CONFIG is written %2B, %2C, %25 (see plan.RegisterForeign).
 func init() {
-	plan.RegisterForeign("so", func(arg string) (*plan.ForeignFormat, error) {
+	plan.RegisterForeign("so", "so:PATH[@CONFIG]", func(arg string) (*plan.ForeignFormat, error) {
 		a, err := Open(arg)
 		if err != nil {
 			return nil, err
@@ -25,11 +27,22 @@ func init() {
 		return plan.NewForeign(plan.Foreign[Value]{
 			Backend: a.Backend("so:" + arg),
 			Arith:   a,
-			Import:  func(p plan.Parts) Value { return must(a.fromParts(toParts(p))) },
+			Import:  func(p plan.Parts) Value { return must(a.importOperand(p)) },
 			Export:  func(x Value) plan.Parts { return fromParts(a.decode(x)) },
 			Fail:    func(err error) { Fail(err) },
 		}), nil
 	})
+}
+
+// importOperand is fprlab_from_parts of an operand entering a plugin
+// stage; its failure says what the plan asked of the plugin.
+func (a Arith) importOperand(p plan.Parts) (Value, error) {
+	q := toParts(p)
+	v, err := a.fromParts(q)
+	if err != nil {
+		err = fmt.Errorf("%w, importing an operand with a %d-bit significand into a plan stage (fprlab_from_parts must round any number of up to 256 bits by the format's rule)", err, q.bitLen())
+	}
+	return v, err
 }
 
 // toParts and fromParts convert between plan's exact numbers and the

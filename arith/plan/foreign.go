@@ -96,14 +96,16 @@ func NewForeign[X any](f Foreign[X]) *ForeignFormat {
 
 var foreignFamilies struct {
 	sync.RWMutex
-	m map[string]func(arg string) (*ForeignFormat, error)
+	m     map[string]func(arg string) (*ForeignFormat, error)
+	usage []string
 }
 
 // RegisterForeign makes FAMILY:ARG a stage format of plans: open returns
 // the format named by ARG (as the backend FAMILY:ARG), e.g. package
-// arith/cabi registers "so". It panics on a duplicate family: registration
-// happens in init functions, where that is a bug.
-func RegisterForeign(family string, open func(arg string) (*ForeignFormat, error)) {
+// arith/cabi registers "so" with usage "so:PATH[@CONFIG]". It panics on a
+// duplicate family: registration happens in init functions, where that is
+// a bug.
+func RegisterForeign(family, usage string, open func(arg string) (*ForeignFormat, error)) {
 	foreignFamilies.Lock()
 	defer foreignFamilies.Unlock()
 	if _, dup := foreignFamilies.m[family]; dup {
@@ -113,6 +115,8 @@ func RegisterForeign(family string, open func(arg string) (*ForeignFormat, error
 		foreignFamilies.m = map[string]func(string) (*ForeignFormat, error){}
 	}
 	foreignFamilies.m[family] = open
+	foreignFamilies.usage = append(foreignFamilies.usage, usage)
+	sort.Strings(foreignFamilies.usage)
 }
 
 // foreignFamily returns the opener of format's family, if foreign.
@@ -126,17 +130,11 @@ func foreignFamily(format string) (family, arg string, open func(string) (*Forei
 	return family, arg, foreignFamilies.m[family]
 }
 
-// foreignUsage lists the registered families' forms, "so:PATH[@CONFIG]"
-// style, for messages.
+// foreignUsage lists the registered families' usages, for messages.
 func foreignUsage() string {
 	foreignFamilies.RLock()
 	defer foreignFamilies.RUnlock()
-	var f []string
-	for k := range foreignFamilies.m {
-		f = append(f, k+":ARG")
-	}
-	sort.Strings(f)
-	return strings.Join(f, ", ")
+	return strings.Join(foreignFamilies.usage, ", ")
 }
 
 // Escaping. A plan separates its entries with '+' or ',' and a backend
@@ -175,7 +173,7 @@ func unescapeArg(s string) (string, error) {
 		hi, okHi := unhex(s, i+1)
 		lo, okLo := unhex(s, i+2)
 		if !okHi || !okLo {
-			return "", fmt.Errorf("'%%' at byte %d of %q is not followed by two hex digits: in a plan, write '%%' as %%25 (and '+' as %%2B, ',' as %%2C)", i+1, s)
+			return "", fmt.Errorf("'%%' at byte %d of %q is not followed by two hex digits", i+1, s)
 		}
 		b.WriteByte(hi<<4 | lo)
 		i += 2
@@ -236,7 +234,8 @@ type carrier[F comparable] interface {
 	// bits is the widest significand F holds; wider is a hint how to get
 	// a carrier of more bits.
 	bits() (n int, wider string)
-	// parts returns x exactly; false beyond 256 significant bits.
+	// parts returns x exactly, with the shortest significand (odd);
+	// false beyond 256 significant bits.
 	parts(x F) (Parts, bool)
 	// value returns p exactly (a NaN as +Inf, the stand-in of the
 	// oracle, which has no NaN); an error when F cannot hold p.
@@ -297,17 +296,19 @@ func errOutside(c fmt.Stringer, p Parts, n int, e int64) error {
 // vCarrier carries vfloat.V: 128-bit significands, big.Float's exponents.
 type vCarrier struct{}
 
-func (vCarrier) String() string { return "vfloat.V (the vprec formats' values, 128-bit significands)" }
+func (vCarrier) String() string { return "vfloat.V" }
 
 func (vCarrier) bits() (int, string) {
-	return vfloat.SignificandBits, "write the other stages as vprecbig:... formats to carry big.Float values (up to 256 bits)"
+	return vfloat.SignificandBits, "write the other stages as vprecbig:... formats, whose values the plan carries as *big.Float (up to 256 bits)"
 }
 
 func (vCarrier) parts(x vfloat.V) (Parts, bool) {
 	neg, hi, lo, e, ok := x.Significand()
 	switch {
 	case ok:
-		return Parts{Kind: PartsFinite, Neg: neg, Exp: e, M: [4]uint64{lo, hi}}, true
+		// Shortest: a plugin may take only significands of its own width.
+		m, e, _ := normalize(Parts{Exp: e, M: [4]uint64{lo, hi}})
+		return Parts{Kind: PartsFinite, Neg: neg, Exp: e, M: m}, true
 	case x.IsInf():
 		return Parts{Kind: PartsInf, Neg: neg}, true
 	}
@@ -344,7 +345,7 @@ func (vCarrier) big(x vfloat.V) *big.Float  { return vExport.Big(x) }
 // bigCarrier carries *big.Float: any significand, int32 exponents.
 type bigCarrier struct{}
 
-func (bigCarrier) String() string { return "*big.Float (the vprecbig formats' values)" }
+func (bigCarrier) String() string { return "*big.Float" }
 
 func (bigCarrier) bits() (int, string) { return 256, "" }
 
@@ -446,7 +447,7 @@ type runLocal[F any] interface {
 func newStage[F comparable, X any](f Foreign[X], c carrier[F]) (Format[F], error) {
 	b := f.Backend
 	if n, wider := c.bits(); b.Bits > n {
-		msg := fmt.Sprintf("stage format %s has %d-bit significands, wider than the plan's carrier %s", b.Name, b.Bits, c)
+		msg := fmt.Sprintf("stage format %s has %d-bit significands, wider than the %d bits of the plan's carrier %s", b.Name, b.Bits, n, c)
 		if wider != "" {
 			msg += ": " + wider
 		}
@@ -457,7 +458,7 @@ func newStage[F comparable, X any](f Foreign[X], c carrier[F]) (Format[F], error
 		if b.ExpBits != 0 {
 			what = fmt.Sprintf("exponent_bits %d", b.ExpBits)
 		}
-		return nil, fmt.Errorf("stage format %s declares %s, beyond the plan's carrier %s (big.Float's int32 exponents: at most %d exponent bits)", b.Name, what, c, carrierExpBits)
+		return nil, fmt.Errorf("stage format %s declares %s, beyond the plan's carrier %s, whose exponents are big.Float's (int32): a plugin stage needs at most %d exponent bits", b.Name, what, c, carrierExpBits)
 	}
 	s := &stage[F, X]{f: f, c: c, fixed: map[F]X{}}
 	var err error

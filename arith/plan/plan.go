@@ -83,6 +83,10 @@ func Parse(s string) (Plan, error) {
 			return p, fmt.Errorf("plan entry %q: stage %s given twice", item, key)
 		}
 		seen[key] = true
+		st, ok := arith.ParsePlanStage(key)
+		if !ok && key != "all" {
+			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)%s", item, key, stageList(), prevHint)
+		}
 		name, err := canonical(val)
 		if _, _, open := foreignFamily(val); open != nil {
 			hint = fmt.Sprintf(" (after %q: %s)", item, escapeNote)
@@ -91,15 +95,11 @@ func Parse(s string) (Plan, error) {
 			}
 		}
 		if err != nil {
-			return p, fmt.Errorf("plan entry %q: %w", item, err)
+			return p, fmt.Errorf("plan entry %q: %w%s", item, err, prevHint)
 		}
 		if key == "all" {
 			all = name
 			continue
-		}
-		st, ok := arith.ParsePlanStage(key)
-		if !ok {
-			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)%s", item, key, stageList(), prevHint)
 		}
 		p[st] = name
 	}
