@@ -12,7 +12,7 @@ func init() {
 	arith.RegisterFamily(arith.Family{
 		Name:  "plan",
 		Usage: "plan:STAGE=FORMAT+...[+all=FORMAT]",
-		Description: "precision plan: each stage of signing (" + stageList() + ") in its own vprec format or binary64, operands converted into the " +
+		Description: "precision plan: each stage of signing (" + stageList() + ") in its own vprec format, binary64 or plugin, operands converted into the " +
 			"stage's format as a datapath would; key generation runs in the fft stage's format",
 		New: func(arg string) (arith.Backend, error) {
 			p, err := Parse(arg)
@@ -21,6 +21,12 @@ func init() {
 			}
 			return Backend(p)
 		},
+		Forms: []arith.FamilyForm{{
+			Usage: "plan:STAGE=so:PATH[@CONFIG]+...",
+			Description: "a stage computed by an arithmetic plugin: operands enter rounded by its fprlab_from_parts, its operations and decisions " +
+				"compute the stage, results leave exactly (fprlab_decode); write '+', ',' and '%' of PATH or CONFIG as %2B, %2C, %25; " +
+				"the plugin needs a bounded exponent range and a significand the plan carries (128 bits beside vprec stages, 256 beside vprecbig)",
+		}},
 	})
 }
 
