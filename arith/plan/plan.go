@@ -11,10 +11,22 @@
 // "plan:fft=vprec:60+ldl=vprec:64+sampler=vprec:53:e11+all=vprec:53").
 // "all" gives every stage not named otherwise. The formats are those of the
 // vprec family (vprec:P, vprec:P:eE[:rz|:sr=SEED]; see `fprlab backends`;
-// vprecbig:... for their big.Float reference implementation)
-// and binary64 (an alias of vprec:53:e11, which computes as the emulated
-// binary64 of the reference does). Backends with a value type of their own
+// vprecbig:... for their big.Float reference implementation),
+// binary64 (an alias of vprec:53:e11, which computes as the emulated
+// binary64 of the reference does), and arithmetic plugins,
+// so:PATH[@CONFIG] (foreign formats: see foreign.go and RegisterForeign;
+// inside a plan, '+', ',' and '%' of PATH or CONFIG are written %2B, %2C
+// and %25). Backends with a value type of their own and no exact import
 // (triword, dd) cannot be stages: their values are not P-bit floats.
+//
+// The stages share one value type, the plan's carrier: vfloat.V when the
+// vprec stages are vfloat's (P <= 113), *big.Float for vprecbig and wider
+// ones. A plugin's values are opaque, but it rounds an exact number into
+// its format (fprlab_from_parts) and exports its values exactly
+// (fprlab_decode), so its stage takes carrier values in and gives carrier
+// values out without any rounding but its own; a plugin whose values the
+// carrier cannot hold (a wider significand, an unbounded exponent range)
+// is refused, naming both.
 //
 // As a datapath converts its inputs, every operation first converts its
 // operands into the current stage's format (Convert: rounding into the
@@ -60,8 +72,12 @@ func Uniform(format string) Plan {
 
 // Parse reads a plan "stage=FORMAT,stage=FORMAT,...[,all=FORMAT]". Every
 // stage must get a format, from its own entry or from all; a stage named
-// twice, an unknown stage or a format that is not a vprec format is an
-// error naming it. Formats are checked and canonicalised (arith.Lookup).
+// twice, an unknown stage or a format that is neither a vprec format nor
+// a foreign one is an error naming it. Formats are checked and
+// canonicalised (arith.Lookup; a foreign format is opened, and its ARG
+// spelt with the plan's escapes). A plugin's path or configuration cut
+// at a literal '+' or ',' makes an entry that is not one: the error then
+// says how to escape them.
 func Parse(s string) (Plan, error) {
 	var p Plan
 	if strings.TrimSpace(s) == "" {
