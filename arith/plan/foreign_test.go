@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"context"
 	"encoding/json"
 	"math/big"
 	"math/rand/v2"
@@ -9,7 +8,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/arith/vfloat"
@@ -93,8 +91,8 @@ func TestForeignStageAsVPrecStage(t *testing.T) {
 			t.Errorf("%s: digest %s, %s gives %s", c.foreign, got, c.vprec, want)
 		}
 		// Signatures are integers, robust to a last bit here and there:
-		// the shadow's records see every value's error.
-		if got, want := recordsOf(t, fb), recordsOf(t, vb); got != want {
+		// the shadow sees every value's error.
+		if got, want := summaryOf(t, c.foreign), summaryOf(t, c.vprec); got != want {
 			t.Errorf("%s: records differ from %s's\n got %.300s\nwant %.300s", c.foreign, c.vprec, got, want)
 		}
 		if imports.Load() == 0 {
@@ -103,26 +101,17 @@ func TestForeignStageAsVPrecStage(t *testing.T) {
 	}
 }
 
-// recordsOf runs a small shadowed campaign over b and returns its records
-// without their timings.
-func recordsOf(t *testing.T, b arith.Backend) string {
+// summaryOf is the shadow's summary of a small campaign over a plan
+// (measure), without its name and time.
+func summaryOf(t *testing.T, plan string) string {
 	t.Helper()
-	cfg := shadow.Config{LogN: 8, Signatures: 2, Keys: 1, Seed: "foreign", Shadow: shadow.ShadowDD, Sigma: shadow.SigmaFormula, KeygenBackend: "emu64", Workers: 2}
-	recs, err := shadow.Run(context.Background(), b, cfg)
+	sum := measure(t, plan)
+	sum.Backend, sum.Seconds = "", 0
+	j, err := json.Marshal(sum)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	for _, r := range recs {
-		c := *r
-		c.Seconds = 0
-		j, err := json.Marshal(&c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out.Write(j)
-	}
-	return out.String()
+	return string(j)
 }
 
 // TestForeignRefused: a foreign format wider than the carrier its plan's
