@@ -10,7 +10,8 @@ import (
 // Format is an arithmetic a plan stage can compute in: any arith.Arith
 // that can also round a value of another format of the same value type
 // into its own (the vprec formats: package arith/vfloat, and their
-// big.Float reference in arith/oracle).
+// big.Float reference in arith/oracle; and a foreign arithmetic, such as
+// a plugin, made to compute over the plan's value type: see NewForeign).
 type Format[F any] interface {
 	arith.Arith[F]
 	// Convert rounds x into the format as one of its results would be
