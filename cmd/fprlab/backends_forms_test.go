@@ -23,10 +23,10 @@ func TestBackendsListsFormForms(t *testing.T) {
 		desc[r.Name] = r.Description
 	}
 	for name, want := range map[string]string{
-		"vprec:P":            "unbounded exponent",
-		"vprec:P:eE":         "2 <= E <= 24",
-		"vprec:P:eE:rz":      "toward zero",
-		"vprec:P:eE:sr=SEED": "stochastic rounding",
+		"vprec:P":                         "unbounded exponent",
+		"vprec:P:eE":                      "2 <= E <= 24",
+		"vprec:P:eE:rz":                   "toward zero",
+		"vprec:P:eE:sr=SEED":              "stochastic rounding",
 		"plan:STAGE=so:PATH[@CONFIG]+...": "%2B, %2C, %25",
 	} {
 		if !strings.Contains(desc[name], want) {
