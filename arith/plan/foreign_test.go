@@ -307,3 +307,43 @@ func TestCarriersExact(t *testing.T) {
 		t.Error("NaN does not become +Inf on V")
 	}
 }
+
+// TestForeignValueOutsideCarrier: a foreign format that exports a value
+// its declaration promised not to have (here: 3 + 2^-128 for 3)
+// stops the operation through Fail, naming the format and the carrier,
+// instead of rounding it into the plan.
+func TestForeignValueOutsideCarrier(t *testing.T) {
+	b, err := arith.Lookup("vprecbig:53:e11")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := b.Impl.(oracle.Arith)
+	b.Name = "liar"
+	var failed error
+	f := NewForeign(Foreign[*big.Float]{
+		Backend: b,
+		Arith:   a,
+		Import: func(p Parts) *big.Float {
+			x, _ := bigCarrier{}.value(p)
+			return a.Convert(x)
+		},
+		Export: func(x *big.Float) Parts {
+			p, _ := bigCarrier{}.parts(x)
+			if x.Cmp(big.NewFloat(3)) == 0 {
+				p.M, p.Exp = [4]uint64{1, 0, 3}, -128 // 3 + 2^-128: 130 significant bits
+			}
+			return p
+		},
+		Fail: func(err error) { failed = err },
+	})
+	s, err := f.overV()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Add(s.Of(1), s.Of(2)); !got.IsZero() {
+		t.Errorf("the failed operation returned %v, want the zero", got)
+	}
+	if failed == nil || !strings.Contains(failed.Error(), "stage format liar: a value 1.x * 2^1 with a 130-bit significand lies outside the plan's carrier vfloat.V") {
+		t.Errorf("Fail got %v", failed)
+	}
+}
