@@ -35,6 +35,19 @@
 // compare --workers) never share one; a plugin that is not thread-safe
 // declares FPRLAB_FLAG_SERIAL and its calls are serialised by a mutex.
 //
+// # Plan stages
+//
+// A plugin can compute stages of a precision plan (package arith/plan):
+// "plan:ldl=so:./libtrunc.so@40+all=vprec:53". The plan carries its own
+// value type across stages; an operand enters the plugin's stage through
+// fprlab_from_parts of its exact value -- rounded by the plugin's rule,
+// as its hardware would round an operand from a wider datapath -- and
+// each result leaves exactly through fprlab_decode, so the plugin's
+// fprlab_from_parts must accept any significand of up to 256 bits, not
+// only its own width. This package registers the "so" family of stage
+// formats with package plan (stage.go); plan does the rest, and so does
+// not depend on purego.
+//
 // # Errors and crashes
 //
 // arith.Arith has no error results: Falcon's code calls an operation and

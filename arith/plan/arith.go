@@ -10,7 +10,8 @@ import (
 // Format is an arithmetic a plan stage can compute in: any arith.Arith
 // that can also round a value of another format of the same value type
 // into its own (the vprec formats: package arith/vfloat, and their
-// big.Float reference in arith/oracle).
+// big.Float reference in arith/oracle; and a foreign arithmetic, such as
+// a plugin, made to compute over the plan's value type: see NewForeign).
 type Format[F any] interface {
 	arith.Arith[F]
 	// Convert rounds x into the format as one of its results would be
@@ -46,9 +47,30 @@ func (p *Arith[F, A]) EnterStage(s arith.PlanStage) arith.PlanStage {
 }
 
 // ForRun implements arith.RunForker for the arith.Arith[F] a backend
-// holds: a copy sharing the formats, with its own current stage.
+// holds: a copy sharing the formats, with its own current stage, and its
+// own copy of each format with per-run state (a foreign stage's memory of
+// converted values), one per format however many stages it computes.
 func (p *Arith[F, A]) ForRun() arith.Arith[F] {
-	return &Arith[F, A]{f: p.f, cur: new(arith.PlanStage)}
+	r := &Arith[F, A]{f: p.f, cur: new(arith.PlanStage)}
+	var forked map[runLocal[F]]A
+	for i, a := range p.f {
+		l, ok := any(a).(runLocal[F])
+		if !ok {
+			continue
+		}
+		n, done := forked[l]
+		if !done {
+			if n, ok = l.forRun().(A); !ok {
+				n = a
+			}
+			if forked == nil {
+				forked = map[runLocal[F]]A{}
+			}
+			forked[l] = n
+		}
+		r.f[i] = n
+	}
+	return r
 }
 
 // Stage returns the current stage.
@@ -90,7 +112,8 @@ func (p *Arith[F, A]) ExpmP63(x, ccs F) uint64 {
 
 // Float64Pair splits a value into two binary64 numbers where the formats'
 // value type can (vfloat: the shadow imports values this way, without
-// big.Float); ok is false otherwise. Any stage's format splits any value.
+// big.Float); ok is false otherwise. Any stage's format splits any value
+// (a foreign stage's as its carrier does).
 func (p *Arith[F, A]) Float64Pair(x F) (hi, lo float64, ok bool) {
 	if s, ok := any(p.f[0]).(interface {
 		Float64Pair(x F) (hi, lo float64, ok bool)

@@ -11,10 +11,22 @@
 // "plan:fft=vprec:60+ldl=vprec:64+sampler=vprec:53:e11+all=vprec:53").
 // "all" gives every stage not named otherwise. The formats are those of the
 // vprec family (vprec:P, vprec:P:eE[:rz|:sr=SEED]; see `fprlab backends`;
-// vprecbig:... for their big.Float reference implementation)
-// and binary64 (an alias of vprec:53:e11, which computes as the emulated
-// binary64 of the reference does). Backends with a value type of their own
+// vprecbig:... for their big.Float reference implementation),
+// binary64 (an alias of vprec:53:e11, which computes as the emulated
+// binary64 of the reference does), and arithmetic plugins,
+// so:PATH[@CONFIG] (foreign formats: see foreign.go and RegisterForeign;
+// inside a plan, '+', ',' and '%' of PATH or CONFIG are written %2B, %2C
+// and %25). Backends with a value type of their own and no exact import
 // (triword, dd) cannot be stages: their values are not P-bit floats.
+//
+// The stages share one value type, the plan's carrier: vfloat.V when the
+// vprec stages are vfloat's (P <= 113), *big.Float for vprecbig and wider
+// ones. A plugin's values are opaque, but it rounds an exact number into
+// its format (fprlab_from_parts) and exports its values exactly
+// (fprlab_decode), so its stage takes carrier values in and gives carrier
+// values out without any rounding but its own; a plugin whose values the
+// carrier cannot hold (a wider significand, an unbounded exponent range)
+// is refused, naming both.
 //
 // As a datapath converts its inputs, every operation first converts its
 // operands into the current stage's format (Convert: rounding into the
@@ -60,8 +72,12 @@ func Uniform(format string) Plan {
 
 // Parse reads a plan "stage=FORMAT,stage=FORMAT,...[,all=FORMAT]". Every
 // stage must get a format, from its own entry or from all; a stage named
-// twice, an unknown stage or a format that is not a vprec format is an
-// error naming it. Formats are checked and canonicalised (arith.Lookup).
+// twice, an unknown stage or a format that is neither a vprec format nor
+// a foreign one is an error naming it. Formats are checked and
+// canonicalised (arith.Lookup; a foreign format is opened, and its ARG
+// spelt with the plan's escapes). A plugin's path or configuration cut
+// at a literal '+' or ',' makes an entry that is not one: the error then
+// says how to escape them.
 func Parse(s string) (Plan, error) {
 	var p Plan
 	if strings.TrimSpace(s) == "" {
@@ -69,26 +85,37 @@ func Parse(s string) (Plan, error) {
 	}
 	var all string
 	seen := map[string]bool{}
+	// After a foreign format, an entry that is not one is most likely
+	// the rest of its path or configuration, cut at a literal '+' or ','.
+	hint := ""
 	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '+' }) {
+		prevHint := hint
+		hint = ""
 		key, val, ok := strings.Cut(strings.TrimSpace(item), "=")
 		if !ok || key == "" || val == "" {
-			return p, fmt.Errorf("plan entry %q: want stage=FORMAT", item)
+			return p, fmt.Errorf("plan entry %q: want stage=FORMAT%s", item, prevHint)
 		}
 		if seen[key] {
 			return p, fmt.Errorf("plan entry %q: stage %s given twice", item, key)
 		}
 		seen[key] = true
+		st, ok := arith.ParsePlanStage(key)
+		if !ok && key != "all" {
+			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)%s", item, key, stageList(), prevHint)
+		}
 		name, err := canonical(val)
+		if _, _, open := foreignFamily(val); open != nil {
+			hint = fmt.Sprintf(" (after %q: %s)", item, escapeNote)
+			if err != nil {
+				err = fmt.Errorf("%w (%s)", err, escapeNote)
+			}
+		}
 		if err != nil {
-			return p, fmt.Errorf("plan entry %q: %w", item, err)
+			return p, fmt.Errorf("plan entry %q: %w%s", item, err, prevHint)
 		}
 		if key == "all" {
 			all = name
 			continue
-		}
-		st, ok := arith.ParsePlanStage(key)
-		if !ok {
-			return p, fmt.Errorf("plan entry %q: unknown stage %q (stages: %s, or all)", item, key, stageList())
 		}
 		p[st] = name
 	}
@@ -108,13 +135,24 @@ func Parse(s string) (Plan, error) {
 	return p, nil
 }
 
+// escapeNote is how a plan spells the characters of its syntax in a
+// foreign format's path or configuration.
+const escapeNote = "inside a plan, a '+' or ',' of a plugin's path or configuration is written %2B or %2C, and '%' as %25"
+
 // canonical checks a stage's format and returns its backend name.
 func canonical(format string) (string, error) {
 	if format == "binary64" {
 		return Binary64, nil
 	}
+	if family, arg, open := foreignFamily(format); open != nil {
+		return canonicalForeign(family, arg, open)
+	}
 	if !strings.HasPrefix(format, "vprec:") && !strings.HasPrefix(format, "vprecbig:") {
-		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]) or binary64; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format)
+		plugins := ""
+		if u := foreignUsage(); u != "" {
+			plugins = ", an arithmetic plugin (" + u + ")"
+		}
+		return "", fmt.Errorf("format %q: plan stages take vprec formats (vprec:P, vprec:P:eE[:rz|:sr=SEED]), binary64%s; backends with their own value type (native, emu64, triword, dd) cannot be mixed within one run", format, plugins)
 	}
 	b, err := arith.Lookup(format)
 	if err != nil {

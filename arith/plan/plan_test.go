@@ -233,21 +233,24 @@ func TestPlanInstantiatedConcrete(t *testing.T) {
 	}
 }
 
-// Concurrent runs over one plan backend keep their own stages (the race
-// detector checks the sharing; the signatures check the result).
+// Concurrent runs over one plan backend keep their own stages, and their
+// own memories of a foreign stage's conversions (the race detector checks
+// the sharing; the signatures check the result).
 func TestPlanConcurrentRuns(t *testing.T) {
-	b, err := arith.Lookup("plan:ldl=vprec:40+all=binary64")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := signAll(t, b, 6, 4)
-	got := make(chan string, 4)
-	for range 4 {
-		go func() { got <- signAll(t, b, 6, 4) }()
-	}
-	for range 4 {
-		if g := <-got; g != want {
-			t.Fatalf("concurrent digest %s, sequential %s", g, want)
+	for _, name := range []string{"plan:ldl=vprec:40+all=binary64", "plan:ldl=bigref:vprecbig:40:e11:rz+sampler=bigref:vprecbig:40:e11:rz+all=binary64"} {
+		b, err := arith.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := signAll(t, b, 6, 4)
+		got := make(chan string, 4)
+		for range 4 {
+			go func() { got <- signAll(t, b, 6, 4) }()
+		}
+		for range 4 {
+			if g := <-got; g != want {
+				t.Fatalf("%s: concurrent digest %s, sequential %s", name, g, want)
+			}
 		}
 	}
 }

@@ -12,7 +12,7 @@ func init() {
 	arith.RegisterFamily(arith.Family{
 		Name:  "plan",
 		Usage: "plan:STAGE=FORMAT+...[+all=FORMAT]",
-		Description: "precision plan: each stage of signing (" + stageList() + ") in its own vprec format or binary64, operands converted into the " +
+		Description: "precision plan: each stage of signing (" + stageList() + ") in its own vprec format, binary64 or plugin, operands converted into the " +
 			"stage's format as a datapath would; key generation runs in the fft stage's format",
 		New: func(arg string) (arith.Backend, error) {
 			p, err := Parse(arg)
@@ -21,6 +21,12 @@ func init() {
 			}
 			return Backend(p)
 		},
+		Forms: []arith.FamilyForm{{
+			Usage: "plan:STAGE=so:PATH[@CONFIG]+...",
+			Description: "a stage computed by an arithmetic plugin: operands enter rounded by its fprlab_from_parts, its operations and decisions " +
+				"compute the stage, results leave exactly (fprlab_decode); write '+', ',' and '%' of PATH or CONFIG as %2B, %2C, %25; " +
+				"the plugin needs a bounded exponent range and a significand the plan carries (128 bits beside vprec stages, 256 beside vprecbig)",
+		}},
 	})
 }
 
@@ -29,29 +35,31 @@ func init() {
 // range (0, unbounded, when any stage's is).
 func Backend(p Plan) (arith.Backend, error) {
 	impls := make([]any, len(p))
+	opened := map[string]*ForeignFormat{}
 	bits, expBits, unbounded := 0, 0, false
 	for i, name := range p {
-		b, err := arith.Lookup(name)
-		if err != nil {
-			return arith.Backend{}, err
+		var b arith.Backend
+		if f := opened[name]; f != nil {
+			impls[i], b = f, f.backend
+		} else if f, isForeign, err := openForeign(name); isForeign {
+			if err != nil {
+				return arith.Backend{}, fmt.Errorf("stage %s: %w", Stages()[i], err)
+			}
+			opened[name] = f
+			impls[i], b = f, f.backend
+		} else {
+			if b, err = arith.Lookup(name); err != nil {
+				return arith.Backend{}, err
+			}
+			impls[i] = b.Impl
 		}
-		impls[i] = b.Impl
 		bits = max(bits, b.Bits)
 		expBits = max(expBits, b.ExpBits)
 		unbounded = unbounded || b.ExpBits == 0
 	}
-	// The stages' formats share one value type: vfloat's for the vprec
-	// formats it implements, big.Float's for the others (the reference
-	// implementation, vprecbig, and the widest formats).
-	var impl any
-	fast, err := build[vfloat.V](impls)
-	impl = fast
+	impl, err := carry(p, impls)
 	if err != nil {
-		ref, errBig := build[*big.Float](impls)
-		if errBig != nil {
-			return arith.Backend{}, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
-		}
-		impl = ref
+		return arith.Backend{}, err
 	}
 	if unbounded {
 		expBits = 0
@@ -65,11 +73,60 @@ func Backend(p Plan) (arith.Backend, error) {
 	}, nil
 }
 
+// carry builds the plan arithmetic over the value type its stages share,
+// the carrier: vfloat's for the vprec formats it implements, big.Float's
+// for the others (the reference implementation, vprecbig, and the widest
+// formats). The vprec stages choose it; foreign stages then compute over
+// it, or are refused when it cannot hold their values. A plan of foreign
+// stages alone is carried by vfloat.V where their significands fit it.
+func carry(p Plan, impls []any) (any, error) {
+	overV := func(f *ForeignFormat) (Format[vfloat.V], error) { return f.overV() }
+	overBig := func(f *ForeignFormat) (Format[*big.Float], error) { return f.overBig() }
+	vprecV, vprecBig, fitsV := true, true, true
+	for _, impl := range impls {
+		if f, ok := impl.(*ForeignFormat); ok {
+			fitsV = fitsV && f.backend.Bits <= vfloat.SignificandBits
+			continue
+		}
+		_, isV := impl.(Format[vfloat.V])
+		_, isBig := impl.(Format[*big.Float])
+		vprecV, vprecBig = vprecV && isV, vprecBig && isBig
+	}
+	switch {
+	case vprecV && vprecBig: // foreign stages alone
+		if fitsV {
+			return build(impls, overV)
+		}
+		return build(impls, overBig)
+	case vprecV:
+		return build(impls, overV)
+	case vprecBig:
+		return build(impls, overBig)
+	}
+	_, err := build(impls, overV)
+	_, errBig := build(impls, overBig)
+	return nil, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
+}
+
 // build makes the plan arithmetic over value type F from the stages'
-// implementations, which must all be Format[F].
-func build[F any](impls []any) (arith.Arith[F], error) {
+// implementations, which must all be Format[F] or foreign (made a stage
+// over F by over, once per format).
+func build[F any](impls []any, over func(*ForeignFormat) (Format[F], error)) (arith.Arith[F], error) {
 	var f [len(Plan{})]Format[F]
+	made := map[*ForeignFormat]Format[F]{}
 	for i, impl := range impls {
+		if ff, ok := impl.(*ForeignFormat); ok {
+			a, done := made[ff]
+			if !done {
+				var err error
+				if a, err = over(ff); err != nil {
+					return nil, fmt.Errorf("stage %s: %w", Stages()[i], err)
+				}
+				made[ff] = a
+			}
+			f[i] = a
+			continue
+		}
 		a, ok := impl.(Format[F])
 		if !ok {
 			return nil, fmt.Errorf("stage %s: format %T cannot convert values of type %T", Stages()[i], impl, *new(F))

@@ -8,7 +8,7 @@ import (
 
 // TestBackendsListsFormForms: 'backends --json' names every form of the
 // vprec family (exponent width, rounding toward zero, stochastic
-// rounding) with its meaning.
+// rounding) and the plan's plugin stages with their meaning.
 func TestBackendsListsFormForms(t *testing.T) {
 	code, out, errOut := runCLI(t, "backends", "--json")
 	if code != 0 {
@@ -23,10 +23,11 @@ func TestBackendsListsFormForms(t *testing.T) {
 		desc[r.Name] = r.Description
 	}
 	for name, want := range map[string]string{
-		"vprec:P":            "unbounded exponent",
-		"vprec:P:eE":         "2 <= E <= 24",
-		"vprec:P:eE:rz":      "toward zero",
-		"vprec:P:eE:sr=SEED": "stochastic rounding",
+		"vprec:P":                         "unbounded exponent",
+		"vprec:P:eE":                      "2 <= E <= 24",
+		"vprec:P:eE:rz":                   "toward zero",
+		"vprec:P:eE:sr=SEED":              "stochastic rounding",
+		"plan:STAGE=so:PATH[@CONFIG]+...": "%2B, %2C, %25",
 	} {
 		if !strings.Contains(desc[name], want) {
 			t.Errorf("%s: description %q lacks %q", name, desc[name], want)

@@ -178,14 +178,16 @@ type compareIdentity struct {
 
 // splitBackends splits a comma-separated backend list. A precision plan may
 // separate its entries with commas too (plan:fft=vprec:60,all=vprec:53):
-// an item of the form STAGE=FORMAT (or all=FORMAT) after a plan belongs to
-// that plan.
+// an item of the form KEY=FORMAT after a plan, KEY a word without ':' (a
+// stage, all, or a mistake the plan reports, such as the rest of a
+// plugin's path cut at a ','), belongs to that plan. Backend names with
+// '=' have a family before it (vprec:64:e11:sr=5).
 func splitBackends(list string) []string {
 	var out []string
 	for _, item := range strings.Split(list, ",") {
 		item = strings.TrimSpace(item)
 		key, _, isEntry := strings.Cut(item, "=")
-		if _, isStage := arith.ParsePlanStage(strings.TrimSpace(key)); isEntry && (isStage || strings.TrimSpace(key) == "all") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
+		if isEntry && key != "" && !strings.Contains(key, ":") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
 			out[len(out)-1] += "," + item
 			continue
 		}

@@ -10,13 +10,16 @@ import (
 )
 
 // TestMain builds the C double plugin as the member of the so: family
-// that TestEveryBackendEveryConsumer crosses with every consumer (none
-// without gcc, unless CI=true), and removes the plugins the tests built.
+// that TestEveryBackendEveryConsumer crosses with every consumer, and as
+// a plan's sampler stage (none without gcc, unless CI=true), and removes
+// the plugins the tests built.
 func TestMain(m *testing.M) {
 	lib, err := plugintest.Path("../../examples/double.c")
 	switch {
 	case err == nil:
 		familyMembers["so"] = []string{"so:" + lib}
+		// A plan stage in a plugin is a stage of its own implementation.
+		familyMembers["plan"] = append(familyMembers["plan"], "plan:sampler=so:"+lib+"+all=binary64")
 	case errors.Is(err, plugintest.ErrNoCompiler) && !plugintest.Required():
 		familyMembers["so"] = nil
 	default:

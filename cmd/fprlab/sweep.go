@@ -214,7 +214,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	var refs []string
 	if opts.References != "" {
-		refs = strings.Split(opts.References, ",")
+		refs = splitBackends(opts.References) // a plan's entries may be separated by commas too
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
