@@ -484,17 +484,13 @@ func vecPolyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { retur
 func vecPolyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyMulselfadjFFTEmu64 is vecPolyMulselfadjFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
-func vecPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool {
-	return false
-}
+func vecPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyMulconstEmu64 is vecPolyMulconst (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecPolyMulconstEmu64(a emu64.Arith, x []emu64.FPR, c emu64.FPR, logn uint) bool { return false }
 
 // vecPolyLDLFFTEmu64 is vecPolyLDLFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
-func vecPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool {
-	return false
-}
+func vecPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyLDLmvFFTEmu64 is vecPolyLDLmvFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecPolyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) bool {

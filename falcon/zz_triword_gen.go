@@ -294,9 +294,7 @@ func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { 
 func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
 
 // vecPolyMulselfadjFFTTriword is vecPolyMulselfadjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
-	return false
-}
+func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
 
 // vecPolyMulconstTriword is vecPolyMulconst (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
@@ -304,9 +302,7 @@ func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn 
 }
 
 // vecPolyLDLFFTTriword is vecPolyLDLFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
-	return false
-}
+func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool { return false }
 
 // vecPolyLDLmvFFTTriword is vecPolyLDLmvFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
