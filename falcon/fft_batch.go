@@ -75,8 +75,8 @@ func cmulN[F any](a vecArith[F], re, im, xr, xi, yr, yi, buf []F) {
 	copy(r[1*m:], yi[:m])
 	copy(r[2*m:], yi[:m])
 	copy(r[3*m:], yr[:m])
-	a.MulN(l, l, r)                    // xr*yr | xi*yi | xr*yi | xi*yr
-	a.SubN(re[:m], l[:m], l[m:2*m])    // xr*yr - xi*yi
+	a.MulN(l, l, r)                     // xr*yr | xi*yi | xr*yi | xi*yr
+	a.SubN(re[:m], l[:m], l[m:2*m])     // xr*yr - xi*yi
 	a.AddN(im[:m], l[2*m:3*m], l[3*m:]) // xr*yi + xi*yr
 }
 
