@@ -251,7 +251,8 @@ func batchLDL[F any](a vecArith[F], d11, l10, g00, g01, g11 []F, logn uint) {
 	pool.Put(sp)
 }
 
-// batchSplitFFT is polySplitFFT's loop.
+// batchSplitFFT is polySplitFFT's loop. The halvings of both outputs are
+// one batch.
 func batchSplitFFT[F any](a vecArith[F], f0, f1, f []F, logn uint) {
 	n := 1 << logn
 	hn := n >> 1
@@ -263,18 +264,20 @@ func batchSplitFFT[F any](a vecArith[F], f0, f1, f []F, logn uint) {
 	}
 	sp, pool := batchScratch[F](18 * qn)
 	s := *sp
-	as, bs, sum, tw, c, buf := s[:hn], s[hn:2*hn], s[2*hn:3*hn], s[3*hn:4*hn], s[4*hn:5*hn], s[5*hn:9*hn]
+	as, bs, tw, h, buf := s[:hn], s[hn:2*hn], s[2*hn:3*hn], s[3*hn:5*hn], s[5*hn:9*hn]
 	for u := range qn {
 		as[u], as[qn+u] = f[u<<1], f[(u<<1)+hn]
 		bs[u], bs[qn+u] = f[(u<<1)+1], f[(u<<1)+1+hn]
 		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
 	}
+	sum, c := h[:hn], h[hn:]
 	a.AddN(sum, as, bs)
-	a.HalfN(f0[:hn], sum)
 	a.SubN(c, as, bs)
 	a.NegN(tw[qn:], tw[qn:])
 	cmulN(a, c[:qn], c[qn:], c[:qn], c[qn:], tw[:qn], tw[qn:], buf)
-	a.HalfN(f1[:hn], c)
+	a.HalfN(h, h)
+	copy(f0[:hn], sum)
+	copy(f1[:hn], c)
 	pool.Put(sp)
 }
 

@@ -1,8 +1,6 @@
 package shadow
 
 import (
-	"sync"
-
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/ddouble"
 )
@@ -25,10 +23,13 @@ import (
 // implement arith.Vector and Falcon keeps their scalar loops.
 
 // ddPairVec is ddPair with the element-wise batches of arith.Vector.
+//
+// Like PairArith (whose decisions it records), it serves one goroutine:
+// its scratch is a field, not a pool.
 type ddPairVec[F any, A arith.Arith[F]] struct {
 	ddPair[F, A]
-	v    arith.Vector[F]
-	pool sync.Pool // *[]F, scratch for the backend's sides of a batch
+	v   arith.Vector[F]
+	buf []F // scratch for the backend's sides of a batch
 }
 
 var _ arith.Vector[Pair[float64, ddouble.DD]] = (*ddPairVec[float64, arith.Arith[float64]])(nil)
@@ -43,17 +44,12 @@ func newDDPairVec[F any, A arith.Arith[F]](p *PairArith[F, ddouble.DD, A, ddoubl
 	return &ddPairVec[F, A]{ddPair: ddPair[F, A]{p}, v: v}
 }
 
-// scratch returns 3n backend values (from the pool; put back with put).
-func (p *ddPairVec[F, A]) scratch(n int) *[]F {
-	s, _ := p.pool.Get().(*[]F)
-	if s == nil {
-		s = new([]F)
+// scratch returns 3n backend values.
+func (p *ddPairVec[F, A]) scratch(n int) []F {
+	if cap(p.buf) < 3*n {
+		p.buf = make([]F, 3*n)
 	}
-	if cap(*s) < 3*n {
-		*s = make([]F, 3*n)
-	}
-	*s = (*s)[:3*n]
-	return s
+	return p.buf[:3*n]
 }
 
 // batch2 computes the backend's side of dst = op(x, y) with one Vector
@@ -62,7 +58,7 @@ func (p *ddPairVec[F, A]) batch2(dst, x, y []ddPairValue[F], bop func(dst, x, y 
 	n := len(dst)
 	x, y = x[:n], y[:n]
 	s := p.scratch(n)
-	xb, yb, ob := (*s)[:n], (*s)[n:2*n], (*s)[2*n:]
+	xb, yb, ob := s[:n], s[n:2*n], s[2*n:]
 	for i := range n {
 		xb[i], yb[i] = x[i].B, y[i].B
 	}
@@ -70,7 +66,6 @@ func (p *ddPairVec[F, A]) batch2(dst, x, y []ddPairValue[F], bop func(dst, x, y 
 	for i := range n {
 		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X, y[i].X)}
 	}
-	p.pool.Put(s)
 }
 
 // batch1 is batch2 for operations of one operand.
@@ -78,7 +73,7 @@ func (p *ddPairVec[F, A]) batch1(dst, x []ddPairValue[F], bop func(dst, x []F), 
 	n := len(dst)
 	x = x[:n]
 	s := p.scratch(n)
-	xb, ob := (*s)[:n], (*s)[2*n:]
+	xb, ob := s[:n], s[2*n:]
 	for i := range n {
 		xb[i] = x[i].B
 	}
@@ -86,7 +81,6 @@ func (p *ddPairVec[F, A]) batch1(dst, x []ddPairValue[F], bop func(dst, x []F), 
 	for i := range n {
 		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X)}
 	}
-	p.pool.Put(s)
 }
 
 func (p *ddPairVec[F, A]) AddN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.AddN, dd.Add) }

@@ -96,3 +96,41 @@ func cpuTime(b *testing.B) int64 {
 	}
 	return int64(t)
 }
+
+// BenchmarkVectorCall measures one batched addition of 256 values
+// through arith.Vector over the C double plugin (AddN: one call of
+// fprlab_add_n, the operands packed and the results unpacked), and the
+// same 256 additions one call each (Add), with the process's CPU time
+// per value (cpu-ns/value).
+//
+//	go test -run='^$' -bench=VectorCall -count=5 ./arith/cabi
+func BenchmarkVectorCall(b *testing.B) {
+	const n = 256
+	a := benchBackend(b, "so:double").Impl.(cabi.Arith)
+	x, y, dst := make([]cabi.Value, n), make([]cabi.Value, n), make([]cabi.Value, n)
+	for i := range x {
+		x[i], y[i] = a.Of(int64(i)), a.Of(1)
+	}
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"AddN", func() { a.AddN(dst, x, y) }},
+		{"Add", func() {
+			for i := range dst {
+				dst[i] = a.Add(x[i], y[i])
+			}
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			t0 := cpuTime(b)
+			for b.Loop() {
+				c.f()
+			}
+			b.ReportMetric(float64(cpuTime(b)-t0)/float64(b.N*n), "cpu-ns/value")
+			if a.Float64(dst[n-1]) != n {
+				b.Fatalf("last sum %g", a.Float64(dst[n-1]))
+			}
+		})
+	}
+}

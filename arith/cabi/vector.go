@@ -81,6 +81,12 @@ func pack(a []uint64, vs []Value, sw int) {
 // unpack copies the values of a into dst, zero beyond the plugin's bytes
 // (as a scalar result is).
 func unpack(dst []Value, a []uint64, sw int) {
+	if sw == 1 {
+		for i := range dst {
+			dst[i] = Value{w: [MaxValueSize / 8]uint64{a[i]}}
+		}
+		return
+	}
 	for i := range dst {
 		var v Value
 		copy(v.w[:sw], a[i*sw:(i+1)*sw])
@@ -101,7 +107,6 @@ func (l *lib) vec2(op int, dst, x, y []Value) {
 		return
 	}
 	s := l.vget()
-	defer l.vpool.Put(s)
 	sw := l.strideWords()
 	for lo := 0; lo < n; lo += vecChunk {
 		hi := min(lo+vecChunk, n)
@@ -114,6 +119,7 @@ func (l *lib) vec2(op int, dst, x, y []Value) {
 		}
 		unpack(dst[lo:hi], s.out, sw)
 	}
+	l.vpool.Put(s)
 }
 
 // vec1 computes dst[i] = op(x[i]) as vec2.
@@ -127,7 +133,6 @@ func (l *lib) vec1(op int, dst, x []Value) {
 		return
 	}
 	s := l.vget()
-	defer l.vpool.Put(s)
 	sw := l.strideWords()
 	for lo := 0; lo < n; lo += vecChunk {
 		hi := min(lo+vecChunk, n)
@@ -139,6 +144,7 @@ func (l *lib) vec1(op int, dst, x []Value) {
 		}
 		unpack(dst[lo:hi], s.out, sw)
 	}
+	l.vpool.Put(s)
 }
 
 // scalar1 is the scalar operation of the one-operand vector op, with the
