@@ -297,6 +297,40 @@ int fprlab_half_n(void *ctx, const void *x, void *out, size_t n);
 int fprlab_sqr_n(void *ctx, const void *x, void *out, size_t n);
 int fprlab_inv_n(void *ctx, const void *x, void *out, size_t n);
 
+/*
+ * Conveniences: define fprlab_NAME_n as a loop calling the plugin's own
+ * scalar fprlab_NAME on each element (values stride bytes apart, e.g.
+ * FPRLAB_VALUE_STRIDE(8)), returning the first error. Such a function
+ * meets the contract by construction and saves fprlab's call per element;
+ * a model that computes a whole array faster (a pipelined simulation fed
+ * one element per cycle) writes its own.
+ *
+ *     FPRLAB_VECTOR2_FROM_SCALAR(add, FPRLAB_VALUE_STRIDE(8))
+ */
+#define FPRLAB_VECTOR2_FROM_SCALAR(name, stride) \
+	int fprlab_##name##_n(void *ctx, const void *x, const void *y, void *out, size_t n) \
+	{ \
+		size_t i; \
+		for (i = 0; i < n; i++) { \
+			int st = fprlab_##name(ctx, (const char *)x + i * (stride), \
+				(const char *)y + i * (stride), (char *)out + i * (stride)); \
+			if (st != FPRLAB_OK) \
+				return st; \
+		} \
+		return FPRLAB_OK; \
+	}
+#define FPRLAB_VECTOR1_FROM_SCALAR(name, stride) \
+	int fprlab_##name##_n(void *ctx, const void *x, void *out, size_t n) \
+	{ \
+		size_t i; \
+		for (i = 0; i < n; i++) { \
+			int st = fprlab_##name(ctx, (const char *)x + i * (stride), (char *)out + i * (stride)); \
+			if (st != FPRLAB_OK) \
+				return st; \
+		} \
+		return FPRLAB_OK; \
+	}
+
 #ifdef __cplusplus
 }
 #endif
