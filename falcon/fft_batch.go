@@ -80,12 +80,46 @@ func cmulN[F any](a vecArith[F], re, im, xr, xi, yr, yi, buf []F) {
 	a.AddN(im[:m], l[2*m:3*m], l[3*m:]) // xr*yi + xi*yr
 }
 
+// A layer of butterflies (of the FFT or its inverse) pairs f[j] with
+// f[j+span] (and their imaginary parts f[j+hn], f[j+span+hn]) for j in
+// groups [j1, j1+span), j1 = 0, step, 2 step, ... < hn; every group
+// shares one twiddle. The layer's m = hn/2 butterflies are gathered into
+// xs (the f[j]) and ys (the f[j+span]), real parts then imaginary parts,
+// in the loops' order, and their results scattered back from lo and hi.
+
+// gatherLayer fills xs and ys, and tw with each butterfly's twiddle
+// (twr[g], twi[g] of its group g).
+func gatherLayer[F any](f, xs, ys, tw, twr, twi []F, hn, step, span int) {
+	m := hn >> 1
+	k := 0
+	for g, j1 := 0, 0; j1 < hn; g, j1 = g+1, j1+step {
+		for j := j1; j < j1+span; j++ {
+			xs[k], xs[m+k] = f[j], f[j+hn]
+			ys[k], ys[m+k] = f[j+span], f[j+span+hn]
+			tw[k], tw[m+k] = twr[g], twi[g]
+			k++
+		}
+	}
+}
+
+// scatterLayer writes lo to the f[j] and hi to the f[j+span].
+func scatterLayer[F any](f, lo, hi []F, hn, step, span int) {
+	m := hn >> 1
+	k := 0
+	for j1 := 0; j1 < hn; j1 += step {
+		for j := j1; j < j1+span; j++ {
+			f[j], f[j+hn] = lo[k], lo[m+k]
+			f[j+span], f[j+span+hn] = hi[k], hi[m+k]
+			k++
+		}
+	}
+}
+
 // batchFFT is fft's loop, one layer at a time: the butterflies of a layer
 // are independent, so each of its operations is one batch over the
 // layer's hn/2 butterflies.
 func batchFFT[F any](a vecArith[F], f []F, logn uint) {
-	n := 1 << logn
-	hn := n >> 1
+	hn := 1 << logn >> 1
 	m := hn >> 1 // butterflies per layer
 	if m == 0 {
 		return
@@ -93,83 +127,47 @@ func batchFFT[F any](a vecArith[F], f []F, logn uint) {
 	sp, pool := batchScratch[F](20 * m)
 	s := *sp
 	xs, ys, tw, buf := s[:2*m], s[2*m:4*m], s[4*m:6*m], s[6*m:14*m]
-	sum, dif := s[14*m:16*m], s[16*m:18*m]
+	sum, dif, twr, twi := s[14*m:16*m], s[16*m:18*m], s[18*m:19*m], s[19*m:20*m]
 	t := hn
 	for u, mm := uint(1), 2; u < logn; u, mm = u+1, mm<<1 {
-		ht := t >> 1
 		hm := mm >> 1
-		k := 0
-		for i1, j1 := 0, 0; i1 < hm; i1, j1 = i1+1, j1+t {
-			sr, si := a.GM((mm+i1)<<1), a.GM(((mm+i1)<<1)+1)
-			for j := j1; j < j1+ht; j++ {
-				xs[k], xs[m+k] = f[j], f[j+hn]
-				ys[k], ys[m+k] = f[j+ht], f[j+ht+hn]
-				tw[k], tw[m+k] = sr, si
-				k++
-			}
+		for i1 := range hm {
+			twr[i1], twi[i1] = a.GM((mm+i1)<<1), a.GM(((mm+i1)<<1)+1)
 		}
+		gatherLayer(f, xs, ys, tw, twr, twi, hn, t, t>>1)
 		cmulN(a, ys[:m], ys[m:], ys[:m], ys[m:], tw[:m], tw[m:], buf)
 		a.AddN(sum, xs, ys)
 		a.SubN(dif, xs, ys)
-		k = 0
-		for i1, j1 := 0, 0; i1 < hm; i1, j1 = i1+1, j1+t {
-			for j := j1; j < j1+ht; j++ {
-				f[j], f[j+hn] = sum[k], sum[m+k]
-				f[j+ht], f[j+ht+hn] = dif[k], dif[m+k]
-				k++
-			}
-		}
-		t = ht
+		scatterLayer(f, sum, dif, hn, t, t>>1)
+		t >>= 1
 	}
 	pool.Put(sp)
 }
 
-// batchIFFT is ifft's loop, one layer at a time, then the scaling by
-// 2^(1-logn) as one batch.
+// batchIFFT is ifft's loop, one layer at a time (each group's imaginary
+// twiddle negated, as the loop negates it, in one batch), then the
+// scaling by 2^(1-logn) as one batch.
 func batchIFFT[F any](a vecArith[F], f []F, logn uint) {
 	n := 1 << logn
 	hn := n >> 1
-	m := hn >> 1
-	if m > 0 {
+	if m := hn >> 1; m > 0 {
 		sp, pool := batchScratch[F](20 * m)
 		s := *sp
 		xs, ys, tw, buf := s[:2*m], s[2*m:4*m], s[4*m:6*m], s[6*m:14*m]
-		sum, dif := s[14*m:16*m], s[16*m:18*m]
-		gi := s[18*m : 19*m] // the groups' imaginary twiddles, before negation
+		sum, dif, twr, twi := s[14*m:16*m], s[16*m:18*m], s[18*m:19*m], s[19*m:20*m]
 		t := 1
-		mm := n
-		for u := logn; u > 1; u-- {
-			hm := mm >> 1
-			dt := t << 1
-			groups := 0
-			for i1, j1 := 0, 0; j1 < hn; i1, j1 = i1+1, j1+dt {
-				gi[i1] = a.GM(((hm + i1) << 1) + 1)
-				groups++
+		for u, hm := logn, hn; u > 1; u, hm = u-1, hm>>1 {
+			groups := hn / (t << 1)
+			for i1 := range groups {
+				twr[i1], twi[i1] = a.GM((hm+i1)<<1), a.GM(((hm+i1)<<1)+1)
 			}
-			a.NegN(gi[:groups], gi[:groups])
-			k := 0
-			for i1, j1 := 0, 0; j1 < hn; i1, j1 = i1+1, j1+dt {
-				sr, si := a.GM((hm+i1)<<1), gi[i1]
-				for j := j1; j < j1+t; j++ {
-					xs[k], xs[m+k] = f[j], f[j+hn]
-					ys[k], ys[m+k] = f[j+t], f[j+t+hn]
-					tw[k], tw[m+k] = sr, si
-					k++
-				}
-			}
+			a.NegN(twi[:groups], twi[:groups])
+			gatherLayer(f, xs, ys, tw, twr, twi, hn, t<<1, t)
 			a.AddN(sum, xs, ys)
 			a.SubN(dif, xs, ys)
 			cmulN(a, dif[:m], dif[m:], dif[:m], dif[m:], tw[:m], tw[m:], buf)
-			k = 0
-			for i1, j1 := 0, 0; j1 < hn; i1, j1 = i1+1, j1+dt {
-				for j := j1; j < j1+t; j++ {
-					f[j], f[j+hn] = sum[k], sum[m+k]
-					f[j+t], f[j+t+hn] = dif[k], dif[m+k]
-					k++
-				}
-			}
-			t = dt
-			mm = hm
+			scatterLayer(f, sum, dif, hn, t<<1, t)
+			t <<= 1
 		}
 		pool.Put(sp)
 	}
@@ -251,24 +249,34 @@ func batchLDL[F any](a vecArith[F], d11, l10, g00, g01, g11 []F, logn uint) {
 	pool.Put(sp)
 }
 
+// splitScratch returns the scratch of split and merge at degree 2hn:
+// size values, the first hn of which hold the twiddles of the qn = hn/2
+// pairs of roots (real parts, then imaginary parts), as their loops read
+// them from the table.
+func splitScratch[F any](a vecArith[F], hn, size int) (tw, rest []F, sp *[]F, pool *sync.Pool) {
+	sp, pool = batchScratch[F](size)
+	tw, rest = (*sp)[:hn], (*sp)[hn:]
+	qn := hn >> 1
+	for u := range qn {
+		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
+	}
+	return tw, rest, sp, pool
+}
+
 // batchSplitFFT is polySplitFFT's loop. The halvings of both outputs are
 // one batch.
 func batchSplitFFT[F any](a vecArith[F], f0, f1, f []F, logn uint) {
-	n := 1 << logn
-	hn := n >> 1
+	hn := 1 << logn >> 1
 	qn := hn >> 1
-	f0[0] = f[0]
-	f1[0] = f[hn]
+	f0[0], f1[0] = f[0], f[hn]
 	if qn == 0 {
 		return
 	}
-	sp, pool := batchScratch[F](18 * qn)
-	s := *sp
-	as, bs, tw, h, buf := s[:hn], s[hn:2*hn], s[2*hn:3*hn], s[3*hn:5*hn], s[5*hn:9*hn]
+	tw, s, sp, pool := splitScratch(a, hn, 18*qn)
+	as, bs, h, buf := s[:hn], s[hn:2*hn], s[2*hn:4*hn], s[4*hn:8*hn]
 	for u := range qn {
 		as[u], as[qn+u] = f[u<<1], f[(u<<1)+hn]
 		bs[u], bs[qn+u] = f[(u<<1)+1], f[(u<<1)+1+hn]
-		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
 	}
 	sum, c := h[:hn], h[hn:]
 	a.AddN(sum, as, bs)
@@ -283,20 +291,14 @@ func batchSplitFFT[F any](a vecArith[F], f0, f1, f []F, logn uint) {
 
 // batchMergeFFT is polyMergeFFT's loop.
 func batchMergeFFT[F any](a vecArith[F], f, f0, f1 []F, logn uint) {
-	n := 1 << logn
-	hn := n >> 1
+	hn := 1 << logn >> 1
 	qn := hn >> 1
-	f[0] = f0[0]
-	f[hn] = f1[0]
+	f[0], f[hn] = f0[0], f1[0]
 	if qn == 0 {
 		return
 	}
-	sp, pool := batchScratch[F](16 * qn)
-	s := *sp
-	b, tw, sum, dif, buf := s[:hn], s[hn:2*hn], s[2*hn:3*hn], s[3*hn:4*hn], s[4*hn:8*hn]
-	for u := range qn {
-		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
-	}
+	tw, s, sp, pool := splitScratch(a, hn, 16*qn)
+	b, sum, dif, buf := s[:hn], s[hn:2*hn], s[2*hn:3*hn], s[3*hn:7*hn]
 	cmulN(a, b[:qn], b[qn:], f1[:qn], f1[qn:hn], tw[:qn], tw[qn:], buf)
 	a.AddN(sum, f0[:hn], b)
 	a.SubN(dif, f0[:hn], b)

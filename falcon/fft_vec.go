@@ -24,106 +24,64 @@ import "github.com/fprlab/fprlab/arith"
 // are bit-identical -- the pinned digests of generated_test.go and the KAT
 // tests check it in both builds.
 
-func vecFFT[F any, A arith.Arith[F]](a A, f []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
+// batched runs run with the arithmetic's batches and reports true, or
+// reports false when a has none.
+func batched[F any](a any, run func(v vecArith[F])) bool {
+	v, ok := a.(vecArith[F])
 	if ok {
-		batchFFT(v, f, logn)
+		run(v)
 	}
 	return ok
+}
+
+func vecFFT[F any, A arith.Arith[F]](a A, f []F, logn uint) bool {
+	return batched(a, func(v vecArith[F]) { batchFFT(v, f, logn) })
 }
 
 func vecIFFT[F any, A arith.Arith[F]](a A, f []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchIFFT(v, f, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchIFFT(v, f, logn) })
 }
 
 func vecPolyAdd[F any, A arith.Arith[F]](a A, x, y []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		v.AddN(x[:1<<logn], x, y)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { v.AddN(x[:1<<logn], x, y) })
 }
 
 func vecPolySub[F any, A arith.Arith[F]](a A, x, y []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		v.SubN(x[:1<<logn], x, y)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { v.SubN(x[:1<<logn], x, y) })
 }
 
 func vecPolyNeg[F any, A arith.Arith[F]](a A, x []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		v.NegN(x[:1<<logn], x)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { v.NegN(x[:1<<logn], x) })
 }
 
 func vecPolyMulFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchMulFFT(v, x, y, logn, false)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchMulFFT(v, x, y, logn, false) })
 }
 
 func vecPolyMuladjFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchMulFFT(v, x, y, logn, true)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchMulFFT(v, x, y, logn, true) })
 }
 
 func vecPolyMulselfadjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchMulselfadjFFT(v, x, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchMulselfadjFFT(v, x, logn) })
 }
 
 func vecPolyMulconst[F any, A arith.Arith[F]](a A, x []F, c F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchMulconst(v, x[:1<<logn], c)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchMulconst(v, x[:1<<logn], c) })
 }
 
 func vecPolyLDLFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchLDL(v, g11, g01, g00, g01, g11, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchLDL(v, g11, g01, g00, g01, g11, logn) })
 }
 
 func vecPolyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchLDL(v, d11, l10, g00, g01, g11, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchLDL(v, d11, l10, g00, g01, g11, logn) })
 }
 
 func vecPolySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchSplitFFT(v, f0, f1, f, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchSplitFFT(v, f0, f1, f, logn) })
 }
 
 func vecPolyMergeFFT[F any, A arith.Arith[F]](a A, f, f0, f1 []F, logn uint) bool {
-	v, ok := any(a).(vecArith[F])
-	if ok {
-		batchMergeFFT(v, f, f0, f1, logn)
-	}
-	return ok
+	return batched(a, func(v vecArith[F]) { batchMergeFFT(v, f, f0, f1, logn) })
 }

@@ -46,7 +46,7 @@ const vecChunk = 1024
 // allocates nothing once the pool holds one.
 type vscratch struct {
 	x, y, out []uint64
-	args2     [6]uintptr // ctx, x, y, out, n
+	args2     [5]uintptr // ctx, x, y, out, n
 	args1     [4]uintptr // ctx, x, out, n
 }
 
@@ -57,7 +57,7 @@ func (l *lib) vget() *vscratch {
 	w := l.strideWords() * vecChunk
 	s := &vscratch{x: make([]uint64, w), y: make([]uint64, w), out: make([]uint64, w)}
 	x, y, out := uintptr(unsafe.Pointer(&s.x[0])), uintptr(unsafe.Pointer(&s.y[0])), uintptr(unsafe.Pointer(&s.out[0]))
-	s.args2 = [6]uintptr{l.ctx, x, y, out, 0}
+	s.args2 = [5]uintptr{l.ctx, x, y, out, 0}
 	s.args1 = [4]uintptr{l.ctx, x, out, 0}
 	return s
 }
@@ -94,41 +94,22 @@ func unpack(dst []Value, a []uint64, sw int) {
 	}
 }
 
-// vec2 computes dst[i] = op(x[i], y[i]): one call of the vector function
-// per chunk, or the scalar function per element (fallback).
-func (l *lib) vec2(op int, dst, x, y []Value) {
-	n := len(dst)
-	x, y = x[:n], y[:n]
-	if l.fn[numOps+op] == 0 {
-		sop := vecScalar[op]
-		for i := range dst {
-			dst[i] = must(l.call2(sop, x[i], y[i]))
-		}
-		return
-	}
-	s := l.vget()
-	sw := l.strideWords()
-	for lo := 0; lo < n; lo += vecChunk {
-		hi := min(lo+vecChunk, n)
-		pack(s.x, x[lo:hi], sw)
-		pack(s.y, y[lo:hi], sw)
-		s.args2[4] = uintptr(hi - lo)
-		if st := l.invoke(numOps+op, s.args2[:5]); st != statusOK {
-			l.vecFailed(op, st, dst[lo:hi], x[lo:hi], y[lo:hi])
-			continue
-		}
-		unpack(dst[lo:hi], s.out, sw)
-	}
-	l.vpool.Put(s)
-}
-
-// vec1 computes dst[i] = op(x[i]) as vec2.
-func (l *lib) vec1(op int, dst, x []Value) {
+// vec computes dst[i] = op(x[i], y[i]), or op(x[i]) for y nil: one
+// call of the vector function per chunk, or the scalar function per
+// element (fallback).
+func (l *lib) vec(op int, dst, x, y []Value) {
 	n := len(dst)
 	x = x[:n]
+	if y != nil {
+		y = y[:n]
+	}
 	if l.fn[numOps+op] == 0 {
 		for i := range dst {
-			dst[i] = l.scalar1(op, x[i])
+			if y != nil {
+				dst[i] = must(l.call2(vecScalar[op], x[i], y[i]))
+			} else {
+				dst[i] = l.scalar1(op, x[i])
+			}
 		}
 		return
 	}
@@ -137,9 +118,16 @@ func (l *lib) vec1(op int, dst, x []Value) {
 	for lo := 0; lo < n; lo += vecChunk {
 		hi := min(lo+vecChunk, n)
 		pack(s.x, x[lo:hi], sw)
-		s.args1[3] = uintptr(hi - lo)
-		if st := l.invoke(numOps+op, s.args1[:4]); st != statusOK {
-			l.vecFailed(op, st, dst[lo:hi], x[lo:hi], nil)
+		args := s.args1[:4]
+		var yc []Value
+		if y != nil {
+			yc = y[lo:hi]
+			pack(s.y, yc, sw)
+			args = s.args2[:5]
+		}
+		args[len(args)-1] = uintptr(hi - lo)
+		if st := l.invoke(numOps+op, args); st != statusOK {
+			l.vecFailed(op, st, dst[lo:hi], x[lo:hi], yc)
 			continue
 		}
 		unpack(dst[lo:hi], s.out, sw)
@@ -181,32 +169,32 @@ func (l *lib) vecFailed(op int, st int32, dst, x, y []Value) {
 }
 
 // AddN sets dst[i] = x[i] + y[i] (fprlab_add_n, else fprlab_add per element).
-func (a Arith) AddN(dst, x, y []Value) { a.vec2(vecAdd, dst, x, y) }
+func (a Arith) AddN(dst, x, y []Value) { a.vec(vecAdd, dst, x, y) }
 
 // SubN sets dst[i] = x[i] - y[i] (fprlab_sub_n, else fprlab_sub).
-func (a Arith) SubN(dst, x, y []Value) { a.vec2(vecSub, dst, x, y) }
+func (a Arith) SubN(dst, x, y []Value) { a.vec(vecSub, dst, x, y) }
 
 // MulN sets dst[i] = x[i] * y[i] (fprlab_mul_n, else fprlab_mul).
-func (a Arith) MulN(dst, x, y []Value) { a.vec2(vecMul, dst, x, y) }
+func (a Arith) MulN(dst, x, y []Value) { a.vec(vecMul, dst, x, y) }
 
 // NegN sets dst[i] = -x[i] (fprlab_neg_n, else fprlab_neg).
-func (a Arith) NegN(dst, x []Value) { a.vec1(vecNeg, dst, x) }
+func (a Arith) NegN(dst, x []Value) { a.vec(vecNeg, dst, x, nil) }
 
 // HalfN sets dst[i] = x[i]/2 (fprlab_half_n, else fprlab_half).
-func (a Arith) HalfN(dst, x []Value) { a.vec1(vecHalf, dst, x) }
+func (a Arith) HalfN(dst, x []Value) { a.vec(vecHalf, dst, x, nil) }
 
 // SqrN sets dst[i] = Sqr(x[i]) (fprlab_sqr_n; else fprlab_sqr per element
 // where the plugin has it, else fprlab_mul_n(x, x), Sqr's own fallback).
 func (a Arith) SqrN(dst, x []Value) {
 	if a.fn[numOps+vecSqr] == 0 && a.fn[opSqr] == 0 {
-		a.vec2(vecMul, dst, x, x)
+		a.vec(vecMul, dst, x, x)
 		return
 	}
-	a.vec1(vecSqr, dst, x)
+	a.vec(vecSqr, dst, x, nil)
 }
 
 // InvN sets dst[i] = 1/x[i] (fprlab_inv_n, else fprlab_inv).
-func (a Arith) InvN(dst, x []Value) { a.vec1(vecInv, dst, x) }
+func (a Arith) InvN(dst, x []Value) { a.vec(vecInv, dst, x, nil) }
 
 // VectorFunctions lists the vector functions the plugin exports.
 func (a Arith) VectorFunctions() []string {
