@@ -27,4 +27,6 @@ type Vector[F any] interface {
 	HalfN(dst, x []F)
 	SqrN(dst, x []F)
 	InvN(dst, x []F)
+	// OfN sets dst[i] = Of(src[i]).
+	OfN(dst []F, src []int64)
 }

@@ -183,3 +183,12 @@ VEC1(neg, -x[i])
 VEC1(half, x[i] * 0.5)
 VEC1(sqr, x[i] * x[i]) /* no fprlab_sqr: the product of fprlab_mul */
 VEC1(inv, 1.0 / x[i])
+
+int fprlab_of_int64_n(void *ctx, const int64_t *in, void *pout, size_t n)
+{
+	double *out = pout;
+	(void)ctx;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (double)in[i];
+	return FPRLAB_OK;
+}

@@ -176,6 +176,27 @@ func batchIFFT[F any](a vecArith[F], f []F, logn uint) {
 	}
 }
 
+// int64s holds the integers of batchOf's conversions.
+var int64s sync.Pool // *[]int64
+
+// batchOf sets dst[u] = Of(x[u]) for the small integers x (the key's or
+// the hashed message's coefficients) in one batch.
+func batchOf[F any, I int8 | uint16](a vecArith[F], dst []F, x []I) {
+	sp, _ := int64s.Get().(*[]int64)
+	if sp == nil {
+		sp = new([]int64)
+	}
+	if cap(*sp) < len(dst) {
+		*sp = make([]int64, len(dst))
+	}
+	is := (*sp)[:len(dst)]
+	for u := range is {
+		is[u] = int64(x[u])
+	}
+	a.OfN(dst, is)
+	int64s.Put(sp)
+}
+
 // batchMulconst sets x[u] = x[u] * c.
 func batchMulconst[F any](a vecArith[F], x []F, c F) {
 	sp, pool := batchScratch[F](len(x))

@@ -43,6 +43,13 @@ func (v vecNative) HalfN(dst, x []float64)   { v.each1(dst, x, v.Half) }
 func (v vecNative) SqrN(dst, x []float64)    { v.each1(dst, x, v.Sqr) }
 func (v vecNative) InvN(dst, x []float64)    { v.each1(dst, x, v.Inv) }
 
+func (v vecNative) OfN(dst []float64, src []int64) {
+	*v.batches++
+	for i := range dst {
+		dst[i] = v.Of(src[i])
+	}
+}
+
 // TestBatchedKernels: every FFT-domain kernel with a hook gives, through
 // an arithmetic with batches, the bits its loop gives through the same
 // scalar arithmetic without them, at every degree, on random operands
@@ -67,6 +74,21 @@ func TestBatchedKernels(t *testing.T) {
 		// polynomials it writes.
 		run func(batched bool, ps [][]float64, logn uint) [][]float64
 	}{
+		{"of_int8 of_uint16 (and fft)", func(b bool, ps [][]float64, logn uint) [][]float64 {
+			n := len(ps[0])
+			small, hashed := make([]int8, n), make([]uint16, n)
+			for i := range n {
+				small[i], hashed[i] = int8(math.Float64bits(ps[1][i])), uint16(math.Float64bits(ps[2][i]))
+			}
+			if b {
+				smallToFFT[float64](vec, ps[0], small, logn)
+				targetFFT[float64](vec, nil, ps[1], ps[2], ps[3], ps[4], hashed, logn)
+			} else {
+				smallToFFT[float64](nat, ps[0], small, logn)
+				targetFFT[float64](nat, nil, ps[1], ps[2], ps[3], ps[4], hashed, logn)
+			}
+			return ps[:3]
+		}},
 		{"fft", func(b bool, ps [][]float64, logn uint) [][]float64 {
 			if b {
 				fft[float64](vec, ps[0], logn)

@@ -6,7 +6,8 @@ import "github.com/fprlab/fprlab/arith"
 //
 // Each kernel of fft.go that a vector unit can run (the FFT and its
 // inverse, the coefficient-wise products and sums, the LDL steps, split
-// and merge) first calls its hook and runs its own loop only when the hook
+// and merge; and the conversions of integer coefficients before an FFT)
+// first calls its hook and runs its own loop only when the hook
 // returns false. The generic hooks below run the batched kernels of
 // fft_batch.go when the arithmetic implements arith.Vector (a plugin, the
 // shadow's pair over one) and return false otherwise, so the generic code
@@ -32,6 +33,14 @@ func batched[F any](a any, run func(v vecArith[F])) bool {
 		run(v)
 	}
 	return ok
+}
+
+func vecOfInt8[F any, A arith.Arith[F]](a A, dst []F, x []int8) bool {
+	return batched(a, func(v vecArith[F]) { batchOf(v, dst, x) })
+}
+
+func vecOfUint16[F any, A arith.Arith[F]](a A, dst []F, x []uint16) bool {
+	return batched(a, func(v vecArith[F]) { batchOf(v, dst, x) })
 }
 
 func vecFFT[F any, A arith.Arith[F]](a A, f []F, logn uint) bool {

@@ -296,6 +296,12 @@ int fprlab_neg_n(void *ctx, const void *x, void *out, size_t n);
 int fprlab_half_n(void *ctx, const void *x, void *out, size_t n);
 int fprlab_sqr_n(void *ctx, const void *x, void *out, size_t n);
 int fprlab_inv_n(void *ctx, const void *x, void *out, size_t n);
+/*
+ * out[i] = the integer in[i] as fprlab_of_int64 converts it (or, for a
+ * plugin without fprlab_of_int64, as fprlab_from_parts imports it):
+ * the conversions of the key's and the hashed message's coefficients.
+ */
+int fprlab_of_int64_n(void *ctx, const int64_t *in, void *out, size_t n);
 
 /*
  * Conveniences: define fprlab_NAME_n as a loop calling the plugin's own

@@ -90,3 +90,12 @@ func (p *ddPairVec[F, A]) NegN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.
 func (p *ddPairVec[F, A]) HalfN(dst, x []ddPairValue[F])   { p.batch1(dst, x, p.v.HalfN, dd.Half) }
 func (p *ddPairVec[F, A]) SqrN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.SqrN, dd.Sqr) }
 func (p *ddPairVec[F, A]) InvN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.InvN, dd.Inv) }
+
+func (p *ddPairVec[F, A]) OfN(dst []ddPairValue[F], src []int64) {
+	n := len(dst)
+	ob := p.scratch(n)[:n]
+	p.v.OfN(ob, src[:n])
+	for i := range n {
+		dst[i] = ddPairValue[F]{ob[i], dd.Of(src[i])}
+	}
+}

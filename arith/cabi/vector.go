@@ -24,6 +24,7 @@ const (
 	vecHalf
 	vecSqr
 	vecInv
+	vecOf
 	numVec
 )
 
@@ -31,8 +32,8 @@ const (
 // scalar op each one is element-wise (sqr_n's is sqr, whose own fallback
 // is mul).
 var (
-	vecNames  = [numVec]string{"add_n", "sub_n", "mul_n", "neg_n", "half_n", "sqr_n", "inv_n"}
-	vecScalar = [numVec]int{opAdd, opSub, opMul, opNeg, opHalf, opSqr, opInv}
+	vecNames  = [numVec]string{"add_n", "sub_n", "mul_n", "neg_n", "half_n", "sqr_n", "inv_n", "of_int64_n"}
+	vecScalar = [numVec]int{opAdd, opSub, opMul, opNeg, opHalf, opSqr, opInv, opOfInt64}
 )
 
 // vecChunk is the most values one vector call takes: longer slices are
@@ -195,6 +196,51 @@ func (a Arith) SqrN(dst, x []Value) {
 
 // InvN sets dst[i] = 1/x[i] (fprlab_inv_n, else fprlab_inv).
 func (a Arith) InvN(dst, x []Value) { a.vec(vecInv, dst, x, nil) }
+
+// OfN sets dst[i] = Of(src[i]) (fprlab_of_int64_n, else Of per element).
+func (a Arith) OfN(dst []Value, src []int64) {
+	n := len(dst)
+	src = src[:n]
+	if a.fn[numOps+vecOf] == 0 {
+		for i, v := range src {
+			dst[i] = a.Of(v)
+		}
+		return
+	}
+	s := a.vget()
+	for lo := 0; lo < n; lo += vecChunk {
+		hi := min(lo+vecChunk, n)
+		for i, v := range src[lo:hi] {
+			s.x[i] = uint64(v)
+		}
+		s.args1[3] = uintptr(hi - lo)
+		if st := a.invoke(numOps+vecOf, s.args1[:4]); st != statusOK {
+			a.ofFailed(st, dst[lo:hi], src[lo:hi])
+			continue
+		}
+		unpack(dst[lo:hi], s.out, a.strideWords())
+	}
+	a.vpool.Put(s)
+}
+
+// ofFailed is vecFailed for fprlab_of_int64_n.
+func (l *lib) ofFailed(st int32, dst []Value, src []int64) {
+	elem := -1
+	for i, v := range src {
+		var err error
+		if l.fn[opOfInt64] != 0 {
+			_, err = l.callInt(opOfInt64, 3, uint64(v), 0)
+		} else {
+			_, err = l.fromParts(intParts(v, 0))
+		}
+		if err != nil {
+			elem = i
+			break
+		}
+	}
+	clear(dst)
+	Fail(&OpError{Backend: l.label, Op: vecNames[vecOf], Code: st, Element: elem, Len: len(src)})
+}
 
 // VectorFunctions lists the vector functions the plugin exports.
 func (a Arith) VectorFunctions() []string {

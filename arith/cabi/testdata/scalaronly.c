@@ -7,4 +7,5 @@
 #define fprlab_half_n scalaronly_half_n
 #define fprlab_sqr_n scalaronly_sqr_n
 #define fprlab_inv_n scalaronly_inv_n
+#define fprlab_of_int64_n scalaronly_of_int64_n
 #include "../../../examples/double.c"

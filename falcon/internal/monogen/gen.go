@@ -88,7 +88,7 @@ var keygenFiles = []string{"keygen.go", "ntru_reduce.go", "ntru_solve.go"}
 // and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2); the emu64 and
 // triword copies are stubs.
 var vecHooks = []string{
-	"vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
+	"vecOfInt8", "vecOfUint16", "vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
 	"vecPolyMulFFT", "vecPolyMuladjFFT", "vecPolyMulselfadjFFT", "vecPolyMulconst",
 	"vecPolyLDLFFT", "vecPolyLDLmvFFT", "vecPolySplitFFT", "vecPolyMergeFFT",
 }
