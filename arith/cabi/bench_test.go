@@ -45,25 +45,30 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
-// benchBackend returns native or the double plugin ("so:double").
+// benchBackend returns native, the double plugin ("so:double") or the
+// double plugin without vector functions ("so:scalaronly").
 func benchBackend(b *testing.B, name string) arith.Backend {
-	if name == "so:double" {
+	switch name {
+	case "so:double":
 		return lookup(b, "so:"+plugin(b, "../../examples/double.c"))
+	case "so:scalaronly":
+		return lookup(b, "so:"+plugin(b, "testdata/scalaronly.c"))
 	}
 	return lookup(b, name)
 }
 
 // BenchmarkShadowedSign512 measures a shadowed Falcon-512 campaign of
 // eight signatures (dd shadow, compare's default; one key from native,
-// unshadowed; one worker) over native and over the C double plugin, and
-// reports the process's CPU time per signature (cpu-ns/sig, key generation
+// unshadowed; one worker) over native, over the C double plugin, and over
+// the same plugin without its vector functions (testdata/scalaronly.c:
+// one call per operation, as before they existed), and reports the process's CPU time per signature (cpu-ns/sig, key generation
 // included: it is native and the same in both).
 //
 //	go test -run='^$' -bench=ShadowedSign512 -count=5 ./arith/cabi
 func BenchmarkShadowedSign512(b *testing.B) {
 	cfg := benchConfig()
 	sigs := cfg.Signatures
-	for _, name := range []string{"native", "so:double"} {
+	for _, name := range []string{"native", "so:double", "so:scalaronly"} {
 		b.Run(name, func(b *testing.B) {
 			bk := benchBackend(b, name)
 			if _, err := shadow.Run(context.Background(), bk, cfg); err != nil {

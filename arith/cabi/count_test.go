@@ -11,10 +11,22 @@ import (
 
 // TestCountShadowedSignCalls counts the calls into the double plugin of
 // the benchmark's shadowed campaign (BenchmarkShadowedSign512's
-// configuration) and logs them per signature and per function (go test
-// -v -run=CountShadowedSignCalls): the figure BENCHMARKS.md reports.
+// configuration), with and without its vector functions, and logs them
+// per signature and per function (go test -v -run=CountShadowedSignCalls):
+// the figures BENCHMARKS.md reports. The batches must save at least five
+// calls in six.
 func TestCountShadowedSignCalls(t *testing.T) {
-	bk := lookup(t, "so:"+plugin(t, "../../examples/double.c"))
+	vec := countCalls(t, "../../examples/double.c")
+	scalar := countCalls(t, "testdata/scalaronly.c")
+	if vec*6 > scalar {
+		t.Errorf("%d calls per signature with the vector functions, %d without", vec, scalar)
+	}
+}
+
+// countCalls logs and returns the calls per signature into the plugin
+// built from src of BenchmarkShadowedSign512's campaign.
+func countCalls(t *testing.T, src string) int {
+	bk := lookup(t, "so:"+plugin(t, src))
 	counts := map[string]int{}
 	stop := cabi.CountCalls(counts)
 	cfg := benchConfig()
@@ -33,8 +45,9 @@ func TestCountShadowedSignCalls(t *testing.T) {
 	if total == 0 {
 		t.Fatal("no calls counted")
 	}
-	t.Logf("%d calls per shadowed signature (%d signatures)", total/cfg.Signatures, cfg.Signatures)
+	t.Logf("%s: %d calls per shadowed signature (%d signatures)", src, total/cfg.Signatures, cfg.Signatures)
 	for _, k := range names {
 		t.Logf("  %-14s %8d per signature", k, counts[k]/cfg.Signatures)
 	}
+	return total / cfg.Signatures
 }
