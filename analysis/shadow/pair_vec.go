@@ -52,79 +52,50 @@ func (p *ddPairVec[F, A]) scratch(n int) []F {
 	return p.buf[:3*n]
 }
 
-// backend2 computes the backend's side of a batch of two operands with
-// one Vector call (bop) and returns its results; the caller computes the
-// exact side element by element (with the dd operation called directly,
-// which a function value would not allow to inline) and assembles the
-// pairs. dst may be x or y: they are read before dst is written.
-func (p *ddPairVec[F, A]) backend2(x, y []ddPairValue[F], n int, bop func(dst, x, y []F)) []F {
+// batch2 computes the backend's side of dst = op(x, y) with one Vector
+// call (bop) and the exact side element by element (xop).
+func (p *ddPairVec[F, A]) batch2(dst, x, y []ddPairValue[F], bop func(dst, x, y []F), xop func(x, y ddouble.DD) ddouble.DD) {
+	n := len(dst)
+	x, y = x[:n], y[:n]
 	s := p.scratch(n)
 	xb, yb, ob := s[:n], s[n:2*n], s[2*n:]
 	for i := range n {
 		xb[i], yb[i] = x[i].B, y[i].B
 	}
 	bop(ob, xb, yb)
-	return ob
+	for i := range n {
+		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X, y[i].X)}
+	}
 }
 
-// backend1 is backend2 for operations of one operand.
-func (p *ddPairVec[F, A]) backend1(x []ddPairValue[F], n int, bop func(dst, x []F)) []F {
+// batch1 is batch2 for operations of one operand.
+func (p *ddPairVec[F, A]) batch1(dst, x []ddPairValue[F], bop func(dst, x []F), xop func(x ddouble.DD) ddouble.DD) {
+	n := len(dst)
+	x = x[:n]
 	s := p.scratch(n)
 	xb, ob := s[:n], s[2*n:]
 	for i := range n {
 		xb[i] = x[i].B
 	}
 	bop(ob, xb)
-	return ob
-}
-
-func (p *ddPairVec[F, A]) AddN(dst, x, y []ddPairValue[F]) {
-	for i, b := range p.backend2(x, y, len(dst), p.v.AddN) {
-		dst[i] = ddPairValue[F]{b, dd.Add(x[i].X, y[i].X)}
+	for i := range n {
+		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X)}
 	}
 }
 
-func (p *ddPairVec[F, A]) SubN(dst, x, y []ddPairValue[F]) {
-	for i, b := range p.backend2(x, y, len(dst), p.v.SubN) {
-		dst[i] = ddPairValue[F]{b, dd.Sub(x[i].X, y[i].X)}
-	}
-}
-
-func (p *ddPairVec[F, A]) MulN(dst, x, y []ddPairValue[F]) {
-	for i, b := range p.backend2(x, y, len(dst), p.v.MulN) {
-		dst[i] = ddPairValue[F]{b, dd.Mul(x[i].X, y[i].X)}
-	}
-}
-
-func (p *ddPairVec[F, A]) NegN(dst, x []ddPairValue[F]) {
-	for i, b := range p.backend1(x, len(dst), p.v.NegN) {
-		dst[i] = ddPairValue[F]{b, dd.Neg(x[i].X)}
-	}
-}
-
-func (p *ddPairVec[F, A]) HalfN(dst, x []ddPairValue[F]) {
-	for i, b := range p.backend1(x, len(dst), p.v.HalfN) {
-		dst[i] = ddPairValue[F]{b, dd.Half(x[i].X)}
-	}
-}
-
-func (p *ddPairVec[F, A]) SqrN(dst, x []ddPairValue[F]) {
-	for i, b := range p.backend1(x, len(dst), p.v.SqrN) {
-		dst[i] = ddPairValue[F]{b, dd.Sqr(x[i].X)}
-	}
-}
-
-func (p *ddPairVec[F, A]) InvN(dst, x []ddPairValue[F]) {
-	for i, b := range p.backend1(x, len(dst), p.v.InvN) {
-		dst[i] = ddPairValue[F]{b, dd.Inv(x[i].X)}
-	}
-}
+func (p *ddPairVec[F, A]) AddN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.AddN, dd.Add) }
+func (p *ddPairVec[F, A]) SubN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.SubN, dd.Sub) }
+func (p *ddPairVec[F, A]) MulN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.MulN, dd.Mul) }
+func (p *ddPairVec[F, A]) NegN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.NegN, dd.Neg) }
+func (p *ddPairVec[F, A]) HalfN(dst, x []ddPairValue[F])   { p.batch1(dst, x, p.v.HalfN, dd.Half) }
+func (p *ddPairVec[F, A]) SqrN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.SqrN, dd.Sqr) }
+func (p *ddPairVec[F, A]) InvN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.InvN, dd.Inv) }
 
 func (p *ddPairVec[F, A]) OfN(dst []ddPairValue[F], src []int64) {
 	n := len(dst)
 	ob := p.scratch(n)[:n]
 	p.v.OfN(ob, src[:n])
-	for i, b := range ob {
-		dst[i] = ddPairValue[F]{b, dd.Of(src[i])}
+	for i := range n {
+		dst[i] = ddPairValue[F]{ob[i], dd.Of(src[i])}
 	}
 }
