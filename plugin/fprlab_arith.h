@@ -53,7 +53,7 @@
  * your own arithmetic").
  *
  * Vector functions. A call into the plugin costs fprlab far more than a
- * binary64 operation (about 90 ns of CPU through purego's call into C), so
+ * binary64 operation (about 100 ns of CPU through purego's call into C), so
  * the plugin may also export element-wise operations over arrays (see
  * "Optional vector functions" below), which fprlab's polynomial loops use
  * instead of one call per value. They are optional: a plugin without them

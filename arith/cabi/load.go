@@ -136,7 +136,7 @@ func (l *lib) get() *scratch {
 	return s
 }
 
-// countCall, when set (by the tests, never concurrently with calls), is
+// countCall, when set (by tests, set and cleared while no call runs), is
 // called with the op of every call into a plugin: the benchmarks count
 // the calls of a signature rather than estimating them.
 var countCall func(op int)
