@@ -40,8 +40,8 @@ type vecArith[F any] interface {
 // steady state (the kernels run for every node of ffSampling).
 var batchPools sync.Map
 
-// batchScratch returns a scratch slice of n values and the function that
-// returns it to the pool.
+// batchScratch returns a scratch slice of n values and the pool to put it
+// back in when the kernel is done with it.
 func batchScratch[F any](n int) (*[]F, *sync.Pool) {
 	t := reflect.TypeFor[F]()
 	pv, ok := batchPools.Load(t)
