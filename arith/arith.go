@@ -49,6 +49,19 @@
 // same call overhead plus allocations for non-pointer F, so they were not
 // chosen.
 //
+// # Batches
+//
+// A backend whose every operation pays a fixed cost far above the
+// arithmetic (a plugin called through the C ABI, package cabi: about 100
+// ns a call) may also implement Vector, element-wise operations over
+// slices; Falcon's polynomial loops then make one call per batch
+// (falcon/fft_batch.go), each element computed by the same scalar
+// operation on the same operands, so the results stay bit for bit those
+// of the loops. The check is made once per polynomial operation, in the
+// generic code only: monogen writes the native, emu64 and triword copies
+// of those hooks as constant false (or, for native's SIMD kernels, by
+// hand), so their loops are untouched.
+//
 // # Semantics every backend follows
 //
 // Operations are those of the reference (Falcon-impl-20211101, fpr.h):

@@ -156,4 +156,23 @@ int fprlab_rint(void *, const void *px, int64_t *o)
 	return FPRLAB_OK;
 }
 
+// The vector functions: the datapath's methods over arrays (a Verilator
+// model would stream them through its pipeline). Each element is what the
+// scalar function computes; an exception stops the array with its code.
+int fprlab_add_n(void *c, const void *x, const void *y, void *o, size_t n)
+{
+	return guard([&] { for (size_t i = 0; i < n; i++) put(static_cast<double *>(o) + i, dp(c).add(get(static_cast<const double *>(x) + i), get(static_cast<const double *>(y) + i))); });
+}
+int fprlab_sub_n(void *c, const void *x, const void *y, void *o, size_t n)
+{
+	return guard([&] { for (size_t i = 0; i < n; i++) put(static_cast<double *>(o) + i, dp(c).sub(get(static_cast<const double *>(x) + i), get(static_cast<const double *>(y) + i))); });
+}
+int fprlab_mul_n(void *c, const void *x, const void *y, void *o, size_t n)
+{
+	return guard([&] { for (size_t i = 0; i < n; i++) put(static_cast<double *>(o) + i, dp(c).mul(get(static_cast<const double *>(x) + i), get(static_cast<const double *>(y) + i))); });
+}
+FPRLAB_VECTOR1_FROM_SCALAR(neg, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR1_FROM_SCALAR(half, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR1_FROM_SCALAR(inv, FPRLAB_VALUE_STRIDE(8))
+
 } // extern "C"

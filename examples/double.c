@@ -151,3 +151,44 @@ int fprlab_expm_p63(void *ctx, const void *px, const void *pccs, uint64_t *out)
 	*out = (uint64_t)(y * 9223372036854775808.0);
 	return FPRLAB_OK;
 }
+
+/* The optional vector functions: the scalar operations above over arrays
+ * (doubles are 8 bytes, so FPRLAB_VALUE_STRIDE is sizeof(double) and the
+ * arrays are plain double arrays). Element i is computed exactly as the
+ * scalar function computes it. */
+#define VEC2(name, expr) \
+	int fprlab_##name##_n(void *ctx, const void *px, const void *py, void *pout, size_t n) \
+	{ \
+		const double *x = px, *y = py; \
+		double *out = pout; \
+		(void)ctx; \
+		for (size_t i = 0; i < n; i++) \
+			out[i] = (expr); \
+		return FPRLAB_OK; \
+	}
+#define VEC1(name, expr) \
+	int fprlab_##name##_n(void *ctx, const void *px, void *pout, size_t n) \
+	{ \
+		const double *x = px; \
+		double *out = pout; \
+		(void)ctx; \
+		for (size_t i = 0; i < n; i++) \
+			out[i] = (expr); \
+		return FPRLAB_OK; \
+	}
+VEC2(add, x[i] + y[i])
+VEC2(sub, x[i] - y[i])
+VEC2(mul, x[i] * y[i])
+VEC1(neg, -x[i])
+VEC1(half, x[i] * 0.5)
+VEC1(sqr, x[i] * x[i]) /* no fprlab_sqr: the product of fprlab_mul */
+VEC1(inv, 1.0 / x[i])
+
+int fprlab_of_int64_n(void *ctx, const int64_t *in, void *pout, size_t n)
+{
+	double *out = pout;
+	(void)ctx;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (double)in[i];
+	return FPRLAB_OK;
+}

@@ -246,3 +246,14 @@ int fprlab_rint(void *ctx, const void *px, int64_t *out)
 	*out = to_int(t);
 	return FPRLAB_OK;
 }
+
+/* The optional vector functions, as loops over the scalar ones (the
+ * header's conveniences): one call from fprlab per array instead of one
+ * per value. No sqr_n: without fprlab_sqr, a square is fprlab_mul(x, x),
+ * which fprlab then batches with fprlab_mul_n. */
+FPRLAB_VECTOR2_FROM_SCALAR(add, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR2_FROM_SCALAR(sub, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR2_FROM_SCALAR(mul, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR1_FROM_SCALAR(neg, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR1_FROM_SCALAR(half, FPRLAB_VALUE_STRIDE(8))
+FPRLAB_VECTOR1_FROM_SCALAR(inv, FPRLAB_VALUE_STRIDE(8))

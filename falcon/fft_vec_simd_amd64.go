@@ -140,6 +140,11 @@ func twiddles2(gm *[2048]float64, k int) (f64x4, f64x4) {
 	return g.SelectFromPairGrouped(0, 2, g), g.SelectFromPairGrouped(1, 3, g)
 }
 
+// The conversions of integer coefficients have no vector form: native's
+// loops convert each with one instruction.
+func vecOfInt8Native(native.Arith, []float64, []int8) bool     { return false }
+func vecOfUint16Native(native.Arith, []float64, []uint16) bool { return false }
+
 // vecFFTNative is fft's loop (fft.go). Layers whose butterflies pair
 // elements at least 4 apart run four butterflies of one twiddle per step;
 // the layer pairing elements 2 apart runs two twiddles of two butterflies;

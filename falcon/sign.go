@@ -470,8 +470,10 @@ func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ra
 // the reference, 1/q is a constant multiplied in after the product; no
 // division happens.
 func targetFFT[F any, A arith.Arith[F]](a A, obs Observer[F], t0, t1, b01, b11 []F, hm []uint16, logn uint) {
-	for u := range 1 << logn {
-		t0[u] = a.Of(int64(hm[u]))
+	if !vecOfUint16(a, t0[:1<<logn], hm) {
+		for u := range 1 << logn {
+			t0[u] = a.Of(int64(hm[u]))
+		}
 	}
 	fft(a, t0, logn)
 	ni := a.Const(arith.InvQ)

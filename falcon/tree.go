@@ -34,8 +34,10 @@ type expandedKey[F any] struct {
 // smallToFFT sets dst to the FFT of the polynomial x with small integer
 // coefficients (smallints_to_fpr, then FFT).
 func smallToFFT[F any, A arith.Arith[F]](a A, dst []F, x []int8, logn uint) {
-	for u := range 1 << logn {
-		dst[u] = a.Of(int64(x[u]))
+	if !vecOfInt8(a, dst[:1<<logn], x) {
+		for u := range 1 << logn {
+			dst[u] = a.Of(int64(x[u]))
+		}
 	}
 	fft(a, dst, logn)
 }

@@ -9,6 +9,8 @@ import "github.com/fprlab/fprlab/arith/native"
 // the generated loops run. The
 // GOEXPERIMENT=simd build on amd64 has fft_vec_simd_amd64.go instead.
 
+func vecOfInt8Native(native.Arith, []float64, []int8) bool                 { return false }
+func vecOfUint16Native(native.Arith, []float64, []uint16) bool             { return false }
 func vecFFTNative(native.Arith, []float64, uint) bool                      { return false }
 func vecIFFTNative(native.Arith, []float64, uint) bool                     { return false }
 func vecPolyAddNative(native.Arith, []float64, []float64, uint) bool       { return false }

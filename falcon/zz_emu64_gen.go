@@ -462,6 +462,12 @@ func polyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) {
 	}
 }
 
+// vecOfInt8Emu64 is vecOfInt8 (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecOfInt8Emu64(a emu64.Arith, dst []emu64.FPR, x []int8) bool { return false }
+
+// vecOfUint16Emu64 is vecOfUint16 (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
+func vecOfUint16Emu64(a emu64.Arith, dst []emu64.FPR, x []uint16) bool { return false }
+
 // vecFFTEmu64 is vecFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecFFTEmu64(a emu64.Arith, f []emu64.FPR, logn uint) bool { return false }
 
@@ -484,17 +490,13 @@ func vecPolyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { retur
 func vecPolyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyMulselfadjFFTEmu64 is vecPolyMulselfadjFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
-func vecPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool {
-	return false
-}
+func vecPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyMulconstEmu64 is vecPolyMulconst (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecPolyMulconstEmu64(a emu64.Arith, x []emu64.FPR, c emu64.FPR, logn uint) bool { return false }
 
 // vecPolyLDLFFTEmu64 is vecPolyLDLFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
-func vecPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool {
-	return false
-}
+func vecPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool { return false }
 
 // vecPolyLDLmvFFTEmu64 is vecPolyLDLmvFFT (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecPolyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) bool {
@@ -1254,8 +1256,10 @@ func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ran
 
 // targetFFTEmu64 is targetFFT (sign.go) with F = emu64.FPR, A = emu64.Arith.
 func targetFFTEmu64(a emu64.Arith, obs Observer[emu64.FPR], t0, t1, b01, b11 []emu64.FPR, hm []uint16, logn uint) {
-	for u := range 1 << logn {
-		t0[u] = a.Of(int64(hm[u]))
+	if !vecOfUint16Emu64(a, t0[:1<<logn], hm) {
+		for u := range 1 << logn {
+			t0[u] = a.Of(int64(hm[u]))
+		}
 	}
 	fftEmu64(a, t0, logn)
 	ni := a.Const(arith.InvQ)
@@ -1508,8 +1512,10 @@ type expandedKeyEmu64 struct {
 
 // smallToFFTEmu64 is smallToFFT (tree.go) with F = emu64.FPR, A = emu64.Arith.
 func smallToFFTEmu64(a emu64.Arith, dst []emu64.FPR, x []int8, logn uint) {
-	for u := range 1 << logn {
-		dst[u] = a.Of(int64(x[u]))
+	if !vecOfInt8Emu64(a, dst[:1<<logn], x) {
+		for u := range 1 << logn {
+			dst[u] = a.Of(int64(x[u]))
+		}
 	}
 	fftEmu64(a, dst, logn)
 }

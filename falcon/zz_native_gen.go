@@ -1209,8 +1209,10 @@ func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ra
 
 // targetFFTNative is targetFFT (sign.go) with F = float64, A = native.Arith.
 func targetFFTNative(a native.Arith, obs Observer[float64], t0, t1, b01, b11 []float64, hm []uint16, logn uint) {
-	for u := range 1 << logn {
-		t0[u] = a.Of(int64(hm[u]))
+	if !vecOfUint16Native(a, t0[:1<<logn], hm) {
+		for u := range 1 << logn {
+			t0[u] = a.Of(int64(hm[u]))
+		}
 	}
 	fftNative(a, t0, logn)
 	ni := a.Const(arith.InvQ)
@@ -1463,8 +1465,10 @@ type expandedKeyNative struct {
 
 // smallToFFTNative is smallToFFT (tree.go) with F = float64, A = native.Arith.
 func smallToFFTNative(a native.Arith, dst []float64, x []int8, logn uint) {
-	for u := range 1 << logn {
-		dst[u] = a.Of(int64(x[u]))
+	if !vecOfInt8Native(a, dst[:1<<logn], x) {
+		for u := range 1 << logn {
+			dst[u] = a.Of(int64(x[u]))
+		}
 	}
 	fftNative(a, dst, logn)
 }

@@ -272,6 +272,12 @@ func polyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) {
 	}
 }
 
+// vecOfInt8Triword is vecOfInt8 (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecOfInt8Triword(a triword.Arith, dst []triword.TW, x []int8) bool { return false }
+
+// vecOfUint16Triword is vecOfUint16 (fft_vec.go) with F = triword.TW, A = triword.Arith.
+func vecOfUint16Triword(a triword.Arith, dst []triword.TW, x []uint16) bool { return false }
+
 // vecFFTTriword is vecFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
 
@@ -294,9 +300,7 @@ func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { 
 func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
 
 // vecPolyMulselfadjFFTTriword is vecPolyMulselfadjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
-	return false
-}
+func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
 
 // vecPolyMulconstTriword is vecPolyMulconst (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
@@ -304,9 +308,7 @@ func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn 
 }
 
 // vecPolyLDLFFTTriword is vecPolyLDLFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
-	return false
-}
+func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool { return false }
 
 // vecPolyLDLmvFFTTriword is vecPolyLDLmvFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
@@ -575,8 +577,10 @@ func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src r
 
 // targetFFTTriword is targetFFT (sign.go) with F = triword.TW, A = triword.Arith.
 func targetFFTTriword(a triword.Arith, obs Observer[triword.TW], t0, t1, b01, b11 []triword.TW, hm []uint16, logn uint) {
-	for u := range 1 << logn {
-		t0[u] = a.Of(int64(hm[u]))
+	if !vecOfUint16Triword(a, t0[:1<<logn], hm) {
+		for u := range 1 << logn {
+			t0[u] = a.Of(int64(hm[u]))
+		}
 	}
 	fftTriword(a, t0, logn)
 	ni := a.Const(arith.InvQ)
@@ -829,8 +833,10 @@ type expandedKeyTriword struct {
 
 // smallToFFTTriword is smallToFFT (tree.go) with F = triword.TW, A = triword.Arith.
 func smallToFFTTriword(a triword.Arith, dst []triword.TW, x []int8, logn uint) {
-	for u := range 1 << logn {
-		dst[u] = a.Of(int64(x[u]))
+	if !vecOfInt8Triword(a, dst[:1<<logn], x) {
+		for u := range 1 << logn {
+			dst[u] = a.Of(int64(x[u]))
+		}
 	}
 	fftTriword(a, dst, logn)
 }

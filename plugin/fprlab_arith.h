@@ -52,13 +52,24 @@
  * record on disk and resume where they stopped (see the README, "Measuring
  * your own arithmetic").
  *
+ * Vector functions. A call into the plugin costs fprlab far more than a
+ * binary64 operation (about 100 ns of CPU through purego's call into C), so
+ * the plugin may also export element-wise operations over arrays (see
+ * "Optional vector functions" below), which fprlab's polynomial loops use
+ * instead of one call per value. They are optional: a plugin without them
+ * is called one value at a time, with the same results.
+ *
  * This header is part of fprlab and versioned with it: a change that
  * alters the layout of a structure, the meaning of a function or a flag
- * increments FPRLAB_ARITH_ABI_VERSION.
+ * increments FPRLAB_ARITH_ABI_VERSION. Adding an optional function does
+ * not: a plugin built against an earlier header of the same version lacks
+ * it, and fprlab falls back as documented (the vector functions were added
+ * to version 1 in this way).
  */
 #ifndef FPRLAB_ARITH_H
 #define FPRLAB_ARITH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -245,6 +256,86 @@ int fprlab_constant(void *ctx, int32_t id, void *out);
  * for constants]; FPRLAB_ERR_UNSUPPORTED to leave it to fprlab.
  */
 int fprlab_gm(void *ctx, int32_t k, void *out);
+
+/* ---- Optional vector functions ---- */
+
+/*
+ * The distance in bytes between consecutive values of an array: value_size
+ * rounded up to a multiple of 8, so that every value of an array is
+ * aligned as a single value is (8 for a double).
+ */
+#define FPRLAB_VALUE_STRIDE(value_size) (((size_t)(value_size) + 7u) & ~(size_t)7u)
+
+/*
+ * Element-wise operations over arrays of n values (n >= 1) laid out at
+ * FPRLAB_VALUE_STRIDE(value_size): out[i] = op(x[i], y[i]) for i < n.
+ *
+ * Contract: element i of out is, bit for bit, what the scalar function
+ * returns for the operands of element i (fprlab_add_n: fprlab_add;
+ * fprlab_sqr_n: fprlab_sqr where the plugin exports it, else
+ * fprlab_mul(x, x)). fprlab relies on it: a signature computed through the
+ * vector functions is the scalar one. The elements may be computed in any
+ * order, so a plugin whose results depend on the order of its calls (a
+ * stochastic rounding drawing from a state) must not export them. The
+ * arrays do not overlap each other; each is aligned to 8 bytes.
+ *
+ * Errors: the first element that fails makes the function return its
+ * status (out is then unspecified); fprlab reports the function, the
+ * code and the element, which it finds by calling the scalar function on
+ * the elements in order.
+ *
+ * Each is optional and detected when the library is loaded; without it,
+ * fprlab calls the scalar function once per element. Export all of them or
+ * only those worth it (fprlab's polynomial loops are mostly add, sub and
+ * mul).
+ */
+int fprlab_add_n(void *ctx, const void *x, const void *y, void *out, size_t n);
+int fprlab_sub_n(void *ctx, const void *x, const void *y, void *out, size_t n);
+int fprlab_mul_n(void *ctx, const void *x, const void *y, void *out, size_t n);
+int fprlab_neg_n(void *ctx, const void *x, void *out, size_t n);
+int fprlab_half_n(void *ctx, const void *x, void *out, size_t n);
+int fprlab_sqr_n(void *ctx, const void *x, void *out, size_t n);
+int fprlab_inv_n(void *ctx, const void *x, void *out, size_t n);
+/*
+ * out[i] = the integer in[i] as fprlab_of_int64 converts it (or, for a
+ * plugin without fprlab_of_int64, as fprlab_from_parts imports it):
+ * the conversions of the key's and the hashed message's coefficients.
+ */
+int fprlab_of_int64_n(void *ctx, const int64_t *in, void *out, size_t n);
+
+/*
+ * Conveniences: define fprlab_NAME_n as a loop calling the plugin's own
+ * scalar fprlab_NAME on each element (values stride bytes apart, e.g.
+ * FPRLAB_VALUE_STRIDE(8)), returning the first error. Such a function
+ * meets the contract by construction and saves fprlab's call per element;
+ * a model that computes a whole array faster (a pipelined simulation fed
+ * one element per cycle) writes its own.
+ *
+ *     FPRLAB_VECTOR2_FROM_SCALAR(add, FPRLAB_VALUE_STRIDE(8))
+ */
+#define FPRLAB_VECTOR2_FROM_SCALAR(name, stride) \
+	int fprlab_##name##_n(void *ctx, const void *x, const void *y, void *out, size_t n) \
+	{ \
+		size_t i; \
+		for (i = 0; i < n; i++) { \
+			int st = fprlab_##name(ctx, (const char *)x + i * (stride), \
+				(const char *)y + i * (stride), (char *)out + i * (stride)); \
+			if (st != FPRLAB_OK) \
+				return st; \
+		} \
+		return FPRLAB_OK; \
+	}
+#define FPRLAB_VECTOR1_FROM_SCALAR(name, stride) \
+	int fprlab_##name##_n(void *ctx, const void *x, void *out, size_t n) \
+	{ \
+		size_t i; \
+		for (i = 0; i < n; i++) { \
+			int st = fprlab_##name(ctx, (const char *)x + i * (stride), (char *)out + i * (stride)); \
+			if (st != FPRLAB_OK) \
+				return st; \
+		} \
+		return FPRLAB_OK; \
+	}
 
 #ifdef __cplusplus
 }

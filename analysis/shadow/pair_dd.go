@@ -112,6 +112,9 @@ func instantiate[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *Pa
 		return falcon.Instantiate[nativeDD](b, nativeDDPair{ddPair[float64, native.Arith]{q}}, any(obs).(falcon.Observer[nativeDD]))
 	}
 	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
+		if v := newDDPairVec(q); v != nil {
+			return falcon.Instantiate[ddPairValue[F]](b, v, any(obs).(falcon.Observer[ddPairValue[F]]))
+		}
 		return falcon.Instantiate[ddPairValue[F]](b, ddPair[F, A]{q}, any(obs).(falcon.Observer[ddPairValue[F]]))
 	}
 	return falcon.Instantiate[Pair[F, X]](b, p, obs)

@@ -162,3 +162,11 @@ func (l *lib) fromFloat64(x float64) (Value, error) {
 	}
 	return l.fromParts(float64Parts(x))
 }
+
+// opName is the function of op, without "fprlab_".
+func opName(op int) string {
+	if op >= numOps {
+		return vecNames[op-numOps]
+	}
+	return opNames[op]
+}

@@ -45,28 +45,32 @@ func BenchmarkCall(b *testing.B) {
 	}
 }
 
-// benchBackend returns native or the double plugin ("so:double").
+// benchBackend returns native, the double plugin ("so:double") or the
+// double plugin without vector functions ("so:scalaronly").
 func benchBackend(b *testing.B, name string) arith.Backend {
-	if name == "so:double" {
+	switch name {
+	case "so:double":
 		return lookup(b, "so:"+plugin(b, "../../examples/double.c"))
+	case "so:scalaronly":
+		return lookup(b, "so:"+plugin(b, "testdata/scalaronly.c"))
 	}
 	return lookup(b, name)
 }
 
 // BenchmarkShadowedSign512 measures a shadowed Falcon-512 campaign of
 // eight signatures (dd shadow, compare's default; one key from native,
-// unshadowed; one worker) over native and over the C double plugin, and
-// reports the process's CPU time per signature (cpu-ns/sig, key generation
+// unshadowed; one worker) over native, over the C double plugin, and over
+// the same plugin without its vector functions (testdata/scalaronly.c:
+// one call per operation, as before they existed), and reports the process's CPU time per signature (cpu-ns/sig, key generation
 // included: it is native and the same in both).
 //
 //	go test -run='^$' -bench=ShadowedSign512 -count=5 ./arith/cabi
 func BenchmarkShadowedSign512(b *testing.B) {
-	const sigs = 8
-	for _, name := range []string{"native", "so:double"} {
+	cfg := benchConfig()
+	sigs := cfg.Signatures
+	for _, name := range []string{"native", "so:double", "so:scalaronly"} {
 		b.Run(name, func(b *testing.B) {
 			bk := benchBackend(b, name)
-			cfg := shadow.Config{LogN: 9, Signatures: sigs, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: shadow.SigmaFormula,
-				Shadow: shadow.ShadowDD, KeygenBackend: "native", Workers: 1}
 			if _, err := shadow.Run(context.Background(), bk, cfg); err != nil {
 				b.Fatal(err)
 			}
@@ -82,6 +86,13 @@ func BenchmarkShadowedSign512(b *testing.B) {
 	}
 }
 
+// benchConfig is BenchmarkShadowedSign512's campaign: eight signatures
+// over one key.
+func benchConfig() shadow.Config {
+	return shadow.Config{LogN: 9, Signatures: 8, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: shadow.SigmaFormula,
+		Shadow: shadow.ShadowDD, KeygenBackend: "native", Workers: 1}
+}
+
 // cpuTime is the process's CPU time so far, in nanoseconds.
 func cpuTime(b *testing.B) int64 {
 	t, ok := cputime.Now()
@@ -89,4 +100,42 @@ func cpuTime(b *testing.B) int64 {
 		b.Skip("no process CPU time on this platform")
 	}
 	return int64(t)
+}
+
+// BenchmarkVectorCall measures one batched addition of 256 values
+// through arith.Vector over the C double plugin (AddN: one call of
+// fprlab_add_n, the operands packed and the results unpacked), and the
+// same 256 additions one call each (Add), with the process's CPU time
+// per value (cpu-ns/value).
+//
+//	go test -run='^$' -bench=VectorCall -count=5 ./arith/cabi
+func BenchmarkVectorCall(b *testing.B) {
+	const n = 256
+	a := benchBackend(b, "so:double").Impl.(cabi.Arith)
+	x, y, dst := make([]cabi.Value, n), make([]cabi.Value, n), make([]cabi.Value, n)
+	for i := range x {
+		x[i], y[i] = a.Of(int64(i)), a.Of(1)
+	}
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"AddN", func() { a.AddN(dst, x, y) }},
+		{"Add", func() {
+			for i := range dst {
+				dst[i] = a.Add(x[i], y[i])
+			}
+		}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			t0 := cpuTime(b)
+			for b.Loop() {
+				c.f()
+			}
+			b.ReportMetric(float64(cpuTime(b)-t0)/float64(b.N*n), "cpu-ns/value")
+			if a.Float64(dst[n-1]) != n {
+				b.Fatalf("last sum %g", a.Float64(dst[n-1]))
+			}
+		})
+	}
 }

@@ -48,6 +48,10 @@ type OpError struct {
 	Backend string // "so:PATH[@CONFIG]"
 	Op      string // the function, without "fprlab_"
 	Code    int32
+	// Of a vector function (Op "add_n", ...): the length of the batch,
+	// and the element that failed (-1 when the scalar function, called on
+	// each element to find it, failed on none).
+	Len, Element int
 }
 
 func (e *OpError) Error() string {
@@ -55,7 +59,7 @@ func (e *OpError) Error() string {
 	if !ok {
 		what = "not a status of fprlab_arith.h"
 	}
-	return fmt.Sprintf("backend %s: fprlab_%s returned %d (%s)", e.Backend, e.Op, e.Code, what)
+	return fmt.Sprintf("backend %s: fprlab_%s returned %d (%s)%s", e.Backend, e.Op, e.Code, what, e.vecMessage())
 }
 
 // Fail is called with the *OpError of an operation that failed inside a
@@ -90,12 +94,13 @@ type lib struct {
 	label    string // the backend name, for messages
 	path     string // absolute path of the library
 	ctx      uintptr
-	fn       [numOps]uintptr
+	fn       [numOps + numVec]uintptr // scalar functions, then the vector ones (0: not exported)
 	info     info
 	layout64 bool
 	serial   bool
 	mu       sync.Mutex // serialises calls under FPRLAB_FLAG_SERIAL
 	pool     sync.Pool  // *scratch
+	vpool    sync.Pool  // *vscratch
 	consts   [arith.NumConstants]Value
 	gm       [2048]Value
 	expm     []Value // the reference polynomial's coefficients, without fprlab_expm_p63
@@ -131,8 +136,16 @@ func (l *lib) get() *scratch {
 	return s
 }
 
+// countCall, when set (by tests, set and cleared while no call runs), is
+// called with the op of every call into a plugin: the benchmarks count
+// the calls of a signature rather than estimating them.
+var countCall func(op int)
+
 // invoke calls function op with args (pointing into s) and returns its status.
 func (l *lib) invoke(op int, args []uintptr) int32 {
+	if countCall != nil {
+		countCall(op)
+	}
 	if l.serial {
 		l.mu.Lock()
 		defer l.mu.Unlock()
@@ -297,6 +310,11 @@ func load(label, abs, config string) (*lib, error) {
 			continue
 		}
 		l.fn[op] = f
+	}
+	for op := range numVec {
+		if f, err := dlsym(h, "fprlab_"+vecNames[op]); err == nil {
+			l.fn[numOps+op] = f
+		}
 	}
 	initFn, err := dlsym(h, "fprlab_init")
 	if err != nil {

@@ -46,6 +46,14 @@ type instance struct {
 	// it nor copies the generic body, and it is an error for the package
 	// not to declare it.
 	handWritten []string
+	// stubs are generic functions returning one bool whose copy for this
+	// instance is "return false", the generic body not copied (nor what
+	// it reaches): the hooks of falcon/fft_vec.go, whose generic body
+	// takes a batched path when the arithmetic implements arith.Vector,
+	// which the instance's arithmetic does not. The copy then costs its
+	// callers nothing (the compiler inlines the constant and removes the
+	// branch), where a copied body would test the interface at run time.
+	stubs []string
 	// omitFiles are the source files holding generic code that this
 	// instance's backend cannot run (for triword, whose binary32 exponent
 	// range stops short of NTRUSolve's 2^+-341: key generation). Their
@@ -67,8 +75,8 @@ func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles
 // dominate (oracle's big.Float arithmetic is not).
 var instances = []instance{
 	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks},
-	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith"},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles},
+	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: vecHooks},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: vecHooks},
 }
 
 // keygenFiles are package falcon's key generation files: NTRUSolve needs
@@ -77,9 +85,10 @@ var keygenFiles = []string{"keygen.go", "ntru_reduce.go", "ntru_solve.go"}
 
 // vecHooks are package falcon's vector fast-path hooks (fft_vec.go), whose
 // native copies are written by hand: vec_portable.go (the default build)
-// and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2).
+// and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2); the emu64 and
+// triword copies are stubs.
 var vecHooks = []string{
-	"vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
+	"vecOfInt8", "vecOfUint16", "vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
 	"vecPolyMulFFT", "vecPolyMuladjFFT", "vecPolyMulselfadjFFT", "vecPolyMulconst",
 	"vecPolyLDLFFT", "vecPolyLDLmvFFT", "vecPolySplitFFT", "vecPolyMergeFFT",
 }
@@ -615,7 +624,15 @@ func (r *rewriter) copyFunc(f *srcFile, d *ast.FuncDecl, imports map[string]stri
 		edits = append(edits, r.replace(d.Name, d.Name.Name+r.in.suffix))
 		edits = append(edits, r.deleteList(d.Type.TypeParams))
 	}
-	for _, n := range []ast.Node{d.Type.Params, d.Type.Results, d.Body} {
+	body := ast.Node(d.Body)
+	if d.Recv == nil && slices.Contains(r.in.stubs, d.Name.Name) {
+		if res := d.Type.Results; d.Body == nil || res == nil || len(res.List) != 1 || len(res.List[0].Names) > 1 || types.ExprString(res.List[0].Type) != "bool" {
+			return "", r.errorf(d.Pos(), "stub %s does not return one bool", d.Name.Name)
+		}
+		edits = append(edits, r.replace(d.Body, "{ return false }"))
+		body = nil
+	}
+	for _, n := range []ast.Node{d.Type.Params, d.Type.Results, body} {
 		if n == nil || n == (*ast.FieldList)(nil) || n == (*ast.BlockStmt)(nil) {
 			continue
 		}

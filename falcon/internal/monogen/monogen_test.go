@@ -201,3 +201,30 @@ func TestTriwordOmitsKeygen(t *testing.T) {
 		}
 	}
 }
+
+// TestStubs checks an instance's stubs: in testdata/stubs the copy of
+// hook returns false without its generic body (no type assertion, no
+// copy of the helper the body calls), useEmu64 calls it, and a stub that
+// does not return one bool is an error.
+func TestStubs(t *testing.T) {
+	emu := instances[1]
+	emu.stubs = []string{"hook"}
+	files, err := generate(filepath.Join("testdata", "stubs"), []instance{emu})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(files[0].src)
+	if !strings.Contains(src, "func hookEmu64(a emu64.Arith, x []emu64.FPR) bool { return false }") {
+		t.Errorf("hookEmu64 is not a stub:\n%s", src)
+	}
+	if !strings.Contains(src, "if hookEmu64(a, x) {") {
+		t.Errorf("useEmu64 does not call hookEmu64:\n%s", src)
+	}
+	if strings.Contains(src, "Vector") || strings.Contains(src, "batched") {
+		t.Errorf("the stub's body or its helper was copied:\n%s", src)
+	}
+	emu.stubs = []string{"notBool"}
+	if _, err := generate(filepath.Join("testdata", "stubs"), []instance{emu}); err == nil || !strings.Contains(err.Error(), "stub notBool does not return one bool") {
+		t.Errorf("a stub returning int: error %v", err)
+	}
+}

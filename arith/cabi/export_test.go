@@ -1,0 +1,16 @@
+package cabi
+
+import "sync"
+
+// CountCalls makes every later call into a plugin increment
+// counts[name of its function], until the returned function is called
+// (calls from several goroutines are counted under a lock).
+func CountCalls(counts map[string]int) (stop func()) {
+	var mu sync.Mutex
+	countCall = func(op int) {
+		mu.Lock()
+		counts[opName(op)]++
+		mu.Unlock()
+	}
+	return func() { countCall = nil }
+}
