@@ -142,6 +142,8 @@ func TestKeySourceBadFlags(t *testing.T) {
 		{[]string{"compare", "--scheme", "fn-dsa", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "ml-dsa"}, "--key-source"},
 		{[]string{"sweep", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "round3"}, "--key-source"},
+		{[]string{"tune", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"tune", "--scheme", "fn-dsa", "--params", "512", "--signatures", "1", "--key-source", "ntru"}, "--key-source"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
