@@ -1,8 +1,6 @@
 package accel
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"crypto/sha3"
 	"encoding/binary"
 	"fmt"
@@ -226,15 +224,7 @@ func CountFNDSAKAT(rec fndsa.KATRecord) (*FNDSACounts, error) {
 	if err != nil {
 		return nil, err
 	}
-	kd := sha256.New()
-	kd.Write(kp.SigningKey)
-	kd.Write(kp.VerifyingKey)
-	r.KeysMatch = bytes.Equal(kd.Sum(nil), rec.KeyDigest[:])
-	pin := sha3.New256()
-	pin.Write(kp.SigningKey)
-	pin.Write(kp.VerifyingKey)
-	pin.Write(r.Signature)
-	r.PinMatch = bytes.Equal(pin.Sum(nil), rec.Pin[:])
+	r.KeysMatch, r.PinMatch = rec.Match(kp.SigningKey, kp.VerifyingKey, r.Signature)
 	r.FNDSARecord = &rec
 	return r, nil
 }

@@ -78,14 +78,9 @@ const fndsaKATRecordsPerDegree = 10
 
 // fndsaKATRecord returns record j of go-fn-dsa's KAT at degree 2^logn.
 func fndsaKATRecord(logn uint, j int) (fndsa.KATRecord, error) {
-	recs, err := fndsa.KAT()
-	if err != nil {
-		return fndsa.KATRecord{}, err
-	}
-	for _, r := range recs {
-		if r.LogN == logn && r.J == j {
-			return r, nil
-		}
+	r, ok, err := fndsa.KATRecordOf(logn, j)
+	if ok || err != nil {
+		return r, err
 	}
 	return fndsa.KATRecord{}, fmt.Errorf("--fn-dsa-record %d: want a record of go-fn-dsa's KAT, 0 to %d", j, fndsaKATRecordsPerDegree-1)
 }

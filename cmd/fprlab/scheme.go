@@ -132,19 +132,6 @@ func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, 
 	return v, verr, nil
 }
 
-// refuseFNDSA returns refusal for --scheme fn-dsa, a --scheme error for an
-// unknown scheme, and nil for falcon.
-func refuseFNDSA(scheme string, refusal error) error {
-	sc, err := parseScheme(scheme)
-	if err != nil {
-		return err
-	}
-	if sc == shadow.SchemeFNDSA {
-		return refusal
-	}
-	return nil
-}
-
 // The --key-source flag of compare, sweep and tune: the keys an FN-DSA campaign
 // signs with.
 const keySourceUsage = "fn-dsa: keys from `SOURCE`: fn-dsa (FN-DSA's own integer key generation, go-fn-dsa's keys; the default) or falcon (round 3's key generation over emu64 or the backend, as FN-DSA campaigns made before FN-DSA key generation existed)"
