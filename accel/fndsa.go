@@ -13,10 +13,10 @@ import (
 )
 
 // FN-DSA's counts (the FIPS 206 draft as pornin's go-fn-dsa e24833f
-// implements it; FIPS 206 is not final) for one signature made with the
-// keys of a round-3 NIST KAT record: FN-DSA has no KAT records of its own
-// and its key generation is not implemented here, so the keys are round
-// 3's (the two schemes share the key encodings).
+// implements it; FIPS 206 is not final) for one signature: of a record of
+// go-fn-dsa's own KAT, with its FN-DSA keys (fndsa.KeyGen), or made with
+// the keys of a round-3 NIST KAT record (the two schemes share the key
+// encodings), as these counts were before FN-DSA key generation existed.
 //
 // The fpr counters are counted over emu64 as round 3's are. The integer
 // counters are counted structurally, as round 3's are (intcounts.go), from
@@ -68,13 +68,25 @@ type FNDSAKeccak struct {
 func (k FNDSAKeccak) Total() uint64 { return k.KeyDigest + k.Nonces + k.HashToPoint + k.Sampler }
 
 // FNDSACounts are the counts of one FN-DSA signature (and its
-// verification) made with the keys of a round-3 KAT record.
+// verification): made with the keys of a round-3 KAT record
+// (CountFNDSARecord), or a record of go-fn-dsa's own KAT with its FN-DSA
+// keys (CountFNDSAKAT).
 type FNDSACounts struct {
-	// KAT is the record's round-3 flow, whose keys sign.
+	// KeySource is "falcon" for a round-3 record's keys, "fn-dsa" for
+	// a go-fn-dsa record's.
+	KeySource string
+	// KAT is the round-3 record's flow, whose keys sign (round-3 keys
+	// only).
 	KAT *KATCounts
+	// FNDSARecord is the go-fn-dsa KAT record signed (FN-DSA keys only);
+	// KeysMatch says that its keys are go-fn-dsa's (SHA-256(sk || vk)),
+	// PinMatch that the signature is too (SHA3-256(sk || vk || sig)).
+	FNDSARecord         *fndsa.KATRecord
+	KeysMatch, PinMatch bool
 	// Signature is the FN-DSA signature counted (it verifies), made by
-	// fndsa SignSeeded with the record's seed, message, an empty context
-	// and no pre-hash.
+	// fndsa SignSeeded: with a round-3 record's seed, message, an empty
+	// context and no pre-hash, or with a go-fn-dsa record's signing seed,
+	// context and (raw or pre-hashed) message.
 	Signature []byte
 	Attempts  int
 	// BerExpTrials is the number of Bernoulli trials of all attempts.
@@ -118,18 +130,30 @@ func (o *fndsaSamplerBytes) Attempt(*falcon.Attempt) {
 }
 
 // fndsaHashToPoint is the permutations and draws of FN-DSA's hash-to-point
-// of (empty context, no pre-hash) msg with the nonce, checked against
-// fndsa.HashToPoint.
-func fndsaHashToPoint(logn uint, nonce, vkey, msg []byte) (uint64, int64, error) {
+// of data (pre-hashed by ph, or raw for fndsa.None) with context ctx and
+// the nonce, checked against fndsa.HashToPoint.
+func fndsaHashToPoint(logn uint, nonce, vkey, ctx []byte, ph fndsa.PreHash, data []byte) (uint64, int64, error) {
 	digest := make([]byte, fndsa.HashedKeySize)
 	h := sha3.NewSHAKE256()
 	h.Write(vkey)
 	h.Read(digest)
-	// nonce is absorbed first, then digest || 0 (no pre-hash) ||
-	// len(ctx) = 0 || msg (the OID of no pre-hash is empty).
-	in := slices.Concat(digest, []byte{0, 0}, msg)
+	oid, err := ph.OID()
+	if err != nil {
+		return 0, 0, err
+	}
+	if len(ctx) > 255 {
+		return 0, 0, fmt.Errorf("accel: a context of %d bytes", len(ctx))
+	}
+	// The nonce is absorbed first, then digest || 0 (raw) or 1
+	// (pre-hashed) || len(ctx) || ctx || the pre-hash's OID (none for a
+	// raw message) || data.
+	var pre byte
+	if ph != fndsa.None {
+		pre = 1
+	}
+	in := slices.Concat(digest, []byte{pre, byte(len(ctx))}, ctx, oid, data)
 	draws, pt := hashToPointDraws(nonce, in, logn)
-	want, err := fndsa.HashToPoint(logn, nonce, vkey, nil, fndsa.None, msg)
+	want, err := fndsa.HashToPoint(logn, nonce, vkey, ctx, ph, data)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -139,9 +163,21 @@ func fndsaHashToPoint(logn uint, nonce, vkey, msg []byte) (uint64, int64, error)
 	return shakePermutations(int64(len(nonce)+len(in)), 2*draws), draws, nil
 }
 
+// fndsaInput is what a counted FN-DSA signature signs, and with which key.
+type fndsaInput struct {
+	key       *fndsa.SigningKey
+	ctx       []byte
+	ph        fndsa.PreHash
+	data      []byte
+	seed      []byte
+	what      string // names the input in errors
+	keySource string
+}
+
 // CountFNDSARecord signs KAT record count's message with FN-DSA at degree
-// 2^logn (512 or 1024) with the record's round-3 keys and seed, over a
-// counting emu64, verifies the signature, and counts as described above.
+// 2^logn (512 or 1024) with the record's round-3 keys and seed (an empty
+// context, no pre-hash), over a counting emu64, verifies the signature,
+// and counts as described above.
 func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
 	k, err := CountKATRecord(logn, count)
 	if err != nil {
@@ -156,6 +192,47 @@ func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
 	if err != nil {
 		return nil, err
 	}
+	r, err := countFNDSA(logn, fndsaInput{key: key, data: rec.Msg, seed: rec.Seed, what: fmt.Sprintf("KAT record %d", count), keySource: "falcon"})
+	if err != nil {
+		return nil, err
+	}
+	r.KAT = k
+	return r, nil
+}
+
+// CountFNDSAKAT signs go-fn-dsa's KAT record rec (at degree 512 or 1024)
+// as its KAT does -- the keys of fndsa.KeyGen of the record's seed, its
+// context, message (raw or pre-hashed) and signing seed -- over a
+// counting emu64, verifies the signature, and counts as described above.
+// The signature is go-fn-dsa's when PinMatch: SHA3-256(sk || vk || sig)
+// equals the record's pin (KeysMatch: SHA-256(sk || vk) its key digest).
+func CountFNDSAKAT(rec fndsa.KATRecord) (*FNDSACounts, error) {
+	if rec.LogN < fndsa.MinStdLogN || rec.LogN > fndsa.MaxLogN {
+		return nil, fmt.Errorf("accel: go-fn-dsa KAT record of degree %d: FN-DSA is counted at 512 and 1024", 1<<rec.LogN)
+	}
+	kp, err := fndsa.KeyGen(rec.LogN, rec.KeygenSeed())
+	if err != nil {
+		return nil, err
+	}
+	key, err := fndsa.DecodeSigningKey(kp.SigningKey, false)
+	if err != nil {
+		return nil, err
+	}
+	ph, data := rec.Message()
+	r, err := countFNDSA(rec.LogN, fndsaInput{key: key, ctx: rec.Context(), ph: ph, data: data, seed: rec.SignSeed(),
+		what: fmt.Sprintf("go-fn-dsa KAT record %d of degree %d", rec.J, 1<<rec.LogN), keySource: "fn-dsa"})
+	if err != nil {
+		return nil, err
+	}
+	r.KeysMatch, r.PinMatch = rec.Match(kp.SigningKey, kp.VerifyingKey, r.Signature)
+	r.FNDSARecord = &rec
+	return r, nil
+}
+
+// countFNDSA signs in over a counting emu64 at degree 2^logn, verifies the
+// signature, and counts.
+func countFNDSA(logn uint, in fndsaInput) (*FNDSACounts, error) {
+	key := in.key
 	base, err := arith.Lookup("emu64")
 	if err != nil {
 		return nil, fmt.Errorf("accel: %w", err)
@@ -163,19 +240,19 @@ func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
 	c := NewCounting[emu64.FPR](emu64.Arith{})
 	obs := &fndsaSamplerBytes{}
 	b := falcon.Instantiate(c.Backend(base), c, falcon.Observer[emu64.FPR](obs))
-	sig, err := key.SignSeeded(b, nil, fndsa.None, rec.Msg, rec.Seed)
+	sig, err := key.SignSeeded(b, in.ctx, in.ph, in.data, in.seed)
 	if err != nil {
 		return nil, err
 	}
 	vkey := key.VerifyingKey()
 	vk, err := fndsa.DecodeVerifyingKey(vkey, false)
 	if err == nil {
-		err = vk.Verify(nil, fndsa.None, rec.Msg, sig)
+		err = vk.Verify(in.ctx, in.ph, in.data, sig)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("accel: KAT record %d: the FN-DSA signature does not verify: %w", count, err)
+		return nil, fmt.Errorf("accel: %s: the FN-DSA signature does not verify: %w", in.what, err)
 	}
-	r := &FNDSACounts{KAT: k, Signature: sig, Attempts: len(obs.attempts), BerExpTrials: obs.trials, SignCalls: c.Calls()}
+	r := &FNDSACounts{KeySource: in.keySource, Signature: sig, Attempts: len(obs.attempts), BerExpTrials: obs.trials, SignCalls: c.Calls()}
 	r.Sign = r.SignCalls.FPEMU()
 
 	digest := shakePermutations(int64(len(vkey)), fndsa.HashedKeySize)
@@ -185,11 +262,11 @@ func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
 		// Attempt i's nonce: the first 40 bytes of SHAKE256(seed || i),
 		// which squeezes 96 bytes.
 		h := sha3.NewSHAKE256()
-		h.Write(rec.Seed)
+		h.Write(in.seed)
 		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(i)))
 		h.Read(nonce[:])
-		r.SignKeccak.Nonces += shakePermutations(int64(len(rec.Seed)+4), fndsa.NonceSize+falcon.FIPS206SeedSize)
-		perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, rec.Msg)
+		r.SignKeccak.Nonces += shakePermutations(int64(len(in.seed)+4), fndsa.NonceSize+falcon.FIPS206SeedSize)
+		perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, in.ctx, in.ph, in.data)
 		if err != nil {
 			return nil, err
 		}
@@ -200,9 +277,9 @@ func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
 	}
 	// The signature carries the last attempt's nonce (bytes 1 to 40).
 	if len(sig) < 1+fndsa.NonceSize || !slices.Equal(sig[1:1+fndsa.NonceSize], nonce[:]) {
-		return nil, fmt.Errorf("accel: KAT record %d: the signature's nonce is not its last attempt's (%d attempts observed)", count, r.Attempts)
+		return nil, fmt.Errorf("accel: %s: the signature's nonce is not its last attempt's (%d attempts observed)", in.what, r.Attempts)
 	}
-	perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, rec.Msg)
+	perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, in.ctx, in.ph, in.data)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
 package accel
 
 import (
+	"bytes"
 	"crypto/sha3"
+	"encoding/hex"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
@@ -135,5 +137,105 @@ func TestFNDSAStageAttribution(t *testing.T) {
 	}
 	if r3[arith.PlanExpm][arith.OpExpmP63] == 0 || r3[arith.PlanSampler][arith.OpExpmP63] != 0 {
 		t.Errorf("round 3: expm_p63 in expm %g, in sampler %g", r3[arith.PlanExpm][arith.OpExpmP63], r3[arith.PlanSampler][arith.OpExpmP63])
+	}
+}
+
+// TestCountFNDSAKAT checks the counts of go-fn-dsa's own KAT records with
+// their FN-DSA keys. The signature counted is go-fn-dsa's: fndsa.RunKAT
+// over emu64 (no counting backend) makes the same bytes, and
+// SHA3-256(sk || vk || sig), computed here, is the record's pin. The
+// integer counters are checked against numbers derived by hand, the
+// SHAKE256 draws with Python's hashlib from the keys of `fprlab keygen
+// --scheme fn-dsa --seed SHAKE256(00 || logn || LE32(j))[:32]` (whose
+// SHA-256(sk || vk) is the record's key digest): each signature takes one
+// attempt, whose nonce, the first 40 bytes of SHAKE256(01 || logn ||
+// LE32(j) || LE32(0)), the signature carries.
+//
+// FN-DSA-512 record 1 (odd: SHA3-256("message") pre-hashed, context
+// "domain"):
+//
+//	key digest    absorb 897 bytes = 6 x 136 + 81, squeeze 64     6 + 1 = 7
+//	nonce stream  absorb 6 + 4 bytes, squeeze 96                      1
+//	hash-to-point absorb 40 + 64 + 2 + 6 + 11 (OID) + 32 = 155
+//	              = 136 + 19, squeeze 541 draws x 2 = 1082 bytes,
+//	              ceil(1082 / 136) = 8                               1 + 8 = 9
+//	sampler       ceil(B / 136) for the B bytes read (not derived here)
+//	sign 7 + 1 + 9 + sampler; verify 7 + 9 = 16
+//	mq_mmul sign 5 x 256 x 9 + 22 x 512 = 22,784, verify 3 x 2,304 + 1,024 = 7,936
+//
+// FN-DSA-1024 record 0 (even: "message" raw, context "domain"): key digest
+// 1793 = 13 x 136 + 25 bytes: 14; nonce 1; hash-to-point absorb 40 + 64 +
+// 2 + 6 + 7 = 119, squeeze 1081 draws x 2 = 2162 bytes, ceil(2162 / 136) =
+// 16: 16; verify 14 + 16 = 30; mq_mmul 5 x 512 x 10 + 22 x 1024 = 48,128
+// and 3 x 5,120 + 2,048 = 17,408.
+func TestCountFNDSAKAT(t *testing.T) {
+	emu, err := arith.Lookup("emu64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		logn              uint
+		j                 int
+		digest, h2p       uint64
+		draws             int64
+		nonce             string
+		mqSign, mqVerify  uint64
+		keccakVerifyTotal uint64
+	}{
+		{9, 1, 7, 9, 541, "4a087e541731389e8053a3165e9ebbc86079730ce964b809c9c7e4804e18cd4c1c1faedde035002d", 22784, 7936, 16},
+		{10, 0, 14, 16, 1081, "60a083cad4366c36b03298d12a5e437b25f83ee36492a620b33dcffc4049a35fdd116f2fff0fc44c", 48128, 17408, 30},
+	} {
+		rec, ok, err := fndsa.KATRecordOf(c.logn, c.j)
+		if err != nil || !ok {
+			t.Fatalf("no go-fn-dsa KAT record %d of degree %d", c.j, 1<<c.logn)
+		}
+		r, err := CountFNDSAKAT(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := fndsa.RunKAT(emu, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pin := sha3.New256()
+		pin.Write(want.SigningKey)
+		pin.Write(want.VerifyingKey)
+		pin.Write(r.Signature)
+		if !bytes.Equal(r.Signature, want.Signature) || !bytes.Equal(pin.Sum(nil), rec.Pin[:]) || !r.PinMatch || !r.KeysMatch {
+			t.Errorf("logn %d j %d: the counted signature is not go-fn-dsa's (same as RunKAT's %v, pin %v, PinMatch %v, KeysMatch %v)",
+				c.logn, c.j, bytes.Equal(r.Signature, want.Signature), bytes.Equal(pin.Sum(nil), rec.Pin[:]), r.PinMatch, r.KeysMatch)
+		}
+		if r.KeySource != "fn-dsa" || r.KAT != nil || r.FNDSARecord == nil || r.FNDSARecord.J != c.j {
+			t.Errorf("logn %d j %d: key source %q, round-3 record %v, go-fn-dsa record %+v", c.logn, c.j, r.KeySource, r.KAT != nil, r.FNDSARecord)
+		}
+		if got := hex.EncodeToString(r.Signature[1:41]); r.Attempts != 1 || got != c.nonce {
+			t.Errorf("logn %d j %d: %d attempts, nonce %s; want 1 attempt with nonce %s", c.logn, c.j, r.Attempts, got, c.nonce)
+		}
+		k := r.SignKeccak
+		if k.KeyDigest != c.digest || k.Nonces != 1 || k.HashToPoint != c.h2p || k.HashToPointDraws != c.draws {
+			t.Errorf("logn %d j %d: sign keccak %+v", c.logn, c.j, k)
+		}
+		if k.Sampler != uint64((k.SamplerBytes+135)/136) || k.SamplerBytes-10*r.BerExpTrials < r.BerExpTrials || k.SamplerBytes-10*r.BerExpTrials > 8*r.BerExpTrials {
+			t.Errorf("logn %d j %d: sampler %d permutations for %d bytes, %d trials", c.logn, c.j, k.Sampler, k.SamplerBytes, r.BerExpTrials)
+		}
+		if r.SignInt.MqMontymul != c.mqSign || r.SignInt.KeccakF1600 != c.digest+1+c.h2p+k.Sampler || r.SignInt.ModpMontymul != 0 {
+			t.Errorf("logn %d j %d: sign %+v", c.logn, c.j, r.SignInt)
+		}
+		v := r.VerifyKeccak
+		if v.KeyDigest != c.digest || v.HashToPoint != c.h2p || v.HashToPointDraws != c.draws ||
+			r.VerifyInt.MqMontymul != c.mqVerify || r.VerifyInt.KeccakF1600 != c.keccakVerifyTotal {
+			t.Errorf("logn %d j %d: verify %+v, keccak %+v", c.logn, c.j, r.VerifyInt, v)
+		}
+		if r.Sign.ExpmP63 != 0 || r.SignCalls.Trunc != 3*uint64(r.BerExpTrials) {
+			t.Errorf("logn %d j %d: %d expm_p63 and %d trunc for %d trials", c.logn, c.j, r.Sign.ExpmP63, r.SignCalls.Trunc, r.BerExpTrials)
+		}
+	}
+	// Only the standard degrees are counted.
+	small, ok, err := fndsa.KATRecordOf(8, 0)
+	if err != nil || !ok {
+		t.Fatalf("no go-fn-dsa KAT record 0 of degree 256: %v", err)
+	}
+	if _, err := CountFNDSAKAT(small); err == nil {
+		t.Error("go-fn-dsa KAT record of degree 256 counted")
 	}
 }

@@ -147,14 +147,35 @@ func RunKAT(b arith.Backend, r KATRecord) (*KATResult, error) {
 	}
 	res := &KATResult{SigningKey: kp.SigningKey, VerifyingKey: kp.VerifyingKey, Signature: sig}
 	res.Verified = vk.Verify(r.Context(), ph, msg, sig) == nil
-	kd := sha256.New()
-	kd.Write(kp.SigningKey)
-	kd.Write(kp.VerifyingKey)
-	res.KeysMatch = bytes.Equal(kd.Sum(nil), r.KeyDigest[:])
-	h := sha3.New256()
-	h.Write(kp.SigningKey)
-	h.Write(kp.VerifyingKey)
-	h.Write(sig)
-	res.PinMatch = bytes.Equal(h.Sum(nil), r.Pin[:])
+	res.KeysMatch, res.PinMatch = r.Match(kp.SigningKey, kp.VerifyingKey, sig)
 	return res, nil
+}
+
+// Match compares encoded keys and a signature with the record: keys when
+// SHA-256(sk || vk) is its key digest, pin when SHA3-256(sk || vk || sig)
+// is its pin.
+func (r KATRecord) Match(sk, vk, sig []byte) (keys, pin bool) {
+	kd := sha256.New()
+	kd.Write(sk)
+	kd.Write(vk)
+	h := sha3.New256()
+	h.Write(sk)
+	h.Write(vk)
+	h.Write(sig)
+	return bytes.Equal(kd.Sum(nil), r.KeyDigest[:]), bytes.Equal(h.Sum(nil), r.Pin[:])
+}
+
+// KATRecordOf returns record j of go-fn-dsa's KAT at degree 2^logn, false
+// when there is none (j outside 0 to 9, or logn outside 2 to 10).
+func KATRecordOf(logn uint, j int) (KATRecord, bool, error) {
+	recs, err := parseKAT()
+	if err != nil {
+		return KATRecord{}, false, err
+	}
+	for _, r := range recs {
+		if r.LogN == logn && r.J == j {
+			return r, true, nil
+		}
+	}
+	return KATRecord{}, false, nil
 }

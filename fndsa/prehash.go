@@ -54,6 +54,10 @@ func ParsePreHash(s string) (PreHash, error) {
 	return 0, fmt.Errorf("fndsa: unknown pre-hash %q (want one of %s)", s, strings.Join(preHashNames[:], ", "))
 }
 
+// OID returns the DER-encoded object identifier of p that hash-to-point
+// absorbs (nil for None), or an error for an unknown identifier.
+func (p PreHash) OID() ([]byte, error) { return p.oid() }
+
 // oid returns the DER OID of p (nil for None), or an error for an unknown
 // identifier.
 func (p PreHash) oid() ([]byte, error) {

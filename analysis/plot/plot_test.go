@@ -366,7 +366,7 @@ func TestParetoFNDSA(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := svg.String()
-	if !strings.Contains(s, fmt.Sprintf("FN-DSA-%d precision plans", tu.Params)) || strings.Count(s, "not tuned") != 1 {
+	if !strings.Contains(s, fmt.Sprintf("FN-DSA-%d (round-3 keys) precision plans", tu.Params)) || strings.Count(s, "not tuned") != 1 {
 		t.Errorf("SVG: FN-DSA title %v, %d labels \"not tuned\"", strings.Contains(s, "FN-DSA"), strings.Count(s, "not tuned"))
 	}
 }

@@ -22,11 +22,11 @@ func TestTuneVerdictFNDSA(t *testing.T) {
 	if err := json.Unmarshal([]byte(doc), &tu); err != nil {
 		t.Fatal(err)
 	}
-	if tu.Name() != "FN-DSA-512" || tu.Tuned(7) || !tu.Tuned(6) || tu.Tuned(9) {
+	if tu.Name() != "FN-DSA-512 (round-3 keys)" || tu.Tuned(7) || !tu.Tuned(6) || tu.Tuned(9) {
 		t.Fatalf("name %q, tuned expm %v, sampler %v", tu.Name(), tu.Tuned(7), tu.Tuned(6))
 	}
 	v := tuneVerdict(results.TuneDoc{File: "result.json", Tune: tu})
-	if !strings.Contains(v.Heading, "FN-DSA-512") {
+	if !strings.Contains(v.Heading, "FN-DSA-512 (round-3 keys)") {
 		t.Errorf("heading %q", v.Heading)
 	}
 	row := v.Table.Rows[0]
@@ -35,6 +35,12 @@ func TestTuneVerdictFNDSA(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(v.Sentences, " "), "Stage expm: no floating-point work in FN-DSA signing.") {
 		t.Errorf("sentences %v", v.Sentences)
+	}
+	// A document without key_source was written before tune took
+	// --key-source: its keys were round 3's.
+	tu.KeySource = "fn-dsa"
+	if v := tuneVerdict(results.TuneDoc{File: "result.json", Tune: tu}); !strings.Contains(v.Heading, "FN-DSA-512 (FN-DSA keys)") {
+		t.Errorf("heading of an FN-DSA-key search %q", v.Heading)
 	}
 	tu.Scheme = ""
 	if tu.Name() != "Falcon-512" {

@@ -216,14 +216,19 @@ type Compare struct {
 
 // SchemeName names the document's scheme and degree, as "Falcon-512",
 // "FN-DSA-512 (FN-DSA keys)" or "FN-DSA-512 (round-3 keys)".
-func (c *Compare) SchemeName() string {
-	if c.Scheme != "fn-dsa" {
-		return fmt.Sprintf("Falcon-%d", c.Params)
+func (c *Compare) SchemeName() string { return schemeKeysName(c.Scheme, c.KeySource, int(c.Params)) }
+
+// schemeKeysName names a document's scheme, degree and, for FN-DSA, its
+// keys' generation (round 3's when keySource is not "fn-dsa": documents
+// written before the field signed with those).
+func schemeKeysName(scheme, keySource string, params int) string {
+	if scheme != "fn-dsa" {
+		return fmt.Sprintf("Falcon-%d", params)
 	}
-	if c.KeySource == "fn-dsa" {
-		return fmt.Sprintf("FN-DSA-%d (FN-DSA keys)", c.Params)
+	if keySource == "fn-dsa" {
+		return fmt.Sprintf("FN-DSA-%d (FN-DSA keys)", params)
 	}
-	return fmt.Sprintf("FN-DSA-%d (round-3 keys)", c.Params)
+	return fmt.Sprintf("FN-DSA-%d (round-3 keys)", params)
 }
 
 // FlipsTotal returns the total number of decision flips: the "total"

@@ -1,13 +1,15 @@
 package results
 
-import "fmt"
-
 // Tune is the result document of `fprlab tune --json` (DIR/result.json): a
 // JSON object, not an array.
 type Tune struct {
 	// Scheme is "fn-dsa" for an FN-DSA search; "falcon" or absent (a
 	// document written before tune took --scheme) for round 3.
-	Scheme     string  `json:"scheme,omitempty"`
+	Scheme string `json:"scheme,omitempty"`
+	// KeySource is an FN-DSA search's keys' generation: "fn-dsa"
+	// (FN-DSA's own) or "falcon" (round 3's; also FN-DSA documents that
+	// predate the field).
+	KeySource  string  `json:"key_source,omitempty"`
 	Params     int     `json:"params"`
 	TargetLog2 float64 `json:"target_log2"`
 	// MarginBits is how far below the target a plan's error must be for
@@ -35,13 +37,10 @@ type TuneStageNote struct {
 	Reason string `json:"reason"`
 }
 
-// Name is the scheme and degree searched, as "Falcon-512" or "FN-DSA-512".
-func (t *Tune) Name() string {
-	if t.Scheme == "fn-dsa" {
-		return fmt.Sprintf("FN-DSA-%d", t.Params)
-	}
-	return fmt.Sprintf("Falcon-%d", t.Params)
-}
+// Name is the scheme and degree searched with the keys of an FN-DSA
+// search, as "Falcon-512", "FN-DSA-512 (FN-DSA keys)" or "FN-DSA-512
+// (round-3 keys)".
+func (t *Tune) Name() string { return schemeKeysName(t.Scheme, t.KeySource, t.Params) }
 
 // Tuned reports whether the search set the width of stage i (false for a
 // stage in NotTuned).

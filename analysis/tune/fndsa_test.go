@@ -31,8 +31,8 @@ func TestSearchFNDSA(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Scheme != "fn-dsa" {
-		t.Errorf("result scheme %q", res.Scheme)
+	if res.Scheme != "fn-dsa" || res.KeySource != "falcon" {
+		t.Errorf("result scheme %q, key source %q (the zero KeySource is round 3's keys)", res.Scheme, res.KeySource)
 	}
 	if len(res.NotTuned) != 1 || res.NotTuned[0].Stage != "expm" {
 		t.Fatalf("not tuned: %+v, want the expm stage alone", res.NotTuned)
@@ -174,5 +174,74 @@ func TestMeasureFNDSACannotSign(t *testing.T) {
 	}
 	if e.Meets || e.Failure == "" || !math.IsInf(float64(e.ErrorLog2), 1) || e.Verdict() == "meets" {
 		t.Errorf("lattice at 11 bits: %+v", e)
+	}
+}
+
+// An FN-DSA search's measurements sign with the keys of its KeySource:
+// a plan measured with FN-DSA keys is the shadowed campaign of
+// compare --scheme fn-dsa with the same seed (FN-DSA keys from
+// shadow.FNDSAKeySeed), with round-3 keys the campaign of --key-source
+// falcon, and the two differ; round 3 takes no FN-DSA keys.
+func TestMeasureKeySource(t *testing.T) {
+	base := Config{
+		LogN: 9, TargetLog2: -40, MarginBits: 0.5, Statistic: PerSignatureWorst, Cost: CostBits,
+		Signatures: 1, Keys: 1, ConfirmSignatures: 1, Seed: "keys", Format: "vprec:%d",
+		Start: 48, Step: 8, Floor: 24, Workers: 1, Scheme: shadow.SchemeFNDSA,
+	}
+	var w Widths
+	for i := range w {
+		w[i] = 48
+	}
+	p, err := plan.Parse("all=vprec:48")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := plan.Backend(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[shadow.KeySource]float64{}
+	for _, ks := range []shadow.KeySource{shadow.KeysFNDSA, shadow.KeysFalcon} {
+		cfg := base
+		cfg.KeySource = ks
+		if err := cfg.Check(); err != nil {
+			t.Fatal(err)
+		}
+		s := &searcher{ctx: context.Background(), cfg: cfg, evals: map[string]*Evaluation{}}
+		e, err := s.measure(w, cfg.Seed, 1, cfg.TargetLog2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// compare --scheme fn-dsa [--key-source falcon] --seed keys, as
+		// cmd/fprlab builds its campaign.
+		sc := shadow.Config{LogN: 9, Signatures: 1, Keys: 1, Seed: "keys", Shadow: shadow.ShadowDD, Sigma: shadow.SigmaReference,
+			KeygenBackend: "emu64", Workers: 1, OracleBits: 256, Scheme: shadow.SchemeFNDSA, KeySource: ks}
+		recs, err := shadow.Run(context.Background(), b, sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := shadow.Summarize(b.Name, sc, recs)
+		if sum.KeySource != string(ks) {
+			t.Fatalf("campaign key source %q, want %q", sum.KeySource, ks)
+		}
+		m := sum.PerSignature.Sum.Max
+		if m == nil || e.PerSignatureMaxLog2 == nil || *m != *e.PerSignatureMaxLog2 {
+			t.Errorf("key source %s: the search measures %v, the campaign %v", ks, e.PerSignatureMaxLog2, m)
+		}
+		got[ks] = *m
+	}
+	if got[shadow.KeysFNDSA] == got[shadow.KeysFalcon] {
+		t.Errorf("FN-DSA and round-3 keys measure the same error 2^%g: are the keys the same?", got[shadow.KeysFNDSA])
+	}
+
+	r3 := base
+	r3.Scheme, r3.KeySource = shadow.SchemeFalcon, shadow.KeysFNDSA
+	if err := r3.Check(); err == nil {
+		t.Error("round 3 with FN-DSA keys accepted")
+	}
+	bad := base
+	bad.KeySource = "ntru"
+	if err := bad.Check(); err == nil {
+		t.Error("an unknown key source accepted")
 	}
 }

@@ -112,6 +112,13 @@ type Config struct {
 	// the zero value's) or FN-DSA (shadow.SchemeFNDSA, at 512 and 1024,
 	// its 1/sigma table on the exact side as compare --scheme fn-dsa).
 	Scheme shadow.Scheme
+	// KeySource is the key generation of an FN-DSA search's keys, as
+	// shadow.Config's: shadow.KeysFNDSA (fndsa.KeyGen of
+	// shadow.FNDSAKeySeed(seed, i), the keys compare --scheme fn-dsa signs
+	// with for the same seed) or shadow.KeysFalcon (round 3's over emu64;
+	// also the zero value's, which every FN-DSA search made before FN-DSA
+	// key generation used). Round 3 takes "" or KeysFalcon.
+	KeySource shadow.KeySource
 	// Format is the stage format with %d for the width, e.g. "vprec:%d"
 	// or "vprec:%d:e11:rz".
 	Format string
@@ -150,6 +157,16 @@ func (c *Config) Check() error {
 	if sc == shadow.SchemeFNDSA && (c.LogN < fndsa.MinStdLogN || c.LogN > fndsa.MaxLogN) {
 		return fmt.Errorf("tune: scheme fn-dsa signs with degrees 512 and 1024, not %d", 1<<c.LogN)
 	}
+	switch c.KeySource {
+	case "", shadow.KeysFalcon:
+	case shadow.KeysFNDSA:
+		if sc != shadow.SchemeFNDSA {
+			return errors.New("tune: FN-DSA keys are for scheme fn-dsa only (round 3 signs with round 3's keys)")
+		}
+	default:
+		_, err := shadow.ParseKeySource(string(c.KeySource))
+		return fmt.Errorf("tune: %w", err)
+	}
 	if _, err := ParseStatistic(string(c.Statistic)); err != nil {
 		return err
 	}
@@ -161,7 +178,8 @@ func (c *Config) Check() error {
 }
 
 // shadowConfig is the shadowed campaign of n signatures from seed that
-// measures (or counts) a plan: emu64 keys, dd shadow, and the scheme's
+// measures (or counts) a plan: the keys of KeySource (round 3's over
+// emu64, or FN-DSA's own), dd shadow, and the scheme's
 // exact 1/sigma -- the formula for round 3, the scheme's own table for
 // FN-DSA (its table is the formula correctly rounded to binary64, and the
 // shadow takes no other for FN-DSA).
@@ -172,7 +190,7 @@ func (c *Config) shadowConfig(seed string, n, workers int) shadow.Config {
 	}
 	return shadow.Config{
 		LogN: c.LogN, Signatures: n, Keys: min(c.Keys, n), Seed: seed, Shadow: shadow.ShadowDD,
-		Sigma: sigma, KeygenBackend: "emu64", Workers: workers, OracleBits: 256, Scheme: c.Scheme,
+		Sigma: sigma, KeygenBackend: "emu64", Workers: workers, OracleBits: 256, Scheme: c.Scheme, KeySource: c.KeySource,
 	}
 }
 
@@ -244,7 +262,11 @@ func (e *Evaluation) Key() string { return fmt.Sprintf("%s|%s|%d", e.Plan, e.See
 // Result is the outcome of a search.
 type Result struct {
 	// Scheme is the scheme signed: "falcon" (round 3) or "fn-dsa".
-	Scheme     string    `json:"scheme"`
+	Scheme string `json:"scheme"`
+	// KeySource is the key generation of an FN-DSA search's keys:
+	// "fn-dsa" (FN-DSA's own) or "falcon" (round 3's); absent for round
+	// 3 and in FN-DSA documents written before the field (round 3's).
+	KeySource  string    `json:"key_source,omitempty"`
 	Params     int       `json:"params"`
 	TargetLog2 float64   `json:"target_log2"`
 	MarginBits float64   `json:"margin_bits"`
@@ -393,8 +415,9 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, fmt.Errorf("tune: not even the uniform plan at %d bits meets 2^%g on %d fresh signatures (it measures 2^%.2f with %d flips): start wider (--start)",
 			cfg.Start, cfg.TargetLog2, cfg.ConfirmSignatures, float64(uni.Confirmation.ErrorLog2), uni.Confirmation.Flips)
 	}
+	scfg := cfg.shadowConfig(cfg.Seed, cfg.Signatures, cfg.Workers)
 	res := &Result{
-		Scheme: string(cfg.Scheme), NotTuned: notTuned, CostNote: costNote(cfg.Scheme),
+		Scheme: string(cfg.Scheme), KeySource: string(scfg.KeySourceOf()), NotTuned: notTuned, CostNote: costNote(cfg.Scheme),
 		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, MarginBits: cfg.MarginBits, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
 		Format: cfg.Format, Signatures: cfg.Signatures, Confirm: cfg.ConfirmSignatures, Seed: cfg.Seed,
 		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: chosen, Descent: len(path) - 1, WalkedBack: len(path) - 1 - slices.Index(path, chosen),

@@ -194,9 +194,22 @@ var accelCountsNotes = []string{
 	"keccak_f1600: from the bytes absorbed and squeezed (rate 136): the keygen stream, hash-to-point, the 56-byte sampler seeds",
 }
 
+// accelCountsOptions holds the flags of accel counts.
+type accelCountsOptions struct {
+	accelRecordFlags
+	Scheme string
+	// KeySource and FNDSARecord choose an FN-DSA count's input: a record
+	// of go-fn-dsa's KAT with its FN-DSA keys (the default), or with
+	// --key-source falcon the NIST record --kat-record with its round-3
+	// keys.
+	KeySource   string
+	FNDSARecord int
+	// changed reports whether a flag was given.
+	changed func(name string) bool
+}
+
 func newAccelCountsCmd(s *streams) *cobra.Command {
-	opts := &accelRecordFlags{}
-	var scheme string
+	opts := &accelCountsOptions{}
 	cmd := &cobra.Command{
 		Use:   "counts --params 512|1024",
 		Short: "Operation counts per phase of a NIST KAT record (fpr operations, modp/mq_montymul, Keccak-f[1600])",
@@ -213,22 +226,34 @@ against the published file, and prints per phase:
 Falcon-512 record 0: FPR 731,119, FPR_NORM64 388,031, modp_montymul 975,905,
 Keccak-f 503 (HORCRUX Table II), mq_montymul 17,664 / 20,992 / 8,448.
 
---scheme fn-dsa counts the fpr operations of an FN-DSA signature (FIPS 206
-draft, as go-fn-dsa) made with the record's round-3 keys, beside round 3's.`,
+--scheme fn-dsa counts an FN-DSA signature (FIPS 206 draft, as go-fn-dsa) and
+its verification: by default record --fn-dsa-record J (0 to 9) of go-fn-dsa's
+own KAT at the degree, with its FN-DSA keys (fndsa.KeyGen of the record's seed),
+context, message and signing seed -- the signature is go-fn-dsa's, checked
+against the record's pin SHA3-256(sk || vk || sig); with --key-source falcon
+the NIST record --kat-record with its round-3 keys, beside round 3's counts of
+that record.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			sc, err := parseScheme(scheme)
+			opts.changed = cmd.Flags().Changed
+			sc, err := parseScheme(opts.Scheme)
 			if err != nil {
 				return err
 			}
 			if sc == shadow.SchemeFNDSA {
 				return runAccelCountsFNDSA(opts, s)
 			}
-			return runAccelCounts(cmd.Context(), opts, s)
+			if opts.KeySource != "" || opts.changed("fn-dsa-record") {
+				return errors.New("--key-source and --fn-dsa-record apply to --scheme fn-dsa only (round 3 counts the NIST record --kat-record)")
+			}
+			return runAccelCounts(cmd.Context(), &opts.accelRecordFlags, s)
 		},
 	}
 	opts.bind(cmd)
-	addSchemeFlag(cmd, &scheme)
+	addSchemeFlag(cmd, &opts.Scheme)
+	fl := cmd.Flags()
+	fl.StringVar(&opts.KeySource, "key-source", "", "fn-dsa: keys from `SOURCE`: fn-dsa (a go-fn-dsa KAT record's own keys, --fn-dsa-record; the default) or falcon (the NIST KAT record's round-3 keys, --kat-record)")
+	fl.IntVar(&opts.FNDSARecord, "fn-dsa-record", 0, "fn-dsa: record `J` of go-fn-dsa's KAT at the degree, 0 to 9 (FN-DSA keys)")
 	return cmd
 }
 

@@ -19,11 +19,14 @@ import (
 // operations times a platform's per-unit costs), averaged over KAT records.
 
 type accelCyclesOptions struct {
-	Params   string
-	Scheme   string
-	Platform string
-	Records  int
-	JSON     bool
+	Params    string
+	Scheme    string
+	KeySource string
+	Platform  string
+	Records   int
+	JSON      bool
+	// recordsSet is whether --records was given.
+	recordsSet bool
 }
 
 // costTableLimit bounds a cost table file.
@@ -63,20 +66,27 @@ cycles (1.84x) for Falcon-512.
 The NIST flow signs with the dynamic variant, so key expansion is part of sign.
 
 --scheme fn-dsa prices FN-DSA's verify path only (a table with a "verify_path"
-section): the FN-DSA signatures of accel counts --scheme fn-dsa (the records'
-round-3 keys and seeds), verified as go-fn-dsa verifies -- the key's digest and
-hash-to-point on the Keccak unit, 2n pointwise products instead of round 3's 3n.
+section): the FN-DSA signatures of accel counts --scheme fn-dsa, verified as
+go-fn-dsa verifies -- the key's digest and hash-to-point on the Keccak unit, 2n
+pointwise products instead of round 3's 3n. They are go-fn-dsa's KAT records of
+the degree with their FN-DSA keys (10, j = 0 to 9; --records 1 to 10, default
+all ten), or with --key-source falcon the signatures made with the keys and
+seeds of the first --records NIST KAT records (round-3 keys).
 The phase model is round 3's only (its baselines are measured round-3 cycles), as
 is --platform cortex-m4f.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return runAccelCycles(cmd.Context(), opts, s) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.recordsSet = cmd.Flags().Changed("records")
+			return runAccelCycles(cmd.Context(), opts, s)
+		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	fl.StringVar(&opts.Platform, "platform", "horcrux", "cost table: a built-in platform (horcrux), cortex-m4f (signing in triword against emu64), or a JSON file")
-	fl.IntVar(&opts.Records, "records", 100, "KAT records to count and average, the first 1 to 100")
+	fl.IntVar(&opts.Records, "records", 100, "KAT records to count and average, the first 1 to 100 (--scheme fn-dsa with FN-DSA keys: go-fn-dsa's, 1 to 10, default 10)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	addSchemeFlag(cmd, &opts.Scheme)
+	fl.StringVar(&opts.KeySource, "key-source", "", "fn-dsa: keys from `SOURCE`: fn-dsa (go-fn-dsa's KAT records with their own keys; the default) or falcon (the NIST KAT records' round-3 keys)")
 	return cmd
 }
 
@@ -112,7 +122,19 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if err != nil {
 		return err
 	}
+	ks, err := parseKeySource(opts.KeySource, sc)
+	if err != nil {
+		return err
+	}
 	fn := sc == shadow.SchemeFNDSA
+	if ks == shadow.KeysFNDSA {
+		if !opts.recordsSet {
+			opts.Records = fndsaKATRecordsPerDegree
+		}
+		if opts.Records > fndsaKATRecordsPerDegree {
+			return fmt.Errorf("--records %d: go-fn-dsa's KAT has %d records per degree (FN-DSA keys); --key-source falcon takes up to 100 NIST records (round-3 keys)", opts.Records, fndsaKATRecordsPerDegree)
+		}
+	}
 	if opts.Platform == "cortex-m4f" {
 		if fn {
 			return errors.New("--scheme fn-dsa: --platform cortex-m4f prices round-3 signing with TWFalcon's figures; it is round 3 only")
@@ -124,7 +146,7 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		return err
 	}
 	if fn {
-		return runAccelCyclesFNDSA(ctx, logn, opts, t, s)
+		return runAccelCyclesFNDSA(ctx, logn, ks, opts, t, s)
 	}
 	params := 1 << logn
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
@@ -332,8 +354,11 @@ func printVerifySources(w io.Writer, t *accel.CostTable) {
 
 // accelCyclesFNDSAJSON is the --json output of accel cycles --scheme fn-dsa.
 type accelCyclesFNDSAJSON struct {
-	Scheme     string                  `json:"scheme"`
-	Params     int                     `json:"params"`
+	Scheme string `json:"scheme"`
+	Params int    `json:"params"`
+	// KeySource is "fn-dsa" (Records are go-fn-dsa KAT records j, with
+	// their FN-DSA keys) or "falcon" (NIST KAT records, round-3 keys).
+	KeySource  string                  `json:"key_source"`
 	Platform   string                  `json:"platform"`
 	Records    []int                   `json:"records"`
 	VerifyPath *accel.VerifyPathReport `json:"verify_path"`
@@ -342,14 +367,14 @@ type accelCyclesFNDSAJSON struct {
 
 var accelCyclesFNDSANotes = []string{
 	"FN-DSA: the verify path only; the phase model (keygen, sign, verify against the table's measured software cycles) is round 3's and is not run",
-	"per record: the FN-DSA signature of accel counts --scheme fn-dsa (the record's round-3 keys, its seed and message), verified as go-fn-dsa verifies: keccak_f1600 of the verifying key's digest and of hash-to-point, 2 (n/2) logn NTT and (n/2) logn iNTT butterflies, 2n pointwise products, n per coefficient",
+	"per record: the FN-DSA signature of accel counts --scheme fn-dsa (a go-fn-dsa KAT record with its FN-DSA keys, context and message, or with --key-source falcon a NIST record's round-3 keys, seed and message), verified as go-fn-dsa verifies: keccak_f1600 of the verifying key's digest and of hash-to-point, 2 (n/2) logn NTT and (n/2) logn iNTT butterflies, 2n pointwise products, n per coefficient",
 	"the costs per operation are the table's: for horcrux, HORCRUX's round-3 software and units (butterfly and per-coefficient costs fitted to its round-3 verify baselines); FN-DSA's verification is assumed to cost the same per operation",
 	"the published verify figures and Karl et al.'s energy saving are Falcon round 3's and are not compared",
 }
 
 // runAccelCyclesFNDSA prices FN-DSA's verify path over the first
 // opts.Records records.
-func runAccelCyclesFNDSA(ctx context.Context, logn uint, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
+func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
 	if t.VerifyPath == nil {
 		return fmt.Errorf("--scheme fn-dsa: the cost table of --platform %s has no verify_path section, and the phase model is round 3's only", opts.Platform)
 	}
@@ -359,11 +384,14 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, opts *accelCyclesOption
 		if ctx != nil && ctx.Err() != nil {
 			return interrupted("")
 		}
-		c, err := accel.CountFNDSARecord(logn, r)
-		if err != nil {
-			return err
+		var c *accel.FNDSACounts
+		var err error
+		if ks == shadow.KeysFNDSA {
+			c, err = countFNDSAKAT(logn, r)
+		} else if c, err = accel.CountFNDSARecord(logn, r); err == nil {
+			err = checkPublished(logn, &c.KAT.Record)
 		}
-		if err := checkPublished(logn, &c.KAT.Record); err != nil {
+		if err != nil {
 			return err
 		}
 		recs = append(recs, r)
@@ -373,12 +401,16 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, opts *accelCyclesOption
 	if err != nil {
 		return err
 	}
-	res := accelCyclesFNDSAJSON{Scheme: "fn-dsa", Params: 1 << logn, Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: accelCyclesFNDSANotes}
+	res := accelCyclesFNDSAJSON{Scheme: "fn-dsa", Params: 1 << logn, KeySource: string(ks), Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: accelCyclesFNDSANotes}
 	if opts.JSON {
 		return printJSON(s.Out, res)
 	}
 	w := s.Out
-	fmt.Fprintf(w, "FN-DSA-%d verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\nthe FN-DSA signatures made with the keys of NIST KAT records %d to %d (%d records):\n\n", res.Params, opts.Platform, recs[0], recs[len(recs)-1], len(recs))
+	over := fmt.Sprintf("the FN-DSA signatures made with the keys of NIST KAT records %d to %d (%d records, round-3 keys)", recs[0], recs[len(recs)-1], len(recs))
+	if ks == shadow.KeysFNDSA {
+		over = fmt.Sprintf("the signatures of go-fn-dsa's KAT records %d to %d of the degree (%d records, their FN-DSA keys)", recs[0], recs[len(recs)-1], len(recs))
+	}
+	fmt.Fprintf(w, "FN-DSA-%d verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\n%s:\n\n", res.Params, opts.Platform, over)
 	printVerifySteps(w, v)
 	printVerifySources(w, t)
 	for _, n := range res.Notes {

@@ -191,52 +191,37 @@ func TestAccelCyclesCortexM4F(t *testing.T) {
 }
 
 // TestAccelCyclesFNDSA: accel cycles --scheme fn-dsa prices FN-DSA's verify
-// path with FN-DSA's operations -- record 0's verification takes 7 + 10
-// Keccak permutations (the key digest and hash-to-point, derived by hand
-// in accel's TestCountFNDSARecord0) and 2n pointwise products where round
-// 3 takes 3n -- at the table's per-operation costs, and refuses what is
-// round 3's only.
+// path with FN-DSA's operations -- with --key-source falcon, NIST record
+// 0's verification takes 7 + 10 Keccak permutations (the key digest and
+// hash-to-point, derived by hand in accel's TestCountFNDSARecord0); with
+// FN-DSA keys, go-fn-dsa's record 0 takes 7 + 8 (its hash-to-point absorbs
+// 40 + 64 + 2 + 6 + 7 = 119 bytes and squeezes 540 draws, 1,080 bytes:
+// 1 + 7, from Python's hashlib as in accel's TestCountFNDSAKAT); 2n
+// pointwise products where round 3 takes 3n -- at the table's
+// per-operation costs; FN-DSA keys average go-fn-dsa's ten records of the
+// degree by default; and it refuses what is round 3's only.
 func TestAccelCyclesFNDSA(t *testing.T) {
-	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--scheme", "fn-dsa", "--json")
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %q", code, errs)
+	for _, c := range []struct {
+		args   []string
+		keccak float64
+		ks     string
+	}{
+		{[]string{"--key-source", "falcon"}, 17, "falcon"},
+		{nil, 15, "fn-dsa"},
+	} {
+		checkAccelCyclesFNDSA(t, c.args, c.keccak, c.ks)
 	}
-	var r struct {
-		Scheme     string `json:"scheme"`
-		VerifyPath struct {
-			Steps []struct {
-				Unit     string  `json:"unit"`
-				Mean     float64 `json:"mean"`
-				SoftCyc  float64 `json:"software_cycles_per_op"`
-				AccelCyc float64 `json:"accelerated_cycles_per_op"`
-			} `json:"steps"`
-			SoftK  float64 `json:"software_kcycles"`
-			AccelK float64 `json:"accelerated_kcycles"`
-		} `json:"verify_path"`
+	code, out, errs := runCLI(t, "accel", "cycles", "--params", "512", "--scheme", "fn-dsa", "--json")
+	var all struct {
+		KeySource string `json:"key_source"`
+		Records   []int  `json:"records"`
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]float64{"keccak_f1600": 17, "ntt_butterfly": 2 * 256 * 9, "intt_butterfly": 256 * 9, "mq_pointwise": 2 * 512, "per_coefficient": 512}
-	tab, err := accel.PlatformCosts("horcrux")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var soft, hw float64
-	for _, st := range r.VerifyPath.Steps {
-		if st.Mean != want[st.Unit] {
-			t.Errorf("%s: %g per verification, want %g", st.Unit, st.Mean, want[st.Unit])
-		}
-		u := tab.VerifyPath.Units[st.Unit]
-		soft += want[st.Unit] * u.Software.Cycles / 1e3
-		hw += want[st.Unit] * u.Accelerated.Cycles / 1e3
-	}
-	if r.Scheme != "fn-dsa" || len(r.VerifyPath.Steps) != 5 || math.Abs(r.VerifyPath.SoftK-soft) > 1e-6*soft || math.Abs(r.VerifyPath.AccelK-hw) > 1e-6*hw {
-		t.Errorf("scheme %q, %d steps, %g / %g kcycles, want %g / %g", r.Scheme, len(r.VerifyPath.Steps), r.VerifyPath.SoftK, r.VerifyPath.AccelK, soft, hw)
+	if code != 0 || json.Unmarshal([]byte(out), &all) != nil || all.KeySource != "fn-dsa" || len(all.Records) != 10 || all.Records[9] != 9 {
+		t.Errorf("FN-DSA keys, default --records: exit %d, %s, key source %q, records %v; want go-fn-dsa's 0 to 9", code, errs, all.KeySource, all.Records)
 	}
 	code, out, errs = runCLI(t, "accel", "cycles", "--params", "512", "--records", "1", "--scheme", "fn-dsa")
-	if code != 0 || !strings.HasPrefix(out, "FN-DSA-512 verify path") || !strings.Contains(out, "round 3's and is not run") {
-		t.Errorf("text: exit %d, %q, %.300q", code, errs, out)
+	if code != 0 || !strings.HasPrefix(out, "FN-DSA-512 verify path") || !strings.Contains(out, "round 3's and is not run") || !strings.Contains(out, "go-fn-dsa's KAT records 0 to 0 of the degree (1 records, their FN-DSA keys)") {
+		t.Errorf("text: exit %d, %q, %.600q", code, errs, out)
 	}
 
 	dir := t.TempDir()
@@ -251,10 +236,62 @@ func TestAccelCyclesFNDSA(t *testing.T) {
 		{[]string{"--params", "512", "--scheme", "fn-dsa", "--platform", "cortex-m4f"}, "round 3 only"},
 		{[]string{"--params", "512", "--scheme", "fn-dsa", "--platform", flat}, "no verify_path"},
 		{[]string{"--params", "512", "--scheme", "fndsa"}, "--scheme"},
+		{[]string{"--params", "512", "--scheme", "fn-dsa", "--records", "11"}, "--records 11: go-fn-dsa's KAT has 10 records per degree"},
+		{[]string{"--params", "512", "--scheme", "fn-dsa", "--key-source", "ntru"}, "--key-source"},
+		{[]string{"--params", "512", "--key-source", "falcon"}, "--scheme fn-dsa only"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// checkAccelCyclesFNDSA runs accel cycles --scheme fn-dsa on record 0 at
+// degree 512 with extra flags and checks its verify path: keccak
+// permutations, 2 x 256 x 9 NTT and 256 x 9 iNTT butterflies, 2n
+// pointwise products, n per coefficient, priced at horcrux's costs.
+func checkAccelCyclesFNDSA(t *testing.T, extra []string, keccak float64, ks string) {
+	t.Helper()
+	code, out, errs := runCLI(t, append([]string{"accel", "cycles", "--params", "512", "--records", "1", "--scheme", "fn-dsa", "--json"}, extra...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d, stderr %q", extra, code, errs)
+	}
+	var r struct {
+		Scheme     string `json:"scheme"`
+		KeySource  string `json:"key_source"`
+		VerifyPath struct {
+			Steps []struct {
+				Unit     string  `json:"unit"`
+				Mean     float64 `json:"mean"`
+				SoftCyc  float64 `json:"software_cycles_per_op"`
+				AccelCyc float64 `json:"accelerated_cycles_per_op"`
+			} `json:"steps"`
+			SoftK  float64 `json:"software_kcycles"`
+			AccelK float64 `json:"accelerated_kcycles"`
+		} `json:"verify_path"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"keccak_f1600": keccak, "ntt_butterfly": 2 * 256 * 9, "intt_butterfly": 256 * 9, "mq_pointwise": 2 * 512, "per_coefficient": 512}
+	tab, err := accel.PlatformCosts("horcrux")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var soft, hw float64
+	for _, st := range r.VerifyPath.Steps {
+		if st.Mean != want[st.Unit] {
+			t.Errorf("%s: %g per verification, want %g", st.Unit, st.Mean, want[st.Unit])
+		}
+		u := tab.VerifyPath.Units[st.Unit]
+		soft += want[st.Unit] * u.Software.Cycles / 1e3
+		hw += want[st.Unit] * u.Accelerated.Cycles / 1e3
+	}
+	if r.KeySource != ks {
+		t.Errorf("%v: key source %q, want %q", extra, r.KeySource, ks)
+	}
+	if r.Scheme != "fn-dsa" || len(r.VerifyPath.Steps) != 5 || math.Abs(r.VerifyPath.SoftK-soft) > 1e-6*soft || math.Abs(r.VerifyPath.AccelK-hw) > 1e-6*hw {
+		t.Errorf("scheme %q, %d steps, %g / %g kcycles, want %g / %g", r.Scheme, len(r.VerifyPath.Steps), r.VerifyPath.SoftK, r.VerifyPath.AccelK, soft, hw)
 	}
 }

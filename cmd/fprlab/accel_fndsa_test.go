@@ -43,22 +43,25 @@ func (t tallyArith) Trunc(x emu64.FPR) int64       { t.n["trunc"]++; return t.Ar
 func (t tallyArith) Lt(x, y emu64.FPR) bool        { t.n["lt"]++; return t.Arith.Lt(x, y) }
 func (t tallyArith) ExpmP63(x, c emu64.FPR) uint64 { t.n["expm_p63"]++; return t.Arith.ExpmP63(x, c) }
 
-// TestAccelCountsFNDSA: accel counts --scheme fn-dsa gives the counted
-// operations of an actual FN-DSA signature: the signature it names is the
-// one fndsa makes with the record's keys (KAT record 3 of Falcon-512, whose
-// published key it regenerates) and verifies, and its sign counters are an
+// TestAccelCountsFNDSA: accel counts --scheme fn-dsa --key-source falcon
+// gives the counted operations of an actual FN-DSA signature: the
+// signature it names is the one fndsa makes with the record's round-3 keys
+// (NIST KAT record 3 of Falcon-512, whose published key it regenerates)
+// and verifies, and its sign counters are an
 // independent tally of that signature's emu64 calls under the reference's
 // FPEMU inclusions (add includes sub, mul sqr, div inv, scaled of; FPR and
 // FPR_NORM64 their sums). They differ from round 3's: no expm_p63, and
 // the real-diagonal LDL halves the square products.
 func TestAccelCountsFNDSA(t *testing.T) {
-	code, out, errs := runCLI(t, "accel", "counts", "--params", "512", "--kat-record", "3", "--scheme", "fn-dsa", "--json")
+	code, out, errs := runCLI(t, "accel", "counts", "--params", "512", "--kat-record", "3", "--scheme", "fn-dsa", "--key-source", "falcon", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	var r struct {
 		Scheme          string            `json:"scheme"`
 		Params          int               `json:"params"`
+		KeySource       string            `json:"key_source"`
+		Record          *int              `json:"record"`
 		Sign            map[string]uint64 `json:"sign"`
 		Verify          map[string]uint64 `json:"verify"`
 		SignKeccak      map[string]int64  `json:"sign_keccak"`
@@ -70,8 +73,8 @@ func TestAccelCountsFNDSA(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if r.Scheme != "fn-dsa" || r.Params != 512 {
-		t.Fatalf("scheme %q params %d", r.Scheme, r.Params)
+	if r.Scheme != "fn-dsa" || r.Params != 512 || r.KeySource != "falcon" || r.Record == nil || *r.Record != 3 {
+		t.Fatalf("scheme %q params %d key source %q record %v", r.Scheme, r.Params, r.KeySource, r.Record)
 	}
 
 	// The record's keys, from the published KAT (checked by accel counts).
@@ -163,5 +166,96 @@ func TestAccelCountsFNDSA(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "accel", "counts", "--params", "512", "--scheme", "fn-dsa2"); code != 2 || !strings.Contains(errs, "--scheme") {
 		t.Errorf("bad --scheme: exit %d %q", code, errs)
+	}
+}
+
+// TestAccelCountsFNDSAKeys: accel counts --scheme fn-dsa counts, by
+// default, a record of go-fn-dsa's own KAT with its FN-DSA keys; the
+// signature whose SHA-256 it prints is go-fn-dsa's: fndsa.RunKAT over
+// emu64 (no counting) makes it, and its SHA3-256(sk || vk || sig) is
+// go-fn-dsa's pin of the record. The integer counters of
+// FN-DSA-512 record 1 are those derived by hand in accel's
+// TestCountFNDSAKAT (mq_mmul 22,784 and 7,936; verify's Keccak 7 key
+// digest + 9 hash-to-point).
+func TestAccelCountsFNDSAKeys(t *testing.T) {
+	emu, err := arith.Lookup("emu64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		logn uint
+		j    int
+	}{
+		{[]string{"--params", "512"}, 9, 0},
+		{[]string{"--params", "512", "--fn-dsa-record", "1"}, 9, 1},
+		{[]string{"--fn-dsa-record", "9", "--key-source", "fn-dsa", "--params", "1024"}, 10, 9},
+	} {
+		args := append([]string{"accel", "counts", "--scheme", "fn-dsa", "--json"}, c.args...)
+		code, out, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var r struct {
+			KeySource       string            `json:"key_source"`
+			Params          int               `json:"params"`
+			Record          *int              `json:"record"`
+			FNDSARecord     *int              `json:"fn_dsa_record"`
+			Keygen          map[string]uint64 `json:"keygen"`
+			Sign            map[string]uint64 `json:"sign"`
+			Verify          map[string]uint64 `json:"verify"`
+			SignatureSHA256 string            `json:"signature_sha256"`
+			KATPin          string            `json:"kat_pin"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		rec, ok, err := fndsa.KATRecordOf(c.logn, c.j)
+		if err != nil || !ok {
+			t.Fatalf("no go-fn-dsa record %d at logn %d", c.j, c.logn)
+		}
+		if r.KeySource != "fn-dsa" || r.Params != 1<<c.logn || r.Record != nil || r.FNDSARecord == nil || *r.FNDSARecord != c.j || r.Keygen != nil {
+			t.Errorf("%v: key source %q, params %d, NIST record %v, go-fn-dsa record %v, keygen %v", args, r.KeySource, r.Params, r.Record, r.FNDSARecord, r.Keygen)
+		}
+		want, err := fndsa.RunKAT(emu, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// RunKAT's signature is go-fn-dsa's when the record's pin holds
+		// (package fndsa's KAT tests; accel's TestCountFNDSAKAT computes
+		// the pin itself).
+		h := sha256.Sum256(want.Signature)
+		if !want.PinMatch || !want.KeysMatch || hex.EncodeToString(h[:]) != r.SignatureSHA256 || r.KATPin != hex.EncodeToString(rec.Pin[:]) {
+			t.Errorf("%v: signature SHA-256 %s, go-fn-dsa's signature's %s (its pin holds: %v); kat_pin %s", args, r.SignatureSHA256, hex.EncodeToString(h[:]), want.PinMatch, r.KATPin)
+		}
+		if r.Sign["FPR"] == 0 || r.Sign["expm_p63"] != 0 || r.Verify["FPR"] != 0 {
+			t.Errorf("%v: sign FPR %d, expm_p63 %d, verify FPR %d", args, r.Sign["FPR"], r.Sign["expm_p63"], r.Verify["FPR"])
+		}
+		if c.logn == 9 && c.j == 1 && (r.Sign["mq_montymul"] != 22784 || r.Verify["mq_montymul"] != 7936 || r.Verify["keccak_f1600"] != 16) {
+			t.Errorf("record 1: sign %v, verify %v", r.Sign, r.Verify)
+		}
+	}
+	code, text, errs := runCLI(t, "accel", "counts", "--params", "512", "--scheme", "fn-dsa", "--fn-dsa-record", "1")
+	if code != 0 || !strings.HasPrefix(text, "FN-DSA-512 signing go-fn-dsa KAT record 1 of degree 512 with its FN-DSA keys") || !strings.Contains(text, "the record's pin") {
+		t.Errorf("text: exit %d, %s, %.300q", code, errs, text)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--scheme", "fn-dsa", "--fn-dsa-record", "10"}, "--fn-dsa-record 10: want a record of go-fn-dsa's KAT, 0 to 9"},
+		{[]string{"--scheme", "fn-dsa", "--fn-dsa-record", "-1"}, "0 to 9"},
+		{[]string{"--scheme", "fn-dsa", "--kat-record", "3"}, "--key-source falcon"},
+		{[]string{"--scheme", "fn-dsa", "--record", "3"}, "--key-source falcon"},
+		{[]string{"--scheme", "fn-dsa", "--key-source", "falcon", "--fn-dsa-record", "1"}, "--fn-dsa-record"},
+		{[]string{"--scheme", "fn-dsa", "--key-source", "falcon", "--kat-record", "100"}, "--kat-record 100"},
+		{[]string{"--scheme", "fn-dsa", "--key-source", "ntru"}, "--key-source"},
+		{[]string{"--fn-dsa-record", "1"}, "--scheme fn-dsa only"},
+		{[]string{"--key-source", "falcon"}, "--scheme fn-dsa only"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"accel", "counts", "--params", "512"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, errs, c.want)
+		}
 	}
 }

@@ -118,13 +118,7 @@ func TestCompareKeySource(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(old, "run.json"), append(oldID, '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runCLI(t, append(common, "--out", old)...); code != 2 || !strings.Contains(errs, "no key_source") || !strings.Contains(errs, "--key-source falcon") {
-		t.Errorf("old FN-DSA directory without --key-source: exit %d, stderr %q; want exit 2 naming --key-source falcon", code, errs)
-	}
-	code, out, errs = runCLI(t, append(common, "--json", "--out", old, "--key-source", "falcon")...)
-	if code != 0 {
-		t.Fatalf("old FN-DSA directory with --key-source falcon: exit %d: %s", code, errs)
-	}
+	out = resumeOldKeySourceDir(t, common, old)
 	if got := jsonObjects(t, out, false)[0]; got["key_source"] != "falcon" || !reflect.DeepEqual(got["per_leaf"], r3["per_leaf"]) {
 		t.Errorf("old FN-DSA directory resumed: key_source %v, per_leaf equal to round-3 keys' %v", got["key_source"], reflect.DeepEqual(got["per_leaf"], r3["per_leaf"]))
 	}
@@ -142,6 +136,8 @@ func TestKeySourceBadFlags(t *testing.T) {
 		{[]string{"compare", "--scheme", "fn-dsa", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "ml-dsa"}, "--key-source"},
 		{[]string{"sweep", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "round3"}, "--key-source"},
+		{[]string{"tune", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"tune", "--scheme", "fn-dsa", "--params", "512", "--signatures", "1", "--key-source", "ntru"}, "--key-source"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)
 		if code != 2 || !strings.Contains(errs, tc.want) {
@@ -202,4 +198,20 @@ func TestSweepKeySource(t *testing.T) {
 	if p := jsonObjects(t, out, true)[0]; p["key_source"] != "falcon" || p["keygen_backend"] != "emu64" {
 		t.Errorf("sweep --key-source falcon: key_source %v, keygen_backend %v; want falcon over emu64", p["key_source"], p["keygen_backend"])
 	}
+}
+
+// resumeOldKeySourceDir checks that the FN-DSA directory old, written
+// before the key source existed (round-3 keys), is refused to the command
+// args without --key-source (exit 2, naming --key-source falcon), and
+// returns the --json output of its resumption with --key-source falcon.
+func resumeOldKeySourceDir(t *testing.T, args []string, old string) string {
+	t.Helper()
+	if code, _, errs := runCLI(t, append(args, "--out", old)...); code != 2 || !strings.Contains(errs, "no key_source") || !strings.Contains(errs, "--key-source falcon") {
+		t.Errorf("old FN-DSA directory without --key-source: exit %d, stderr %q; want exit 2 naming --key-source falcon", code, errs)
+	}
+	code, out, errs := runCLI(t, append(args, "--json", "--out", old, "--key-source", "falcon")...)
+	if code != 0 {
+		t.Fatalf("old FN-DSA directory with --key-source falcon: exit %d: %s", code, errs)
+	}
+	return out
 }

@@ -132,7 +132,7 @@ func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, 
 	return v, verr, nil
 }
 
-// The --key-source flag of compare and sweep: the keys an FN-DSA campaign
+// The --key-source flag of compare, sweep and tune: the keys an FN-DSA campaign
 // signs with.
 const keySourceUsage = "fn-dsa: keys from `SOURCE`: fn-dsa (FN-DSA's own integer key generation, go-fn-dsa's keys; the default) or falcon (round 3's key generation over emu64 or the backend, as FN-DSA campaigns made before FN-DSA key generation existed)"
 
@@ -176,19 +176,27 @@ func checkKeySource(dir string, runJSON []byte, cfg shadow.Config) error {
 		Scheme    string `json:"scheme"`
 		KeySource string `json:"key_source"`
 	}
-	if json.Unmarshal(runJSON, &id) != nil || shadow.Scheme(id.Scheme) != shadow.SchemeFNDSA || cfg.Scheme != shadow.SchemeFNDSA {
+	if json.Unmarshal(runJSON, &id) != nil {
 		return nil
 	}
-	want := identityKeySource(cfg)
+	return keySourceRefusal(dir, "run.json", id.Scheme, id.KeySource, cfg.Scheme, identityKeySource(cfg))
+}
+
+// keySourceRefusal refuses to resume dir, whose identity file (run.json,
+// evaluations.json) records scheme and key source have, with key source
+// want (identityKeySource's form: "fn-dsa" or "" for round 3's keys), and
+// says which --key-source resumes it; nil unless both are FN-DSA runs
+// whose key sources differ.
+func keySourceRefusal(dir, file, scheme, have string, sc shadow.Scheme, want string) error {
 	switch {
-	case id.KeySource == want:
+	case shadow.Scheme(scheme) != shadow.SchemeFNDSA || sc != shadow.SchemeFNDSA || have == want:
 		return nil
-	case id.KeySource == "":
-		return fmt.Errorf("%s signs FN-DSA with round 3's keys (its run.json has no key_source, as every FN-DSA campaign made before FN-DSA key generation): resume it with --key-source falcon, or use another --out for FN-DSA's keys", dir)
-	case id.KeySource == string(shadow.KeysFNDSA):
-		return fmt.Errorf("%s signs FN-DSA with FN-DSA's own keys (key_source fn-dsa in its run.json): resume it without --key-source falcon (or with --key-source fn-dsa), or use another --out for round 3's keys", dir)
+	case have == "":
+		return fmt.Errorf("%s signs FN-DSA with round 3's keys (its %s has no key_source, as every FN-DSA run made before FN-DSA key generation): resume it with --key-source falcon, or use another --out for FN-DSA's keys", dir, file)
+	case have == string(shadow.KeysFNDSA):
+		return fmt.Errorf("%s signs FN-DSA with FN-DSA's own keys (key_source fn-dsa in its %s): resume it without --key-source falcon (or with --key-source fn-dsa), or use another --out for round 3's keys", dir, file)
 	}
-	return fmt.Errorf("%s has key_source %q in its run.json, which this version does not know: use another --out directory", dir, id.KeySource)
+	return fmt.Errorf("%s has key_source %q in its %s, which this version does not know: use another --out directory", dir, have, file)
 }
 
 // schemeKeysName is schemeName with the key source of an FN-DSA campaign,

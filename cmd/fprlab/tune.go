@@ -26,6 +26,7 @@ import (
 type tuneOptions struct {
 	Params     string
 	Scheme     string
+	KeySource  string
 	Target     string
 	Margin     float64
 	Statistic  string
@@ -71,10 +72,16 @@ Formats: vprec:P (unbounded exponent, round to nearest), or with --exp E
 vprec:P:eE, and --rounding rz (toward zero) or sr=SEED (stochastic).
 
 --scheme fn-dsa searches plans of FN-DSA signing (FIPS 206 draft as go-fn-dsa
-implements it; emu64 round-3 keys, the scheme's 1/sigma table on the exact
-side). Its ApproxExp is integer, so the expm stage has no floating-point work:
-it is reported as not tuned (its width changes nothing), and the cost prices
-the floating-point work only. The scheme is part of the --out identity.
+implements it; the scheme's 1/sigma table on the exact side) with FN-DSA's
+own keys, the keys compare --scheme fn-dsa signs with for the same --seed
+(fndsa.KeyGen of seeds derived from it); --key-source falcon signs with
+round 3's keys generated on emu64, as tune --scheme fn-dsa did before FN-DSA
+key generation existed. Its ApproxExp is integer, so the expm stage has no
+floating-point work: it is reported as not tuned (its width changes
+nothing), and the cost prices the floating-point work only. The scheme and
+the key source are part of the --out identity: an FN-DSA directory written
+before --key-source existed has round 3's keys and resumes with
+--key-source falcon only.
 
 --out DIR keeps every finished measurement (DIR/evaluations.json), the
 result (DIR/result.json) and manifest.json (what was run, for fprlab
@@ -106,7 +113,7 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Cost, "cost", string(tune.CostAccel), "cost model: accel-model or bits")
 	f.IntVar(&opts.Signatures, "signatures", 200, "signatures per measured plan")
 	f.IntVar(&opts.Confirm, "confirm-signatures", 0, "fresh signatures of each confirmation (default: --signatures)")
-	f.IntVar(&opts.Keys, "keys", 1, "number of keys (generated on emu64)")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys (round 3's generated on emu64; FN-DSA's own with --scheme fn-dsa)")
 	f.StringVar(&opts.Seed, "seed", "tune", "seed of keys, messages and signing randomness")
 	f.IntVar(&opts.Exp, "exp", 0, "exponent width E of the formats (default: unbounded; 11 with --rounding rz or sr)")
 	f.StringVar(&opts.Rounding, "rounding", "rn", "rounding of the formats: rn, rz or sr=SEED")
@@ -118,6 +125,7 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	f.BoolVar(&opts.Progress, "progress", false, "print each measurement on stderr (default: when stderr is a terminal)")
 	addSchemeFlag(cmd, &opts.Scheme)
+	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 	return cmd
 }
 
@@ -125,6 +133,10 @@ func newTuneCmd(s *streams) *cobra.Command {
 func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	var cfg tune.Config
 	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
+		return cfg, err
+	}
+	ks, err := parseKeySource(opts.KeySource, sc)
 	if err != nil {
 		return cfg, err
 	}
@@ -155,7 +167,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	cfg = tune.Config{
 		LogN: logn, TargetLog2: target, MarginBits: opts.Margin, Statistic: st, Cost: cm,
 		Signatures: opts.Signatures, Keys: opts.Keys, ConfirmSignatures: opts.Confirm, Seed: opts.Seed,
-		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers, Scheme: sc,
+		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers, Scheme: sc, KeySource: ks,
 	}
 	return cfg, cfg.Check()
 }
@@ -174,7 +186,10 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 // tuneIdentity names the run an --out directory belongs to. The scheme is
 // in it for FN-DSA only, so that a round-3 directory written before
 // --scheme existed still resumes, and neither scheme's directory resumes as
-// the other's.
+// the other's; the key source likewise for FN-DSA's own keys only (as in
+// compare's run.json, identityKeySource), so that an FN-DSA directory of
+// round-3 keys written before --key-source existed resumes with
+// --key-source falcon.
 func tuneIdentity(cfg tune.Config) checkpoint.Identity {
 	flags := map[string]string{
 		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
@@ -183,7 +198,37 @@ func tuneIdentity(cfg tune.Config) checkpoint.Identity {
 	if cfg.Scheme == shadow.SchemeFNDSA {
 		flags["scheme"] = string(cfg.Scheme)
 	}
+	if ks := tuneKeySource(cfg); ks != "" {
+		flags["key_source"] = ks
+	}
 	return checkpoint.Identity{Command: "tune", Flags: flags, Version: releaseVersion()}
+}
+
+// tuneKeySource is the key source of tune's identity: identityKeySource
+// of the search's campaigns.
+func tuneKeySource(cfg tune.Config) string {
+	return identityKeySource(shadow.Config{Scheme: cfg.Scheme, KeySource: cfg.KeySource})
+}
+
+// checkTuneKeySource refuses to resume the tune directory dir whose
+// checkpoint (path) signs FN-DSA with keys from another source than
+// cfg's, naming the --key-source that resumes it, as compare does
+// (keySourceRefusal); checkpoint.Load would refuse it with a bare
+// difference of flags. A missing or unreadable checkpoint is left to
+// checkpoint.Load.
+func checkTuneKeySource(dir, path string, cfg tune.Config) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var env struct {
+		Identity checkpoint.Identity `json:"identity"`
+	}
+	if json.Unmarshal(data, &env) != nil || env.Identity.Command != "tune" {
+		return nil
+	}
+	f := env.Identity.Flags
+	return keySourceRefusal(dir, filepath.Base(path), f["scheme"], f["key_source"], cfg.Scheme, tuneKeySource(cfg))
 }
 
 // tuneCheckpoint is the payload of DIR/evaluations.json.
@@ -208,6 +253,9 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 			return fmt.Errorf("--out %s: %w", opts.Out, err)
 		}
 		ckptPath = filepath.Join(opts.Out, "evaluations.json")
+		if err := checkTuneKeySource(opts.Out, ckptPath, cfg); err != nil {
+			return err
+		}
 		ck := &tuneCheckpoint{}
 		if _, err := checkpoint.Load(ckptPath, tuneIdentity(cfg), ck); err != nil {
 			return err
@@ -247,8 +295,12 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		argv := s.commandArgv("tune")
 		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: "result.json", Version: releaseVersion(), Seed: cfg.Seed,
 			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
-			Note: fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm)}
-		if err := writeManifestFile(opts.Out, "fprlab tune, "+schemeName(res.Scheme, res.Params), run); err != nil {
+			Note:      fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm),
+			KeySource: res.KeySource}
+		if cfg.Scheme == shadow.SchemeFNDSA {
+			run.Scheme = res.Scheme
+		}
+		if err := writeManifestFile(opts.Out, "fprlab tune, "+schemeKeysName(res.Scheme, res.Params, res.KeySource), run); err != nil {
 			return err
 		}
 	}
@@ -262,7 +314,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 // printTune prints the result for a reader.
 func printTune(w io.Writer, r *tune.Result) error {
 	fmt.Fprintf(w, "%s: cheapest plan with %s delta_c + delta_sigma <= 2^%g, acceptance error <= 2^%.2f and no decision flip, cost in %s (%s)\n",
-		schemeName(r.Scheme, r.Params), r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
+		schemeKeysName(r.Scheme, r.Params, r.KeySource), r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
 	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
 		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.MeasuredSeconds)
 	if r.CostNote != "" {
