@@ -62,6 +62,41 @@ func TestDoublePlanAsBinary64(t *testing.T) {
 	sameRecords(t, sampler, b64, "emu64", 2, 0)
 }
 
+// TestBinary64StagesFedFromWider: a stage of the binary64 example plugins
+// (examples/double.c, examples/datapath.cpp) in a plan whose other stages
+// are wider, vprec:64:e11, receives operands of up to 64 bits, which its
+// fprlab_from_parts rounds to nearest even as binary64 does; the plan
+// then signs, and records, as the same plan with that stage in
+// vprec:53:e11. (vprec:53:e11 is binary64's rounding and exponent range
+// but flushes results below 2^-1022 to zero where the plugins keep
+// subnormals; Falcon's values never come near 2^-1022, so the two agree
+// on signing.) examples/trunc.c at P bits likewise against
+// vprec:P:e11:rz.
+func TestBinary64StagesFedFromWider(t *testing.T) {
+	double := plugin(t, "../../examples/double.c")
+	datapath := plugin(t, "../../examples/datapath.cpp")
+	trunc := plugin(t, "../../examples/trunc.c")
+	const rest = "+all=vprec:64:e11"
+	cases := []struct{ stage, lib, want string }{
+		{"sampler", "so:" + double, "vprec:53:e11"},
+		{"ldl", "so:" + double, "vprec:53:e11"},
+		{"ffsampling", "so:" + datapath, "vprec:53:e11"},
+		{"sampler", "so:" + trunc + "@40", "vprec:40:e11:rz"},
+		{"fft", "so:" + double, "vprec:53:e11"},
+		{"expm", "so:" + double, "vprec:53:e11"},
+		{"target", "so:" + datapath, "vprec:53:e11"},
+	}
+	if testing.Short() {
+		cases = cases[:4]
+	}
+	for _, c := range cases {
+		b := lookup(t, "plan:"+c.stage+"="+c.lib+rest)
+		want := lookup(t, "plan:"+c.stage+"="+c.want+rest)
+		sameSignatures(t, b, want, 9, 3, false)
+		sameRecords(t, b, want, "emu64", 2, 0)
+	}
+}
+
 // TestPlanPluginRefusals: a plugin stage whose values the plan's carrier
 // cannot hold is refused naming the plugin and the carrier (the
 // declaration decides: testdata/wide.c declares the width of its
