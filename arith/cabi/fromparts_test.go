@@ -60,32 +60,7 @@ func TestBinary64FromParts(t *testing.T) {
 		{"exponent below int", false, [4]uint64{ones, ones, ones, ones}, -1 << 40, 0},
 		{"exponent just below the subnormals", false, [4]uint64{ones, ones, ones, ones}, -1401, 0},
 	}
-	r := rand.New(rand.NewPCG(5, 6))
-	type draw struct {
-		p    parts
-		want float64
-	}
-	var random []draw
-	for range 20000 {
-		prec := 1 + r.IntN(256)
-		m := new(big.Int)
-		for range 4 {
-			m.Lsh(m, 64).Or(m, new(big.Int).SetUint64(r.Uint64()))
-		}
-		m.Rsh(m, uint(256-prec)).SetBit(m, prec-1, 1)
-		if r.IntN(4) == 0 { // the low bits all ones or all zeros: ties and carries
-			b := uint(r.IntN(2))
-			for i := range r.IntN(prec) {
-				m.SetBit(m, i, b)
-			}
-		}
-		e := int64(r.IntN(2500)) - 1400 - int64(prec)
-		p := parts{kind: kindFinite, exponent: e, negative: int32(r.IntN(2))}
-		for i := range p.limbs {
-			p.limbs[i] = new(big.Int).Rsh(m, uint(64*i)).Uint64()
-		}
-		random = append(random, draw{p, bigFloat64(p)})
-	}
+	random := randomParts(rand.New(rand.NewPCG(5, 6)), 20000)
 	for _, src := range []string{"../../examples/double.c", "../../examples/datapath.cpp"} {
 		path := plugintest.Build(t, src)
 		a, err := Open(path)
@@ -112,8 +87,8 @@ func TestBinary64FromParts(t *testing.T) {
 			}
 			check(c.name, p, c.want)
 		}
-		for i, d := range random {
-			check("random draw "+strconv.Itoa(i), d.p, d.want)
+		for i, p := range random {
+			check("random draw "+strconv.Itoa(i), p, bigFloat64(p))
 		}
 	}
 }
@@ -127,4 +102,68 @@ func bigFloat64(p parts) float64 {
 	}
 	f, _ := x.Float64()
 	return f
+}
+
+// TestTruncFromParts: examples/trunc.c at P bits imports any exact number
+// of up to 256 bits truncated to P bits as math/big truncates it, then
+// flushed to zero below 2^-1022 and saturated at its largest value
+// (2^P-1) 2^(1024-P), as vprec:P:e11:rz does.
+func TestTruncFromParts(t *testing.T) {
+	path := plugintest.Build(t, "../../examples/trunc.c")
+	for _, prec := range []int{11, 24, 40, 52} {
+		a, err := Open(path + "@" + strconv.Itoa(prec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		largest := math.Ldexp(math.Ldexp(1, prec)-1, 1024-prec)
+		for i, p := range randomParts(rand.New(rand.NewPCG(7, uint64(prec))), 5000) {
+			x := new(big.Float).SetInt(p.mantissa())
+			x.SetMantExp(x, int(p.exponent))
+			x.SetMode(big.ToZero).SetPrec(uint(prec))
+			want, _ := x.Float64() // exact: x has P <= 52 bits, and the cases outside binary64's normal range are set below
+			switch {
+			case x.Cmp(big.NewFloat(0x1p-1022)) < 0:
+				want = 0
+			case x.Cmp(new(big.Float).SetFloat64(largest)) > 0:
+				want = largest
+			}
+			if p.negative != 0 {
+				want = -want
+			}
+			v, err := a.fromParts(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := math.Float64frombits(v.w[0]); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("P %d, draw %d (M %#x, exponent %d): got %x, want %x", prec, i, p.mantissa(), p.exponent, got, want)
+			}
+		}
+	}
+}
+
+// randomParts draws n finite numbers with significands of 1 to 256 bits
+// (a quarter with their low bits all ones or all zeros: ties, carries)
+// and exponents putting them from far below 2^-1074 to beyond 2^1024.
+func randomParts(r *rand.Rand, n int) []parts {
+	var ps []parts
+	for range n {
+		prec := 1 + r.IntN(256)
+		m := new(big.Int)
+		for range 4 {
+			m.Lsh(m, 64).Or(m, new(big.Int).SetUint64(r.Uint64()))
+		}
+		m.Rsh(m, uint(256-prec)).SetBit(m, prec-1, 1)
+		if r.IntN(4) == 0 {
+			b := uint(r.IntN(2))
+			for i := range r.IntN(prec) {
+				m.SetBit(m, i, b)
+			}
+		}
+		p := parts{kind: kindFinite, exponent: int64(r.IntN(2500)) - 1400 - int64(prec), negative: int32(r.IntN(2))}
+		for i := range p.limbs {
+			p.limbs[i] = new(big.Int).Rsh(m, uint(64*i)).Uint64()
+		}
+		ps = append(ps, p)
+	}
+	return ps
 }
