@@ -195,6 +195,26 @@ func (p Plan) String() string {
 // between entries (commas separate backends in lists).
 func (p Plan) Name() string { return "plan:" + strings.ReplaceAll(p.String(), ",", "+") }
 
+// Foreign returns the distinct foreign formats of the plan, sorted, each as
+// FAMILY:ARG with ARG decoded from the plan's escapes: a plugin stage
+// so:./lib%2Bv2.so@40 gives "so:./lib+v2.so@40", the name of that
+// plugin's backend.
+func (p Plan) Foreign() ([]string, error) {
+	var out []string
+	for _, f := range p.Formats() {
+		family, arg, open := foreignFamily(f)
+		if open == nil {
+			continue
+		}
+		raw, err := unescapeArg(arg)
+		if err != nil {
+			return nil, fmt.Errorf("format %s: %w", f, err)
+		}
+		out = append(out, family+":"+raw)
+	}
+	return out, nil
+}
+
 // Formats returns the distinct formats of the plan, sorted.
 func (p Plan) Formats() []string {
 	f := slices.Clone(p[:])

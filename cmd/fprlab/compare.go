@@ -174,6 +174,9 @@ type compareIdentity struct {
 	// TriwordNames is the meaning of the triword backend names
 	// (triwordNames; absent: the old names, see legacy.go).
 	TriwordNames int `json:"triword_names,omitempty"`
+	// Plugins are the plugin libraries of the backends with their
+	// SHA-256 (pluginLibraries).
+	Plugins []string `json:"plugins,omitempty"`
 }
 
 // splitBackends splits a comma-separated backend list. A precision plan may
@@ -318,6 +321,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			id.Backends = append(id.Backends, b.Name)
 		}
 		id.TriwordNames = triwordNames(id.Backends)
+		if id.Plugins, err = pluginLibraries(id.Backends); err != nil {
+			return nil, err
+		}
 		if err := checkResumable(opts.Out, cfg); err != nil {
 			return nil, err
 		}
