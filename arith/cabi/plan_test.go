@@ -125,6 +125,15 @@ func TestPlanPluginRefusals(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
+	// An entry of a known stage whose format is wrong, after a plugin
+	// stage, is not the rest of a cut path: its error says nothing of
+	// escapes.
+	for _, name := range []string{"plan:sampler=so:" + trunc + "@40+all=vprec:300", "plan:ldl=so:" + trunc + "@40,fft=triword,all=vprec:53"} {
+		_, err := lookupErr(name)
+		if err == nil || strings.Contains(err.Error(), "%2B") || !strings.Contains(err.Error(), "plan entry") {
+			t.Errorf("%s: error %v, want one about the format alone", name, err)
+		}
+	}
 	for _, name := range []string{"plan:ldl=so:" + wide + "@200:11+all=vprecbig:53:e11", "plan:all=so:" + wide + "@200:11"} {
 		b := lookup(t, name)
 		if _, isBig := b.Impl.(arith.Arith[*big.Float]); !isBig || b.Bits != 200 {

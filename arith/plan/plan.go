@@ -111,7 +111,9 @@ func Parse(s string) (Plan, error) {
 			}
 		}
 		if err != nil {
-			return p, fmt.Errorf("plan entry %q: %w%s", item, err, prevHint)
+			// A well-formed entry of a known stage is not the rest of a
+			// cut path: its own error, without the escaping hint.
+			return p, fmt.Errorf("plan entry %q: %w", item, err)
 		}
 		if key == "all" {
 			all = name
