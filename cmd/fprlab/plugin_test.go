@@ -247,3 +247,30 @@ func TestPluginRebuiltRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPluginPathWithComma: a backend list is split at ',', so a plugin
+// whose path holds one is cut; the error says so and how to name it, and
+// the plan spelling it gives works.
+func TestPluginPathWithComma(t *testing.T) {
+	src, err := os.ReadFile(plugintest.Build(t, "../../examples/double.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := filepath.Join(t.TempDir(), "lib,double.so")
+	if err := os.WriteFile(lib, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"compare", "--backend", "so:" + lib, "--params", "512", "--signatures", "1"},
+		{"sweep", "--format", "vprec:30", "--reference", "so:" + lib, "--params", "512", "--signatures", "1"},
+	} {
+		code, _, errs := runCLI(t, cmd...)
+		if code != 2 || !strings.Contains(errs, "no such file") || !strings.Contains(errs, "plan:all=so:PATH, with the ',' written %2C") {
+			t.Errorf("%s: exit %d, stderr %q", cmd[0], code, errs)
+		}
+	}
+	escaped := strings.ReplaceAll(lib, ",", "%2C")
+	if code, out, errs := runCLI(t, "compare", "--backend", "plan:all=so:"+escaped, "--params", "512", "--signatures", "1"); code != 0 || !strings.Contains(out, "1 signatures") {
+		t.Errorf("plan:all=so:%s: exit %d\n%s\n%s", escaped, code, out, errs)
+	}
+}

@@ -220,8 +220,14 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
-	for _, n := range append(refs, names...) {
-		b, err := lookupBackend(strings.TrimSpace(n))
+	for i, n := range append(refs, names...) {
+		var b arith.Backend
+		var err error
+		if i < len(refs) {
+			b, err = listedBackend(refs, i) // a --reference list
+		} else {
+			b, err = lookupBackend(strings.TrimSpace(n))
+		}
 		if err != nil {
 			return err
 		}
