@@ -20,6 +20,7 @@
 #include <new>
 
 #include "../plugin/fprlab_arith.h"
+#include "round_binary64.h"
 
 namespace {
 
@@ -104,9 +105,7 @@ int fprlab_from_parts(void *, const fprlab_parts *in, void *out)
 	case FPRLAB_INF: x = INFINITY; break;
 	case FPRLAB_NAN: x = NAN; break;
 	case FPRLAB_FINITE:
-		if (in->limbs[1] | in->limbs[2] | in->limbs[3] || in->limbs[0] >> 53)
-			return FPRLAB_ERR_RANGE;
-		x = std::ldexp(static_cast<double>(in->limbs[0]), static_cast<int>(in->exponent));
+		x = round_binary64(in); // an operand from a wider datapath, rounded at the input
 		break;
 	default: return FPRLAB_ERR_DOMAIN;
 	}

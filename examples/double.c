@@ -8,12 +8,20 @@
  * bit: the same operations on the same values. Compile without contracting
  * products into fused multiply-adds (GCC does not contract across the
  * separate functions below; -ffp-contract=off makes it explicit).
+ *
+ * Values are binary64 numbers with binary64's range: results beyond it are
+ * infinities, below 2^-1022 subnormal (the host's gradual underflow, where
+ * vprec:53:e11 flushes to zero; Falcon's values stay far from both ends).
+ * fprlab_from_parts rounds an exact number of up to 256 bits by the same
+ * rules (round_binary64.h), so that in a precision plan the plugin's stage
+ * can be fed from a wider stage, as a binary64 unit rounds a wider operand.
  */
 #include <math.h>
 #include <string.h>
 #include <stdint.h>
 
 #include "../plugin/fprlab_arith.h"
+#include "round_binary64.h"
 
 static double get(const void *p) { double x; memcpy(&x, p, sizeof x); return x; }
 static int put(void *p, double x) { memcpy(p, &x, sizeof x); return FPRLAB_OK; }
@@ -68,10 +76,8 @@ int fprlab_from_parts(void *ctx, const fprlab_parts *in, void *out)
 	case FPRLAB_INF: x = INFINITY; break;
 	case FPRLAB_NAN: return put(out, NAN);
 	case FPRLAB_FINITE:
-		/* fprlab imports constants already rounded to 53 bits: one limb. */
-		if (in->limbs[1] | in->limbs[2] | in->limbs[3] || in->limbs[0] >> 53)
-			return FPRLAB_ERR_RANGE;
-		x = ldexp((double)in->limbs[0], (int)in->exponent);
+		/* any significand of up to 256 bits, rounded as binary64 rounds */
+		x = round_binary64(in);
 		break;
 	default: return FPRLAB_ERR_DOMAIN;
 	}

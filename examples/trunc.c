@@ -1,6 +1,7 @@
 /*
  * trunc.c -- an fprlab arithmetic plugin of a P-bit truncating format:
- * P significand bits (2 <= P <= 52, chosen by the configuration), every
+ * P significand bits (chosen by the configuration: up to 52, and at least 11,
+ * the narrowest format whose constants fprlab rounds for a plugin), every
  * result rounded toward zero, binary64's exponent range without subnormals
  * (a result below 2^-1022 flushes to zero, one above the largest value
  * saturates to it). It is the model of a narrow datapath that drops the

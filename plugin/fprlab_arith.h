@@ -206,9 +206,19 @@ int fprlab_init(const char *config, fprlab_info *info, void **ctx);
 /* Writes the exact value of x. */
 int fprlab_decode(void *ctx, const void *x, fprlab_parts *out);
 /*
- * Imports the exact number *in, rounded by the format's rule where it has
- * more bits or range than the format holds (fprlab passes constants already
- * rounded to significand_bits, which must then import exactly).
+ * Imports the exact number *in, rounded by the format's own rule (the one
+ * its add and mul round by). *in is any number of struct fprlab_parts: a
+ * significand M of up to 256 bits (all four limbs) and any exponent, not
+ * only a value of the format, since in a precision plan every operand that
+ * enters the plugin's stage from a wider stage arrives with its full
+ * significand. The rounding must look at every bit of M (ties, and the
+ * sticky bits far below them), carry into the exponent when the rounded
+ * significand overflows, and apply the format's range: a value too large
+ * becomes what the format's overflow gives (an infinity, or saturation), a
+ * value too small what its underflow gives (subnormal or zero). For a
+ * finite *in it returns FPRLAB_OK, never FPRLAB_ERR_RANGE. A value the
+ * format holds imports exactly (fprlab passes constants already rounded to
+ * significand_bits). examples/round_binary64.h does this for binary64.
  */
 int fprlab_from_parts(void *ctx, const fprlab_parts *in, void *out);
 

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -154,6 +155,40 @@ func keySourceText(v any, ok bool) string {
 	return "from --key-source " + identityValue(v)
 }
 
+// pluginsDiff describes how an identity's plugin libraries ("so:ARG
+// sha256:HEX" each, or absent) differ from this run's.
+func pluginsDiff(old, cur any) string {
+	if old == nil {
+		return "it records no plugin library, this run's are " + identityValue(cur) +
+			" (a directory written before fprlab recorded them, or with other backends: its records cannot be checked against these libraries)"
+	}
+	if cur == nil {
+		return "it was made with the plugin libraries " + identityValue(old) + ", this run has none"
+	}
+	digests := func(v any) map[string]string {
+		m := map[string]string{}
+		if l, ok := v.([]any); ok {
+			for _, e := range l {
+				s, _ := e.(string)
+				name, sum, _ := strings.Cut(s, " ")
+				m[name] = sum
+			}
+		}
+		return m
+	}
+	o, c := digests(old), digests(cur)
+	var d []string
+	for _, name := range slices.Sorted(maps.Keys(c)) {
+		if sum, ok := o[name]; ok && sum != c[name] {
+			d = append(d, fmt.Sprintf("%s is another library than the one that made it (%s then, %s now: rebuilt or replaced since)", name, sum, c[name]))
+		}
+	}
+	if len(d) == 0 {
+		return fmt.Sprintf("it was made with the plugin libraries %s, this run uses %s", identityValue(old), identityValue(cur))
+	}
+	return strings.Join(d, "; ")
+}
+
 // IdentityDiff describes how the identity old (a run.json read from a
 // directory) differs from cur (this run's), naming the flags and both
 // values. An old identity that is not a JSON object -- truncated, edited
@@ -191,6 +226,9 @@ func IdentityDiff(old, cur []byte) (string, error) {
 			continue
 		case "command":
 			diffs = append(diffs, fmt.Sprintf("it was made by `fprlab %s`, this is `fprlab %s`", identityValue(ov), identityValue(cv)))
+			continue
+		case "plugins":
+			diffs = append(diffs, pluginsDiff(ov, cv))
 			continue
 		case "key_source":
 			// Absent: round 3's keys (an FN-DSA campaign's before the

@@ -56,8 +56,9 @@
 // fprlab_from_parts of its exact value -- rounded by the plugin's rule,
 // as its hardware would round an operand from a wider datapath -- and
 // each result leaves exactly through fprlab_decode, so the plugin's
-// fprlab_from_parts must accept any significand of up to 256 bits, not
-// only its own width. This package registers the "so" family of stage
+// fprlab_from_parts must round any significand of up to 256 bits, not
+// only its own width (examples/round_binary64.h does it for binary64:
+// nearest even, carry, overflow, subnormals). This package registers the "so" family of stage
 // formats with package plan (stage.go); plan does the rest, and so does
 // not depend on purego.
 //

@@ -2,8 +2,11 @@ package cabi
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"os"
@@ -247,6 +250,24 @@ func splitArg(arg string) (path, config string) {
 		return arg[:at], arg[at+1:]
 	}
 	return arg, ""
+}
+
+// LibraryDigest returns the hex SHA-256 of the library file of arg,
+// "PATH[@CONFIG]" as Open takes it, as the file is now: what a campaign
+// directory records so that a library rebuilt or replaced since is not
+// taken for the arithmetic its records measured.
+func LibraryDigest(arg string) (string, error) {
+	path, _ := splitArg(arg)
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("plugin library: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("plugin library %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Open loads the plugin named by arg, "PATH[@CONFIG]" (the text after

@@ -62,6 +62,41 @@ func TestDoublePlanAsBinary64(t *testing.T) {
 	sameRecords(t, sampler, b64, "emu64", 2, 0)
 }
 
+// TestBinary64StagesFedFromWider: a stage of the binary64 example plugins
+// (examples/double.c, examples/datapath.cpp) in a plan whose other stages
+// are wider, vprec:64:e11, receives operands of up to 64 bits, which its
+// fprlab_from_parts rounds to nearest even as binary64 does; the plan
+// then signs, and records, as the same plan with that stage in
+// vprec:53:e11. (vprec:53:e11 is binary64's rounding and exponent range
+// but flushes results below 2^-1022 to zero where the plugins keep
+// subnormals; Falcon's values never come near 2^-1022, so the two agree
+// on signing.) examples/trunc.c at P bits likewise against
+// vprec:P:e11:rz.
+func TestBinary64StagesFedFromWider(t *testing.T) {
+	double := plugin(t, "../../examples/double.c")
+	datapath := plugin(t, "../../examples/datapath.cpp")
+	trunc := plugin(t, "../../examples/trunc.c")
+	const rest = "+all=vprec:64:e11"
+	cases := []struct{ stage, lib, want string }{
+		{"sampler", "so:" + double, "vprec:53:e11"},
+		{"ldl", "so:" + double, "vprec:53:e11"},
+		{"ffsampling", "so:" + datapath, "vprec:53:e11"},
+		{"sampler", "so:" + trunc + "@40", "vprec:40:e11:rz"},
+		{"fft", "so:" + double, "vprec:53:e11"},
+		{"expm", "so:" + double, "vprec:53:e11"},
+		{"target", "so:" + datapath, "vprec:53:e11"},
+	}
+	if testing.Short() {
+		cases = cases[:4]
+	}
+	for _, c := range cases {
+		b := lookup(t, "plan:"+c.stage+"="+c.lib+rest)
+		want := lookup(t, "plan:"+c.stage+"="+c.want+rest)
+		sameSignatures(t, b, want, 9, 3, false)
+		sameRecords(t, b, want, "emu64", 2, 0)
+	}
+}
+
 // TestPlanPluginRefusals: a plugin stage whose values the plan's carrier
 // cannot hold is refused naming the plugin and the carrier (the
 // declaration decides: testdata/wide.c declares the width of its
@@ -88,6 +123,15 @@ func TestPlanPluginRefusals(t *testing.T) {
 		_, err := lookupErr(c.name)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
+		}
+	}
+	// An entry of a known stage whose format is wrong, after a plugin
+	// stage, is not the rest of a cut path: its error says nothing of
+	// escapes.
+	for _, name := range []string{"plan:sampler=so:" + trunc + "@40+all=vprec:300", "plan:ldl=so:" + trunc + "@40,fft=triword,all=vprec:53"} {
+		_, err := lookupErr(name)
+		if err == nil || strings.Contains(err.Error(), "%2B") || !strings.Contains(err.Error(), "plan entry") {
+			t.Errorf("%s: error %v, want one about the format alone", name, err)
 		}
 	}
 	for _, name := range []string{"plan:ldl=so:" + wide + "@200:11+all=vprecbig:53:e11", "plan:all=so:" + wide + "@200:11"} {

@@ -111,7 +111,9 @@ func Parse(s string) (Plan, error) {
 			}
 		}
 		if err != nil {
-			return p, fmt.Errorf("plan entry %q: %w%s", item, err, prevHint)
+			// A well-formed entry of a known stage is not the rest of a
+			// cut path: its own error, without the escaping hint.
+			return p, fmt.Errorf("plan entry %q: %w", item, err)
 		}
 		if key == "all" {
 			all = name
@@ -194,6 +196,26 @@ func (p Plan) String() string {
 // Name returns the plan's backend name, "plan:" and the plan with "+"
 // between entries (commas separate backends in lists).
 func (p Plan) Name() string { return "plan:" + strings.ReplaceAll(p.String(), ",", "+") }
+
+// Foreign returns the distinct foreign formats of the plan, sorted, each as
+// FAMILY:ARG with ARG decoded from the plan's escapes: a plugin stage
+// so:./lib%2Bv2.so@40 gives "so:./lib+v2.so@40", the name of that
+// plugin's backend.
+func (p Plan) Foreign() ([]string, error) {
+	var out []string
+	for _, f := range p.Formats() {
+		family, arg, open := foreignFamily(f)
+		if open == nil {
+			continue
+		}
+		raw, err := unescapeArg(arg)
+		if err != nil {
+			return nil, fmt.Errorf("format %s: %w", f, err)
+		}
+		out = append(out, family+":"+raw)
+	}
+	return out, nil
+}
 
 // Formats returns the distinct formats of the plan, sorted.
 func (p Plan) Formats() []string {

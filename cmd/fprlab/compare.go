@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -174,6 +175,9 @@ type compareIdentity struct {
 	// TriwordNames is the meaning of the triword backend names
 	// (triwordNames; absent: the old names, see legacy.go).
 	TriwordNames int `json:"triword_names,omitempty"`
+	// Plugins are the plugin libraries of the backends with their
+	// SHA-256 (pluginLibraries).
+	Plugins []string `json:"plugins,omitempty"`
 }
 
 // splitBackends splits a comma-separated backend list. A precision plan may
@@ -196,6 +200,17 @@ func splitBackends(list string) []string {
 	return out
 }
 
+// listedBackend looks up names[i] of a backend list. A plugin library that
+// does not exist, with more items after it, may be a path holding a ','
+// that the list was split at: the error says how to name it.
+func listedBackend(names []string, i int) (arith.Backend, error) {
+	b, err := lookupBackend(names[i])
+	if err != nil && strings.HasPrefix(names[i], "so:") && i+1 < len(names) && errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("%w (a backend list is split at ','; name a plugin whose path holds a ',' as a plan of its arithmetic alone, plan:all=so:PATH, with the ',' written %%2C)", err)
+	}
+	return b, err
+}
+
 // compareConfig validates the flags into a campaign configuration.
 func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error) {
 	var cfg shadow.Config
@@ -207,8 +222,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
-	for _, name := range splitBackends(opts.Backends) {
-		b, err := lookupBackend(name)
+	names := splitBackends(opts.Backends)
+	for i := range names {
+		b, err := listedBackend(names, i)
 		if err != nil {
 			return nil, cfg, err
 		}
@@ -318,6 +334,9 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			id.Backends = append(id.Backends, b.Name)
 		}
 		id.TriwordNames = triwordNames(id.Backends)
+		if id.Plugins, err = pluginLibraries(id.Backends); err != nil {
+			return nil, err
+		}
 		if err := checkResumable(opts.Out, cfg); err != nil {
 			return nil, err
 		}

@@ -105,11 +105,11 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	}
 	fn := sc == shadow.SchemeFNDSA
 	logn, err := degreeLogn(opts.Params)
+	if fn && (err != nil || logn < fndsa.MinLogN) {
+		return fmt.Errorf("--params %q: FN-DSA degrees are powers of two from 4 to 1024 (512 and 1024 standard)", opts.Params)
+	}
 	if err != nil {
 		return err
-	}
-	if fn && logn < fndsa.MinLogN {
-		return fmt.Errorf("--params %s: FN-DSA degrees are 4 to 1024 (512 and 1024 standard)", opts.Params)
 	}
 	if fn && opts.BackendSet {
 		return errors.New("--backend does not apply to --scheme fn-dsa: FN-DSA key generation uses integer arithmetic only, so every backend gets the same keys")

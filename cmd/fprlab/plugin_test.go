@@ -195,3 +195,82 @@ func TestPluginCommands(t *testing.T) {
 		t.Errorf("sweep: the truncating plugin's statistics differ from vprec:40:e11:rz's\n got %.400s\nwant %.400s", a, b)
 	}
 }
+
+// TestPluginRebuiltRefused: a campaign directory records the SHA-256 of
+// each plugin library its backends load (plain or a plan's stage), so the
+// same command after the library was rebuilt or replaced -- another
+// arithmetic under the same name -- is refused (exit 2, naming the
+// library and both digests) instead of reporting or extending the old
+// library's records; with the library unchanged it resumes.
+func TestPluginRebuiltRefused(t *testing.T) {
+	double := plugintest.Build(t, "../../examples/double.c")
+	datapath := plugintest.Build(t, "../../examples/datapath.cpp")
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "libmine.so")
+	install := func(src string) {
+		t.Helper()
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A new file, as a build writes it: the old one may be mapped
+		// into this process, which loaded it.
+		if err := os.WriteFile(lib+".new", b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(lib+".new", lib); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ cmd, backend string }{
+		{"compare", "so:" + lib},
+		{"sweep", "plan:sampler=so:" + lib + "+all=vprec:53:e11"},
+	} {
+		install(double)
+		out := filepath.Join(dir, c.cmd)
+		args := []string{c.cmd, "--params", "512", "--signatures", "1", "--out", out}
+		if c.cmd == "compare" {
+			args = append(args, "--backend", c.backend)
+		} else {
+			args = append(args, "--format", "vprec:30", "--reference", c.backend)
+		}
+		for range 2 { // a new directory, then the same library again
+			if code, _, errs := runCLI(t, args...); code != 0 {
+				t.Fatalf("%s: exit %d: %s", c.cmd, code, errs)
+			}
+		}
+		install(datapath) // another library at the same path
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || !strings.Contains(errs, "so:"+lib+" is another library than the one that made it") ||
+			!strings.Contains(errs, "rebuilt or replaced since") {
+			t.Fatalf("%s after the library changed: exit %d, stderr %q", c.cmd, code, errs)
+		}
+	}
+}
+
+// TestPluginPathWithComma: a backend list is split at ',', so a plugin
+// whose path holds one is cut; the error says so and how to name it, and
+// the plan spelling it gives works.
+func TestPluginPathWithComma(t *testing.T) {
+	src, err := os.ReadFile(plugintest.Build(t, "../../examples/double.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := filepath.Join(t.TempDir(), "lib,double.so")
+	if err := os.WriteFile(lib, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{
+		{"compare", "--backend", "so:" + lib, "--params", "512", "--signatures", "1"},
+		{"sweep", "--format", "vprec:30", "--reference", "so:" + lib, "--params", "512", "--signatures", "1"},
+	} {
+		code, _, errs := runCLI(t, cmd...)
+		if code != 2 || !strings.Contains(errs, "no such file") || !strings.Contains(errs, "plan:all=so:PATH, with the ',' written %2C") {
+			t.Errorf("%s: exit %d, stderr %q", cmd[0], code, errs)
+		}
+	}
+	escaped := strings.ReplaceAll(lib, ",", "%2C")
+	if code, out, errs := runCLI(t, "compare", "--backend", "plan:all=so:"+escaped, "--params", "512", "--signatures", "1"); code != 0 || !strings.Contains(out, "1 signatures") {
+		t.Errorf("plan:all=so:%s: exit %d\n%s\n%s", escaped, code, out, errs)
+	}
+}

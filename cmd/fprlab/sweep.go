@@ -117,6 +117,8 @@ type sweepIdentity struct {
 	Scheme string `json:"scheme,omitempty"`
 	// KeySource: as compareIdentity's.
 	KeySource string `json:"key_source,omitempty"`
+	// Plugins: as compareIdentity's (of the formats and references).
+	Plugins []string `json:"plugins,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -218,8 +220,14 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	}
 	var bs []arith.Backend
 	seen := map[string]bool{}
-	for _, n := range append(refs, names...) {
-		b, err := lookupBackend(strings.TrimSpace(n))
+	for i, n := range append(refs, names...) {
+		var b arith.Backend
+		var err error
+		if i < len(refs) {
+			b, err = listedBackend(refs, i) // a --reference list
+		} else {
+			b, err = lookupBackend(strings.TrimSpace(n))
+		}
 		if err != nil {
 			return err
 		}
@@ -278,6 +286,10 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		// The directory stays locked for the whole sweep; each format's
 		// compare directory has its own lock.
 		id.TriwordNames = triwordNames(id.Formats)
+		var err error
+		if id.Plugins, err = pluginLibraries(id.Formats); err != nil {
+			return err
+		}
 		if err := checkResumable(opts.Out, cfg); err != nil {
 			return err
 		}
