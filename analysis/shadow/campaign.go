@@ -155,6 +155,17 @@ func keySourceText(v any, ok bool) string {
 	return "from --key-source " + identityValue(v)
 }
 
+// schemeText describes an identity's scheme value (absent: round 3).
+func schemeText(v any, ok bool) string {
+	if !ok {
+		return "Falcon round 3 (--scheme falcon, the default)"
+	}
+	if s, isString := v.(string); isString && s == string(SchemeFNDSA) {
+		return "FN-DSA (--scheme fn-dsa)"
+	}
+	return "--scheme " + identityValue(v)
+}
+
 // pluginsDiff describes how an identity's plugin libraries ("so:ARG
 // sha256:HEX" each, or absent) differ from this run's.
 func pluginsDiff(old, cur any) string {
@@ -230,7 +241,18 @@ func IdentityDiff(old, cur []byte) (string, error) {
 		case "plugins":
 			diffs = append(diffs, pluginsDiff(ov, cv))
 			continue
+		case "scheme":
+			// Absent: round 3 (--scheme falcon, the default).
+			diffs = append(diffs, fmt.Sprintf("it signs %s, this run %s", schemeText(ov, ook), schemeText(cv, cok)))
+			continue
 		case "key_source":
+			// A key source belongs to FN-DSA campaigns: where the schemes
+			// differ, the scheme's line says it all (naming round 3's
+			// keys as --key-source falcon, which round 3 refuses, would
+			// mislead).
+			if !reflect.DeepEqual(o["scheme"], c["scheme"]) {
+				continue
+			}
 			// Absent: round 3's keys (an FN-DSA campaign's before the
 			// field existed, or with --key-source falcon).
 			diffs = append(diffs, fmt.Sprintf("its keys are %s, this run's %s", keySourceText(ov, ook), keySourceText(cv, cok)))

@@ -237,7 +237,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		seen[b.Name] = true
 		bs = append(bs, b)
 	}
-	logn, err := katDegreeLogn(opts.Params)
+	logn, err := paramSetLogn(opts.Params)
 	if err != nil {
 		return nil, cfg, err
 	}

@@ -39,3 +39,17 @@ func katDegreeLogn(params string) (uint, error) {
 	}
 	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the NIST KAT exists for these degrees only)", params)
 }
+
+// paramSetLogn parses --params for the campaign commands (compare, tune),
+// which measure the standard parameter sets: Falcon-512 and -1024 of
+// round 3, FN-DSA-512 and -1024.
+func paramSetLogn(params string) (uint, error) {
+	if params == "" {
+		return 0, errors.New("missing --params: 512 or 1024")
+	}
+	logn, err := degreeLogn(params)
+	if err == nil && (logn == 9 || logn == 10) {
+		return logn, nil
+	}
+	return 0, fmt.Errorf("--params %s: want 512 or 1024 (the parameter sets of Falcon and FN-DSA, the degrees campaigns measure)", params)
+}

@@ -140,7 +140,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	logn, err := katDegreeLogn(opts.Params)
+	logn, err := paramSetLogn(opts.Params)
 	if err != nil {
 		return cfg, err
 	}
