@@ -177,3 +177,21 @@ func writeFile(t *testing.T, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestKatFNDSABackendCannotSign: a backend too narrow for the sampler is a
+// result on one backend as with --backend all -- its JSON names the error,
+// and the exit status is 1, not a usage error.
+func TestKatFNDSABackendCannotSign(t *testing.T) {
+	code, out, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "512", "--records", "1", "--backend", "vprec:12", "--json")
+	var res katFNDSAJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if res.Backend != "vprec:12" || !strings.Contains(res.Error, "SamplerZ") || res.FirstMismatch == nil || res.MatchPins != 0 {
+		t.Fatalf("%+v", res)
+	}
+	if n := strings.Count(errs, "SamplerZ rejected"); n != 2 {
+		// once as progress, once in the closing message
+		t.Errorf("stderr names the failure %d times: %q", n, errs)
+	}
+}
