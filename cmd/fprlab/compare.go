@@ -23,6 +23,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -293,6 +294,12 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 		fmt.Fprintf(s.Err, "compare: %s\n", msg)
 	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)
+	if errors.Is(err, falcon.ErrKeygenFailures) {
+		// Round 3's key generation runs on the backend (shadowed); a
+		// format too narrow for NTRUSolve's Babai reduction cannot make a
+		// key, though it may still sign.
+		return fmt.Errorf("%w\n(round 3's key generation runs on the measured backend, and this one is too narrow for it: measure its signing with keys made in binary64 by `fprlab sweep --format FORMAT`, as a stage of a precision plan (`plan:STAGE=FORMAT+all=binary64`), or with --scheme fn-dsa, whose key generation is integer)", err)
+	}
 	if err != nil {
 		return err
 	}

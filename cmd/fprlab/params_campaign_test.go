@@ -20,3 +20,15 @@ func TestCampaignParamsMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKeygenTooNarrow: a backend too narrow for round 3's key
+// generation is refused with the ways to measure its signing all the same.
+func TestCompareKeygenTooNarrow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4096 failing key candidates take about 20 s")
+	}
+	code, _, stderr := runCLI(t, "compare", "--backend", "vprec:11", "--params", "512", "--signatures", "1")
+	if code == 0 || !strings.Contains(stderr, "candidates kept failing") || !strings.Contains(stderr, "sweep --format") || !strings.Contains(stderr, "--scheme fn-dsa") {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+}
