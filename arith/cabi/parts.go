@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"math/bits"
 	"structs"
+
+	"github.com/fprlab/fprlab/arith/plan"
 )
 
 // Kinds of a decoded value (enum fprlab_kind).
@@ -65,35 +67,8 @@ func float64Parts(x float64) parts {
 // bigParts is the finite or infinite x exactly; false when its significand
 // needs more than 256 bits.
 func bigParts(x *big.Float) (parts, bool) {
-	var p parts
-	if x.Signbit() {
-		p.negative = 1
-	}
-	switch {
-	case x.IsInf():
-		p.kind = kindInf
-		return p, true
-	case x.Sign() == 0:
-		p.kind = kindZero
-		return p, true
-	}
-	prec := x.MinPrec()
-	if prec > 256 {
-		return p, false
-	}
-	exp := x.MantExp(nil)
-	// |x| * 2^(prec-exp) is an integer of prec bits.
-	m, _ := new(big.Float).SetMantExp(new(big.Float).Abs(x), int(prec)-exp).Int(nil)
-	var b [32]byte
-	m.FillBytes(b[:])
-	for i := range p.limbs {
-		for j := range 8 {
-			p.limbs[i] |= uint64(b[31-8*i-j]) << (8 * j)
-		}
-	}
-	p.kind = kindFinite
-	p.exponent = int64(exp) - int64(prec)
-	return p, true
+	p, ok := plan.BigParts(x)
+	return toParts(p), ok
 }
 
 // bitLen is the number of bits of M.

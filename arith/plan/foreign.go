@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/big"
@@ -365,7 +366,12 @@ func (bigCarrier) String() string { return "*big.Float" }
 
 func (bigCarrier) bits() (int, string) { return 256, "" }
 
-func (bigCarrier) parts(x *big.Float) (Parts, bool) {
+func (bigCarrier) parts(x *big.Float) (Parts, bool) { return BigParts(x) }
+
+// BigParts is the finite or infinite x exactly; false when its
+// significand needs more than 256 bits. (Package cabi hands such values
+// to fprlab_from_parts too.)
+func BigParts(x *big.Float) (Parts, bool) {
 	p := Parts{Neg: x.Signbit()}
 	switch {
 	case x.IsInf():
@@ -379,11 +385,14 @@ func (bigCarrier) parts(x *big.Float) (Parts, bool) {
 	if n > 256 {
 		return p, false
 	}
-	// |x| = 0.mant * 2^exp, so |x| * 2^(n-exp) is an integer of n bits.
+	// |x| = 0.mant * 2^exp, so |x| * 2^(n-exp) is an integer of n bits,
+	// read into 64-bit limbs whatever the size of big.Word.
 	exp := x.MantExp(nil)
 	i, _ := new(big.Float).SetMantExp(new(big.Float).Abs(x), n-exp).Int(nil)
-	for k, w := range i.Bits() {
-		p.M[k] = uint64(w)
+	var b [32]byte
+	i.FillBytes(b[:])
+	for k := range p.M {
+		p.M[k] = binary.BigEndian.Uint64(b[24-8*k:])
 	}
 	p.Kind, p.Exp = PartsFinite, int64(exp-n)
 	return p, true
