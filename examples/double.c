@@ -198,3 +198,7 @@ int fprlab_of_int64_n(void *ctx, const int64_t *in, void *pout, size_t n)
 		out[i] = (double)in[i];
 	return FPRLAB_OK;
 }
+
+/* The sampler's chains of operations in one call each (fprlab_run, an
+ * interpreter over the functions above; double.c has no fprlab_sqr). */
+FPRLAB_RUN_FROM_SCALAR(FPRLAB_VALUE_STRIDE(8), 0, fprlab_of_int64, fprlab_expm_p63)

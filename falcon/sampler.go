@@ -126,6 +126,8 @@ type sampler[F any, A arith.Arith[F]] struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[F]
 	words [MaxAcceptanceWords]uint64
+	// regs are the registers of the sampler's programs (sampler_program.go).
+	regs samplerRegs[F]
 }
 
 // maxIter bounds the rejection loop of one sample. Each iteration accepts
@@ -203,6 +205,9 @@ func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 		// iterations on each remaining leaf.
 		return 0
 	}
+	if z := int64(0); drawProgram(s, mu, isigma, &z) {
+		return z
+	}
 	a := s.a
 	c := int32(a.Floor(mu))
 	r := a.Sub(mu, a.Of(int64(c)))
@@ -246,13 +251,6 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	a := s.a
 	t := int32(a.Trunc(a.Mul(x, s.invLog2)))
 	r := a.Sub(x, a.Mul(a.Of(int64(t)), s.log2))
-
-	// Saturate t at 63 without a branch; as in the reference the
-	// comparison is unsigned, so a negative t (impossible for x >= 0)
-	// would saturate too.
-	sw := uint32(t)
-	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
-
 	var expm uint64
 	switch {
 	case s.fipsExpm != nil:
@@ -262,6 +260,17 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
+	return s.bernoulli(t, expm)
+}
+
+// bernoulli is berExp's trial once its arithmetic is done: t = trunc(x/ln2)
+// and expm = 2^63 ccs exp(-r) for the remainder r.
+func (s *sampler[F, A]) bernoulli(t int32, expm uint64) bool {
+	// Saturate t at 63 without a branch; as in the reference the
+	// comparison is unsigned, so a negative t (impossible for x >= 0)
+	// would saturate too.
+	sw := uint32(t)
+	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32

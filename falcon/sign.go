@@ -607,7 +607,9 @@ func doSignDyn[F any, A arith.Arith[F]](a A, s *sampler[F, A], sk *PrivateKey, h
 	enterStage(s.st, PlanTarget)
 	targetFFT(a, s.obs, t0, t1, s01, b11, hm, logn)
 	if ffs == nil {
-		ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		if !vecFFSampling(a, s, t0, t1, g00, g01, g11, logn, buf[7*n:]) {
+			ffSamplingDyn(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		}
 	} else {
 		ffs(buf, logn)
 	}

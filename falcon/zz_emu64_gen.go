@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"sync"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -45,6 +47,154 @@ type engineOfEmu64 struct {
 
 // backend is the emu64 copy of engineOf.backend (engine.go).
 func (e *engineOfEmu64) backend() arith.Backend { return e.b }
+
+// vecFFSamplingEmu64 is vecFFSampling (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func vecFFSamplingEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []emu64.FPR, logn uint, tmp []emu64.FPR) bool {
+	return false
+}
+
+// ffsLevelsEmu64 is ffsLevels (ffsampling_batch.go) with F = emu64.FPR.
+type ffsLevelsEmu64 struct {
+	l10, d11 [][]emu64.FPR // indexed by L
+	leaf     []emu64.FPR
+}
+
+// ffSamplingLevelsEmu64 is ffSamplingLevels (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func ffSamplingLevelsEmu64(a emu64.Arith, v vecArithEmu64, s *samplerEmu64, t0, t1, g00, g01, g11 []emu64.FPR, logn uint, tmp []emu64.FPR) {
+	n := 1 << logn
+	// Scratch: l10 and d11 of every level, the leaves, two levels of
+	// matrices (current and next) and the gathered LDL operands.
+	size := 2*n*int(logn) + n + 6*n + 5*n
+	sp, pool := batchScratchEmu64(size)
+	buf := *sp
+	take := func(k int) []emu64.FPR {
+		p := buf[:k:k]
+		buf = buf[k:]
+		return p
+	}
+	lv := &ffsLevelsEmu64{l10: make([][]emu64.FPR, logn+1), d11: make([][]emu64.FPR, logn+1)}
+	for L := uint(1); L <= logn; L++ {
+		lv.l10[L], lv.d11[L] = take(n), take(n)
+	}
+	lv.leaf = take(n)
+	c00, c01, c11 := take(n), take(n), take(n)
+	n00, n01, n11 := take(n), take(n), take(n)
+	v00, v01, v11, vd, vl := take(n), take(n), take(n), take(n), take(n)
+	copy(c00, g00[:n])
+	copy(c01, g01[:n])
+	copy(c11, g11[:n])
+
+	prev := enterStage(s.st, PlanLDL)
+	for L := logn; L >= 1; L-- {
+		nl := 1 << L
+		hl := nl >> 1
+		k := n / nl // nodes at level L
+		// The LDL step over the level's nodes as one polynomial of n
+		// values: real parts of all nodes, then imaginary parts.
+		gather := func(dst, src []emu64.FPR) {
+			for i := range k {
+				copy(dst[i*hl:(i+1)*hl], src[i*nl:i*nl+hl])
+				copy(dst[n/2+i*hl:n/2+(i+1)*hl], src[i*nl+hl:(i+1)*nl])
+			}
+		}
+		scatter := func(dst, src []emu64.FPR) {
+			for i := range k {
+				copy(dst[i*nl:i*nl+hl], src[i*hl:(i+1)*hl])
+				copy(dst[i*nl+hl:(i+1)*nl], src[n/2+i*hl:n/2+(i+1)*hl])
+			}
+		}
+		gather(v00, c00)
+		gather(v01, c01)
+		gather(v11, c11)
+		batchLDLEmu64(v, vd, vl, v00, v01, v11, logn)
+		scatter(lv.d11[L], vd)
+		scatter(lv.l10[L], vl)
+
+		// Children: node i's left child 2i is split(d00), its right
+		// child 2i+1 split(d11); a child's matrix is (f0, f1, f0).
+		f0s, f1s, fs := make([][]emu64.FPR, 2*k), make([][]emu64.FPR, 2*k), make([][]emu64.FPR, 2*k)
+		for i := range k {
+			for side, src := range [2][]emu64.FPR{c00[i*nl : (i+1)*nl], lv.d11[L][i*nl : (i+1)*nl]} {
+				ch := 2*i + side
+				fs[ch] = src
+				f0s[ch], f1s[ch] = n00[ch*hl:(ch+1)*hl], n01[ch*hl:(ch+1)*hl]
+			}
+		}
+		batchSplitManyEmu64(v, f0s, f1s, fs, L)
+		copy(n11, n00)
+		c00, n00 = n00, c00
+		c01, n01 = n01, c01
+		c11, n11 = n11, c11
+	}
+	copy(lv.leaf, c00)
+	enterStage(s.st, prev)
+
+	ffsLevelsNodeEmu64(a, s, lv, t0, t1, logn, logn, 0, tmp)
+	pool.Put(sp)
+}
+
+// ffsLevelsNodeEmu64 is ffsLevelsNode (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsLevelsNodeEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, t0, t1 []emu64.FPR, origLogn, L uint, i int, tmp []emu64.FPR) {
+	if L == 0 {
+		ffsLeafEmu64(a, s, t0, t1, lv.leaf[i:i+1], origLogn)
+		return
+	}
+	n := 1 << L
+	hn := n >> 1
+	l10, d11 := lv.l10[L][i*n:(i+1)*n], lv.d11[L][i*n:(i+1)*n]
+	enterStage(s.st, PlanLDL)
+	if s.obs != nil {
+		s.obs.Stage(StageLDL, int(L), 0, l10, d11)
+	}
+	copy(tmp[:n], l10)
+	z1 := tmp[n:]
+	enterStage(s.st, PlanFFSampling)
+	polySplitFFTEmu64(a, z1[:hn], z1[hn:], t1, L)
+	if s.obs != nil {
+		s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+	}
+	ffsLevelsNodeEmu64(a, s, lv, z1[:hn], z1[hn:], origLogn, L-1, 2*i+1, z1[n:])
+	ffsBetweenEmu64(a, s, t0, t1, L, tmp)
+	ffsLevelsNodeEmu64(a, s, lv, tmp[:hn], tmp[hn:], origLogn, L-1, 2*i, tmp[n:])
+	ffsAfterLeftEmu64(a, s, t0, L, tmp)
+}
+
+// batchSplitManyEmu64 is batchSplitMany (ffsampling_batch.go) with F = emu64.FPR.
+func batchSplitManyEmu64(a vecArithEmu64, f0s, f1s, fs [][]emu64.FPR, logn uint) {
+	hn := 1 << logn >> 1
+	qn := hn >> 1
+	for k, f := range fs {
+		f0s[k][0], f1s[k][0] = f[0], f[hn]
+	}
+	if qn == 0 {
+		return
+	}
+	m := len(fs) * qn // complex points of all the polynomials
+	tw1, s, sp, pool := splitScratchEmu64(a, hn, hn+18*m)
+	a.NegN(tw1[qn:], tw1[qn:])
+	as, bs, tw, h, buf := s[:2*m], s[2*m:4*m], s[4*m:6*m], s[6*m:10*m], s[10*m:18*m]
+	for k, f := range fs {
+		for u := range qn {
+			j := k*qn + u
+			as[j], as[m+j] = f[u<<1], f[(u<<1)+hn]
+			bs[j], bs[m+j] = f[(u<<1)+1], f[(u<<1)+1+hn]
+			tw[j], tw[m+j] = tw1[u], tw1[qn+u]
+		}
+	}
+	sum, c := h[:2*m], h[2*m:]
+	a.AddN(sum, as, bs)
+	a.SubN(c, as, bs)
+	cmulNEmu64(a, c[:m], c[m:], c[:m], c[m:], tw[:m], tw[m:], buf)
+	a.HalfN(h, h)
+	for k := range fs {
+		for u := range qn {
+			j := k*qn + u
+			f0s[k][u], f0s[k][qn+u] = sum[j], sum[m+j]
+			f1s[k][u], f1s[k][qn+u] = c[j], c[m+j]
+		}
+	}
+	pool.Put(sp)
+}
 
 // ffSamplingFSMEmu64 is ffSamplingFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
 func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsFrame, origLogn uint, st *ffsStats) {
@@ -460,6 +610,87 @@ func polyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) {
 		f[u<<1], f[(u<<1)+hn] = a.Add(ar, br), a.Add(ai, bi)
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
 	}
+}
+
+// vecArithEmu64 is vecArith (fft_batch.go) with F = emu64.FPR.
+type vecArithEmu64 interface {
+	arith.Arith[emu64.FPR]
+	arith.Vector[emu64.FPR]
+}
+
+// batchScratchEmu64 is batchScratch (fft_batch.go) with F = emu64.FPR.
+func batchScratchEmu64(n int) (*[]emu64.FPR, *sync.Pool) {
+	t := reflect.TypeFor[emu64.FPR]()
+	pv, ok := batchPools.Load(t)
+	if !ok {
+		pv, _ = batchPools.LoadOrStore(t, new(sync.Pool))
+	}
+	pool := pv.(*sync.Pool)
+	s, _ := pool.Get().(*[]emu64.FPR)
+	if s == nil {
+		s = new([]emu64.FPR)
+	}
+	if cap(*s) < n {
+		*s = make([]emu64.FPR, n)
+	}
+	*s = (*s)[:n]
+	return s, pool
+}
+
+// cmulNEmu64 is cmulN (fft_batch.go) with F = emu64.FPR.
+func cmulNEmu64(a vecArithEmu64, re, im, xr, xi, yr, yi, buf []emu64.FPR) {
+	m := len(re)
+	l, r := buf[:4*m], buf[4*m:8*m]
+	copy(l[0*m:], xr[:m])
+	copy(l[1*m:], xi[:m])
+	copy(l[2*m:], xr[:m])
+	copy(l[3*m:], xi[:m])
+	copy(r[0*m:], yr[:m])
+	copy(r[1*m:], yi[:m])
+	copy(r[2*m:], yi[:m])
+	copy(r[3*m:], yr[:m])
+	a.MulN(l, l, r)                     // xr*yr | xi*yi | xr*yi | xi*yr
+	a.SubN(re[:m], l[:m], l[m:2*m])     // xr*yr - xi*yi
+	a.AddN(im[:m], l[2*m:3*m], l[3*m:]) // xr*yi + xi*yr
+}
+
+// batchLDLEmu64 is batchLDL (fft_batch.go) with F = emu64.FPR.
+func batchLDLEmu64(a vecArithEmu64, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	sp, pool := batchScratchEmu64(18 * hn)
+	s := *sp
+	sq, neg, y, mu, x, buf := s[:n], s[n:2*n], s[2*n:3*n], s[3*n:4*n], s[4*n:5*n], s[5*n:9*n]
+	// cdiv(g01, g00): m = 1/(g00r^2 + g00i^2); y = (g00r m, -g00i m).
+	a.SqrN(sq, g00[:n])
+	a.AddN(sq[:hn], sq[:hn], sq[hn:])
+	a.InvN(sq[:hn], sq[:hn])
+	copy(neg[:hn], g00[hn:n])
+	copy(neg[hn:], g01[hn:n])
+	a.NegN(neg, neg) // -g00i | -g01i
+	copy(y[:hn], g00[:hn])
+	copy(y[hn:], neg[:hn])
+	copy(sq[hn:], sq[:hn])
+	a.MulN(y, y, sq)
+	// mu = g01 * y; x = mu * adj(g01).
+	cmulNEmu64(a, mu[:hn], mu[hn:], g01[:hn], g01[hn:n], y[:hn], y[hn:], buf)
+	cmulNEmu64(a, x[:hn], x[hn:], mu[:hn], mu[hn:], g01[:hn], neg[hn:], buf)
+	// d11 = g11 - x; l10 = adj(mu).
+	a.SubN(d11[:n], g11[:n], x)
+	copy(l10[:hn], mu[:hn])
+	a.NegN(l10[hn:n], mu[hn:])
+	pool.Put(sp)
+}
+
+// splitScratchEmu64 is splitScratch (fft_batch.go) with F = emu64.FPR.
+func splitScratchEmu64(a vecArithEmu64, hn, size int) (tw, rest []emu64.FPR, sp *[]emu64.FPR, pool *sync.Pool) {
+	sp, pool = batchScratchEmu64(size)
+	tw, rest = (*sp)[:hn], (*sp)[hn:]
+	qn := hn >> 1
+	for u := range qn {
+		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
+	}
+	return tw, rest, sp, pool
 }
 
 // vecOfInt8Emu64 is vecOfInt8 (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1077,6 +1308,8 @@ type samplerEmu64 struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[emu64.FPR]
 	words [MaxAcceptanceWords]uint64
+	// regs are the registers of the sampler's programs (sampler_program.go).
+	regs samplerRegsEmu64
 }
 
 // newSamplerEmu64 is newSampler (sampler.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1134,6 +1367,9 @@ func (s *samplerEmu64) draw(mu, isigma emu64.FPR) int64 {
 		// iterations on each remaining leaf.
 		return 0
 	}
+	if z := int64(0); drawProgramEmu64(s, mu, isigma, &z) {
+		return z
+	}
 	a := s.a
 	c := int32(a.Floor(mu))
 	r := a.Sub(mu, a.Of(int64(c)))
@@ -1168,13 +1404,6 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	a := s.a
 	t := int32(a.Trunc(a.Mul(x, s.invLog2)))
 	r := a.Sub(x, a.Mul(a.Of(int64(t)), s.log2))
-
-	// Saturate t at 63 without a branch; as in the reference the
-	// comparison is unsigned, so a negative t (impossible for x >= 0)
-	// would saturate too.
-	sw := uint32(t)
-	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
-
 	var expm uint64
 	switch {
 	case s.fipsExpm != nil:
@@ -1184,6 +1413,16 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
+	return s.bernoulli(t, expm)
+}
+
+// bernoulli is the emu64 copy of sampler.bernoulli (sampler.go).
+func (s *samplerEmu64) bernoulli(t int32, expm uint64) bool {
+	// Saturate t at 63 without a branch; as in the reference the
+	// comparison is unsigned, so a negative t (impossible for x >= 0)
+	// would saturate too.
+	sw := uint32(t)
+	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -1203,6 +1442,15 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	}
 	return accept
 }
+
+// samplerRegsEmu64 is samplerRegs (sampler_program.go) with F = emu64.FPR.
+type samplerRegsEmu64 struct {
+	v [numSamplerValueRegs]emu64.FPR
+	i [numSamplerIntRegs]int64
+}
+
+// drawProgramEmu64 is drawProgram (sampler_program.go) with F = emu64.FPR, A = emu64.Arith.
+func drawProgramEmu64(s *samplerEmu64, mu, isigma emu64.FPR, z *int64) bool { return false }
 
 // expandKey is the emu64 copy of engineOf.expandKey (sign.go).
 func (e *engineOfEmu64) expandKey(sk *PrivateKey) any {
@@ -1380,7 +1628,9 @@ func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []u
 	enterStage(s.st, PlanTarget)
 	targetFFTEmu64(a, s.obs, t0, t1, s01, b11, hm, logn)
 	if ffs == nil {
-		ffSamplingDynEmu64(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		if !vecFFSamplingEmu64(a, s, t0, t1, g00, g01, g11, logn, buf[7*n:]) {
+			ffSamplingDynEmu64(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		}
 	} else {
 		ffs(buf, logn)
 	}

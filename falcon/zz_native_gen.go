@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
+	"sync"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
@@ -45,6 +47,154 @@ type engineOfNative struct {
 
 // backend is the native copy of engineOf.backend (engine.go).
 func (e *engineOfNative) backend() arith.Backend { return e.b }
+
+// vecFFSamplingNative is vecFFSampling (ffsampling_batch.go) with F = float64, A = native.Arith.
+func vecFFSamplingNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11 []float64, logn uint, tmp []float64) bool {
+	return false
+}
+
+// ffsLevelsNative is ffsLevels (ffsampling_batch.go) with F = float64.
+type ffsLevelsNative struct {
+	l10, d11 [][]float64 // indexed by L
+	leaf     []float64
+}
+
+// ffSamplingLevelsNative is ffSamplingLevels (ffsampling_batch.go) with F = float64, A = native.Arith.
+func ffSamplingLevelsNative(a native.Arith, v vecArithNative, s *samplerNative, t0, t1, g00, g01, g11 []float64, logn uint, tmp []float64) {
+	n := 1 << logn
+	// Scratch: l10 and d11 of every level, the leaves, two levels of
+	// matrices (current and next) and the gathered LDL operands.
+	size := 2*n*int(logn) + n + 6*n + 5*n
+	sp, pool := batchScratchNative(size)
+	buf := *sp
+	take := func(k int) []float64 {
+		p := buf[:k:k]
+		buf = buf[k:]
+		return p
+	}
+	lv := &ffsLevelsNative{l10: make([][]float64, logn+1), d11: make([][]float64, logn+1)}
+	for L := uint(1); L <= logn; L++ {
+		lv.l10[L], lv.d11[L] = take(n), take(n)
+	}
+	lv.leaf = take(n)
+	c00, c01, c11 := take(n), take(n), take(n)
+	n00, n01, n11 := take(n), take(n), take(n)
+	v00, v01, v11, vd, vl := take(n), take(n), take(n), take(n), take(n)
+	copy(c00, g00[:n])
+	copy(c01, g01[:n])
+	copy(c11, g11[:n])
+
+	prev := enterStage(s.st, PlanLDL)
+	for L := logn; L >= 1; L-- {
+		nl := 1 << L
+		hl := nl >> 1
+		k := n / nl // nodes at level L
+		// The LDL step over the level's nodes as one polynomial of n
+		// values: real parts of all nodes, then imaginary parts.
+		gather := func(dst, src []float64) {
+			for i := range k {
+				copy(dst[i*hl:(i+1)*hl], src[i*nl:i*nl+hl])
+				copy(dst[n/2+i*hl:n/2+(i+1)*hl], src[i*nl+hl:(i+1)*nl])
+			}
+		}
+		scatter := func(dst, src []float64) {
+			for i := range k {
+				copy(dst[i*nl:i*nl+hl], src[i*hl:(i+1)*hl])
+				copy(dst[i*nl+hl:(i+1)*nl], src[n/2+i*hl:n/2+(i+1)*hl])
+			}
+		}
+		gather(v00, c00)
+		gather(v01, c01)
+		gather(v11, c11)
+		batchLDLNative(v, vd, vl, v00, v01, v11, logn)
+		scatter(lv.d11[L], vd)
+		scatter(lv.l10[L], vl)
+
+		// Children: node i's left child 2i is split(d00), its right
+		// child 2i+1 split(d11); a child's matrix is (f0, f1, f0).
+		f0s, f1s, fs := make([][]float64, 2*k), make([][]float64, 2*k), make([][]float64, 2*k)
+		for i := range k {
+			for side, src := range [2][]float64{c00[i*nl : (i+1)*nl], lv.d11[L][i*nl : (i+1)*nl]} {
+				ch := 2*i + side
+				fs[ch] = src
+				f0s[ch], f1s[ch] = n00[ch*hl:(ch+1)*hl], n01[ch*hl:(ch+1)*hl]
+			}
+		}
+		batchSplitManyNative(v, f0s, f1s, fs, L)
+		copy(n11, n00)
+		c00, n00 = n00, c00
+		c01, n01 = n01, c01
+		c11, n11 = n11, c11
+	}
+	copy(lv.leaf, c00)
+	enterStage(s.st, prev)
+
+	ffsLevelsNodeNative(a, s, lv, t0, t1, logn, logn, 0, tmp)
+	pool.Put(sp)
+}
+
+// ffsLevelsNodeNative is ffsLevelsNode (ffsampling_batch.go) with F = float64, A = native.Arith.
+func ffsLevelsNodeNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, t0, t1 []float64, origLogn, L uint, i int, tmp []float64) {
+	if L == 0 {
+		ffsLeafNative(a, s, t0, t1, lv.leaf[i:i+1], origLogn)
+		return
+	}
+	n := 1 << L
+	hn := n >> 1
+	l10, d11 := lv.l10[L][i*n:(i+1)*n], lv.d11[L][i*n:(i+1)*n]
+	enterStage(s.st, PlanLDL)
+	if s.obs != nil {
+		s.obs.Stage(StageLDL, int(L), 0, l10, d11)
+	}
+	copy(tmp[:n], l10)
+	z1 := tmp[n:]
+	enterStage(s.st, PlanFFSampling)
+	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, L)
+	if s.obs != nil {
+		s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+	}
+	ffsLevelsNodeNative(a, s, lv, z1[:hn], z1[hn:], origLogn, L-1, 2*i+1, z1[n:])
+	ffsBetweenNative(a, s, t0, t1, L, tmp)
+	ffsLevelsNodeNative(a, s, lv, tmp[:hn], tmp[hn:], origLogn, L-1, 2*i, tmp[n:])
+	ffsAfterLeftNative(a, s, t0, L, tmp)
+}
+
+// batchSplitManyNative is batchSplitMany (ffsampling_batch.go) with F = float64.
+func batchSplitManyNative(a vecArithNative, f0s, f1s, fs [][]float64, logn uint) {
+	hn := 1 << logn >> 1
+	qn := hn >> 1
+	for k, f := range fs {
+		f0s[k][0], f1s[k][0] = f[0], f[hn]
+	}
+	if qn == 0 {
+		return
+	}
+	m := len(fs) * qn // complex points of all the polynomials
+	tw1, s, sp, pool := splitScratchNative(a, hn, hn+18*m)
+	a.NegN(tw1[qn:], tw1[qn:])
+	as, bs, tw, h, buf := s[:2*m], s[2*m:4*m], s[4*m:6*m], s[6*m:10*m], s[10*m:18*m]
+	for k, f := range fs {
+		for u := range qn {
+			j := k*qn + u
+			as[j], as[m+j] = f[u<<1], f[(u<<1)+hn]
+			bs[j], bs[m+j] = f[(u<<1)+1], f[(u<<1)+1+hn]
+			tw[j], tw[m+j] = tw1[u], tw1[qn+u]
+		}
+	}
+	sum, c := h[:2*m], h[2*m:]
+	a.AddN(sum, as, bs)
+	a.SubN(c, as, bs)
+	cmulNNative(a, c[:m], c[m:], c[:m], c[m:], tw[:m], tw[m:], buf)
+	a.HalfN(h, h)
+	for k := range fs {
+		for u := range qn {
+			j := k*qn + u
+			f0s[k][u], f0s[k][qn+u] = sum[j], sum[m+j]
+			f1s[k][u], f1s[k][qn+u] = c[j], c[m+j]
+		}
+	}
+	pool.Put(sp)
+}
 
 // ffSamplingFSMNative is ffSamplingFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
 func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffsFrame, origLogn uint, st *ffsStats) {
@@ -460,6 +610,87 @@ func polyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) {
 		f[u<<1], f[(u<<1)+hn] = a.Add(ar, br), a.Add(ai, bi)
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
 	}
+}
+
+// vecArithNative is vecArith (fft_batch.go) with F = float64.
+type vecArithNative interface {
+	arith.Arith[float64]
+	arith.Vector[float64]
+}
+
+// batchScratchNative is batchScratch (fft_batch.go) with F = float64.
+func batchScratchNative(n int) (*[]float64, *sync.Pool) {
+	t := reflect.TypeFor[float64]()
+	pv, ok := batchPools.Load(t)
+	if !ok {
+		pv, _ = batchPools.LoadOrStore(t, new(sync.Pool))
+	}
+	pool := pv.(*sync.Pool)
+	s, _ := pool.Get().(*[]float64)
+	if s == nil {
+		s = new([]float64)
+	}
+	if cap(*s) < n {
+		*s = make([]float64, n)
+	}
+	*s = (*s)[:n]
+	return s, pool
+}
+
+// cmulNNative is cmulN (fft_batch.go) with F = float64.
+func cmulNNative(a vecArithNative, re, im, xr, xi, yr, yi, buf []float64) {
+	m := len(re)
+	l, r := buf[:4*m], buf[4*m:8*m]
+	copy(l[0*m:], xr[:m])
+	copy(l[1*m:], xi[:m])
+	copy(l[2*m:], xr[:m])
+	copy(l[3*m:], xi[:m])
+	copy(r[0*m:], yr[:m])
+	copy(r[1*m:], yi[:m])
+	copy(r[2*m:], yi[:m])
+	copy(r[3*m:], yr[:m])
+	a.MulN(l, l, r)                     // xr*yr | xi*yi | xr*yi | xi*yr
+	a.SubN(re[:m], l[:m], l[m:2*m])     // xr*yr - xi*yi
+	a.AddN(im[:m], l[2*m:3*m], l[3*m:]) // xr*yi + xi*yr
+}
+
+// batchLDLNative is batchLDL (fft_batch.go) with F = float64.
+func batchLDLNative(a vecArithNative, d11, l10, g00, g01, g11 []float64, logn uint) {
+	n := 1 << logn
+	hn := n >> 1
+	sp, pool := batchScratchNative(18 * hn)
+	s := *sp
+	sq, neg, y, mu, x, buf := s[:n], s[n:2*n], s[2*n:3*n], s[3*n:4*n], s[4*n:5*n], s[5*n:9*n]
+	// cdiv(g01, g00): m = 1/(g00r^2 + g00i^2); y = (g00r m, -g00i m).
+	a.SqrN(sq, g00[:n])
+	a.AddN(sq[:hn], sq[:hn], sq[hn:])
+	a.InvN(sq[:hn], sq[:hn])
+	copy(neg[:hn], g00[hn:n])
+	copy(neg[hn:], g01[hn:n])
+	a.NegN(neg, neg) // -g00i | -g01i
+	copy(y[:hn], g00[:hn])
+	copy(y[hn:], neg[:hn])
+	copy(sq[hn:], sq[:hn])
+	a.MulN(y, y, sq)
+	// mu = g01 * y; x = mu * adj(g01).
+	cmulNNative(a, mu[:hn], mu[hn:], g01[:hn], g01[hn:n], y[:hn], y[hn:], buf)
+	cmulNNative(a, x[:hn], x[hn:], mu[:hn], mu[hn:], g01[:hn], neg[hn:], buf)
+	// d11 = g11 - x; l10 = adj(mu).
+	a.SubN(d11[:n], g11[:n], x)
+	copy(l10[:hn], mu[:hn])
+	a.NegN(l10[hn:n], mu[hn:])
+	pool.Put(sp)
+}
+
+// splitScratchNative is splitScratch (fft_batch.go) with F = float64.
+func splitScratchNative(a vecArithNative, hn, size int) (tw, rest []float64, sp *[]float64, pool *sync.Pool) {
+	sp, pool = batchScratchNative(size)
+	tw, rest = (*sp)[:hn], (*sp)[hn:]
+	qn := hn >> 1
+	for u := range qn {
+		tw[u], tw[qn+u] = a.GM((u+hn)<<1), a.GM(((u+hn)<<1)+1)
+	}
+	return tw, rest, sp, pool
 }
 
 // attemptFIPS206 is the native copy of engineOf.attemptFIPS206 (fips206.go).
@@ -1030,6 +1261,8 @@ type samplerNative struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[float64]
 	words [MaxAcceptanceWords]uint64
+	// regs are the registers of the sampler's programs (sampler_program.go).
+	regs samplerRegsNative
 }
 
 // newSamplerNative is newSampler (sampler.go) with F = float64, A = native.Arith.
@@ -1087,6 +1320,9 @@ func (s *samplerNative) draw(mu, isigma float64) int64 {
 		// iterations on each remaining leaf.
 		return 0
 	}
+	if z := int64(0); drawProgramNative(s, mu, isigma, &z) {
+		return z
+	}
 	a := s.a
 	c := int32(a.Floor(mu))
 	r := a.Sub(mu, a.Of(int64(c)))
@@ -1121,13 +1357,6 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	a := s.a
 	t := int32(a.Trunc(a.Mul(x, s.invLog2)))
 	r := a.Sub(x, a.Mul(a.Of(int64(t)), s.log2))
-
-	// Saturate t at 63 without a branch; as in the reference the
-	// comparison is unsigned, so a negative t (impossible for x >= 0)
-	// would saturate too.
-	sw := uint32(t)
-	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
-
 	var expm uint64
 	switch {
 	case s.fipsExpm != nil:
@@ -1137,6 +1366,16 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
+	return s.bernoulli(t, expm)
+}
+
+// bernoulli is the native copy of sampler.bernoulli (sampler.go).
+func (s *samplerNative) bernoulli(t int32, expm uint64) bool {
+	// Saturate t at 63 without a branch; as in the reference the
+	// comparison is unsigned, so a negative t (impossible for x >= 0)
+	// would saturate too.
+	sw := uint32(t)
+	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -1156,6 +1395,15 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	}
 	return accept
 }
+
+// samplerRegsNative is samplerRegs (sampler_program.go) with F = float64.
+type samplerRegsNative struct {
+	v [numSamplerValueRegs]float64
+	i [numSamplerIntRegs]int64
+}
+
+// drawProgramNative is drawProgram (sampler_program.go) with F = float64, A = native.Arith.
+func drawProgramNative(s *samplerNative, mu, isigma float64, z *int64) bool { return false }
 
 // expandKey is the native copy of engineOf.expandKey (sign.go).
 func (e *engineOfNative) expandKey(sk *PrivateKey) any {
@@ -1333,7 +1581,9 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	enterStage(s.st, PlanTarget)
 	targetFFTNative(a, s.obs, t0, t1, s01, b11, hm, logn)
 	if ffs == nil {
-		ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		if !vecFFSamplingNative(a, s, t0, t1, g00, g01, g11, logn, buf[7*n:]) {
+			ffSamplingDynNative(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		}
 	} else {
 		ffs(buf, logn)
 	}

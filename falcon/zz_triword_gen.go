@@ -42,6 +42,11 @@ type engineOfTriword struct {
 // backend is the triword copy of engineOf.backend (engine.go).
 func (e *engineOfTriword) backend() arith.Backend { return e.b }
 
+// vecFFSamplingTriword is vecFFSampling (ffsampling_batch.go) with F = triword.TW, A = triword.Arith.
+func vecFFSamplingTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, g11 []triword.TW, logn uint, tmp []triword.TW) bool {
+	return false
+}
+
 // cmulTriword is cmul (fft.go) with F = triword.TW, A = triword.Arith.
 func cmulTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triword.TW) {
 	re := a.Sub(a.Mul(xr, yr), a.Mul(xi, yi))
@@ -398,6 +403,8 @@ type samplerTriword struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[triword.TW]
 	words [MaxAcceptanceWords]uint64
+	// regs are the registers of the sampler's programs (sampler_program.go).
+	regs samplerRegsTriword
 }
 
 // newSamplerTriword is newSampler (sampler.go) with F = triword.TW, A = triword.Arith.
@@ -455,6 +462,9 @@ func (s *samplerTriword) draw(mu, isigma triword.TW) int64 {
 		// iterations on each remaining leaf.
 		return 0
 	}
+	if z := int64(0); drawProgramTriword(s, mu, isigma, &z) {
+		return z
+	}
 	a := s.a
 	c := int32(a.Floor(mu))
 	r := a.Sub(mu, a.Of(int64(c)))
@@ -489,13 +499,6 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	a := s.a
 	t := int32(a.Trunc(a.Mul(x, s.invLog2)))
 	r := a.Sub(x, a.Mul(a.Of(int64(t)), s.log2))
-
-	// Saturate t at 63 without a branch; as in the reference the
-	// comparison is unsigned, so a negative t (impossible for x >= 0)
-	// would saturate too.
-	sw := uint32(t)
-	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
-
 	var expm uint64
 	switch {
 	case s.fipsExpm != nil:
@@ -505,6 +508,16 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
+	return s.bernoulli(t, expm)
+}
+
+// bernoulli is the triword copy of sampler.bernoulli (sampler.go).
+func (s *samplerTriword) bernoulli(t int32, expm uint64) bool {
+	// Saturate t at 63 without a branch; as in the reference the
+	// comparison is unsigned, so a negative t (impossible for x >= 0)
+	// would saturate too.
+	sw := uint32(t)
+	sw ^= (sw ^ 63) & -((63 - sw) >> 31)
 	z := ((expm << 1) - 1) >> sw
 
 	var w uint32
@@ -524,6 +537,15 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	}
 	return accept
 }
+
+// samplerRegsTriword is samplerRegs (sampler_program.go) with F = triword.TW.
+type samplerRegsTriword struct {
+	v [numSamplerValueRegs]triword.TW
+	i [numSamplerIntRegs]int64
+}
+
+// drawProgramTriword is drawProgram (sampler_program.go) with F = triword.TW, A = triword.Arith.
+func drawProgramTriword(s *samplerTriword, mu, isigma triword.TW, z *int64) bool { return false }
 
 // expandKey is the triword copy of engineOf.expandKey (sign.go).
 func (e *engineOfTriword) expandKey(sk *PrivateKey) any {
@@ -701,7 +723,9 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	enterStage(s.st, PlanTarget)
 	targetFFTTriword(a, s.obs, t0, t1, s01, b11, hm, logn)
 	if ffs == nil {
-		ffSamplingDynTriword(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		if !vecFFSamplingTriword(a, s, t0, t1, g00, g01, g11, logn, buf[7*n:]) {
+			ffSamplingDynTriword(a, s, t0, t1, g00, g01, g11, logn, logn, buf[7*n:])
+		}
 	} else {
 		ffs(buf, logn)
 	}

@@ -59,12 +59,16 @@
  * instead of one call per value. They are optional: a plugin without them
  * is called one value at a time, with the same results.
  *
+ * Programs. Likewise the plugin may export fprlab_run, which executes a
+ * short chain of dependent operations (the sampler's, per candidate) in
+ * one call; FPRLAB_RUN_FROM_SCALAR defines it from the scalar functions.
+ *
  * This header is part of fprlab and versioned with it: a change that
  * alters the layout of a structure, the meaning of a function or a flag
  * increments FPRLAB_ARITH_ABI_VERSION. Adding an optional function does
  * not: a plugin built against an earlier header of the same version lacks
- * it, and fprlab falls back as documented (the vector functions were added
- * to version 1 in this way).
+ * it, and fprlab falls back as documented (the vector functions and
+ * fprlab_run were added to version 1 in this way).
  */
 #ifndef FPRLAB_ARITH_H
 #define FPRLAB_ARITH_H
@@ -343,6 +347,122 @@ int fprlab_of_int64_n(void *ctx, const int64_t *in, void *out, size_t n);
 			int st = fprlab_##name(ctx, (const char *)x + i * (stride), (char *)out + i * (stride)); \
 			if (st != FPRLAB_OK) \
 				return st; \
+		} \
+		return FPRLAB_OK; \
+	}
+
+/* ---- Optional program function ---- */
+
+/*
+ * Some of Falcon's arithmetic is a chain of dependent operations that no
+ * array covers: the rejection sampler computes about a dozen operations
+ * per candidate, each on the one before. fprlab_run executes such a
+ * chain -- a straight-line program -- in one call. It is optional: without
+ * it, fprlab calls the scalar functions one at a time, with the same
+ * results.
+ *
+ * A program works on two register files: v, an array of values at
+ * FPRLAB_VALUE_STRIDE(value_size), and iv, an array of int64_t. Each
+ * instruction reads registers a and b and writes register dst:
+ *
+ *     ADD, SUB, MUL          v[dst] = op(v[a], v[b])
+ *     SQR, NEG, HALF, INV    v[dst] = op(v[a])
+ *     OF_INT64               v[dst] = of_int64((int32_t)iv[a]), the low 32
+ *                            bits of iv[a] as a signed integer
+ *     FLOOR, TRUNC           iv[dst] = op(v[a])
+ *     EXPM_P63               iv[dst] = expm_p63(v[a], v[b]) (as uint64_t)
+ *
+ * Contract: every register is written, bit for bit, as the scalar
+ * functions would write it, in the program's order: SQR is fprlab_sqr
+ * where the plugin exports it, else fprlab_mul(x, x). fprlab gives
+ * fprlab_run OF_INT64 only if the plugin exports fprlab_of_int64, and
+ * EXPM_P63 only if it exports fprlab_expm_p63 (it computes those itself
+ * otherwise). Every register is written at most once in a program and a
+ * destination is never an operand of its instruction, so no result
+ * aliases an operand. The opcodes are fprlab's own numbers of the
+ * operations (not consecutive).
+ *
+ * Errors: the first instruction that fails stops the program; the function
+ * stores its index in *failed and returns its status, which fprlab reports
+ * with the instruction. An opcode the plugin does not know is
+ * FPRLAB_ERR_UNSUPPORTED.
+ */
+enum fprlab_opcode {
+	FPRLAB_OP_OF_INT64 = 0,
+	FPRLAB_OP_ADD = 5,
+	FPRLAB_OP_SUB = 6,
+	FPRLAB_OP_NEG = 7,
+	FPRLAB_OP_HALF = 8,
+	FPRLAB_OP_MUL = 10,
+	FPRLAB_OP_SQR = 11,
+	FPRLAB_OP_INV = 12,
+	FPRLAB_OP_FLOOR = 16,
+	FPRLAB_OP_TRUNC = 17,
+	FPRLAB_OP_EXPM_P63 = 19
+};
+
+/* One instruction: register numbers index v or iv as the opcode says. */
+typedef struct fprlab_insn {
+	uint8_t op; /* enum fprlab_opcode */
+	uint8_t dst;
+	uint8_t a;
+	uint8_t b;
+} fprlab_insn;
+
+int fprlab_run(void *ctx, const fprlab_insn *prog, size_t n, void *v, int64_t *iv, size_t *failed);
+
+/* The low 32 bits of i as a signed integer, without C's
+ * implementation-defined conversion of an out-of-range value. */
+static inline int64_t fprlab_low_int32(int64_t i)
+{
+	uint64_t u = (uint64_t)i & 0xffffffffu;
+	return (int64_t)(u ^ 0x80000000u) - (int64_t)0x80000000;
+}
+
+/*
+ * Convenience: define fprlab_run as an interpreter over the plugin's own
+ * scalar functions (values stride bytes apart), which meets the contract
+ * by construction. The plugin names its optional functions, or passes 0
+ * for one it does not export:
+ *
+ *     FPRLAB_RUN_FROM_SCALAR(FPRLAB_VALUE_STRIDE(8), 0, fprlab_of_int64, fprlab_expm_p63)
+ */
+#define FPRLAB_RUN_FROM_SCALAR(stride, sqr_fn, of_int64_fn, expm_p63_fn) \
+	int fprlab_run(void *ctx, const fprlab_insn *prog, size_t n, void *v, int64_t *iv, size_t *failed) \
+	{ \
+		int (*sqr_)(void *, const void *, void *) = sqr_fn; \
+		int (*of_)(void *, int64_t, void *) = of_int64_fn; \
+		int (*expm_)(void *, const void *, const void *, uint64_t *) = expm_p63_fn; \
+		char *r = (char *)v; \
+		size_t k; \
+		for (k = 0; k < n; k++) { \
+			const fprlab_insn *in = &prog[k]; \
+			void *d = r + (size_t)in->dst * (stride); \
+			const void *a = r + (size_t)in->a * (stride); \
+			const void *b = r + (size_t)in->b * (stride); \
+			int st; \
+			switch (in->op) { \
+			case FPRLAB_OP_ADD: st = fprlab_add(ctx, a, b, d); break; \
+			case FPRLAB_OP_SUB: st = fprlab_sub(ctx, a, b, d); break; \
+			case FPRLAB_OP_MUL: st = fprlab_mul(ctx, a, b, d); break; \
+			case FPRLAB_OP_SQR: st = sqr_ ? sqr_(ctx, a, d) : fprlab_mul(ctx, a, a, d); break; \
+			case FPRLAB_OP_NEG: st = fprlab_neg(ctx, a, d); break; \
+			case FPRLAB_OP_HALF: st = fprlab_half(ctx, a, d); break; \
+			case FPRLAB_OP_INV: st = fprlab_inv(ctx, a, d); break; \
+			case FPRLAB_OP_OF_INT64: \
+				st = of_ ? of_(ctx, fprlab_low_int32(iv[in->a]), d) : FPRLAB_ERR_UNSUPPORTED; \
+				break; \
+			case FPRLAB_OP_FLOOR: st = fprlab_floor(ctx, a, &iv[in->dst]); break; \
+			case FPRLAB_OP_TRUNC: st = fprlab_trunc(ctx, a, &iv[in->dst]); break; \
+			case FPRLAB_OP_EXPM_P63: \
+				st = expm_ ? expm_(ctx, a, b, (uint64_t *)&iv[in->dst]) : FPRLAB_ERR_UNSUPPORTED; \
+				break; \
+			default: st = FPRLAB_ERR_UNSUPPORTED; \
+			} \
+			if (st != FPRLAB_OK) { \
+				*failed = k; \
+				return st; \
+			} \
 		} \
 		return FPRLAB_OK; \
 	}

@@ -290,7 +290,13 @@ func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
 // Floor returns the backend's floor; the margin is the distance of the
 // exact value to the nearest integer.
 func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
-	rb, rx := p.b.Floor(u.B), p.x.Floor(u.X)
+	return p.noteFloor(p.b.Floor(u.B), u)
+}
+
+// noteFloor notes the decision of rb, the backend's floor of u, and
+// returns it.
+func (p *PairArith[F, X, A, AX]) noteFloor(rb int64, u Pair[F, X]) int64 {
+	rx := p.x.Floor(u.X)
 	frac := p.x.Float64(p.x.Sub(u.X, p.x.Of(rx)))
 	p.d.note(DecFloor, rb, rx, min(frac, 1-frac), 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb
@@ -298,7 +304,13 @@ func (p *PairArith[F, X, A, AX]) Floor(u Pair[F, X]) int64 {
 
 // Trunc is Floor toward zero.
 func (p *PairArith[F, X, A, AX]) Trunc(u Pair[F, X]) int64 {
-	rb, rx := p.b.Trunc(u.B), p.x.Trunc(u.X)
+	return p.noteTrunc(p.b.Trunc(u.B), u)
+}
+
+// noteTrunc notes the decision of rb, the backend's truncation of u, and
+// returns it.
+func (p *PairArith[F, X, A, AX]) noteTrunc(rb int64, u Pair[F, X]) int64 {
+	rx := p.x.Trunc(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
 	p.d.note(DecTrunc, rb, rx, min(frac, 1-frac), 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb

@@ -151,7 +151,14 @@ func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, A
 				}
 			}
 		} else {
+			// As native's with the value read through the backend
+			// (dd.FromFloat64(x) is DD{Hi: x}).
 			one = func(v F) ddouble.DD { return dd.FromFloat64(b.Float64(v)) }
+			all = func(dst []float64, vs []Pair[F, ddouble.DD]) {
+				for i := range vs {
+					dst[i] = ddouble.AbsDiff(b.Float64(vs[i].B), vs[i].X)
+				}
+			}
 		}
 	case isTW:
 		one = twToDD

@@ -29,10 +29,14 @@ import (
 type ddPairVec[F any, A arith.Arith[F]] struct {
 	ddPair[F, A]
 	v   arith.Vector[F]
-	buf []F // scratch for the backend's sides of a batch
+	run arith.Runner[F] // nil when the backend does not run programs
+	buf []F             // scratch for the backend's sides of a batch
 }
 
-var _ arith.Vector[Pair[float64, ddouble.DD]] = (*ddPairVec[float64, arith.Arith[float64]])(nil)
+var (
+	_ arith.Vector[Pair[float64, ddouble.DD]] = (*ddPairVec[float64, arith.Arith[float64]])(nil)
+	_ arith.Runner[Pair[float64, ddouble.DD]] = (*ddPairVec[float64, arith.Arith[float64]])(nil)
+)
 
 // newDDPairVec returns p's dd pair with batches, or nil when p's backend
 // does not implement arith.Vector.
@@ -41,7 +45,8 @@ func newDDPairVec[F any, A arith.Arith[F]](p *PairArith[F, ddouble.DD, A, ddoubl
 	if !ok {
 		return nil
 	}
-	return &ddPairVec[F, A]{ddPair: ddPair[F, A]{p}, v: v}
+	r, _ := any(p.b).(arith.Runner[F])
+	return &ddPairVec[F, A]{ddPair: ddPair[F, A]{p}, v: v, run: r}
 }
 
 // scratch returns 3n backend values.
@@ -52,9 +57,25 @@ func (p *ddPairVec[F, A]) scratch(n int) []F {
 	return p.buf[:3*n]
 }
 
+// vecOp names the element-wise operations of the batches: the pair
+// dispatches on it once per batch, so that each element's dd operation
+// is a direct call (a func value per element cost a third of a batched
+// plugin signature's time in the pair).
+type vecOp int
+
+const (
+	vAdd vecOp = iota
+	vSub
+	vMul
+	vNeg
+	vHalf
+	vSqr
+	vInv
+)
+
 // batch2 computes the backend's side of dst = op(x, y) with one Vector
-// call (bop) and the exact side element by element (xop).
-func (p *ddPairVec[F, A]) batch2(dst, x, y []ddPairValue[F], bop func(dst, x, y []F), xop func(x, y ddouble.DD) ddouble.DD) {
+// call and the exact side element by element.
+func (p *ddPairVec[F, A]) batch2(op vecOp, dst, x, y []ddPairValue[F]) {
 	n := len(dst)
 	x, y = x[:n], y[:n]
 	s := p.scratch(n)
@@ -62,14 +83,27 @@ func (p *ddPairVec[F, A]) batch2(dst, x, y []ddPairValue[F], bop func(dst, x, y 
 	for i := range n {
 		xb[i], yb[i] = x[i].B, y[i].B
 	}
-	bop(ob, xb, yb)
-	for i := range n {
-		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X, y[i].X)}
+	switch op {
+	case vAdd:
+		p.v.AddN(ob, xb, yb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Add(x[i].X, y[i].X)}
+		}
+	case vSub:
+		p.v.SubN(ob, xb, yb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Sub(x[i].X, y[i].X)}
+		}
+	case vMul:
+		p.v.MulN(ob, xb, yb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Mul(x[i].X, y[i].X)}
+		}
 	}
 }
 
 // batch1 is batch2 for operations of one operand.
-func (p *ddPairVec[F, A]) batch1(dst, x []ddPairValue[F], bop func(dst, x []F), xop func(x ddouble.DD) ddouble.DD) {
+func (p *ddPairVec[F, A]) batch1(op vecOp, dst, x []ddPairValue[F]) {
 	n := len(dst)
 	x = x[:n]
 	s := p.scratch(n)
@@ -77,19 +111,37 @@ func (p *ddPairVec[F, A]) batch1(dst, x []ddPairValue[F], bop func(dst, x []F), 
 	for i := range n {
 		xb[i] = x[i].B
 	}
-	bop(ob, xb)
-	for i := range n {
-		dst[i] = ddPairValue[F]{ob[i], xop(x[i].X)}
+	switch op {
+	case vNeg:
+		p.v.NegN(ob, xb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Neg(x[i].X)}
+		}
+	case vHalf:
+		p.v.HalfN(ob, xb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Half(x[i].X)}
+		}
+	case vSqr:
+		p.v.SqrN(ob, xb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Sqr(x[i].X)}
+		}
+	case vInv:
+		p.v.InvN(ob, xb)
+		for i := range n {
+			dst[i] = ddPairValue[F]{ob[i], dd.Inv(x[i].X)}
+		}
 	}
 }
 
-func (p *ddPairVec[F, A]) AddN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.AddN, dd.Add) }
-func (p *ddPairVec[F, A]) SubN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.SubN, dd.Sub) }
-func (p *ddPairVec[F, A]) MulN(dst, x, y []ddPairValue[F]) { p.batch2(dst, x, y, p.v.MulN, dd.Mul) }
-func (p *ddPairVec[F, A]) NegN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.NegN, dd.Neg) }
-func (p *ddPairVec[F, A]) HalfN(dst, x []ddPairValue[F])   { p.batch1(dst, x, p.v.HalfN, dd.Half) }
-func (p *ddPairVec[F, A]) SqrN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.SqrN, dd.Sqr) }
-func (p *ddPairVec[F, A]) InvN(dst, x []ddPairValue[F])    { p.batch1(dst, x, p.v.InvN, dd.Inv) }
+func (p *ddPairVec[F, A]) AddN(dst, x, y []ddPairValue[F]) { p.batch2(vAdd, dst, x, y) }
+func (p *ddPairVec[F, A]) SubN(dst, x, y []ddPairValue[F]) { p.batch2(vSub, dst, x, y) }
+func (p *ddPairVec[F, A]) MulN(dst, x, y []ddPairValue[F]) { p.batch2(vMul, dst, x, y) }
+func (p *ddPairVec[F, A]) NegN(dst, x []ddPairValue[F])    { p.batch1(vNeg, dst, x) }
+func (p *ddPairVec[F, A]) HalfN(dst, x []ddPairValue[F])   { p.batch1(vHalf, dst, x) }
+func (p *ddPairVec[F, A]) SqrN(dst, x []ddPairValue[F])    { p.batch1(vSqr, dst, x) }
+func (p *ddPairVec[F, A]) InvN(dst, x []ddPairValue[F])    { p.batch1(vInv, dst, x) }
 
 func (p *ddPairVec[F, A]) OfN(dst []ddPairValue[F], src []int64) {
 	n := len(dst)
@@ -97,5 +149,52 @@ func (p *ddPairVec[F, A]) OfN(dst []ddPairValue[F], src []int64) {
 	p.v.OfN(ob, src[:n])
 	for i := range n {
 		dst[i] = ddPairValue[F]{ob[i], dd.Of(src[i])}
+	}
+}
+
+// Run runs a program (the sampler's) as the scalar operations of the pair
+// would: the backend's side with one Run of the backend, then the exact
+// side replayed instruction by instruction from the backend's registers
+// (every register is written once, so they hold every intermediate
+// result): the dd operation of each value, the decisions of Floor and
+// Trunc noted against the backend's integers, and ExpmP63 measured, in
+// the program's order, as ddPair notes them operation by operation.
+func (p *ddPairVec[F, A]) Run(prog *arith.Program, v []ddPairValue[F], iv []int64) {
+	if p.run == nil {
+		arith.RunScalar(p, prog, v, iv)
+		return
+	}
+	nv, _ := prog.Registers()
+	vb := p.scratch(nv)[:nv]
+	for k := range vb {
+		vb[k] = v[k].B
+	}
+	p.run.Run(prog, vb, iv)
+	for _, in := range prog.Insns() {
+		d := in.Dst
+		switch in.Op {
+		case arith.OpAdd:
+			v[d] = ddPairValue[F]{vb[d], dd.Add(v[in.A].X, v[in.B].X)}
+		case arith.OpSub:
+			v[d] = ddPairValue[F]{vb[d], dd.Sub(v[in.A].X, v[in.B].X)}
+		case arith.OpMul:
+			v[d] = ddPairValue[F]{vb[d], dd.Mul(v[in.A].X, v[in.B].X)}
+		case arith.OpSqr:
+			v[d] = ddPairValue[F]{vb[d], dd.Sqr(v[in.A].X)}
+		case arith.OpNeg:
+			v[d] = ddPairValue[F]{vb[d], dd.Neg(v[in.A].X)}
+		case arith.OpHalf:
+			v[d] = ddPairValue[F]{vb[d], dd.Half(v[in.A].X)}
+		case arith.OpInv:
+			v[d] = ddPairValue[F]{vb[d], dd.Inv(v[in.A].X)}
+		case arith.OpOf:
+			v[d] = ddPairValue[F]{vb[d], dd.Of(int64(int32(iv[in.A])))}
+		case arith.OpFloor:
+			p.noteFloor(iv[d], v[in.A])
+		case arith.OpTrunc:
+			p.noteTrunc(iv[d], v[in.A])
+		case arith.OpExpmP63:
+			p.noteExpm(uint64(iv[d]), v[in.A], v[in.B])
+		}
 	}
 }

@@ -165,6 +165,9 @@ func (l *lib) fromFloat64(x float64) (Value, error) {
 
 // opName is the function of op, without "fprlab_".
 func opName(op int) string {
+	if op == opRun {
+		return "run"
+	}
 	if op >= numOps {
 		return vecNames[op-numOps]
 	}

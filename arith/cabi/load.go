@@ -55,6 +55,10 @@ type OpError struct {
 	// and the element that failed (-1 when the scalar function, called on
 	// each element to find it, failed on none).
 	Len, Element int
+	// Of fprlab_run (Op "run"): the instruction that failed, as the
+	// plugin reported it (its index in the program, and its operation).
+	Insn   int
+	InsnOp string
 }
 
 func (e *OpError) Error() string {
@@ -62,7 +66,7 @@ func (e *OpError) Error() string {
 	if !ok {
 		what = "not a status of fprlab_arith.h"
 	}
-	return fmt.Sprintf("backend %s: fprlab_%s returned %d (%s)%s", e.Backend, e.Op, e.Code, what, e.vecMessage())
+	return fmt.Sprintf("backend %s: fprlab_%s returned %d (%s)%s", e.Backend, e.Op, e.Code, what, e.vecMessage()+e.runMessage())
 }
 
 // Fail is called with the *OpError of an operation that failed inside a
@@ -97,13 +101,14 @@ type lib struct {
 	label    string // the backend name, for messages
 	path     string // absolute path of the library
 	ctx      uintptr
-	fn       [numOps + numVec]uintptr // scalar functions, then the vector ones (0: not exported)
+	fn       [opRun + 1]uintptr // scalar functions, the vector ones, fprlab_run (0: not exported)
 	info     info
 	layout64 bool
 	serial   bool
 	mu       sync.Mutex // serialises calls under FPRLAB_FLAG_SERIAL
 	pool     sync.Pool  // *scratch
 	vpool    sync.Pool  // *vscratch
+	rpool    sync.Pool  // *rscratch
 	consts   [arith.NumConstants]Value
 	gm       [2048]Value
 	expm     []Value // the reference polynomial's coefficients, without fprlab_expm_p63
@@ -336,6 +341,9 @@ func load(label, abs, config string) (*lib, error) {
 		if f, err := dlsym(h, "fprlab_"+vecNames[op]); err == nil {
 			l.fn[numOps+op] = f
 		}
+	}
+	if f, err := dlsym(h, "fprlab_run"); err == nil {
+		l.fn[opRun] = f
 	}
 	initFn, err := dlsym(h, "fprlab_init")
 	if err != nil {

@@ -245,7 +245,7 @@ func (l *lib) ofFailed(st int32, dst []Value, src []int64) {
 // VectorFunctions lists the vector functions the plugin exports.
 func (a Arith) VectorFunctions() []string {
 	var fs []string
-	for op, f := range a.fn[numOps:] {
+	for op, f := range a.fn[numOps:opRun] {
 		if f != 0 {
 			fs = append(fs, "fprlab_"+vecNames[op])
 		}

@@ -74,9 +74,9 @@ func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles
 // backend whose arithmetic is cheap enough for a dictionary call to
 // dominate (oracle's big.Float arithmetic is not).
 var instances = []instance{
-	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks},
-	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: vecHooks},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: vecHooks},
+	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks, stubs: programHooks},
+	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: slices.Concat(vecHooks, programHooks)},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: slices.Concat(vecHooks, programHooks)},
 }
 
 // keygenFiles are package falcon's key generation files: NTRUSolve needs
@@ -92,6 +92,12 @@ var vecHooks = []string{
 	"vecPolyMulFFT", "vecPolyMuladjFFT", "vecPolyMulselfadjFFT", "vecPolyMulconst",
 	"vecPolyLDLFFT", "vecPolyLDLmvFFT", "vecPolySplitFFT", "vecPolyMergeFFT",
 }
+
+// programHooks are package falcon's hooks whose fast path needs an
+// interface none of the instances' arithmetics implements: the sampler's
+// programs (arith.Runner, sampler_program.go) and ffSampling's batched
+// LDL tree (arith.Vector, ffsampling_batch.go). Stubs for all of them.
+var programHooks = []string{"drawProgram", "vecFFSampling"}
 
 // genName and genTestName are the files written for the instance.
 func (in instance) genName() string     { return "zz_" + in.name + "_gen.go" }

@@ -1,0 +1,143 @@
+package cabi
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// The optional fprlab_run: a straight-line program of operations
+// (arith.Program) in one call into the plugin, for the chains of
+// dependent operations no batch covers (the rejection sampler's).
+
+var _ arith.Runner[Value] = Arith{}
+
+// opRun indexes fprlab_run in lib.fn, after the vector functions.
+const opRun = numOps + numVec
+
+// maxRegs is the most registers of each file a program can address
+// (uint8 register numbers).
+const maxRegs = 256
+
+// rscratch is the memory of one fprlab_run call: the program in the C
+// layout (struct fprlab_insn: four bytes), the value registers at the
+// plugin's stride, the integer registers and the index of a failed
+// instruction. From lib.rpool, like the other scratch blocks.
+type rscratch struct {
+	prog   [maxRegs][4]uint8
+	v      []uint64
+	i      [maxRegs]int64
+	failed uintptr
+	args   [6]uintptr // ctx, prog, n, v, i, &failed
+}
+
+func (l *lib) rget() *rscratch {
+	if s, ok := l.rpool.Get().(*rscratch); ok {
+		return s
+	}
+	s := &rscratch{v: make([]uint64, l.strideWords()*maxRegs)}
+	s.args = [6]uintptr{l.ctx, uintptr(unsafe.Pointer(&s.prog[0])), 0, uintptr(unsafe.Pointer(&s.v[0])), uintptr(unsafe.Pointer(&s.i[0])), uintptr(unsafe.Pointer(&s.failed))}
+	return s
+}
+
+// runs reports whether fprlab_run is given the instruction's operation:
+// Of and ExpmP63 only when the plugin exports their scalar functions
+// (fprlab computes them otherwise), the others always (Sqr as fprlab_mul
+// of x and x where the plugin has no fprlab_sqr, which the header's
+// FPRLAB_RUN_FROM_SCALAR does).
+func (l *lib) runs(op arith.Op) bool {
+	switch op {
+	case arith.OpOf:
+		return l.fn[opOfInt64] != 0
+	case arith.OpExpmP63:
+		return l.fn[opExpmP63] != 0
+	}
+	return true
+}
+
+// Run executes p with fprlab_run, or one operation at a time (RunScalar)
+// where the plugin does not export it. An instruction fprlab_run is not
+// given (see runs) is computed by fprlab between two calls.
+func (a Arith) Run(p *arith.Program, v []Value, iv []int64) {
+	if a.fn[opRun] == 0 {
+		arith.RunScalar(a, p, v, iv)
+		return
+	}
+	nv, ni := p.Registers()
+	v, iv = v[:nv], iv[:ni]
+	insns := p.Insns()
+	sw := a.strideWords()
+	s := a.rget()
+	pack(s.v, v, sw)
+	copy(s.i[:], iv)
+	start := 0
+	for k, in := range insns {
+		if a.runs(in.Op) {
+			continue
+		}
+		if !a.runC(s, insns, start, k, v, iv) {
+			return
+		}
+		unpack(v, s.v[:nv*sw], sw)
+		copy(iv, s.i[:ni])
+		arith.Step(a, in, v, iv)
+		if in.WritesInt() {
+			s.i[in.Dst] = iv[in.Dst]
+		} else {
+			pack(s.v[int(in.Dst)*sw:], v[in.Dst:in.Dst+1], sw)
+		}
+		start = k + 1
+	}
+	if a.runC(s, insns, start, len(insns), v, iv) {
+		unpack(v, s.v[:nv*sw], sw)
+		copy(iv, s.i[:ni])
+		a.rpool.Put(s)
+	}
+}
+
+// runC calls fprlab_run on insns[from:to] over s's registers. On a
+// failure it reports the *OpError through Fail, sets the registers the
+// program writes to zero and returns false.
+func (l *lib) runC(s *rscratch, insns []arith.Insn, from, to int, v []Value, iv []int64) bool {
+	if from == to {
+		return true
+	}
+	for k, in := range insns[from:to] {
+		s.prog[k] = [4]uint8{uint8(in.Op), in.Dst, in.A, in.B}
+	}
+	s.failed = 0
+	s.args[2] = uintptr(to - from)
+	st := l.invoke(opRun, s.args[:])
+	if st == statusOK {
+		return true
+	}
+	e := &OpError{Backend: l.label, Op: "run", Code: st, Insn: -1}
+	if k := int(s.failed); k < to-from {
+		e.Insn, e.InsnOp = from+k, insns[from+k].Op.String()
+	}
+	for _, in := range insns {
+		if in.WritesInt() {
+			iv[in.Dst] = 0
+		} else {
+			v[in.Dst] = Value{}
+		}
+	}
+	Fail(e)
+	return false
+}
+
+// runMessage is the part of an OpError's message about the instruction
+// of fprlab_run that failed.
+func (e *OpError) runMessage() string {
+	switch {
+	case e.Op != "run":
+		return ""
+	case e.Insn < 0:
+		return " (it reported no valid failing instruction)"
+	}
+	return fmt.Sprintf(" at instruction %d (%s)", e.Insn, e.InsnOp)
+}
+
+// RunsPrograms reports whether the plugin exports fprlab_run.
+func (a Arith) RunsPrograms() bool { return a.fn[opRun] != 0 }
