@@ -28,22 +28,22 @@ const (
 	rInv2SqrSigma0
 	rInvLog2
 	rLog2
-	rC    // Of(c)
-	rR    // mu - c
-	rIsq  // isigma^2
-	rDss  // isigma^2 / 2
-	rCcs  // isigma * sigma_min
-	rZ    // Of(z)
-	rZR   // z - r
-	rZR2  // (z - r)^2
-	rX1   // (z - r)^2 dss
-	rZ0   // Of(z0^2)
-	rZ0S  // z0^2 / (2 sigma0^2)
-	rX    // x
-	rXL   // x / ln 2
-	rT    // Of(t)
-	rTL   // t ln 2
-	rRem  // x - t ln 2
+	rC   // Of(c)
+	rR   // mu - c
+	rIsq // isigma^2
+	rDss // isigma^2 / 2
+	rCcs // isigma * sigma_min
+	rZ   // Of(z)
+	rZR  // z - r
+	rZR2 // (z - r)^2
+	rX1  // (z - r)^2 dss
+	rZ0  // Of(z0^2)
+	rZ0S // z0^2 / (2 sigma0^2)
+	rX   // x
+	rXL  // x / ln 2
+	rT   // Of(t)
+	rTL  // t ln 2
+	rRem // x - t ln 2
 	numSamplerValueRegs
 )
 
