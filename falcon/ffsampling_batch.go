@@ -42,6 +42,10 @@ func vecFFSampling[F any, A arith.Arith[F]](a A, s *sampler[F, A], t0, t1, g00, 
 type ffsLevels[F any] struct {
 	l10, d11 [][]F // indexed by L
 	leaf     []F
+	// run, when the arithmetic runs programs, runs the small nodes' steps
+	// as traced programs (ffsampling_trace.go) through trace's scratch.
+	run   arith.Runner[F]
+	trace traceScratch[F]
 }
 
 // ffSamplingLevels is ffSamplingDyn over the batched LDL tree (see above);
@@ -59,6 +63,7 @@ func ffSamplingLevels[F any, A arith.Arith[F]](a A, v vecArith[F], s *sampler[F,
 		return p
 	}
 	lv := &ffsLevels[F]{l10: make([][]F, logn+1), d11: make([][]F, logn+1)}
+	lv.run, _ = any(a).(arith.Runner[F])
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -136,14 +141,33 @@ func ffsLevelsNode[F any, A arith.Arith[F]](a A, s *sampler[F, A], lv *ffsLevels
 	copy(tmp[:n], l10)
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
-	polySplitFFT(a, z1[:hn], z1[hn:], t1, L)
-	if s.obs != nil {
-		s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+	if !ffsStep(a, s, lv, stepSplitTarget, L, t1[:n], z1[:n], nil) {
+		runStep(a, s, stepSplitTarget, L, [][]F{t1[:n], z1[:n]})
 	}
 	ffsLevelsNode(a, s, lv, z1[:hn], z1[hn:], origLogn, L-1, 2*i+1, z1[n:])
-	ffsBetween(a, s, t0, t1, L, tmp)
+	if !ffsStep(a, s, lv, stepBetween, L, t0[:n], t1[:n], tmp[:3*n]) {
+		ffsBetween(a, s, t0, t1, L, tmp)
+	}
 	ffsLevelsNode(a, s, lv, tmp[:hn], tmp[hn:], origLogn, L-1, 2*i, tmp[n:])
-	ffsAfterLeft(a, s, t0, L, tmp)
+	if !ffsStep(a, s, lv, stepAfterLeft, L, t0[:n], tmp[:n], nil) {
+		ffsAfterLeft(a, s, t0, L, tmp)
+	}
+}
+
+// ffsStep runs step st of a node of level L with memory m0, m1 (and m2)
+// as a traced program when the arithmetic runs programs and the level is
+// traced, and reports whether it did.
+func ffsStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], lv *ffsLevels[F], st traceStep, L uint, m0, m1, m2 []F) bool {
+	if lv.run == nil || L > maxTracedLevel {
+		return false
+	}
+	sc := &lv.trace
+	sc.mem = [3][]F{m0, m1, m2}
+	m := sc.mem[:2]
+	if m2 != nil {
+		m = sc.mem[:3]
+	}
+	return runTraced(a, lv.run, s, sc, st, L, m)
 }
 
 // batchSplitMany is batchSplitFFT of several polynomials of degree 2^logn

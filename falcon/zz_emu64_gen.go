@@ -57,6 +57,10 @@ func vecFFSamplingEmu64(a emu64.Arith, s *samplerEmu64, t0, t1, g00, g01, g11 []
 type ffsLevelsEmu64 struct {
 	l10, d11 [][]emu64.FPR // indexed by L
 	leaf     []emu64.FPR
+	// run, when the arithmetic runs programs, runs the small nodes' steps
+	// as traced programs (ffsampling_trace.go) through trace's scratch.
+	run   arith.Runner[emu64.FPR]
+	trace traceScratchEmu64
 }
 
 // ffSamplingLevelsEmu64 is ffSamplingLevels (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
@@ -73,6 +77,7 @@ func ffSamplingLevelsEmu64(a emu64.Arith, v vecArithEmu64, s *samplerEmu64, t0, 
 		return p
 	}
 	lv := &ffsLevelsEmu64{l10: make([][]emu64.FPR, logn+1), d11: make([][]emu64.FPR, logn+1)}
+	lv.run, _ = any(a).(arith.Runner[emu64.FPR])
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -149,14 +154,31 @@ func ffsLevelsNodeEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, t0, 
 	copy(tmp[:n], l10)
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
-	polySplitFFTEmu64(a, z1[:hn], z1[hn:], t1, L)
-	if s.obs != nil {
-		s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+	if !ffsStepEmu64(a, s, lv, stepSplitTarget, L, t1[:n], z1[:n], nil) {
+		runStepEmu64(a, s, stepSplitTarget, L, [][]emu64.FPR{t1[:n], z1[:n]})
 	}
 	ffsLevelsNodeEmu64(a, s, lv, z1[:hn], z1[hn:], origLogn, L-1, 2*i+1, z1[n:])
-	ffsBetweenEmu64(a, s, t0, t1, L, tmp)
+	if !ffsStepEmu64(a, s, lv, stepBetween, L, t0[:n], t1[:n], tmp[:3*n]) {
+		ffsBetweenEmu64(a, s, t0, t1, L, tmp)
+	}
 	ffsLevelsNodeEmu64(a, s, lv, tmp[:hn], tmp[hn:], origLogn, L-1, 2*i, tmp[n:])
-	ffsAfterLeftEmu64(a, s, t0, L, tmp)
+	if !ffsStepEmu64(a, s, lv, stepAfterLeft, L, t0[:n], tmp[:n], nil) {
+		ffsAfterLeftEmu64(a, s, t0, L, tmp)
+	}
+}
+
+// ffsStepEmu64 is ffsStep (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsStepEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, st traceStep, L uint, m0, m1, m2 []emu64.FPR) bool {
+	if lv.run == nil || L > maxTracedLevel {
+		return false
+	}
+	sc := &lv.trace
+	sc.mem = [3][]emu64.FPR{m0, m1, m2}
+	m := sc.mem[:2]
+	if m2 != nil {
+		m = sc.mem[:3]
+	}
+	return runTracedEmu64(a, lv.run, s, sc, st, L, m)
 }
 
 // batchSplitManyEmu64 is batchSplitMany (ffsampling_batch.go) with F = emu64.FPR.
@@ -340,6 +362,80 @@ func generateKATRecordFSMEmu64(kb arith.Backend, a emu64.Arith, logn uint, r *KA
 		return nil, err
 	}
 	return st, nil
+}
+
+// runStepEmu64 is runStep (ffsampling_trace.go) with F = emu64.FPR, A = emu64.Arith.
+func runStepEmu64(a emu64.Arith, s *samplerEmu64, st traceStep, L uint, m [][]emu64.FPR) {
+	n := 1 << L
+	switch st {
+	case stepSplitTarget:
+		z1 := m[1]
+		polySplitFFTEmu64(a, z1[:n>>1], z1[n>>1:], m[0], L)
+		if s.obs != nil {
+			s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+		}
+	case stepBetween:
+		ffsBetweenEmu64(a, s, m[0], m[1], L, m[2])
+	case stepAfterLeft:
+		ffsAfterLeftEmu64(a, s, m[0], L, m[1])
+	}
+}
+
+// traceScratchEmu64 is traceScratch (ffsampling_trace.go) with F = emu64.FPR.
+type traceScratchEmu64 struct {
+	regs, vals []emu64.FPR
+	mem, args  [3][]emu64.FPR
+}
+
+// runTracedEmu64 is runTraced (ffsampling_trace.go) with F = emu64.FPR, A = emu64.Arith.
+func runTracedEmu64(a emu64.Arith, run arith.Runner[emu64.FPR], s *samplerEmu64, sc *traceScratchEmu64, st traceStep, L uint, m [][]emu64.FPR) bool {
+	ts := traceOf(st, L)
+	if ts == nil {
+		return false
+	}
+	enterStage(s.st, PlanFFSampling)
+	nv := ts.nregs
+	if cap(sc.regs) < nv {
+		sc.regs = make([]emu64.FPR, nv)
+	}
+	regs := sc.regs[:nv]
+	for _, l := range ts.loads {
+		switch {
+		case l.slice >= 0:
+			regs[l.r] = m[l.slice][l.index]
+		case l.gm >= 0:
+			regs[l.r] = a.GM(l.gm)
+		default:
+			regs[l.r] = a.Const(l.c)
+		}
+	}
+	run.Run(ts.prog, regs, nil)
+	for _, w := range ts.stores {
+		m[w.slice][w.index] = regs[w.r]
+	}
+	if s.obs == nil {
+		return true
+	}
+	for _, ev := range ts.events {
+		total := 0
+		for _, rs := range ev.values {
+			total += len(rs)
+		}
+		if cap(sc.vals) < total {
+			sc.vals = make([]emu64.FPR, total)
+		}
+		vals, buf := sc.args[:0], sc.vals[:total]
+		for _, rs := range ev.values {
+			vs := buf[:len(rs)]
+			buf = buf[len(rs):]
+			for i, r := range rs {
+				vs[i] = regs[r]
+			}
+			vals = append(vals, vs)
+		}
+		s.obs.Stage(ev.st, ev.level, ev.iter, vals...)
+	}
+	return true
 }
 
 // cmulEmu64 is cmul (fft.go) with F = emu64.FPR, A = emu64.Arith.

@@ -57,6 +57,10 @@ func vecFFSamplingNative(a native.Arith, s *samplerNative, t0, t1, g00, g01, g11
 type ffsLevelsNative struct {
 	l10, d11 [][]float64 // indexed by L
 	leaf     []float64
+	// run, when the arithmetic runs programs, runs the small nodes' steps
+	// as traced programs (ffsampling_trace.go) through trace's scratch.
+	run   arith.Runner[float64]
+	trace traceScratchNative
 }
 
 // ffSamplingLevelsNative is ffSamplingLevels (ffsampling_batch.go) with F = float64, A = native.Arith.
@@ -73,6 +77,7 @@ func ffSamplingLevelsNative(a native.Arith, v vecArithNative, s *samplerNative, 
 		return p
 	}
 	lv := &ffsLevelsNative{l10: make([][]float64, logn+1), d11: make([][]float64, logn+1)}
+	lv.run, _ = any(a).(arith.Runner[float64])
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -149,14 +154,31 @@ func ffsLevelsNodeNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, 
 	copy(tmp[:n], l10)
 	z1 := tmp[n:]
 	enterStage(s.st, PlanFFSampling)
-	polySplitFFTNative(a, z1[:hn], z1[hn:], t1, L)
-	if s.obs != nil {
-		s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+	if !ffsStepNative(a, s, lv, stepSplitTarget, L, t1[:n], z1[:n], nil) {
+		runStepNative(a, s, stepSplitTarget, L, [][]float64{t1[:n], z1[:n]})
 	}
 	ffsLevelsNodeNative(a, s, lv, z1[:hn], z1[hn:], origLogn, L-1, 2*i+1, z1[n:])
-	ffsBetweenNative(a, s, t0, t1, L, tmp)
+	if !ffsStepNative(a, s, lv, stepBetween, L, t0[:n], t1[:n], tmp[:3*n]) {
+		ffsBetweenNative(a, s, t0, t1, L, tmp)
+	}
 	ffsLevelsNodeNative(a, s, lv, tmp[:hn], tmp[hn:], origLogn, L-1, 2*i, tmp[n:])
-	ffsAfterLeftNative(a, s, t0, L, tmp)
+	if !ffsStepNative(a, s, lv, stepAfterLeft, L, t0[:n], tmp[:n], nil) {
+		ffsAfterLeftNative(a, s, t0, L, tmp)
+	}
+}
+
+// ffsStepNative is ffsStep (ffsampling_batch.go) with F = float64, A = native.Arith.
+func ffsStepNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, st traceStep, L uint, m0, m1, m2 []float64) bool {
+	if lv.run == nil || L > maxTracedLevel {
+		return false
+	}
+	sc := &lv.trace
+	sc.mem = [3][]float64{m0, m1, m2}
+	m := sc.mem[:2]
+	if m2 != nil {
+		m = sc.mem[:3]
+	}
+	return runTracedNative(a, lv.run, s, sc, st, L, m)
 }
 
 // batchSplitManyNative is batchSplitMany (ffsampling_batch.go) with F = float64.
@@ -340,6 +362,80 @@ func generateKATRecordFSMNative(kb arith.Backend, a native.Arith, logn uint, r *
 		return nil, err
 	}
 	return st, nil
+}
+
+// runStepNative is runStep (ffsampling_trace.go) with F = float64, A = native.Arith.
+func runStepNative(a native.Arith, s *samplerNative, st traceStep, L uint, m [][]float64) {
+	n := 1 << L
+	switch st {
+	case stepSplitTarget:
+		z1 := m[1]
+		polySplitFFTNative(a, z1[:n>>1], z1[n>>1:], m[0], L)
+		if s.obs != nil {
+			s.obs.Stage(StageSplit, int(L), 1, z1[:n])
+		}
+	case stepBetween:
+		ffsBetweenNative(a, s, m[0], m[1], L, m[2])
+	case stepAfterLeft:
+		ffsAfterLeftNative(a, s, m[0], L, m[1])
+	}
+}
+
+// traceScratchNative is traceScratch (ffsampling_trace.go) with F = float64.
+type traceScratchNative struct {
+	regs, vals []float64
+	mem, args  [3][]float64
+}
+
+// runTracedNative is runTraced (ffsampling_trace.go) with F = float64, A = native.Arith.
+func runTracedNative(a native.Arith, run arith.Runner[float64], s *samplerNative, sc *traceScratchNative, st traceStep, L uint, m [][]float64) bool {
+	ts := traceOf(st, L)
+	if ts == nil {
+		return false
+	}
+	enterStage(s.st, PlanFFSampling)
+	nv := ts.nregs
+	if cap(sc.regs) < nv {
+		sc.regs = make([]float64, nv)
+	}
+	regs := sc.regs[:nv]
+	for _, l := range ts.loads {
+		switch {
+		case l.slice >= 0:
+			regs[l.r] = m[l.slice][l.index]
+		case l.gm >= 0:
+			regs[l.r] = a.GM(l.gm)
+		default:
+			regs[l.r] = a.Const(l.c)
+		}
+	}
+	run.Run(ts.prog, regs, nil)
+	for _, w := range ts.stores {
+		m[w.slice][w.index] = regs[w.r]
+	}
+	if s.obs == nil {
+		return true
+	}
+	for _, ev := range ts.events {
+		total := 0
+		for _, rs := range ev.values {
+			total += len(rs)
+		}
+		if cap(sc.vals) < total {
+			sc.vals = make([]float64, total)
+		}
+		vals, buf := sc.args[:0], sc.vals[:total]
+		for _, rs := range ev.values {
+			vs := buf[:len(rs)]
+			buf = buf[len(rs):]
+			for i, r := range rs {
+				vs[i] = regs[r]
+			}
+			vals = append(vals, vs)
+		}
+		s.obs.Stage(ev.st, ev.level, ev.iter, vals...)
+	}
+	return true
 }
 
 // cmulNative is cmul (fft.go) with F = float64, A = native.Arith.

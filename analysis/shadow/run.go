@@ -612,3 +612,34 @@ func parallel(ctx context.Context, workers, n int, f func(i int) error) error {
 	}
 	return ferr
 }
+
+// Signer shadows single signatures as a campaign of its configuration
+// signs them (message and randomness of signature j derived from the
+// seed), with a key the caller brings: for programs that time or drive
+// signatures without the campaign's key generation (the plugin
+// benchmark of package cabi).
+type Signer struct {
+	r   runner
+	cfg Config
+}
+
+// NewSigner returns a Signer over b with cfg's shadow, sigma and scheme.
+func NewSigner(b arith.Backend, cfg Config) (*Signer, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	r, err := newRunner(b, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.setAcceptance(cfg.Acceptance)
+	r.setScheme(cfg.Scheme)
+	return &Signer{r: r, cfg: cfg}, nil
+}
+
+// Sign shadows signature j of the campaign with sk, checks that it
+// verifies and returns its record.
+func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
+	return s.r.sign(sk, Message(s.cfg.Seed, j), derive("signature", s.cfg.Seed, j), j, 0)
+}
+
