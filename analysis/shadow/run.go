@@ -642,4 +642,3 @@ func NewSigner(b arith.Backend, cfg Config) (*Signer, error) {
 func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
 	return s.r.sign(sk, Message(s.cfg.Seed, j), derive("signature", s.cfg.Seed, j), j, 0)
 }
-
