@@ -32,8 +32,9 @@ var programOps = map[Op]struct {
 	intA, intDst bool
 }{
 	OpAdd: {values: 2}, OpSub: {values: 2}, OpMul: {values: 2},
-	OpSqr: {values: 1}, OpNeg: {values: 1}, OpHalf: {values: 1}, OpInv: {values: 1},
+	OpSqr: {values: 1}, OpNeg: {values: 1}, OpHalf: {values: 1}, OpInv: {values: 1}, OpSqrt: {values: 1},
 	OpOf:      {intA: true},
+	OpRint:    {values: 1, intDst: true},
 	OpFloor:   {values: 1, intDst: true},
 	OpTrunc:   {values: 1, intDst: true},
 	OpExpmP63: {values: 2, intDst: true},
@@ -42,9 +43,9 @@ var programOps = map[Op]struct {
 // Insn is one instruction of a Program (struct fprlab_insn):
 //
 //	Add, Sub, Mul:       v[Dst] = Op(v[A], v[B])
-//	Sqr, Neg, Half, Inv: v[Dst] = Op(v[A])
+//	Sqr, Neg, Half, Inv, Sqrt: v[Dst] = Op(v[A])
 //	Of:                  v[Dst] = Of(int64(int32(i[A])))
-//	Floor, Trunc:        i[Dst] = Op(v[A])
+//	Rint, Floor, Trunc:  i[Dst] = Op(v[A])
 //	ExpmP63:             i[Dst] = int64(ExpmP63(v[A], v[B]))
 //
 // Of converts the low 32 bits of its register as a signed integer: the
@@ -167,8 +168,12 @@ func Step[F any, A Arith[F]](a A, in Insn, v []F, i []int64) {
 		v[in.Dst] = a.Half(v[in.A])
 	case OpInv:
 		v[in.Dst] = a.Inv(v[in.A])
+	case OpSqrt:
+		v[in.Dst] = a.Sqrt(v[in.A])
 	case OpOf:
 		v[in.Dst] = a.Of(int64(int32(i[in.A])))
+	case OpRint:
+		i[in.Dst] = a.Rint(v[in.A])
 	case OpFloor:
 		i[in.Dst] = a.Floor(v[in.A])
 	case OpTrunc:

@@ -44,8 +44,10 @@ type ffsLevels[F any] struct {
 	leaf     []F
 	// run, when the arithmetic runs programs, runs the small nodes' steps
 	// as traced programs (ffsampling_trace.go) through trace's scratch.
-	run   arith.Runner[F]
-	trace traceScratch[F]
+	run      arith.Runner[F]
+	trace    traceScratch[F]
+	leafRegs [4]F
+	v        vecArith[F]
 }
 
 // ffSamplingLevels is ffSamplingDyn over the batched LDL tree (see above);
@@ -64,6 +66,7 @@ func ffSamplingLevels[F any, A arith.Arith[F]](a A, v vecArith[F], s *sampler[F,
 	}
 	lv := &ffsLevels[F]{l10: make([][]F, logn+1), d11: make([][]F, logn+1)}
 	lv.run, _ = any(a).(arith.Runner[F])
+	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -128,7 +131,7 @@ func ffSamplingLevels[F any, A arith.Arith[F]](a A, v vecArith[F], s *sampler[F,
 // ffsBeforeRight's events and the split of t1, then as ffSamplingDyn.
 func ffsLevelsNode[F any, A arith.Arith[F]](a A, s *sampler[F, A], lv *ffsLevels[F], t0, t1 []F, origLogn, L uint, i int, tmp []F) {
 	if L == 0 {
-		ffsLeaf(a, s, t0, t1, lv.leaf[i:i+1], origLogn)
+		ffsLevelsLeaf(a, s, lv, t0, t1, lv.leaf[i], origLogn)
 		return
 	}
 	n := 1 << L
@@ -168,6 +171,39 @@ func ffsStep[F any, A arith.Arith[F]](a A, s *sampler[F, A], lv *ffsLevels[F], s
 		m = sc.mem[:3]
 	}
 	return runTraced(a, lv.run, s, sc, st, L, m)
+}
+
+// leafProgram is ffsLeaf's normalisation, sqrt(g00) / sigma: registers
+// 0 (g00) and 2 (1/sigma) in, 3 out.
+var leafProgram = arith.MustProgram(
+	arith.Insn{Op: arith.OpSqrt, Dst: 1, A: 0},
+	arith.Insn{Op: arith.OpMul, Dst: 3, A: 1, B: 2},
+)
+
+// ffsLevelsLeaf is ffsLeaf (round 3's) with the normalisation one program
+// when the arithmetic runs programs, and both samples converted by one
+// batch after the second: Of depends on its integer only and notes no
+// decision, so converting the first sample after drawing the second
+// changes nothing but the number of calls.
+func ffsLevelsLeaf[F any, A arith.Arith[F]](a A, s *sampler[F, A], lv *ffsLevels[F], t0, t1 []F, g00 F, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	inv := a.Const(arith.InvSigma(origLogn))
+	var leaf F
+	if lv.run != nil {
+		regs := &lv.leafRegs
+		regs[0], regs[2] = g00, inv
+		lv.run.Run(leafProgram, regs[:], nil)
+		leaf = regs[3]
+	} else {
+		leaf = a.Mul(a.Sqrt(g00), inv)
+	}
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []F{leaf})
+	}
+	z := [2]int64{s.sample(t0[0], leaf), s.sample(t1[0], leaf)}
+	var v [2]F
+	lv.v.OfN(v[:], z[:])
+	t0[0], t1[0] = v[0], v[1]
 }
 
 // batchSplitMany is batchSplitFFT of several polynomials of degree 2^logn

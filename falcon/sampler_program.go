@@ -1,6 +1,10 @@
 package falcon
 
-import "github.com/fprlab/fprlab/arith"
+import (
+	"sync"
+
+	"github.com/fprlab/fprlab/arith"
+)
 
 // The sampler's arithmetic as programs (arith.Program), for arithmetics
 // that run a program in one step (arith.Runner: a plugin called through
@@ -125,5 +129,45 @@ func drawProgram[F any, A arith.Arith[F]](s *sampler[F, A], mu, isigma F, z *int
 	}
 	s.stuck = true
 	*z = int64(int32(r.i[iC]))
+	return true
+}
+
+// rintChunk is the most roundings of one program of vecRint.
+const rintChunk = 128
+
+// rintPrograms caches the programs of vecRint by length: instruction k
+// rounds value register k into integer register k.
+var rintPrograms sync.Map
+
+func rintProgram(n int) *arith.Program {
+	if p, ok := rintPrograms.Load(n); ok {
+		return p.(*arith.Program)
+	}
+	insns := make([]arith.Insn, n)
+	for k := range insns {
+		insns[k] = arith.Insn{Op: arith.OpRint, Dst: uint8(k), A: uint8(k)}
+	}
+	p, _ := rintPrograms.LoadOrStore(n, arith.MustProgram(insns...))
+	return p.(*arith.Program)
+}
+
+// vecRint sets *r to the roundings a.Rint of t0's n values then t1's, in
+// that order, through programs of up to rintChunk roundings when a runs
+// programs, and reports whether it did (finishAttempt's roundings: 2n
+// calls into a plugin otherwise). A hook: the monogen instances' copies
+// are stubs.
+func vecRint[F any, A arith.Arith[F]](a A, r *[]int64, t0, t1 []F, n int) bool {
+	run, ok := any(a).(arith.Runner[F])
+	if !ok {
+		return false
+	}
+	*r = make([]int64, 2*n)
+	for k, src := range [2][]F{t0[:n], t1[:n]} {
+		dst := (*r)[k*n : (k+1)*n]
+		for lo := 0; lo < n; lo += rintChunk {
+			hi := min(lo+rintChunk, n)
+			run.Run(rintProgram(hi-lo), src[lo:hi], dst[lo:hi])
+		}
+	}
 	return true
 }

@@ -512,11 +512,19 @@ func finishAttempt[F any, A arith.Arith[F]](a A, obs Observer[F], b00, b01, b10,
 
 	s := make([]int16, 2*n)
 	at := &Attempt{S1: s[:n:n], S2: s[n:]}
-	for u := range n {
-		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
-	}
-	for u := range n {
-		at.S2[u] = int16(-a.Rint(t1[u]))
+	var r []int64
+	if vecRint(a, &r, t0, t1, n) {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(r[u]))
+			at.S2[u] = int16(-r[n+u])
+		}
+	} else {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		}
+		for u := range n {
+			at.S2[u] = int16(-a.Rint(t1[u]))
+		}
 	}
 	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums

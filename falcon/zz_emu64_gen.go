@@ -1548,6 +1548,9 @@ type samplerRegsEmu64 struct {
 // drawProgramEmu64 is drawProgram (sampler_program.go) with F = emu64.FPR, A = emu64.Arith.
 func drawProgramEmu64(s *samplerEmu64, mu, isigma emu64.FPR, z *int64) bool { return false }
 
+// vecRintEmu64 is vecRint (sampler_program.go) with F = emu64.FPR, A = emu64.Arith.
+func vecRintEmu64(a emu64.Arith, r *[]int64, t0, t1 []emu64.FPR, n int) bool { return false }
+
 // expandKey is the emu64 copy of engineOf.expandKey (sign.go).
 func (e *engineOfEmu64) expandKey(sk *PrivateKey) any {
 	a := e.runArith()
@@ -1638,11 +1641,19 @@ func finishAttemptEmu64(a emu64.Arith, obs Observer[emu64.FPR], b00, b01, b10, b
 
 	s := make([]int16, 2*n)
 	at := &Attempt{S1: s[:n:n], S2: s[n:]}
-	for u := range n {
-		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
-	}
-	for u := range n {
-		at.S2[u] = int16(-a.Rint(t1[u]))
+	var r []int64
+	if vecRintEmu64(a, &r, t0, t1, n) {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(r[u]))
+			at.S2[u] = int16(-r[n+u])
+		}
+	} else {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		}
+		for u := range n {
+			at.S2[u] = int16(-a.Rint(t1[u]))
+		}
 	}
 	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums

@@ -1501,6 +1501,9 @@ type samplerRegsNative struct {
 // drawProgramNative is drawProgram (sampler_program.go) with F = float64, A = native.Arith.
 func drawProgramNative(s *samplerNative, mu, isigma float64, z *int64) bool { return false }
 
+// vecRintNative is vecRint (sampler_program.go) with F = float64, A = native.Arith.
+func vecRintNative(a native.Arith, r *[]int64, t0, t1 []float64, n int) bool { return false }
+
 // expandKey is the native copy of engineOf.expandKey (sign.go).
 func (e *engineOfNative) expandKey(sk *PrivateKey) any {
 	a := e.runArith()
@@ -1591,11 +1594,19 @@ func finishAttemptNative(a native.Arith, obs Observer[float64], b00, b01, b10, b
 
 	s := make([]int16, 2*n)
 	at := &Attempt{S1: s[:n:n], S2: s[n:]}
-	for u := range n {
-		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
-	}
-	for u := range n {
-		at.S2[u] = int16(-a.Rint(t1[u]))
+	var r []int64
+	if vecRintNative(a, &r, t0, t1, n) {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(r[u]))
+			at.S2[u] = int16(-r[n+u])
+		}
+	} else {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		}
+		for u := range n {
+			at.S2[u] = int16(-a.Rint(t1[u]))
+		}
 	}
 	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums

@@ -547,6 +547,9 @@ type samplerRegsTriword struct {
 // drawProgramTriword is drawProgram (sampler_program.go) with F = triword.TW, A = triword.Arith.
 func drawProgramTriword(s *samplerTriword, mu, isigma triword.TW, z *int64) bool { return false }
 
+// vecRintTriword is vecRint (sampler_program.go) with F = triword.TW, A = triword.Arith.
+func vecRintTriword(a triword.Arith, r *[]int64, t0, t1 []triword.TW, n int) bool { return false }
+
 // expandKey is the triword copy of engineOf.expandKey (sign.go).
 func (e *engineOfTriword) expandKey(sk *PrivateKey) any {
 	a := e.runArith()
@@ -637,11 +640,19 @@ func finishAttemptTriword(a triword.Arith, obs Observer[triword.TW], b00, b01, b
 
 	s := make([]int16, 2*n)
 	at := &Attempt{S1: s[:n:n], S2: s[n:]}
-	for u := range n {
-		at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
-	}
-	for u := range n {
-		at.S2[u] = int16(-a.Rint(t1[u]))
+	var r []int64
+	if vecRintTriword(a, &r, t0, t1, n) {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(r[u]))
+			at.S2[u] = int16(-r[n+u])
+		}
+	} else {
+		for u := range n {
+			at.S1[u] = int16(int32(hm[u]) - int32(a.Rint(t0[u])))
+		}
+		for u := range n {
+			at.S2[u] = int16(-a.Rint(t1[u]))
+		}
 	}
 	at.FloatS1Mismatches = exactS1(at.S1, hm, at.S2, hNTT, logn)
 	// ||(s1, s2)||^2 in 32 bits, s1 first then s2 as the reference sums

@@ -366,10 +366,10 @@ int fprlab_of_int64_n(void *ctx, const int64_t *in, void *out, size_t n);
  * instruction reads registers a and b and writes register dst:
  *
  *     ADD, SUB, MUL          v[dst] = op(v[a], v[b])
- *     SQR, NEG, HALF, INV    v[dst] = op(v[a])
+ *     SQR, NEG, HALF, INV, SQRT  v[dst] = op(v[a])
  *     OF_INT64               v[dst] = of_int64((int32_t)iv[a]), the low 32
  *                            bits of iv[a] as a signed integer
- *     FLOOR, TRUNC           iv[dst] = op(v[a])
+ *     RINT, FLOOR, TRUNC     iv[dst] = op(v[a])
  *     EXPM_P63               iv[dst] = expm_p63(v[a], v[b]) (as uint64_t)
  *
  * Contract: every register is written, bit for bit, as the scalar
@@ -396,6 +396,8 @@ enum fprlab_opcode {
 	FPRLAB_OP_MUL = 10,
 	FPRLAB_OP_SQR = 11,
 	FPRLAB_OP_INV = 12,
+	FPRLAB_OP_SQRT = 14,
+	FPRLAB_OP_RINT = 15,
 	FPRLAB_OP_FLOOR = 16,
 	FPRLAB_OP_TRUNC = 17,
 	FPRLAB_OP_EXPM_P63 = 19
@@ -449,9 +451,11 @@ static inline int64_t fprlab_low_int32(int64_t i)
 			case FPRLAB_OP_NEG: st = fprlab_neg(ctx, a, d); break; \
 			case FPRLAB_OP_HALF: st = fprlab_half(ctx, a, d); break; \
 			case FPRLAB_OP_INV: st = fprlab_inv(ctx, a, d); break; \
+			case FPRLAB_OP_SQRT: st = fprlab_sqrt(ctx, a, d); break; \
 			case FPRLAB_OP_OF_INT64: \
 				st = of_ ? of_(ctx, fprlab_low_int32(iv[in->a]), d) : FPRLAB_ERR_UNSUPPORTED; \
 				break; \
+			case FPRLAB_OP_RINT: st = fprlab_rint(ctx, a, &iv[in->dst]); break; \
 			case FPRLAB_OP_FLOOR: st = fprlab_floor(ctx, a, &iv[in->dst]); break; \
 			case FPRLAB_OP_TRUNC: st = fprlab_trunc(ctx, a, &iv[in->dst]); break; \
 			case FPRLAB_OP_EXPM_P63: \

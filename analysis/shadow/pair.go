@@ -281,7 +281,13 @@ func (p *PairArith[F, X, A, AX]) Sqrt(u Pair[F, X]) Pair[F, X] {
 // Rint returns the backend's rounding; the exact side's margin is the
 // distance of its value to the nearest half-integer.
 func (p *PairArith[F, X, A, AX]) Rint(u Pair[F, X]) int64 {
-	rb, rx := p.b.Rint(u.B), p.x.Rint(u.X)
+	return p.noteRint(p.b.Rint(u.B), u)
+}
+
+// noteRint notes the decision of rb, the backend's rounding of u, and
+// returns it.
+func (p *PairArith[F, X, A, AX]) noteRint(rb int64, u Pair[F, X]) int64 {
+	rx := p.x.Rint(u.X)
 	frac := math.Abs(p.x.Float64(p.x.Sub(u.X, p.x.Of(rx))))
 	p.d.note(DecRint, rb, rx, 0.5-frac, 0, func() float64 { return p.resAt(float64(rx)) })
 	return rb

@@ -187,8 +187,12 @@ func (p *ddPairVec[F, A]) Run(prog *arith.Program, v []ddPairValue[F], iv []int6
 			v[d] = ddPairValue[F]{vb[d], dd.Half(v[in.A].X)}
 		case arith.OpInv:
 			v[d] = ddPairValue[F]{vb[d], dd.Inv(v[in.A].X)}
+		case arith.OpSqrt:
+			v[d] = ddPairValue[F]{vb[d], dd.Sqrt(v[in.A].X)}
 		case arith.OpOf:
 			v[d] = ddPairValue[F]{vb[d], dd.Of(int64(int32(iv[in.A])))}
+		case arith.OpRint:
+			p.noteRint(iv[d], v[in.A])
 		case arith.OpFloor:
 			p.noteFloor(iv[d], v[in.A])
 		case arith.OpTrunc:
