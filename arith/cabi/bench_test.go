@@ -41,6 +41,8 @@ func BenchmarkCall(b *testing.B) {
 				benchAdd(b, a)
 			case arith.Arith[cabi.Value]:
 				benchAdd(b, a)
+			case arith.Arith[cabi.Value8]:
+				benchAdd(b, a)
 			}
 		})
 	}
@@ -124,8 +126,8 @@ func cpuTime(b *testing.B) int64 {
 //	go test -run='^$' -bench=VectorCall -count=5 ./arith/cabi
 func BenchmarkVectorCall(b *testing.B) {
 	const n = 256
-	a := benchBackend(b, "so:double").Impl.(cabi.Arith)
-	x, y, dst := make([]cabi.Value, n), make([]cabi.Value, n), make([]cabi.Value, n)
+	a := benchBackend(b, "so:double").Impl.(cabi.Arith8)
+	x, y, dst := make([]cabi.Value8, n), make([]cabi.Value8, n), make([]cabi.Value8, n)
 	for i := range x {
 		x[i], y[i] = a.Of(int64(i)), a.Of(1)
 	}

@@ -216,7 +216,7 @@ func TestLoadErrors(t *testing.T) {
 // and the operation returns the zero value.
 func TestOpErrorReported(t *testing.T) {
 	name := "so:" + plugin(t, "testdata/failing.c")
-	a := lookup(t, name).Impl.(cabi.Arith)
+	a := lookup(t, name).Impl.(cabi.Arith8)
 	var got error
 	prev := cabi.Fail
 	cabi.Fail = func(err error) { got = err }

@@ -11,7 +11,10 @@ import (
 // (arith.Program) in one call into the plugin, for the chains of
 // dependent operations no batch covers (the rejection sampler's).
 
-var _ arith.Runner[Value] = Arith{}
+var (
+	_ arith.Runner[Value]  = Arith{}
+	_ arith.Runner[Value8] = Arith8{}
+)
 
 // opRun indexes fprlab_run in lib.fn, after the vector functions.
 const opRun = numOps + numVec
@@ -59,7 +62,7 @@ func (l *lib) runs(op arith.Op) bool {
 // Run executes p with fprlab_run, or one operation at a time (RunScalar)
 // where the plugin does not export it. An instruction fprlab_run is not
 // given (see runs) is computed by fprlab between two calls.
-func (a Arith) Run(p *arith.Program, v []Value, iv []int64) {
+func (a ArithOf[V]) Run(p *arith.Program, v []V, iv []int64) {
 	if a.fn[opRun] == 0 {
 		arith.RunScalar(a, p, v, iv)
 		return
@@ -76,7 +79,7 @@ func (a Arith) Run(p *arith.Program, v []Value, iv []int64) {
 		if a.runs(in.Op) {
 			continue
 		}
-		if !a.runC(s, insns, start, k, v, iv) {
+		if !runC(a.lib, s, insns, start, k, v, iv) {
 			return
 		}
 		unpack(v, s.v[:nv*sw], sw)
@@ -89,7 +92,7 @@ func (a Arith) Run(p *arith.Program, v []Value, iv []int64) {
 		}
 		start = k + 1
 	}
-	if a.runC(s, insns, start, len(insns), v, iv) {
+	if runC(a.lib, s, insns, start, len(insns), v, iv) {
 		unpack(v, s.v[:nv*sw], sw)
 		copy(iv, s.i[:ni])
 		a.rpool.Put(s)
@@ -99,7 +102,7 @@ func (a Arith) Run(p *arith.Program, v []Value, iv []int64) {
 // runC calls fprlab_run on insns[from:to] over s's registers. On a
 // failure it reports the *OpError through Fail, sets the registers the
 // program writes to zero and returns false.
-func (l *lib) runC(s *rscratch, insns []arith.Insn, from, to int, v []Value, iv []int64) bool {
+func runC[V value](l *lib, s *rscratch, insns []arith.Insn, from, to int, v []V, iv []int64) bool {
 	if from == to {
 		return true
 	}
@@ -120,7 +123,8 @@ func (l *lib) runC(s *rscratch, insns []arith.Insn, from, to int, v []Value, iv 
 		if in.WritesInt() {
 			iv[in.Dst] = 0
 		} else {
-			v[in.Dst] = Value{}
+			var zero V
+			v[in.Dst] = zero
 		}
 	}
 	Fail(e)
@@ -140,4 +144,4 @@ func (e *OpError) runMessage() string {
 }
 
 // RunsPrograms reports whether the plugin exports fprlab_run.
-func (a Arith) RunsPrograms() bool { return a.fn[opRun] != 0 }
+func (a ArithOf[V]) RunsPrograms() bool { return a.fn[opRun] != 0 }

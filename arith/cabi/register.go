@@ -23,13 +23,20 @@ func init() {
 	})
 	valuetype.Register[Value, Arith]()
 	valuetype.Register[Value, arith.Arith[Value]]()
+	valuetype.Register[Value8, Arith8]()
+	valuetype.Register[Value8, arith.Arith[Value8]]()
 }
 
-// Backend returns a as a backend named name.
-func (a Arith) Backend(name string) arith.Backend {
+// Backend returns a as a backend named name, over Value8 (an Arith8) when
+// the plugin's values take at most 8 bytes, else over Value.
+func (a ArithOf[V]) Backend(name string) arith.Backend {
 	desc := fmt.Sprintf("plugin %q (%s)", a.info.name, a.path)
 	if a.info.description != "" {
 		desc += ": " + a.info.description
 	}
-	return arith.Backend{Name: name, Bits: int(a.info.bits), ExpBits: int(a.info.expBits), Description: desc, Impl: a}
+	b := arith.Backend{Name: name, Bits: int(a.info.bits), ExpBits: int(a.info.expBits), Description: desc, Impl: Arith{a.lib}}
+	if a.info.valueSize <= 8 {
+		b.Impl = Arith8{a.lib}
+	}
+	return b
 }

@@ -36,7 +36,7 @@ func init() {
 
 // importOperand is fprlab_from_parts of an operand entering a plugin
 // stage; its failure says what the plan asked of the plugin.
-func (a Arith) importOperand(p plan.Parts) (Value, error) {
+func (a ArithOf[V]) importOperand(p plan.Parts) (Value, error) {
 	q := toParts(p)
 	v, err := a.fromParts(q)
 	if err != nil {

@@ -13,7 +13,10 @@ import (
 // Falcon's polynomial loops make hundreds of thousands of them per
 // shadowed signature; see arith.Vector for the element-wise contract.
 
-var _ arith.Vector[Value] = Arith{}
+var (
+	_ arith.Vector[Value]  = Arith{}
+	_ arith.Vector[Value8] = Arith8{}
+)
 
 // Vector op numbers: numOps+op indexes lib.fn.
 const (
@@ -66,31 +69,38 @@ func (l *lib) vget() *vscratch {
 // strideWords is FPRLAB_VALUE_STRIDE(value_size) in 64-bit words.
 func (l *lib) strideWords() int { return (int(l.info.valueSize) + 7) / 8 }
 
+// words is v's 64-bit words.
+func words[V value](v *V) []uint64 {
+	return unsafe.Slice((*uint64)(unsafe.Pointer(v)), unsafe.Sizeof(*v)/8)
+}
+
 // pack copies the plugin's bytes of vs into a (stride-sized values).
-func pack(a []uint64, vs []Value, sw int) {
+func pack[V value](a []uint64, vs []V, sw int) {
 	if sw == 1 {
 		for i := range vs {
-			a[i] = vs[i].w[0]
+			a[i] = bits64(&vs[i])
 		}
 		return
 	}
 	for i := range vs {
-		copy(a[i*sw:(i+1)*sw], vs[i].w[:sw])
+		copy(a[i*sw:(i+1)*sw], words(&vs[i])[:sw])
 	}
 }
 
 // unpack copies the values of a into dst, zero beyond the plugin's bytes
 // (as a scalar result is).
-func unpack(dst []Value, a []uint64, sw int) {
+func unpack[V value](dst []V, a []uint64, sw int) {
 	if sw == 1 {
 		for i := range dst {
-			dst[i] = Value{w: [MaxValueSize / 8]uint64{a[i]}}
+			var v V
+			*(*uint64)(unsafe.Pointer(&v)) = a[i]
+			dst[i] = v
 		}
 		return
 	}
 	for i := range dst {
-		var v Value
-		copy(v.w[:sw], a[i*sw:(i+1)*sw])
+		var v V
+		copy(words(&v)[:sw], a[i*sw:(i+1)*sw])
 		dst[i] = v
 	}
 }
@@ -98,7 +108,7 @@ func unpack(dst []Value, a []uint64, sw int) {
 // vec computes dst[i] = op(x[i], y[i]), or op(x[i]) for y nil: one
 // call of the vector function per chunk, or the scalar function per
 // element (fallback).
-func (l *lib) vec(op int, dst, x, y []Value) {
+func vec[V value](l *lib, op int, dst, x, y []V) {
 	n := len(dst)
 	x = x[:n]
 	if y != nil {
@@ -107,9 +117,9 @@ func (l *lib) vec(op int, dst, x, y []Value) {
 	if l.fn[numOps+op] == 0 {
 		for i := range dst {
 			if y != nil {
-				dst[i] = must(l.call2(vecScalar[op], x[i], y[i]))
+				dst[i] = ArithOf[V]{l}.op2(vecScalar[op], x[i], y[i])
 			} else {
-				dst[i] = l.scalar1(op, x[i])
+				dst[i] = scalar1(l, op, x[i])
 			}
 		}
 		return
@@ -120,7 +130,7 @@ func (l *lib) vec(op int, dst, x, y []Value) {
 		hi := min(lo+vecChunk, n)
 		pack(s.x, x[lo:hi], sw)
 		args := s.args1[:4]
-		var yc []Value
+		var yc []V
 		if y != nil {
 			yc = y[lo:hi]
 			pack(s.y, yc, sw)
@@ -128,7 +138,7 @@ func (l *lib) vec(op int, dst, x, y []Value) {
 		}
 		args[len(args)-1] = uintptr(hi - lo)
 		if st := l.invoke(numOps+op, args); st != statusOK {
-			l.vecFailed(op, st, dst[lo:hi], x[lo:hi], yc)
+			vecFailed(l, op, st, dst[lo:hi], x[lo:hi], yc)
 			continue
 		}
 		unpack(dst[lo:hi], s.out, sw)
@@ -138,27 +148,27 @@ func (l *lib) vec(op int, dst, x, y []Value) {
 
 // scalar1 is the scalar operation of the one-operand vector op, with the
 // scalar API's own fallbacks (Sqr: fprlab_sqr, else fprlab_mul).
-func (l *lib) scalar1(op int, x Value) Value {
+func scalar1[V value](l *lib, op int, x V) V {
 	if op == vecSqr {
-		return Arith{l}.Sqr(x)
+		return ArithOf[V]{l}.Sqr(x)
 	}
-	return must(l.call1(vecScalar[op], x))
+	return ArithOf[V]{l}.op1(vecScalar[op], x)
 }
 
 // vecFailed reports a vector function's status st through Fail: the
 // element is found by calling the scalar function on the elements in
 // order (the contract makes it fail on the same element); dst gets zero
 // values, as a failed scalar operation returns.
-func (l *lib) vecFailed(op int, st int32, dst, x, y []Value) {
+func vecFailed[V value](l *lib, op int, st int32, dst, x, y []V) {
 	elem := -1
 	for i := range x {
 		var err error
 		if y != nil {
-			_, err = l.call2(vecScalar[op], x[i], y[i])
+			_, err = l.call2(vecScalar[op], wide(x[i]), wide(y[i]))
 		} else if op == vecSqr && l.fn[opSqr] == 0 {
-			_, err = l.call2(opMul, x[i], x[i])
+			_, err = l.call2(opMul, wide(x[i]), wide(x[i]))
 		} else {
-			_, err = l.call1(vecScalar[op], x[i])
+			_, err = l.call1(vecScalar[op], wide(x[i]))
 		}
 		if err != nil {
 			elem = i
@@ -170,35 +180,35 @@ func (l *lib) vecFailed(op int, st int32, dst, x, y []Value) {
 }
 
 // AddN sets dst[i] = x[i] + y[i] (fprlab_add_n, else fprlab_add per element).
-func (a Arith) AddN(dst, x, y []Value) { a.vec(vecAdd, dst, x, y) }
+func (a ArithOf[V]) AddN(dst, x, y []V) { vec(a.lib, vecAdd, dst, x, y) }
 
 // SubN sets dst[i] = x[i] - y[i] (fprlab_sub_n, else fprlab_sub).
-func (a Arith) SubN(dst, x, y []Value) { a.vec(vecSub, dst, x, y) }
+func (a ArithOf[V]) SubN(dst, x, y []V) { vec(a.lib, vecSub, dst, x, y) }
 
 // MulN sets dst[i] = x[i] * y[i] (fprlab_mul_n, else fprlab_mul).
-func (a Arith) MulN(dst, x, y []Value) { a.vec(vecMul, dst, x, y) }
+func (a ArithOf[V]) MulN(dst, x, y []V) { vec(a.lib, vecMul, dst, x, y) }
 
 // NegN sets dst[i] = -x[i] (fprlab_neg_n, else fprlab_neg).
-func (a Arith) NegN(dst, x []Value) { a.vec(vecNeg, dst, x, nil) }
+func (a ArithOf[V]) NegN(dst, x []V) { vec(a.lib, vecNeg, dst, x, nil) }
 
 // HalfN sets dst[i] = x[i]/2 (fprlab_half_n, else fprlab_half).
-func (a Arith) HalfN(dst, x []Value) { a.vec(vecHalf, dst, x, nil) }
+func (a ArithOf[V]) HalfN(dst, x []V) { vec(a.lib, vecHalf, dst, x, nil) }
 
 // SqrN sets dst[i] = Sqr(x[i]) (fprlab_sqr_n; else fprlab_sqr per element
 // where the plugin has it, else fprlab_mul_n(x, x), Sqr's own fallback).
-func (a Arith) SqrN(dst, x []Value) {
+func (a ArithOf[V]) SqrN(dst, x []V) {
 	if a.fn[numOps+vecSqr] == 0 && a.fn[opSqr] == 0 {
-		a.vec(vecMul, dst, x, x)
+		vec(a.lib, vecMul, dst, x, x)
 		return
 	}
-	a.vec(vecSqr, dst, x, nil)
+	vec(a.lib, vecSqr, dst, x, nil)
 }
 
 // InvN sets dst[i] = 1/x[i] (fprlab_inv_n, else fprlab_inv).
-func (a Arith) InvN(dst, x []Value) { a.vec(vecInv, dst, x, nil) }
+func (a ArithOf[V]) InvN(dst, x []V) { vec(a.lib, vecInv, dst, x, nil) }
 
 // OfN sets dst[i] = Of(src[i]) (fprlab_of_int64_n, else Of per element).
-func (a Arith) OfN(dst []Value, src []int64) {
+func (a ArithOf[V]) OfN(dst []V, src []int64) {
 	n := len(dst)
 	src = src[:n]
 	if a.fn[numOps+vecOf] == 0 {
@@ -215,7 +225,7 @@ func (a Arith) OfN(dst []Value, src []int64) {
 		}
 		s.args1[3] = uintptr(hi - lo)
 		if st := a.invoke(numOps+vecOf, s.args1[:4]); st != statusOK {
-			a.ofFailed(st, dst[lo:hi], src[lo:hi])
+			ofFailed(a.lib, st, dst[lo:hi], src[lo:hi])
 			continue
 		}
 		unpack(dst[lo:hi], s.out, a.strideWords())
@@ -224,7 +234,7 @@ func (a Arith) OfN(dst []Value, src []int64) {
 }
 
 // ofFailed is vecFailed for fprlab_of_int64_n.
-func (l *lib) ofFailed(st int32, dst []Value, src []int64) {
+func ofFailed[V value](l *lib, st int32, dst []V, src []int64) {
 	elem := -1
 	for i, v := range src {
 		var err error
@@ -243,7 +253,7 @@ func (l *lib) ofFailed(st int32, dst []Value, src []int64) {
 }
 
 // VectorFunctions lists the vector functions the plugin exports.
-func (a Arith) VectorFunctions() []string {
+func (a ArithOf[V]) VectorFunctions() []string {
 	var fs []string
 	for op, f := range a.fn[numOps:opRun] {
 		if f != 0 {

@@ -11,7 +11,7 @@ import (
 
 // scalarOnly hides a backend's arith.Vector: the shadow's pair and
 // Falcon then take their scalar paths over it.
-type scalarOnly struct{ arith.Arith[cabi.Value] }
+type scalarOnly struct{ arith.Arith[cabi.Value8] }
 
 // TestScalarPluginAsNative: a plugin without the vector functions (double.c
 // with them renamed away) is called one value at a time, by fprlab's
@@ -19,10 +19,10 @@ type scalarOnly struct{ arith.Arith[cabi.Value] }
 // ones only.
 func TestScalarPluginAsNative(t *testing.T) {
 	b := lookup(t, "so:"+plugin(t, "testdata/scalaronly.c"))
-	if fs := b.Impl.(cabi.Arith).VectorFunctions(); len(fs) != 0 {
+	if fs := b.Impl.(cabi.Arith8).VectorFunctions(); len(fs) != 0 {
 		t.Fatalf("vector functions %v", fs)
 	}
-	if fs := lookup(t, "so:"+plugin(t, "../../examples/double.c")).Impl.(cabi.Arith).VectorFunctions(); len(fs) != 8 {
+	if fs := lookup(t, "so:"+plugin(t, "../../examples/double.c")).Impl.(cabi.Arith8).VectorFunctions(); len(fs) != 8 {
 		t.Fatalf("double.c exports the vector functions %v, want all 8", fs)
 	}
 	nb := lookup(t, "native")
@@ -48,7 +48,7 @@ func TestScalarPluginAsNative(t *testing.T) {
 func TestPairVectorRecords(t *testing.T) {
 	b := lookup(t, "so:"+plugin(t, "../../examples/double.c"))
 	s := b
-	s.Impl = scalarOnly{b.Impl.(cabi.Arith)}
+	s.Impl = scalarOnly{b.Impl.(cabi.Arith8)}
 	cfg := benchConfig()
 	cfg.Signatures = 2
 	calls := func(bk arith.Backend) ([]byte, int) {
@@ -80,12 +80,12 @@ func TestPairVectorRecords(t *testing.T) {
 // not (a broken contract) is reported without an element.
 func TestVectorErrorReported(t *testing.T) {
 	name := "so:" + plugin(t, "testdata/failingvec.c")
-	a := lookup(t, name).Impl.(cabi.Arith)
+	a := lookup(t, name).Impl.(cabi.Arith8)
 	var got error
 	prev := cabi.Fail
 	cabi.Fail = func(err error) { got = err }
 	defer func() { cabi.Fail = prev }()
-	x, y, dst := make([]cabi.Value, 8), make([]cabi.Value, 8), make([]cabi.Value, 8)
+	x, y, dst := make([]cabi.Value8, 8), make([]cabi.Value8, 8), make([]cabi.Value8, 8)
 	for i := range x {
 		x[i], y[i] = a.Of(int64(i+1)), a.Of(2)
 	}
@@ -124,9 +124,9 @@ func TestVectorAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector's sync.Pool drops items")
 	}
-	a := lookup(t, "so:"+plugin(t, "../../examples/double.c")).Impl.(cabi.Arith)
+	a := lookup(t, "so:"+plugin(t, "../../examples/double.c")).Impl.(cabi.Arith8)
 	for _, n := range []int{1, 256, 3000} {
-		x, y, dst := make([]cabi.Value, n), make([]cabi.Value, n), make([]cabi.Value, n)
+		x, y, dst := make([]cabi.Value8, n), make([]cabi.Value8, n), make([]cabi.Value8, n)
 		for i := range x {
 			x[i], y[i] = a.Of(int64(i)), a.Of(3)
 		}

@@ -4,8 +4,10 @@
 #include <stdlib.h>
 
 #define fprlab_sqrt double_sqrt
+#define fprlab_run double_run
 #include "../../../examples/double.c"
 #undef fprlab_sqrt
+#undef fprlab_run
 
 int fprlab_sqrt(void *ctx, const void *x, void *out)
 {
@@ -18,3 +20,7 @@ int fprlab_sqrt(void *ctx, const void *x, void *out)
 		abort();
 	return double_sqrt(ctx, x, out);
 }
+
+/* fprlab_run over the aborting square root (the leaves' square roots
+ * come through it). */
+FPRLAB_RUN_FROM_SCALAR(FPRLAB_VALUE_STRIDE(8), 0, fprlab_of_int64, fprlab_expm_p63)
