@@ -27,9 +27,11 @@ import (
 // same operands as in the step (the tracer runs the step's own code), so
 // the results are the step's bit for bit.
 
-// maxTracedLevel is the highest level whose steps are traced: a level-3
-// step uses about 130 registers, a level-4 step more than a program's 256.
-const maxTracedLevel = 3
+// maxTracedLevel is the highest level whose steps are traced, if their
+// programs fit the 256 registers (traceOf is nil for a step that does
+// not): the update step does up to level 4 (252 registers), the split and
+// the merge up to level 5 (168 and 128).
+const maxTracedLevel = 5
 
 // reg is a traced value: a program register, or (regSlot set) the
 // initial value of a memory cell of the step, which becomes an input
@@ -323,6 +325,10 @@ func runTraced[F any, A arith.Arith[F]](a A, run arith.Runner[F], s *sampler[F, 
 		return false
 	}
 	enterStage(s.st, PlanFFSampling)
+	if len(ts.prog.Insns()) == 0 {
+		// A split or merge at level 1 only moves values.
+		run = nil
+	}
 	nv := ts.nregs
 	if cap(sc.regs) < nv {
 		sc.regs = make([]F, nv)
@@ -338,7 +344,9 @@ func runTraced[F any, A arith.Arith[F]](a A, run arith.Runner[F], s *sampler[F, 
 			regs[l.r] = a.Const(l.c)
 		}
 	}
-	run.Run(ts.prog, regs, nil)
+	if run != nil {
+		run.Run(ts.prog, regs, nil)
+	}
 	for _, w := range ts.stores {
 		m[w.slice][w.index] = regs[w.r]
 	}

@@ -101,6 +101,50 @@ func BenchmarkShadowedSign512(b *testing.B) {
 	}
 }
 
+// BenchmarkShadowedSignRatio512 is BenchmarkShadowedSign512's native and
+// double plugin interleaved: each iteration signs the eight messages over
+// native, then over the plugin, and the CPU time of each is summed, so
+// that a machine whose speed drifts during the run (a shared one) slows
+// both alike. It reports both per signature and their ratio
+// (plugin/native): the figure BENCHMARKS.md gives.
+//
+//	go test -run='^$' -bench=ShadowedSignRatio512 -count=5 ./arith/cabi
+func BenchmarkShadowedSignRatio512(b *testing.B) {
+	cfg := benchConfig()
+	sk, _, err := falcon.Keygen(lookup(b, "native"), cfg.LogN, sha3.NewSHAKE256())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var signers [2]*shadow.Signer
+	for k, name := range []string{"native", "so:double"} {
+		if signers[k], err = shadow.NewSigner(benchBackend(b, name), cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var cpu [2]int64
+	sign := func(k int) {
+		t0 := cpuTime(b)
+		for j := 1; j <= cfg.Signatures; j++ {
+			if _, err := signers[k].Sign(sk, j); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu[k] += cpuTime(b) - t0
+	}
+	sign(0)
+	sign(1)
+	cpu = [2]int64{}
+	runtime.GC()
+	for b.Loop() {
+		sign(0)
+		sign(1)
+	}
+	sigs := float64(b.N * cfg.Signatures)
+	b.ReportMetric(float64(cpu[0])/sigs, "native-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/sigs, "plugin-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "ratio")
+}
+
 // benchConfig is BenchmarkShadowedSign512's campaign: eight signatures
 // over one key.
 func benchConfig() shadow.Config {
