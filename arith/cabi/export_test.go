@@ -14,3 +14,8 @@ func CountCalls(counts map[string]int) (stop func()) {
 	}
 	return func() { countCall = nil }
 }
+
+// Words and Words8 are a value's 64-bit words, for bit-for-bit
+// comparisons.
+func Words(v Value) []uint64   { return v.w[:] }
+func Words8(v Value8) []uint64 { return v.w[:] }
