@@ -60,7 +60,10 @@
 // of the loops. The check is made once per polynomial operation, in the
 // generic code only: monogen writes the native, emu64 and triword copies
 // of those hooks as constant false (or, for native's SIMD kernels, by
-// hand), so their loops are untouched.
+// hand), so their loops are untouched. Such a backend may also implement
+// Runner (program.go): a straight-line Program of dependent operations --
+// a sampler candidate's arithmetic, a small ffSampling node's step -- in
+// one call, with the results of RunScalar, the operations one at a time.
 //
 // # Semantics every backend follows
 //

@@ -59,8 +59,10 @@ type ffsLevelsEmu64 struct {
 	leaf     []emu64.FPR
 	// run, when the arithmetic runs programs, runs the small nodes' steps
 	// as traced programs (ffsampling_trace.go) through trace's scratch.
-	run   arith.Runner[emu64.FPR]
-	trace traceScratchEmu64
+	run      arith.Runner[emu64.FPR]
+	trace    traceScratchEmu64
+	leafRegs [4]emu64.FPR
+	v        vecArithEmu64
 }
 
 // ffSamplingLevelsEmu64 is ffSamplingLevels (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
@@ -78,6 +80,7 @@ func ffSamplingLevelsEmu64(a emu64.Arith, v vecArithEmu64, s *samplerEmu64, t0, 
 	}
 	lv := &ffsLevelsEmu64{l10: make([][]emu64.FPR, logn+1), d11: make([][]emu64.FPR, logn+1)}
 	lv.run, _ = any(a).(arith.Runner[emu64.FPR])
+	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -141,7 +144,7 @@ func ffSamplingLevelsEmu64(a emu64.Arith, v vecArithEmu64, s *samplerEmu64, t0, 
 // ffsLevelsNodeEmu64 is ffsLevelsNode (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
 func ffsLevelsNodeEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, t0, t1 []emu64.FPR, origLogn, L uint, i int, tmp []emu64.FPR) {
 	if L == 0 {
-		ffsLeafEmu64(a, s, t0, t1, lv.leaf[i:i+1], origLogn)
+		ffsLevelsLeafEmu64(a, s, lv, t0, t1, lv.leaf[i], origLogn)
 		return
 	}
 	n := 1 << L
@@ -179,6 +182,28 @@ func ffsStepEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, st traceSt
 		m = sc.mem[:3]
 	}
 	return runTracedEmu64(a, lv.run, s, sc, st, L, m)
+}
+
+// ffsLevelsLeafEmu64 is ffsLevelsLeaf (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func ffsLevelsLeafEmu64(a emu64.Arith, s *samplerEmu64, lv *ffsLevelsEmu64, t0, t1 []emu64.FPR, g00 emu64.FPR, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	inv := a.Const(arith.InvSigma(origLogn))
+	var leaf emu64.FPR
+	if lv.run != nil {
+		regs := &lv.leafRegs
+		regs[0], regs[2] = g00, inv
+		lv.run.Run(leafProgram, regs[:], nil)
+		leaf = regs[3]
+	} else {
+		leaf = a.Mul(a.Sqrt(g00), inv)
+	}
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []emu64.FPR{leaf})
+	}
+	z := [2]int64{s.sample(t0[0], leaf), s.sample(t1[0], leaf)}
+	var v [2]emu64.FPR
+	lv.v.OfN(v[:], z[:])
+	t0[0], t1[0] = v[0], v[1]
 }
 
 // batchSplitManyEmu64 is batchSplitMany (ffsampling_batch.go) with F = emu64.FPR.
@@ -394,6 +419,10 @@ func runTracedEmu64(a emu64.Arith, run arith.Runner[emu64.FPR], s *samplerEmu64,
 		return false
 	}
 	enterStage(s.st, PlanFFSampling)
+	if len(ts.prog.Insns()) == 0 {
+		// A split or merge at level 1 only moves values.
+		run = nil
+	}
 	nv := ts.nregs
 	if cap(sc.regs) < nv {
 		sc.regs = make([]emu64.FPR, nv)
@@ -409,7 +438,9 @@ func runTracedEmu64(a emu64.Arith, run arith.Runner[emu64.FPR], s *samplerEmu64,
 			regs[l.r] = a.Const(l.c)
 		}
 	}
-	run.Run(ts.prog, regs, nil)
+	if run != nil {
+		run.Run(ts.prog, regs, nil)
+	}
 	for _, w := range ts.stores {
 		m[w.slice][w.index] = regs[w.r]
 	}

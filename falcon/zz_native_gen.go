@@ -59,8 +59,10 @@ type ffsLevelsNative struct {
 	leaf     []float64
 	// run, when the arithmetic runs programs, runs the small nodes' steps
 	// as traced programs (ffsampling_trace.go) through trace's scratch.
-	run   arith.Runner[float64]
-	trace traceScratchNative
+	run      arith.Runner[float64]
+	trace    traceScratchNative
+	leafRegs [4]float64
+	v        vecArithNative
 }
 
 // ffSamplingLevelsNative is ffSamplingLevels (ffsampling_batch.go) with F = float64, A = native.Arith.
@@ -78,6 +80,7 @@ func ffSamplingLevelsNative(a native.Arith, v vecArithNative, s *samplerNative, 
 	}
 	lv := &ffsLevelsNative{l10: make([][]float64, logn+1), d11: make([][]float64, logn+1)}
 	lv.run, _ = any(a).(arith.Runner[float64])
+	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)
 	}
@@ -141,7 +144,7 @@ func ffSamplingLevelsNative(a native.Arith, v vecArithNative, s *samplerNative, 
 // ffsLevelsNodeNative is ffsLevelsNode (ffsampling_batch.go) with F = float64, A = native.Arith.
 func ffsLevelsNodeNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, t0, t1 []float64, origLogn, L uint, i int, tmp []float64) {
 	if L == 0 {
-		ffsLeafNative(a, s, t0, t1, lv.leaf[i:i+1], origLogn)
+		ffsLevelsLeafNative(a, s, lv, t0, t1, lv.leaf[i], origLogn)
 		return
 	}
 	n := 1 << L
@@ -179,6 +182,28 @@ func ffsStepNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, st tra
 		m = sc.mem[:3]
 	}
 	return runTracedNative(a, lv.run, s, sc, st, L, m)
+}
+
+// ffsLevelsLeafNative is ffsLevelsLeaf (ffsampling_batch.go) with F = float64, A = native.Arith.
+func ffsLevelsLeafNative(a native.Arith, s *samplerNative, lv *ffsLevelsNative, t0, t1 []float64, g00 float64, origLogn uint) {
+	enterStage(s.st, PlanLeaf)
+	inv := a.Const(arith.InvSigma(origLogn))
+	var leaf float64
+	if lv.run != nil {
+		regs := &lv.leafRegs
+		regs[0], regs[2] = g00, inv
+		lv.run.Run(leafProgram, regs[:], nil)
+		leaf = regs[3]
+	} else {
+		leaf = a.Mul(a.Sqrt(g00), inv)
+	}
+	if s.obs != nil {
+		s.obs.Stage(StageLeaf, 0, 0, []float64{leaf})
+	}
+	z := [2]int64{s.sample(t0[0], leaf), s.sample(t1[0], leaf)}
+	var v [2]float64
+	lv.v.OfN(v[:], z[:])
+	t0[0], t1[0] = v[0], v[1]
 }
 
 // batchSplitManyNative is batchSplitMany (ffsampling_batch.go) with F = float64.
@@ -394,6 +419,10 @@ func runTracedNative(a native.Arith, run arith.Runner[float64], s *samplerNative
 		return false
 	}
 	enterStage(s.st, PlanFFSampling)
+	if len(ts.prog.Insns()) == 0 {
+		// A split or merge at level 1 only moves values.
+		run = nil
+	}
 	nv := ts.nregs
 	if cap(sc.regs) < nv {
 		sc.regs = make([]float64, nv)
@@ -409,7 +438,9 @@ func runTracedNative(a native.Arith, run arith.Runner[float64], s *samplerNative
 			regs[l.r] = a.Const(l.c)
 		}
 	}
-	run.Run(ts.prog, regs, nil)
+	if run != nil {
+		run.Run(ts.prog, regs, nil)
+	}
 	for _, w := range ts.stores {
 		m[w.slice][w.index] = regs[w.r]
 	}

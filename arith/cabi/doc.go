@@ -15,38 +15,51 @@
 // the default build without plugins, and it is no faster here -- measured
 // on this repository's Intel Xeon under load, a call of a C addition took
 // 160-200 ns through cgo and 140-250 ns through purego.SyscallN with the
-// operands in reused memory (BenchmarkCall measures the latter in place).
+// operands in reused memory (BenchmarkCall measures the latter in place;
+// on this repository's AMD EPYC, idle, a bare call of the same C function
+// took 82-95 ns through cgo and 84-88 ns through purego).
 // Either way a call leaves Go for the C stack (runtime.cgocall), which is
 // most of that cost; it is paid once per floating-point operation.
 //
 // # Values
 //
-// A plugin's value is an opaque block of up to 32 bytes (Value); fprlab
-// copies it and never looks inside, except that a plugin may declare
+// A plugin's value is an opaque block of up to 32 bytes; fprlab copies it
+// and never looks inside, except that a plugin may declare
 // FPRLAB_FLAG_BINARY64_LAYOUT (its values are binary64 numbers) so that
-// Float64 and Big read them without a call. Otherwise the exact decode,
-// fprlab_decode, gives sign, exponent and integer significand, and Big and
-// Float64 are computed from that, exactly and correctly rounded: the shadow
-// imports every value without rounding (through Float64 for formats of at
-// most 53 bits, through Big beyond).
+// Float64 and Big read them without a call. A plugin whose values take at
+// most 8 bytes is a backend over Value8 (Arith8), any other over Value
+// (Arith): Falcon's loops and the shadow's pairs copy every value many
+// times, and 24 bytes of zeros per copy made a shadowed signature over the
+// double plugin about a third slower. The exact decode, fprlab_decode,
+// gives sign, exponent and integer significand, and Big and Float64 are
+// computed from that, exactly and correctly rounded: the shadow imports
+// every value without rounding (through Float64 for formats of at most 53
+// bits, through Big beyond).
 //
 // Calls hand the plugin pointers into a scratch block taken from a
 // sync.Pool, so an operation allocates nothing and concurrent runs (fprlab
 // compare --workers) never share one; a plugin that is not thread-safe
 // declares FPRLAB_FLAG_SERIAL and its calls are serialised by a mutex.
 //
-// # Batches
+// # Batches and programs
 //
-// That cost is per call, not per value, so the ABI has optional vector
-// functions (fprlab_add_n, ..., fprlab_of_int64_n; vector.go): Arith
-// implements arith.Vector with one call per batch of up to 1024 values,
-// the operands packed into pooled arrays at the plugin's stride, and
-// falls back to one scalar call per value for a function the plugin does
-// not export. Falcon's polynomial loops batch through it (falcon's
-// fft_batch.go, and the shadow's dd pair passes the batches on), which
-// takes a shadowed Falcon-512 signature from about 330,000 calls to about
-// 52,000 (TestCountShadowedSignCalls counts them; most of the rest are the
-// sampler's, one per operation).
+// That cost is per call, not per value, so the ABI has two kinds of
+// optional functions that do more per call. The vector functions
+// (fprlab_add_n, ..., fprlab_of_int64_n; vector.go): Arith implements
+// arith.Vector with one call per batch of up to 1024 values, the operands
+// packed into pooled arrays at the plugin's stride, falling back to one
+// scalar call per value for a function the plugin does not export.
+// Falcon's polynomial loops batch through it (falcon's fft_batch.go), the
+// ffLDL tree of ffSampling level by level (ffsampling_batch.go), and the
+// shadow's dd pair passes the batches on. And fprlab_run (program.go): a
+// straight-line program of operations (arith.Program) in one call, for
+// the chains of dependent operations no batch covers -- each candidate of
+// the sampler's rejection loop, the small nodes of ffSampling (whose
+// steps falcon traces into programs, ffsampling_trace.go), the final
+// roundings; the header's FPRLAB_RUN_FROM_SCALAR defines it from the
+// plugin's own scalar functions. Together they take a shadowed Falcon-512
+// signature from 328,751 calls to 5,161 (TestCountShadowedSignCalls counts
+// them).
 //
 // # Plan stages
 //
