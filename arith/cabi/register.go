@@ -34,9 +34,9 @@ func (a ArithOf[V]) Backend(name string) arith.Backend {
 	if a.info.description != "" {
 		desc += ": " + a.info.description
 	}
-	b := arith.Backend{Name: name, Bits: int(a.info.bits), ExpBits: int(a.info.expBits), Description: desc, Impl: Arith{a.lib}}
+	b := arith.Backend{Name: name, Bits: int(a.info.bits), ExpBits: int(a.info.expBits), Description: desc, Impl: Arith(a)}
 	if a.info.valueSize <= 8 {
-		b.Impl = Arith8{a.lib}
+		b.Impl = Arith8(a)
 	}
 	return b
 }
