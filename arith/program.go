@@ -60,6 +60,11 @@ type Insn struct {
 type Program struct {
 	insns  []Insn
 	nv, ni int
+	// The registers the program reads without writing them (its inputs)
+	// and those it writes, per file; and the operations it holds.
+	inV, inI, outV, outI []uint8
+	uses                 uint64 // bit op
+	code                 []byte
 }
 
 // NewProgram checks insns and returns them as a program: known opcodes,
@@ -107,6 +112,24 @@ func NewProgram(insns []Insn) (*Program, error) {
 		}
 		w[in.Dst] = true
 	}
+	for _, in := range insns {
+		p.uses |= 1 << uint(in.Op)
+		p.code = append(p.code, byte(in.Op), in.Dst, in.A, in.B)
+	}
+	for r := range 256 {
+		switch {
+		case vr[r] && !vw[r]:
+			p.inV = append(p.inV, uint8(r))
+		case vw[r]:
+			p.outV = append(p.outV, uint8(r))
+		}
+		switch {
+		case ir[r] && !iw[r]:
+			p.inI = append(p.inI, uint8(r))
+		case iw[r]:
+			p.outI = append(p.outI, uint8(r))
+		}
+	}
 	return p, nil
 }
 
@@ -125,6 +148,21 @@ func (p *Program) Insns() []Insn { return p.insns }
 // Registers returns the number of value and integer registers the program
 // uses: the lengths Run needs.
 func (p *Program) Registers() (values, ints int) { return p.nv, p.ni }
+
+// Inputs returns the value and integer registers the program reads
+// without writing them, in increasing order; Outputs those it writes. A
+// Runner that copies registers needs to copy only these (not to be
+// modified).
+func (p *Program) Inputs() (values, ints []uint8)  { return p.inV, p.inI }
+func (p *Program) Outputs() (values, ints []uint8) { return p.outV, p.outI }
+
+// Uses reports whether the program holds operation op.
+func (p *Program) Uses(op Op) bool { return op >= 0 && op < 64 && p.uses&(1<<uint(op)) != 0 }
+
+// Code returns the instructions encoded as 4 bytes each -- the operation
+// (its Op number), Dst, A, B -- the layout of struct fprlab_insn of the
+// plugin ABI (not to be modified).
+func (p *Program) Code() []byte { return p.code }
 
 // errShort is the panic of a run given too few registers: a bug of the
 // caller.

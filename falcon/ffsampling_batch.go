@@ -244,3 +244,19 @@ func batchSplitMany[F any](a vecArith[F], f0s, f1s, fs [][]F, logn uint) {
 	}
 	pool.Put(sp)
 }
+
+// vecKeepBasis sets *basis to a copy of the basis (b00, b01, b10, b11 in
+// FFT form) when a has batches, and reports whether it did: doSignDyn
+// then restores it for the final product instead of computing it a
+// second time, as the reference does to save memory. Over an arithmetic
+// with batches every operation's result depends on its operands only
+// (arith.Vector's contract), so the second computation would give these
+// values again, with four FFTs of calls into a plugin. A hook: the
+// monogen instances' copies are stubs.
+func vecKeepBasis[F any, A arith.Arith[F]](a A, basis *[]F, b []F) bool {
+	if _, ok := any(a).(vecArith[F]); !ok {
+		return false
+	}
+	*basis = append([]F(nil), b...)
+	return true
+}

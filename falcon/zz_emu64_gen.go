@@ -243,6 +243,9 @@ func batchSplitManyEmu64(a vecArithEmu64, f0s, f1s, fs [][]emu64.FPR, logn uint)
 	pool.Put(sp)
 }
 
+// vecKeepBasisEmu64 is vecKeepBasis (ffsampling_batch.go) with F = emu64.FPR, A = emu64.Arith.
+func vecKeepBasisEmu64(a emu64.Arith, basis *[]emu64.FPR, b []emu64.FPR) bool { return false }
+
 // ffSamplingFSMEmu64 is ffSamplingFSM (ffsampling_fsm.go) with F = emu64.FPR, A = emu64.Arith.
 func ffSamplingFSMEmu64(a emu64.Arith, s *samplerEmu64, w []emu64.FPR, root ffsFrame, origLogn uint, st *ffsStats) {
 	stack := make([]ffsFrame, 0, root.logn)
@@ -1738,6 +1741,8 @@ func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []u
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
 	}
+	var basis []emu64.FPR
+	vecKeepBasisEmu64(a, &basis, buf[:4*n])
 
 	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
 	// target, -F stays in b11. The order of the products and sums is the
@@ -1774,7 +1779,11 @@ func doSignDynEmu64(a emu64.Arith, s *samplerEmu64, sk *PrivateKey, hNTT, hm []u
 	}
 
 	enterStage(s.st, PlanFFT)
-	basisFFTEmu64(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if basis != nil {
+		copy(buf[:4*n], basis)
+	} else {
+		basisFFTEmu64(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	}
 	enterStage(s.st, PlanLattice)
 	return finishAttemptEmu64(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }

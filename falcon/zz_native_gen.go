@@ -243,6 +243,9 @@ func batchSplitManyNative(a vecArithNative, f0s, f1s, fs [][]float64, logn uint)
 	pool.Put(sp)
 }
 
+// vecKeepBasisNative is vecKeepBasis (ffsampling_batch.go) with F = float64, A = native.Arith.
+func vecKeepBasisNative(a native.Arith, basis *[]float64, b []float64) bool { return false }
+
 // ffSamplingFSMNative is ffSamplingFSM (ffsampling_fsm.go) with F = float64, A = native.Arith.
 func ffSamplingFSMNative(a native.Arith, s *samplerNative, w []float64, root ffsFrame, origLogn uint, st *ffsStats) {
 	stack := make([]ffsFrame, 0, root.logn)
@@ -1691,6 +1694,8 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
 	}
+	var basis []float64
+	vecKeepBasisNative(a, &basis, buf[:4*n])
 
 	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
 	// target, -F stays in b11. The order of the products and sums is the
@@ -1727,7 +1732,11 @@ func doSignDynNative(a native.Arith, s *samplerNative, sk *PrivateKey, hNTT, hm 
 	}
 
 	enterStage(s.st, PlanFFT)
-	basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if basis != nil {
+		copy(buf[:4*n], basis)
+	} else {
+		basisFFTNative(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	}
 	enterStage(s.st, PlanLattice)
 	return finishAttemptNative(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }

@@ -47,6 +47,9 @@ func vecFFSamplingTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 	return false
 }
 
+// vecKeepBasisTriword is vecKeepBasis (ffsampling_batch.go) with F = triword.TW, A = triword.Arith.
+func vecKeepBasisTriword(a triword.Arith, basis *[]triword.TW, b []triword.TW) bool { return false }
+
 // cmulTriword is cmul (fft.go) with F = triword.TW, A = triword.Arith.
 func cmulTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triword.TW) {
 	re := a.Sub(a.Mul(xr, yr), a.Mul(xi, yi))
@@ -706,6 +709,8 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	if s.obs != nil {
 		s.obs.Stage(StageBasis, int(logn), 0, b00, b01, b10, b11)
 	}
+	var basis []triword.TW
+	vecKeepBasisTriword(a, &basis, buf[:4*n])
 
 	// Gram matrix, replacing B in place; -f (b01) is kept in s01 for the
 	// target, -F stays in b11. The order of the products and sums is the
@@ -742,7 +747,11 @@ func doSignDynTriword(a triword.Arith, s *samplerTriword, sk *PrivateKey, hNTT, 
 	}
 
 	enterStage(s.st, PlanFFT)
-	basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	if basis != nil {
+		copy(buf[:4*n], basis)
+	} else {
+		basisFFTTriword(a, b00, b01, b10, b11, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, logn)
+	}
 	enterStage(s.st, PlanLattice)
 	return finishAttemptTriword(a, s.obs, b00, b01, b10, b11, t0, t1, poly(7), poly(8), hNTT, hm, logn)
 }

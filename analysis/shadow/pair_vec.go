@@ -166,8 +166,9 @@ func (p *ddPairVec[F, A]) Run(prog *arith.Program, v []ddPairValue[F], iv []int6
 	}
 	nv, _ := prog.Registers()
 	vb := p.scratch(nv)[:nv]
-	for k := range vb {
-		vb[k] = v[k].B
+	inV, _ := prog.Inputs()
+	for _, r := range inV {
+		vb[r] = v[r].B
 	}
 	p.run.Run(prog, vb, iv)
 	for _, in := range prog.Insns() {

@@ -2,6 +2,7 @@ package cabi
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/fprlab/fprlab/arith"
@@ -23,12 +24,12 @@ const opRun = numOps + numVec
 // (uint8 register numbers).
 const maxRegs = 256
 
-// rscratch is the memory of one fprlab_run call: the program in the C
-// layout (struct fprlab_insn: four bytes), the value registers at the
-// plugin's stride, the integer registers and the index of a failed
-// instruction. From lib.rpool, like the other scratch blocks.
+// rscratch is the memory of one fprlab_run call: the value registers at
+// the plugin's stride, the integer registers, the index of a failed
+// instruction, and the arguments (the program is passed in place: its
+// Code is struct fprlab_insn's layout). From lib.rpool, like the other
+// scratch blocks.
 type rscratch struct {
-	prog   [maxRegs][4]uint8
 	v      []uint64
 	i      [maxRegs]int64
 	failed uintptr
@@ -40,7 +41,7 @@ func (l *lib) rget() *rscratch {
 		return s
 	}
 	s := &rscratch{v: make([]uint64, l.strideWords()*maxRegs)}
-	s.args = [6]uintptr{l.ctx, uintptr(unsafe.Pointer(&s.prog[0])), 0, uintptr(unsafe.Pointer(&s.v[0])), uintptr(unsafe.Pointer(&s.i[0])), uintptr(unsafe.Pointer(&s.failed))}
+	s.args = [6]uintptr{l.ctx, 0, 0, uintptr(unsafe.Pointer(&s.v[0])), uintptr(unsafe.Pointer(&s.i[0])), uintptr(unsafe.Pointer(&s.failed))}
 	return s
 }
 
@@ -67,6 +68,10 @@ func (a ArithOf[V]) Run(p *arith.Program, v []V, iv []int64) {
 		arith.RunScalar(a, p, v, iv)
 		return
 	}
+	if !(p.Uses(arith.OpOf) && !a.runs(arith.OpOf) || p.Uses(arith.OpExpmP63) && !a.runs(arith.OpExpmP63)) {
+		a.runAll(p, v, iv)
+		return
+	}
 	nv, ni := p.Registers()
 	v, iv = v[:nv], iv[:ni]
 	insns := p.Insns()
@@ -79,7 +84,7 @@ func (a ArithOf[V]) Run(p *arith.Program, v []V, iv []int64) {
 		if a.runs(in.Op) {
 			continue
 		}
-		if !runC(a.lib, s, insns, start, k, v, iv) {
+		if !runC(a.lib, s, p, start, k, v, iv) {
 			return
 		}
 		unpack(v, s.v[:nv*sw], sw)
@@ -92,26 +97,54 @@ func (a ArithOf[V]) Run(p *arith.Program, v []V, iv []int64) {
 		}
 		start = k + 1
 	}
-	if runC(a.lib, s, insns, start, len(insns), v, iv) {
+	if runC(a.lib, s, p, start, len(insns), v, iv) {
 		unpack(v, s.v[:nv*sw], sw)
 		copy(iv, s.i[:ni])
 		a.rpool.Put(s)
 	}
 }
 
+// runAll is Run of a program that fprlab_run computes whole: only its
+// inputs go in and only its results come out.
+func (a ArithOf[V]) runAll(p *arith.Program, v []V, iv []int64) {
+	nv, ni := p.Registers()
+	v, iv = v[:nv], iv[:ni]
+	sw := a.strideWords()
+	s := a.rget()
+	inV, inI := p.Inputs()
+	for _, r := range inV {
+		pack(s.v[int(r)*sw:], v[r:r+1], sw)
+	}
+	for _, r := range inI {
+		s.i[r] = iv[r]
+	}
+	if !runC(a.lib, s, p, 0, len(p.Insns()), v, iv) {
+		return
+	}
+	outV, outI := p.Outputs()
+	for _, r := range outV {
+		unpack(v[r:r+1], s.v[int(r)*sw:], sw)
+	}
+	for _, r := range outI {
+		iv[r] = s.i[r]
+	}
+	a.rpool.Put(s)
+}
+
 // runC calls fprlab_run on insns[from:to] over s's registers. On a
 // failure it reports the *OpError through Fail, sets the registers the
 // program writes to zero and returns false.
-func runC[V value](l *lib, s *rscratch, insns []arith.Insn, from, to int, v []V, iv []int64) bool {
+func runC[V value](l *lib, s *rscratch, p *arith.Program, from, to int, v []V, iv []int64) bool {
 	if from == to {
 		return true
 	}
-	for k, in := range insns[from:to] {
-		s.prog[k] = [4]uint8{uint8(in.Op), in.Dst, in.A, in.B}
-	}
+	insns := p.Insns()
+	s.args[1] = uintptr(unsafe.Pointer(&p.Code()[4*from]))
 	s.failed = 0
 	s.args[2] = uintptr(to - from)
 	st := l.invoke(opRun, s.args[:])
+	s.args[1] = 0
+	runtime.KeepAlive(p)
 	if st == statusOK {
 		return true
 	}

@@ -96,9 +96,10 @@ var vecHooks = []string{
 // programHooks are package falcon's hooks whose fast path needs an
 // interface none of the instances' arithmetics implements: the sampler's
 // and the final roundings' programs (arith.Runner, sampler_program.go)
-// and ffSampling's batched tree (arith.Vector, ffsampling_batch.go).
+// and ffSampling's batched tree and the kept basis (arith.Vector,
+// ffsampling_batch.go).
 // Stubs for all of them.
-var programHooks = []string{"drawProgram", "vecFFSampling", "vecRint"}
+var programHooks = []string{"drawProgram", "vecFFSampling", "vecRint", "vecKeepBasis"}
 
 // genName and genTestName are the files written for the instance.
 func (in instance) genName() string     { return "zz_" + in.name + "_gen.go" }
