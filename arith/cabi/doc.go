@@ -58,7 +58,7 @@
 // steps falcon traces into programs, ffsampling_trace.go), the final
 // roundings; the header's FPRLAB_RUN_FROM_SCALAR defines it from the
 // plugin's own scalar functions. Together they take a shadowed Falcon-512
-// signature from 328,751 calls to 5,161 (TestCountShadowedSignCalls counts
+// signature from 284,719 calls to 4,995 (TestCountShadowedSignCalls counts
 // them).
 //
 // # Plan stages
