@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/fprlab/fprlab/arith"
@@ -110,14 +111,23 @@ func runKatFNDSA(ctx context.Context, opts *katOptions, changed func(string) boo
 	}
 	// A backend that cannot sign a record (its arithmetic too narrow for
 	// the sampler) is a result like a differing signature, on one backend
-	// as with --backend all: printed, and exit 1.
+	// as with --backend all: printed, and exit 1. Its error was printed
+	// when it stopped and is in the results: the final message names the
+	// backends without repeating it.
+	var stopped []string
+	differ := false
 	for _, r := range results {
 		if r.Error != "" {
-			return &exitError{code: exitFalse, err: fmt.Errorf("backend %s could not regenerate every record: %s", r.Backend, r.Error)}
+			stopped = append(stopped, r.Backend)
+		} else if r.FirstMismatch != nil {
+			differ = true
 		}
-		if r.FirstMismatch != nil {
-			return &exitError{code: exitFalse, err: errors.New("generated records differ from go-fn-dsa's")}
-		}
+	}
+	switch {
+	case len(stopped) > 0:
+		return &exitError{code: exitFalse, err: fmt.Errorf("%s could not regenerate every record (where and why: above, and in the results)", backendsNamed(stopped))}
+	case differ:
+		return &exitError{code: exitFalse, err: errors.New("generated records differ from go-fn-dsa's")}
 	}
 	return nil
 }
@@ -186,4 +196,12 @@ func printKatFNDSA(w io.Writer, results []katFNDSAJSON) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.Backend, r.Records, r.MatchKeys, r.MatchPins, r.Verified, mm)
 	}
 	return tw.Flush()
+}
+
+// backendsNamed is "backend A" or "backends A, B".
+func backendsNamed(names []string) string {
+	if len(names) == 1 {
+		return "backend " + names[0]
+	}
+	return "backends " + strings.Join(names, ", ")
 }
