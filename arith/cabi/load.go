@@ -42,8 +42,8 @@ var statusNames = map[int32]string{
 	1: "FPRLAB_ERR_RANGE: a value the format cannot represent",
 	2: "FPRLAB_ERR_DOMAIN: an operation undefined on its operands",
 	3: "FPRLAB_ERR_CONFIG: a configuration the plugin does not accept",
-	4: "FPRLAB_ERR_UNSUPPORTED",
-	5: "FPRLAB_ERR_INTERNAL",
+	4: "FPRLAB_ERR_UNSUPPORTED: an optional function declining this argument",
+	5: "FPRLAB_ERR_INTERNAL: a failure inside the plugin",
 }
 
 // OpError is a status code other than FPRLAB_OK returned by a plugin.
@@ -357,7 +357,8 @@ func load(label, abs, config string) (*lib, error) {
 	cfg := append([]byte(config), 0)
 	st := int32(uint32(syscall(initFn, []uintptr{uintptr(unsafe.Pointer(&cfg[0])), uintptr(unsafe.Pointer(ci)), uintptr(unsafe.Pointer(ctx))})))
 	if st != statusOK {
-		return nil, fmt.Errorf("%w (configuration %q)", &OpError{Backend: label, Op: "init", Code: st}, config)
+		// Named once: the caller's message names the backend.
+		return nil, fmt.Errorf("%s for the configuration %q", strings.TrimPrefix((&OpError{Backend: label, Op: "init", Code: st}).Error(), "backend "+label+": "), config)
 	}
 	l.ctx = *ctx
 	if l.info, err = checkInfo(ci); err != nil {
