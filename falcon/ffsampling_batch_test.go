@@ -2,11 +2,7 @@ package falcon
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
-	"hash"
-	"math"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
@@ -31,45 +27,6 @@ func (r runNative) Run(p *arith.Program, v []float64, i []int64) {
 	arith.RunScalar(r.Arith, p, v, i)
 }
 
-// f64Digest is an Observer over float64 that hashes every event (as
-// eventDigest over emu64).
-type f64Digest struct{ h hash.Hash }
-
-func (d *f64Digest) word(v uint64) {
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], v)
-	d.h.Write(b[:])
-}
-
-func (d *f64Digest) Stage(st Stage, level, iter int, values ...[]float64) {
-	d.word(uint64(st)<<32 | uint64(level)<<16 | uint64(iter))
-	for _, vs := range values {
-		d.word(uint64(len(vs)))
-		for _, v := range vs {
-			d.word(math.Float64bits(v))
-		}
-	}
-}
-
-func (d *f64Digest) Sample(mu, isigma float64, z int64, rejections int) {
-	d.word(math.Float64bits(mu))
-	d.word(math.Float64bits(isigma))
-	d.word(uint64(z))
-	d.word(uint64(rejections))
-}
-
-func (d *f64Digest) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
-	d.word(expm)
-	d.word(uint64(shift))
-	d.word(drawn)
-	d.word(uint64(nbytes))
-	if accept {
-		d.word(1)
-	}
-}
-
-func (d *f64Digest) Attempt(at *Attempt) { d.word(uint64(at.SqNorm)) }
-
 // TestBatchedSigningEvents: signing through batches (the level-by-level
 // LDL tree) and through batches and programs (also the traced small-node
 // steps, the sampler's programs and the final roundings) gives the KAT
@@ -87,14 +44,14 @@ func TestBatchedSigningEvents(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sign := func(b arith.Backend, d *f64Digest) []byte {
+		sign := func(b arith.Backend, d *eventDigest[float64]) []byte {
 			sig, err := Sign(b, v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			return sig
 		}
-		ds := [3]*f64Digest{{sha256.New()}, {sha256.New()}, {sha256.New()}}
+		ds := [3]*eventDigest[float64]{newEventDigest(float64Bits), newEventDigest(float64Bits), newEventDigest(float64Bits)}
 		sigs := [3][]byte{
 			sign(Instantiate(nb, scalarNative{}, Observer[float64](ds[0])), ds[0]),
 			sign(Instantiate(nb, vec, Observer[float64](ds[1])), ds[1]),

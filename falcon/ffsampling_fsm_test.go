@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
+	"math"
 	"slices"
 	"testing"
 
@@ -74,32 +75,46 @@ func TestSignHashedDynFSM(t *testing.T) {
 	}
 }
 
-// eventDigest is an Observer over emu64 that hashes every event.
-type eventDigest struct{ h hash.Hash }
+// eventDigest is an Observer that hashes every event, a value by its
+// bits.
+type eventDigest[F any] struct {
+	h    hash.Hash
+	bits func(F) uint64
+}
 
-func (d *eventDigest) word(v uint64) {
+func newEventDigest[F any](bits func(F) uint64) *eventDigest[F] {
+	return &eventDigest[F]{sha256.New(), bits}
+}
+
+// emu64Bits and float64Bits are the bits of a value of emu64 and native.
+func emu64Bits(v emu64.FPR) uint64 { return uint64(v) }
+
+var float64Bits = math.Float64bits
+
+func (d *eventDigest[F]) word(v uint64) {
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], v)
 	d.h.Write(b[:])
 }
 
-func (d *eventDigest) Stage(st Stage, level, iter int, values ...[]emu64.FPR) {
+func (d *eventDigest[F]) Stage(st Stage, level, iter int, values ...[]F) {
 	d.word(uint64(st)<<32 | uint64(level)<<16 | uint64(iter))
 	for _, vs := range values {
+		d.word(uint64(len(vs)))
 		for _, v := range vs {
-			d.word(uint64(v))
+			d.word(d.bits(v))
 		}
 	}
 }
 
-func (d *eventDigest) Sample(mu, isigma emu64.FPR, z int64, rejections int) {
-	d.word(uint64(mu))
-	d.word(uint64(isigma))
+func (d *eventDigest[F]) Sample(mu, isigma F, z int64, rejections int) {
+	d.word(d.bits(mu))
+	d.word(d.bits(isigma))
 	d.word(uint64(z))
 	d.word(uint64(rejections))
 }
 
-func (d *eventDigest) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
+func (d *eventDigest[F]) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
 	d.word(expm)
 	d.word(uint64(shift))
 	d.word(drawn)
@@ -109,7 +124,7 @@ func (d *eventDigest) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, 
 	}
 }
 
-func (d *eventDigest) Attempt(at *Attempt) { d.word(uint64(at.SqNorm)) }
+func (d *eventDigest[F]) Attempt(at *Attempt) { d.word(uint64(at.SqNorm)) }
 
 // TestSignFSMObserver checks that an observer sees the same events, with
 // the same values, from the state machine as from the recursive
@@ -117,7 +132,7 @@ func (d *eventDigest) Attempt(at *Attempt) { d.word(uint64(at.SqNorm)) }
 func TestSignFSMObserver(t *testing.T) {
 	vs := loadSignKAT(t)
 	for _, v := range []signKATVector{vs[0], vs[60], vs[len(vs)-1]} {
-		rec, fsm := &eventDigest{sha256.New()}, &eventDigest{sha256.New()}
+		rec, fsm := newEventDigest(emu64Bits), newEventDigest(emu64Bits)
 		b := Instantiate(mustBackend(t, "emu64"), emu64.Arith{}, Observer[emu64.FPR](rec))
 		if _, err := Sign(b, v.key(), []byte(v.Message), Padded, bytes.NewReader(v.stream(t))); err != nil {
 			t.Fatal(err)
