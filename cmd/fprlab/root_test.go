@@ -4,13 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"os"
-	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/spf13/cobra"
 )
 
 // runCLI runs the command line in-process and returns the exit code and
@@ -91,39 +86,6 @@ func TestCompletion(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "fprlab") {
 			t.Errorf("%s: exit %d, stderr %q, %d bytes", sh, code, errs, len(out))
 		}
-	}
-}
-
-// flagName finds the flag names in cobra's flag usage text.
-var flagName = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
-
-// TestReadmeListsEveryFlag keeps the README's command list complete: each
-// flag of each command appears in its Commands section.
-func TestReadmeListsEveryFlag(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Skip(err)
-	}
-	readme := string(data)
-	start := strings.Index(readme, "## Commands")
-	end := strings.Index(readme[start+1:], "\n## ")
-	if start < 0 || end < 0 {
-		t.Fatal("README has no Commands section")
-	}
-	section := readme[start : start+1+end]
-	var visit func(c *cobra.Command)
-	visit = func(c *cobra.Command) {
-		for _, m := range flagName.FindAllStringSubmatch(c.LocalFlags().FlagUsages(), -1) {
-			if m[1] != "help" && !strings.Contains(section, "--"+m[1]) {
-				t.Errorf("README Commands section lacks %s --%s", c.CommandPath(), m[1])
-			}
-		}
-		for _, sub := range c.Commands() {
-			visit(sub)
-		}
-	}
-	for _, c := range commands(&streams{Out: io.Discard, Err: io.Discard}) {
-		visit(c)
 	}
 }
 
