@@ -152,9 +152,9 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
 		return fmt.Errorf("--platform %s: the cost table has no figures for Falcon-%d", opts.Platform, params)
 	}
-	recs, counts, err := countKATPhases(ctx, logn, opts.Records)
+	recs, counts, err := accel.CountKATPhases(ctx, logn, opts.Records)
 	if err != nil {
-		return err
+		return stepError(ctx, err)
 	}
 	rep, err := accel.ModelCycles(t, params, recs, counts)
 	if err != nil {
@@ -164,29 +164,6 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		return printJSON(s.Out, rep)
 	}
 	return printCycleReport(s, rep, t)
-}
-
-// countKATPhases counts the unit operations of every phase of the first n
-// NIST KAT records of degree 2^logn, each checked against the published
-// file.
-func countKATPhases(ctx context.Context, logn uint, n int) ([]int, [][3]accel.UnitCounts, error) {
-	var recs []int
-	var counts [][3]accel.UnitCounts
-	for r := range n {
-		if ctx != nil && ctx.Err() != nil {
-			return nil, nil, interrupted("")
-		}
-		k, err := accel.CountKATRecord(logn, r)
-		if err != nil {
-			return nil, nil, err
-		}
-		if err := checkPublished(logn, &k.Record); err != nil {
-			return nil, nil, err
-		}
-		recs = append(recs, r)
-		counts = append(counts, accel.PhaseUnitCounts(k))
-	}
-	return recs, counts, nil
 }
 
 // runAccelCyclesM4 prints the Cortex-M4F signing estimate of triword and
@@ -389,7 +366,7 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, op
 		if ks == shadow.KeysFNDSA {
 			c, err = countFNDSAKAT(logn, r)
 		} else if c, err = accel.CountFNDSARecord(logn, r); err == nil {
-			err = checkPublished(logn, &c.KAT.Record)
+			err = accel.CheckPublished(logn, &c.KAT.Record)
 		}
 		if err != nil {
 			return err

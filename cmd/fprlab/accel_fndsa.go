@@ -122,7 +122,7 @@ func fndsaCountsInput(opts *accelCountsOptions) (uint, *accel.FNDSACounts, error
 		if err != nil {
 			return 0, nil, err
 		}
-		if err := checkPublished(logn, &r.KAT.Record); err != nil {
+		if err := accel.CheckPublished(logn, &r.KAT.Record); err != nil {
 			return 0, nil, err
 		}
 		return logn, r, nil

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/accel"
 )
 
 // TestAccelCountsJSON checks the JSON contract of accel counts on
@@ -63,7 +65,7 @@ func TestAccelRipstJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []ripstRowJSON
+	var rows []accel.RIPSTRow
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestAccelModelsText(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("mult: exit %d, stderr %q", code, errs)
 	}
-	var m multJSON
+	var m accel.MultReport
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatal(err)
 	}

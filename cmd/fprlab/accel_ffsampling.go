@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/accel"
+)
+
+// ---- ffsampling ----
+
+type ffsOptions struct {
+	accelRecordFlags
+	Signatures int
+	Seed       string
+}
+
+func newAccelFFSamplingCmd(s *streams) *cobra.Command {
+	opts := &ffsOptions{}
+	cmd := &cobra.Command{
+		Use:   "ffsampling --params 512|1024",
+		Short: "ffSampling as a state machine with an explicit stack: depth, memory, transitions; checked bit for bit",
+		Long: `ffsampling regenerates the KAT record with crypto_sign's ffSampling run by the
+state machine and checks it against the published file, then signs the record's
+message with its key --signatures more times (compressed format, nonce and
+sampler seeds from SHAKE256(seed || i) for signature i), once with Falcon's
+recursive ffSampling and once with the state machine that hardware
+runs (Peregrino: S_FFSAMPLING at three checkpoints, S_RIGHT, S_LEFT, ascend; a
+custom stack of frames holding six region addresses, the degree and the
+checkpoint), checks that the signatures are equal, and reports the stack depth,
+the memory words held at the deepest point (stack plus the workspace of 9n
+floating-point values) and the state transitions per signature.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runAccelFFSampling(cmd.Context(), opts, s) },
+	}
+	opts.bind(cmd)
+	cmd.Flags().IntVar(&opts.Signatures, "signatures", 4, "signatures to make, 1 to 1000")
+	cmd.Flags().StringVar(&opts.Seed, "seed", "fprlab accel ffsampling", "seed string of the random streams")
+	return cmd
+}
+
+func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error {
+	if opts.Signatures < 1 || opts.Signatures > 1000 {
+		return fmt.Errorf("--signatures %d: want 1 to 1000", opts.Signatures)
+	}
+	logn, err := opts.degree()
+	if err != nil {
+		return err
+	}
+	res, err := accel.CompareFFSampling(ctx, logn, opts.Record, opts.Signatures, opts.Seed)
+	if err != nil {
+		return stepError(ctx, err)
+	}
+	if opts.JSON {
+		if err := printJSON(s.Out, res); err != nil {
+			return err
+		}
+	} else {
+		w := s.Out
+		fmt.Fprintf(w, "Falcon-%d, key and message of NIST KAT record %d, %d signatures (emu64)\n\n", res.Params, res.Record, res.Signatures)
+		fmt.Fprintf(w, "KAT record with the state machine = published:   %v\n", res.KATMatch)
+		fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.SignaturesEqual)
+		fmt.Fprintf(w, "every result and sampler output equal:           %v\n  state machine: %v\n  recursive:     %v\n", res.BitExact, res.Digest, res.RecursiveDigest)
+		fmt.Fprintf(w, "maximum stack depth (frames):                    %d\n", res.MaxDepth)
+		fmt.Fprintf(w, "stack at the peak (8 words per frame):           %d words\n", res.StackWords)
+		fmt.Fprintf(w, "workspace (t0, t1, Gram matrix, scratch: 9n):    %d floating-point words\n", res.WorkspaceWords)
+		fmt.Fprintf(w, "memory held at the deepest point:                %d words\n", res.PeakWords)
+		fmt.Fprintf(w, "state transitions per signature:                 %.1f (%.2f attempts, %.0f leaves)\n", res.TransitionsPerSignature, res.AttemptsPerSignature, res.LeavesPerSignature)
+	}
+	if !res.BitExact || !res.KATMatch {
+		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures, results or sampler outputs differ from the recursive ffSampling's (or the KAT record)")}
+	}
+	return nil
+}
