@@ -12,7 +12,7 @@ import (
 
 // TestSignLatencyRecord0 checks the latency model on Falcon-512 record 0
 // (one attempt) against figures by hand: 2 x 512 transferred words; 6 x
-// 511 + 2 x 512 = 4,090 transitions (the state machine's count, README)
+// 511 + 2 x 512 = 4,090 transitions (the state machine's count, docs/accel.md)
 // plus 2 x 2 x 511 pushes and pops of 8 words = 16,352 stack cycles; 512
 // leaf pairs; and the stage counts, which must cover every arithmetic call
 // of the signature as a plain counter over emu64 sees it.

@@ -16,7 +16,7 @@ import (
 // instance's kernel with its AVX2 hook, "portable" the same call with the
 // hooks switched off (hasAVX2 false), which runs the generated scalar
 // loop of zz_native_gen.go -- what the default build runs. The ratio of
-// the two medians is the vector path's speed-up (BENCHMARKS.md).
+// the two medians is the vector path's speed-up (docs/findings.md).
 //
 // The operands keep their magnitude under repetition, so that no
 // iteration meets subnormals (which cost the scalar and the vector units

@@ -49,8 +49,8 @@
  *
  * Process. The plugin runs inside the fprlab process: a crash in it ends
  * the process. fprlab campaigns written with --out keep every finished
- * record on disk and resume where they stopped (see the README, "Measuring
- * your own arithmetic").
+ * record on disk and resume where they stopped (see docs/plugins.md,
+ * "Crashes").
  *
  * Vector functions. A call into the plugin costs fprlab far more than a
  * binary64 operation (about 100 ns of CPU through purego's call into C), so

@@ -300,8 +300,8 @@ func deref(p *float64) any {
 	return *p
 }
 
-// TestUnresolvedFlip: in the 10,000-signature triword-b64const campaign of the
-// README, signature 9213's last leaf has an exact centre within 2^-97 of
+// TestUnresolvedFlip: in the 10,000-signature triword-b64const campaign of
+// docs/findings.md, signature 9213's last leaf has an exact centre within 2^-97 of
 // the integer -490; triword-b64const's floor is -491. The dd shadow cannot resolve
 // that margin (it is below dd's own error) and must report it as
 // unresolved, not as a flip; the 256-bit oracle shows the decision agrees.

@@ -106,7 +106,7 @@ func BenchmarkShadowedSign512(b *testing.B) {
 // native, then over the plugin, and the CPU time of each is summed, so
 // that a machine whose speed drifts during the run (a shared one) slows
 // both alike. It reports both per signature and their ratio
-// (plugin/native): the figure BENCHMARKS.md gives.
+// (plugin/native): the figure docs/findings.md gives.
 //
 //	go test -run='^$' -bench=ShadowedSignRatio512 -count=5 ./arith/cabi
 func BenchmarkShadowedSignRatio512(b *testing.B) {

@@ -13,7 +13,7 @@ import (
 // the benchmark's shadowed campaign (BenchmarkShadowedSign512's
 // configuration), with and without its vector functions and fprlab_run,
 // and logs them per signature and per function (go test -v
-// -run=CountShadowedSignCalls): the figures BENCHMARKS.md reports. The
+// -run=CountShadowedSignCalls): the figures docs/findings.md reports. The
 // batches and programs must save at least 39 calls in 40.
 func TestCountShadowedSignCalls(t *testing.T) {
 	vec := countCalls(t, "../../examples/double.c")

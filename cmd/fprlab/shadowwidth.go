@@ -13,7 +13,7 @@ import (
 // enters it in full. A shadow narrower than the backend measures itself:
 // vprec:100 against the 64-bit oracle reads 2^-50.83 where the 256-bit
 // oracle gives 2^-86.91. Both errors grow from their significands alike
-// (dd's 106 bits give it 2^-93.7 against the oracle, README), so a
+// (dd's 106 bits give it 2^-93.7 against the oracle, docs/shadow.md), so a
 // margin of m bits puts the shadow's part near 2^-m of the figure: 24 bits
 // change a log2 figure by less than 10^-7 bit. It admits the dd shadow for
 // formats up to 82 bits (binary64, triword's 72, the vprec:{24..80}

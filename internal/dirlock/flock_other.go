@@ -10,5 +10,5 @@ import (
 var errWouldBlock = errors.New("would block")
 
 // flock is not available: campaign directories are not locked on this
-// system (the README says so).
+// system (docs/shadow.md says so).
 func flock(*os.File, bool) error { return nil }
