@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi" // so:PATH, arithmetic plugins
 )
@@ -82,8 +83,8 @@ func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
 	// The sampler's acceptance test is chosen apart from the arithmetic.
 	fmt.Fprintln(s.Out, "\nSampler acceptance tests (fprlab compare --acceptance NAME, with any backend):")
 	tw = tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
-	for _, m := range acceptanceModels {
-		fmt.Fprintf(tw, "%s\t%s\n", m.name, m.description)
+	for _, m := range campaign.AcceptanceModels {
+		fmt.Fprintf(tw, "%s\t%s\n", m.Name, m.Description)
 	}
 	return tw.Flush()
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,27 +8,22 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
 // campaignOptions holds the flags of campaign slurm.
 type campaignOptions struct {
-	Args      []string // the compare command and its flags
-	Shards    int
-	Partition string
-	Time      string
-	CPUs      int
-	Out       string
-	Binary    string
-	Submit    bool
+	// Slurm holds the compare or sweep command and its flags (Args) and
+	// the job array's flags.
+	campaign.Slurm
+	Binary string
+	Submit bool
 	// given names the campaign flags set on the command line before
 	// "--"; takeCampaignFlags refuses the same flag again after it.
 	given map[string]bool
@@ -166,60 +160,6 @@ func (o *campaignOptions) takeOnce(name string) error {
 	return nil
 }
 
-// Slurm's syntax for the values campaign slurm writes into #SBATCH lines
-// (sbatch(1)): a partition name or a comma-separated list of them, and a
-// time limit "minutes", "minutes:seconds", "hours:minutes:seconds",
-// "days-hours", "days-hours:minutes", "days-hours:minutes:seconds" or
-// INFINITE/UNLIMITED.
-var (
-	slurmPartition = regexp.MustCompile(`^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$`)
-	slurmTime      = regexp.MustCompile(`^([0-9]+(:[0-9]+){0,2}|[0-9]+-[0-9]+(:[0-9]+){0,2}|INFINITE|UNLIMITED|infinite|unlimited)$`)
-)
-
-// checkScriptValues refuses every value the scripts would carry that
-// could change what they do. The scripts are bash, run by Slurm on every
-// node: a control character (a newline above all) would end a #SBATCH
-// comment line or a command and start a new one, whatever the quoting, so
-// none is accepted anywhere. The #SBATCH lines are read by sbatch, which
-// splits them at blanks and expands % patterns in --output: the campaign
-// directory must be a plain path there, the partition and time limit must
-// follow Slurm's syntax. Everything written into a command line is quoted
-// for bash besides (package shellword).
-func checkScriptValues(opts *campaignOptions, bin, dir string) error {
-	for _, v := range []struct{ what, val string }{{"--out", opts.Out}, {"--binary", bin}, {"--partition", opts.Partition}, {"--time", opts.Time}} {
-		if err := noControl(v.what, v.val); err != nil {
-			return err
-		}
-	}
-	for i, a := range opts.Args {
-		if err := noControl(fmt.Sprintf("%s argument %d", opts.Args[0], i), a); err != nil {
-			return err
-		}
-	}
-	if opts.Partition != "" && !slurmPartition.MatchString(opts.Partition) {
-		return fmt.Errorf("--partition %q: want a Slurm partition name (letters, digits, _ . -) or a comma-separated list of them", opts.Partition)
-	}
-	if opts.Time != "" && !slurmTime.MatchString(opts.Time) {
-		return fmt.Errorf("--time %q: want a Slurm time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED", opts.Time)
-	}
-	if shellword.Quote(dir) != dir || strings.Contains(dir, "%") {
-		return fmt.Errorf("--out %q: the directory (%s) goes into the scripts' #SBATCH --output lines, which sbatch splits at blanks and where %% starts a pattern; choose a path of letters, digits and - _ . / , : = + only", opts.Out, dir)
-	}
-	return nil
-}
-
-// noControl refuses a value holding a control character (or bytes that
-// are not UTF-8), naming it.
-func noControl(what, v string) error {
-	if !utf8.ValidString(v) {
-		return fmt.Errorf("%s %q: not valid UTF-8", what, v)
-	}
-	if i := strings.IndexFunc(v, unicode.IsControl); i >= 0 {
-		return fmt.Errorf("%s %q: holds the control character %U, which would end a line of the batch script", what, v, []rune(v[i:])[0])
-	}
-	return nil
-}
-
 // checkInnerCommand runs the command's own flag checks -- the same code
 // as a real run, on the arguments each array task gets, stopping before
 // any work (streams.validateOnly) -- so that a bad backend, degree or
@@ -244,42 +184,6 @@ func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) e
 		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
 	}
 	return nil
-}
-
-// campaignScripts returns the array and merge scripts.
-func campaignScripts(opts *campaignOptions, bin, dir string) (shards, merge string) {
-	var hdr bytes.Buffer
-	if opts.Partition != "" {
-		fmt.Fprintf(&hdr, "#SBATCH --partition=%s\n", opts.Partition)
-	}
-	if opts.Time != "" {
-		fmt.Fprintf(&hdr, "#SBATCH --time=%s\n", opts.Time)
-	}
-	shards = fmt.Sprintf(`#!/bin/bash
-# A sharded fprlab compare campaign: task I measures shard I of %d.
-#SBATCH --job-name=fprlab-shards
-#SBATCH --array=0-%d
-#SBATCH --cpus-per-task=%d
-#SBATCH --output=%s/slurm-%%A_%%a.out
-%sset -euo pipefail
-# The shard count is written out rather than read from SLURM_ARRAY_TASK_COUNT,
-# which counts the tasks of one submission: a task resubmitted alone
-# (sbatch --array=I) must still be shard I of %d.
-exec %s %s --shard "$SLURM_ARRAY_TASK_ID/%d" --workers "${SLURM_CPUS_PER_TASK:-%d}" --out %s/shard-"$SLURM_ARRAY_TASK_ID" --json \
-  > %s/shard-"$SLURM_ARRAY_TASK_ID".json
-`, opts.Shards, opts.Shards-1, opts.CPUs, shellword.Quote(dir), hdr.String(), opts.Shards, shellword.Quote(bin), shellword.Join(opts.Args), opts.Shards, opts.CPUs, shellword.Quote(dir), shellword.Quote(dir))
-	var dirs []string
-	for i := range opts.Shards {
-		dirs = append(dirs, shellword.Quote(filepath.Join(dir, "shard-"+strconv.Itoa(i))))
-	}
-	merge = fmt.Sprintf(`#!/bin/bash
-# Merges the shards of the campaign once every array task has succeeded.
-#SBATCH --job-name=fprlab-merge
-#SBATCH --output=%s/slurm-merge-%%j.out
-%sset -euo pipefail
-exec %s merge %s --out %s/merged --json > %s/merged.json
-`, shellword.Quote(dir), hdr.String(), shellword.Quote(bin), strings.Join(dirs, " "), shellword.Quote(dir), shellword.Quote(dir))
-	return shards, merge
 }
 
 // runCampaignSlurm writes the scripts, prints how to submit them, and
@@ -315,7 +219,7 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 			return err
 		}
 	}
-	if err := checkScriptValues(opts, bin, dir); err != nil {
+	if err := opts.CheckScriptValues(bin, dir); err != nil {
 		return err
 	}
 	if err := checkInnerCommand(ctx, opts, dir); err != nil {
@@ -324,12 +228,12 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	shards, merge := campaignScripts(opts, bin, dir)
+	shards, merge := opts.Scripts(bin, dir)
 	sp, mp := filepath.Join(dir, "shards.sbatch"), filepath.Join(dir, "merge.sbatch")
-	if err := writeFileAtomic(sp, []byte(shards)); err != nil {
+	if err := campaign.WriteFile(sp, []byte(shards)); err != nil {
 		return err
 	}
-	if err := writeFileAtomic(mp, []byte(merge)); err != nil {
+	if err := campaign.WriteFile(mp, []byte(merge)); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Out, "wrote %s and %s; submit with:\n  jobid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jobid %s\n", sp, mp, shellword.Quote(sp), shellword.Quote(mp))

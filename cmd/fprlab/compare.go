@@ -19,7 +19,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -49,7 +49,7 @@ type compareOptions struct {
 	Progress    bool
 	Interactive bool
 	Shard       string
-	// AllowWeakShadow measures backends the shadow is not shadowMargin
+	// AllowWeakShadow measures backends the shadow is not campaign.ShadowMargin
 	// bits wider than.
 	AllowWeakShadow bool
 	// seedOrKeysSet records that --seed or --keys was given;
@@ -128,7 +128,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	addSchemeFlag(cmd, &opts.Scheme)
-	f.StringVar(&opts.Acceptance, "acceptance", acceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
+	f.StringVar(&opts.Acceptance, "acceptance", campaign.AcceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
 }
@@ -147,38 +147,6 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
-}
-
-// compareIdentity is what determines a campaign's results (its run.json).
-type compareIdentity struct {
-	Command    string   `json:"command"`
-	Version    string   `json:"version"`
-	Backends   []string `json:"backends"`
-	Params     int      `json:"params"`
-	Signatures int      `json:"signatures,omitempty"`
-	Keys       int      `json:"keys,omitempty"`
-	Seed       string   `json:"seed,omitempty"`
-	KATRecords string   `json:"kat_records,omitempty"`
-	Shadow     string   `json:"shadow"`
-	OracleBits uint     `json:"oracle_bits,omitempty"`
-	ExactSigma string   `json:"exact_sigma"`
-	// Acceptance is the sampler's acceptance test when it is not the
-	// reference's BerExp.
-	Acceptance string `json:"acceptance,omitempty"`
-	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: round 3).
-	Scheme string `json:"scheme,omitempty"`
-	// KeySource is "fn-dsa" for an FN-DSA campaign signing with FN-DSA's
-	// own keys; absent: round 3's keys (an FN-DSA campaign with
-	// --key-source falcon, and every one written before the field).
-	KeySource string `json:"key_source,omitempty"`
-	// Shard is "I/N" for one shard of a campaign split over N processes.
-	Shard string `json:"shard,omitempty"`
-	// TriwordNames is the meaning of the triword backend names
-	// (triwordNames; absent: the old names, see legacy.go).
-	TriwordNames int `json:"triword_names,omitempty"`
-	// Plugins are the plugin libraries of the backends with their
-	// SHA-256 (pluginLibraries).
-	Plugins []string `json:"plugins,omitempty"`
 }
 
 // splitBackends splits a comma-separated backend list. A precision plan may
@@ -243,7 +211,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		return nil, cfg, err
 	}
 	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
-	if cfg.Acceptance, err = parseAcceptance(opts.Acceptance); err != nil {
+	if cfg.Acceptance, err = campaign.ParseAcceptance(opts.Acceptance); err != nil {
 		return nil, cfg, err
 	}
 	if cfg.Scheme, err = parseScheme(opts.Scheme); err != nil {
@@ -281,7 +249,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err := cfg.Check(); err != nil {
 		return nil, cfg, err
 	}
-	return bs, cfg, checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
+	return bs, cfg, campaign.CheckShadowWidth(bs, cfg, opts.AllowWeakShadow)
 }
 
 // runCompare runs the campaign over each backend and prints the summaries.
@@ -290,7 +258,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	if err != nil || s.validateOnly {
 		return err
 	}
-	if msg := emptyShard(cfg); msg != "" {
+	if msg := campaign.EmptyShard(cfg); msg != "" {
 		fmt.Fprintf(s.Err, "compare: %s\n", msg)
 	}
 	sums, err := compareRun(ctx, opts, cfg, bs, s)
@@ -316,35 +284,17 @@ var segmentUnits = shadow.DefaultSegmentUnits
 // compareRun runs the campaign cfg over each backend (in the campaign
 // directory opts.Out when set) and returns the summaries.
 func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
-	var err error
 	var camp *shadow.Campaign
 	if opts.Out != "" {
-		id := compareIdentity{Command: "compare", Version: releaseVersion(), Params: 1 << cfg.LogN,
-			Signatures: cfg.Signatures, Keys: cfg.Keys, Seed: cfg.Seed, Shadow: string(cfg.Shadow), OracleBits: cfg.OracleBits, ExactSigma: string(cfg.Sigma)}
-		if cfg.Acceptance != nil {
-			id.Acceptance = cfg.Acceptance.Name()
-		}
-		if cfg.Scheme == shadow.SchemeFNDSA {
-			id.Scheme = string(cfg.Scheme)
-		}
-		id.KeySource = identityKeySource(cfg)
-		if cfg.KATMode() {
-			id.Seed, id.Keys, id.KATRecords = "", 0, opts.KATRecords
-		}
-		if cfg.Shadow != shadow.ShadowOracle {
-			id.OracleBits = 0 // not used by the dd shadow
-		}
-		if cfg.Shards > 1 {
-			id.Shard = fmt.Sprintf("%d/%d", cfg.Shard, cfg.Shards)
-		}
+		var names []string
 		for _, b := range bs {
-			id.Backends = append(id.Backends, b.Name)
+			names = append(names, b.Name)
 		}
-		id.TriwordNames = triwordNames(id.Backends)
-		if id.Plugins, err = pluginLibraries(id.Backends); err != nil {
+		id, err := campaign.NewCompareIdentity(cfg, names, opts.KATRecords, releaseVersion())
+		if err != nil {
 			return nil, err
 		}
-		if err := checkResumable(opts.Out, cfg); err != nil {
+		if err := campaign.CheckResumable(opts.Out, cfg); err != nil {
 			return nil, err
 		}
 		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
@@ -397,9 +347,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			}
 		}
 		sum := agg.Summary(b.Name, cfg)
-		sum.KeygenBackend = cfg.KeygenBackendOf(b)
-		sum.Bits, sum.ExpBits = b.Bits, b.ExpBits
-		markWeakShadow(sum)
+		campaign.Finish(sum, cfg, b)
 		if !opts.JSON {
 			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", b.Name, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, time.Since(t0).Seconds())
 		}
@@ -414,28 +362,6 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	return sums, nil
-}
-
-// emptyShard describes a shard that owns no unit of its campaign (more
-// shards than signatures), "" otherwise. Such a shard still runs -- its
-// directory, empty of records, is what merge expects of every shard -- but
-// has no statistic to print.
-func emptyShard(cfg shadow.Config) string {
-	if cfg.Shards <= 1 {
-		return ""
-	}
-	units, what := cfg.Signatures, "signatures"
-	first := 0
-	if cfg.KATMode() {
-		units, what, first = cfg.KATTo-cfg.KATFrom, "KAT records", cfg.KATFrom
-	}
-	for i := first; i < first+units; i++ {
-		if cfg.Owns(i) {
-			return ""
-		}
-	}
-	return fmt.Sprintf("shard %d/%d holds no unit of this campaign: its %d %s go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)",
-		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
 }
 
 // workersHelp is the text of --workers (compare, sweep, tune).
@@ -508,7 +434,7 @@ func writeManifestFile(dir, title string, run results.Run) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, results.ManifestName), append(data, '\n'))
+	return campaign.WriteFile(filepath.Join(dir, results.ManifestName), append(data, '\n'))
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.
@@ -568,7 +494,7 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		}
 		fmt.Fprintf(tw, "%s, %s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
 			s.Backend, schemeName(s.Scheme, s.Params), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
-		if note := weakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
+		if note := campaign.WeakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
 			fmt.Fprint(tw, note)
 		}
 		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
@@ -639,28 +565,28 @@ func derefS(p *string) string {
 	return *p
 }
 
-// The sampler acceptance tests compare --acceptance selects.
-const acceptBerExp = "berexp"
-
-// acceptanceModels lists them with what they are, for the flag's errors
-// and 'fprlab backends'.
-var acceptanceModels = []struct{ name, description string }{
-	{acceptBerExp, "the reference's BerExp: expm_p63 on the backend, compared byte by byte with random bytes (Falcon specification v1.2, Algorithm 14)"},
-	{accel.TwoBernoulliName, "the pipelined SamplerZ's acceptance (Vojacek and Novotny, TCHES 2026/4): exp(-x) in binary64 without range reduction, then two 64-bit Bernoulli trials of exp(-x) and ccs; replaces BerExp in the measured signatures (two random words per attempt), decisions compared with the design's exact ones"},
+// noteMeasureFlags records which of the flags compare and sweep share
+// were given, for checks where a flag's zero or default value and its
+// absence differ.
+// changed is the command's cmd.Flags().Changed.
+func (o *compareOptions) noteMeasureFlags(changed func(name string) bool) {
+	o.seedOrKeysSet = changed("seed") || changed("keys")
+	o.oracleBitsSet = changed("oracle-bits")
+	o.signaturesSet = changed("signatures")
+	o.exactSigmaSet = changed("exact-sigma")
 }
 
-// parseAcceptance returns the acceptance test named name (nil for the
-// reference's BerExp).
-func parseAcceptance(name string) (shadow.ExactAcceptance, error) {
-	switch name {
-	case acceptBerExp, "":
-		return nil, nil
-	case accel.TwoBernoulliName:
-		return accel.TwoBernoulli{}, nil
+// checkMeasureFlags refuses flags that the other flags make meaningless
+// (and that would otherwise be silently ignored).
+func (o *compareOptions) checkMeasureFlags() error {
+	if o.oracleBitsSet && o.Shadow != string(shadow.ShadowOracle) {
+		return fmt.Errorf("--oracle-bits %d applies to --shadow oracle only, not to the %s shadow", o.OracleBits, o.Shadow)
 	}
-	names := make([]string, len(acceptanceModels))
-	for i, m := range acceptanceModels {
-		names[i] = m.name
+	switch {
+	case o.signaturesSet && o.KATRecords != "":
+		return fmt.Errorf("--kat-records takes each record's own key and randomness: it excludes --signatures (given as %d)", o.Signatures)
+	case o.signaturesSet && o.Signatures <= 0:
+		return fmt.Errorf("--signatures %d: want 1 or more", o.Signatures)
 	}
-	return nil, fmt.Errorf("--acceptance %q: want one of %s", name, strings.Join(names, ", "))
+	return nil
 }

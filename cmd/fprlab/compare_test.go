@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 )
 
@@ -450,14 +451,14 @@ func TestSweepShardsMerge(t *testing.T) {
 }
 
 func TestCampaignFlagsAfterCommand(t *testing.T) {
-	opts := &campaignOptions{CPUs: 1, Args: []string{"compare", "--backend", "native", "--shards", "4", "--out", "/x", "--time=1:00:00", "--submit", "--params", "512"}}
+	opts := &campaignOptions{Slurm: campaign.Slurm{CPUs: 1, Args: []string{"compare", "--backend", "native", "--shards", "4", "--out", "/x", "--time=1:00:00", "--submit", "--params", "512"}}}
 	if err := takeCampaignFlags(opts); err != nil {
 		t.Fatal(err)
 	}
 	if opts.Shards != 4 || opts.Out != "/x" || opts.Time != "1:00:00" || !opts.Submit || strings.Join(opts.Args, " ") != "compare --backend native --params 512" {
 		t.Errorf("got %+v", opts)
 	}
-	if err := takeCampaignFlags(&campaignOptions{Args: []string{"compare", "--shards"}}); err == nil {
+	if err := takeCampaignFlags(&campaignOptions{Slurm: campaign.Slurm{Args: []string{"compare", "--shards"}}}); err == nil {
 		t.Error("--shards without a value accepted")
 	}
 }

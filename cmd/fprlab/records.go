@@ -85,12 +85,12 @@ func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) e
 		return fmt.Errorf("%s/%s is damaged: not JSON", opts.Dir, shadow.RunFile)
 	}
 	w := bufio.NewWriter(s.Out)
-	fmt.Fprintf(w, "{\"dir\": %s,\n \"run\": %s,\n \"files\": [", jsonText(opts.Dir), strings.TrimSpace(string(compactJSON(id))))
+	fmt.Fprintf(w, "{\"dir\": %s,\n \"run\": %s,\n \"files\": [", quoteJSON(opts.Dir), strings.TrimSpace(string(compactJSON(id))))
 	for i, f := range files {
 		if i > 0 {
 			w.WriteString(",")
 		}
-		fmt.Fprintf(w, "\n  {\"file\": %s, \"segments\": [", jsonText(filepath.Base(f)))
+		fmt.Fprintf(w, "\n  {\"file\": %s, \"segments\": [", quoteJSON(filepath.Base(f)))
 		n := 0
 		err := c.DumpFile(f, opts.Backend, func(seg *shadow.Segment) error {
 			if err := ctx.Err(); err != nil {
@@ -115,6 +115,12 @@ func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) e
 	}
 	w.WriteString("]}\n")
 	return w.Flush()
+}
+
+// quoteJSON is s as a JSON string.
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
 
 // compactJSON compacts valid JSON.

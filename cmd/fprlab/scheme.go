@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -154,49 +153,6 @@ func parseKeySource(v string, sc shadow.Scheme) (shadow.KeySource, error) {
 		return "", fmt.Errorf("--key-source: %w", err)
 	}
 	return ks, nil
-}
-
-// identityKeySource is the key_source of a campaign directory's run.json:
-// "fn-dsa" for FN-DSA's own keys, "" (absent) for round 3's, which keeps
-// the run.json of a round-3 campaign, and of an FN-DSA campaign with
-// round-3 keys, what it was before the field existed.
-func identityKeySource(cfg shadow.Config) string {
-	if cfg.KeySourceOf() == shadow.KeysFNDSA {
-		return string(shadow.KeysFNDSA)
-	}
-	return ""
-}
-
-// checkKeySource refuses to resume the campaign directory whose run.json
-// is runJSON with keys from another source than cfg's, saying which
-// --key-source resumes it (OpenCampaign would refuse it too, with a bare
-// difference of identities).
-func checkKeySource(dir string, runJSON []byte, cfg shadow.Config) error {
-	var id struct {
-		Scheme    string `json:"scheme"`
-		KeySource string `json:"key_source"`
-	}
-	if json.Unmarshal(runJSON, &id) != nil {
-		return nil
-	}
-	return keySourceRefusal(dir, "run.json", id.Scheme, id.KeySource, cfg.Scheme, identityKeySource(cfg))
-}
-
-// keySourceRefusal refuses to resume dir, whose identity file (run.json,
-// evaluations.json) records scheme and key source have, with key source
-// want (identityKeySource's form: "fn-dsa" or "" for round 3's keys), and
-// says which --key-source resumes it; nil unless both are FN-DSA runs
-// whose key sources differ.
-func keySourceRefusal(dir, file, scheme, have string, sc shadow.Scheme, want string) error {
-	switch {
-	case shadow.Scheme(scheme) != shadow.SchemeFNDSA || sc != shadow.SchemeFNDSA || have == want:
-		return nil
-	case have == "":
-		return fmt.Errorf("%s signs FN-DSA with round 3's keys (its %s has no key_source, as every FN-DSA run made before FN-DSA key generation): resume it with --key-source falcon, or use another --out for FN-DSA's keys", dir, file)
-	case have == string(shadow.KeysFNDSA):
-		return fmt.Errorf("%s signs FN-DSA with FN-DSA's own keys (key_source fn-dsa in its %s): resume it without --key-source falcon (or with --key-source fn-dsa), or use another --out for round 3's keys", dir, file)
-	}
-	return fmt.Errorf("%s has key_source %q in its %s, which this version does not know: use another --out directory", dir, have, file)
 }
 
 // schemeKeysName is schemeName with the key source of an FN-DSA campaign,

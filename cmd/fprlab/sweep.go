@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -16,10 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/checkpoint"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -91,34 +88,6 @@ func newSweepCmd(s *streams) *cobra.Command {
 	addSchemeFlag(cmd, &opts.Scheme)
 	opts.katSet = func() bool { return cmd.Flags().Changed("kat") }
 	return cmd
-}
-
-// sweepIdentity is what determines a sweep directory's results (its
-// run.json).
-type sweepIdentity struct {
-	Command    string   `json:"command"`
-	Version    string   `json:"version"`
-	Formats    []string `json:"formats"`
-	References int      `json:"references"`
-	KAT        int      `json:"kat"`
-	Params     int      `json:"params"`
-	Signatures int      `json:"signatures,omitempty"`
-	Keys       int      `json:"keys,omitempty"`
-	Seed       string   `json:"seed,omitempty"`
-	KATRecords string   `json:"kat_records,omitempty"`
-	Shadow     string   `json:"shadow"`
-	OracleBits uint     `json:"oracle_bits,omitempty"`
-	ExactSigma string   `json:"exact_sigma"`
-	Shard      string   `json:"shard,omitempty"`
-	// TriwordNames: as compareIdentity's.
-	TriwordNames int `json:"triword_names,omitempty"`
-	// Scheme is "fn-dsa" for an FN-DSA sweep (absent: round 3, so that
-	// the run.json of a round-3 sweep is what it was before FN-DSA).
-	Scheme string `json:"scheme,omitempty"`
-	// KeySource: as compareIdentity's.
-	KeySource string `json:"key_source,omitempty"`
-	// Plugins: as compareIdentity's (of the formats and references).
-	Plugins []string `json:"plugins,omitempty"`
 }
 
 // braceRange matches one {A..B} range in a format.
@@ -248,7 +217,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		opts.KAT = 0
 	}
 	if err == nil {
-		err = checkShadowWidth(bs, cfg, opts.AllowWeakShadow)
+		err = campaign.CheckShadowWidth(bs, cfg, opts.AllowWeakShadow)
 	}
 	if err != nil || s.validateOnly {
 		return err
@@ -265,32 +234,17 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	if opts.Out != "" {
 		// The directory's identity: a rerun with other flags is refused
 		// instead of reusing finished formats measured differently.
-		id := sweepIdentity{Command: "sweep", Version: releaseVersion(), KAT: opts.KAT, References: len(refs), Params: 1 << cfg.LogN, Signatures: cfg.Signatures, Keys: cfg.Keys,
-			Seed: cfg.Seed, KATRecords: opts.KATRecords, Shadow: string(cfg.Shadow), ExactSigma: string(cfg.Sigma)}
-		if shardN > 1 {
-			id.Shard = fmt.Sprintf("%d/%d", shardI, shardN)
-		}
-		if cfg.Scheme == shadow.SchemeFNDSA {
-			id.Scheme = string(cfg.Scheme)
-		}
-		id.KeySource = identityKeySource(cfg)
-		if cfg.Shadow == shadow.ShadowOracle {
-			id.OracleBits = cfg.OracleBits
-		}
-		if cfg.KATMode() {
-			id.Signatures, id.Keys, id.Seed = 0, 0, ""
-		}
+		var formats []string
 		for _, b := range bs {
-			id.Formats = append(id.Formats, b.Name)
+			formats = append(formats, b.Name)
 		}
 		// The directory stays locked for the whole sweep; each format's
 		// compare directory has its own lock.
-		id.TriwordNames = triwordNames(id.Formats)
-		var err error
-		if id.Plugins, err = pluginLibraries(id.Formats); err != nil {
+		id, err := campaign.NewSweepIdentity(cfg, formats, len(refs), opts.KAT, shardI, shardN, opts.KATRecords, releaseVersion())
+		if err != nil {
 			return err
 		}
-		if err := checkResumable(opts.Out, cfg); err != nil {
+		if err := campaign.CheckResumable(opts.Out, cfg); err != nil {
 			return err
 		}
 		camp, err := shadow.OpenCampaign(opts.Out, id)
@@ -321,12 +275,12 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 	if shardN > 1 {
 		shard = fmt.Sprintf("%d/%d", shardI, shardN)
 	}
-	doc, err := sweepDocument(points, shard)
+	doc, err := campaign.SweepDocument(points, shard)
 	if err != nil {
 		return err
 	}
 	if opts.Out != "" {
-		if err := writeFileAtomic(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
+		if err := campaign.WriteFile(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
 			return err
 		}
 		var sums []*shadow.Summary
@@ -368,8 +322,8 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: b.ExpBits, Rounding: rounding}
 	var dir string
 	if opts.Out != "" {
-		dir = sweepFormatDir(opts.Out, b.Name)
-		if cached, ok, err := loadPoint(dir, b.Name, sweepRun); err != nil || ok {
+		dir = campaign.FormatDir(opts.Out, b.Name)
+		if cached, ok, err := campaign.LoadPoint(dir, b.Name, sweepRun, releaseVersion()); err != nil || ok {
 			return cached, err
 		}
 	}
@@ -390,82 +344,11 @@ func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b ar
 		pt.Seconds += time.Since(t0).Seconds()
 	}
 	if dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, err
-		}
-		if err := checkpoint.Save(filepath.Join(dir, pointFile), pointIdentity(b.Name, sweepRun), pt); err != nil {
+		if err := campaign.SavePoint(dir, pt, sweepRun, releaseVersion()); err != nil {
 			return nil, err
 		}
 	}
 	return pt, nil
-}
-
-// pointFile is a format's finished result in a sweep directory: a
-// checkpoint (internal/checkpoint: checksummed, bound to the format and
-// to the sweep directory's run.json), so that a damaged or edited result
-// is refused instead of reported.
-const pointFile = "point.json"
-
-// sweepFormatDir is the compare directory of a format in a sweep
-// directory.
-func sweepFormatDir(out, format string) string {
-	return filepath.Join(out, strings.NewReplacer(":", "_", "=", "_", ",", "_", "/", "_").Replace(format))
-}
-
-// pointIdentity is the checkpoint identity of a format's result in the
-// sweep whose run.json has the SHA-256 sweepRun.
-func pointIdentity(format, sweepRun string) checkpoint.Identity {
-	return checkpoint.Identity{Command: "sweep", Flags: map[string]string{"format": format, "sweep-run-sha256": sweepRun}, Version: releaseVersion()}
-}
-
-// loadPoint reads a format's finished result, if there is one.
-func loadPoint(dir, format, sweepRun string) (*shadow.Point, bool, error) {
-	var pt shadow.Point
-	ok, err := checkpoint.Load(filepath.Join(dir, pointFile), pointIdentity(format, sweepRun), &pt)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	if pt.Summary == nil || pt.Format != format {
-		return nil, false, fmt.Errorf("%s/%s does not hold the result of %s (remove it to measure the format again)", dir, pointFile, format)
-	}
-	return &pt, true, nil
-}
-
-// sweepPoints converts measured points to the reader's form (package
-// results), through their JSON.
-func sweepPoints(points []shadow.Point) ([]results.Point, error) {
-	data, err := json.Marshal(points)
-	if err != nil {
-		return nil, err
-	}
-	var rp []results.Point
-	if err := json.Unmarshal(data, &rp); err != nil {
-		return nil, err
-	}
-	return rp, nil
-}
-
-// sweepDocument is the JSON text of sweep --json and of DIR/sweep.json
-// (results.SweepDocument): the points and their P*. A shard's document
-// names its shard and has no P*, which needs every format.
-func sweepDocument(points []shadow.Point, shard string) ([]byte, error) {
-	doc := struct {
-		Formats []shadow.Point       `json:"formats"`
-		PStar   []results.PStarEntry `json:"pstar"`
-		Shard   string               `json:"shard,omitempty"`
-	}{Formats: points, PStar: []results.PStarEntry{}, Shard: shard}
-	if doc.Formats == nil {
-		doc.Formats = []shadow.Point{}
-	}
-	if shard == "" {
-		rp, err := sweepPoints(points)
-		if err != nil {
-			return nil, err
-		}
-		doc.PStar = results.PStarEntries(rp)
-	}
-	data, err := json.MarshalIndent(doc, "", "  ")
-	return append(data, '\n'), err
 }
 
 // printSweep prints the per-format table and P*.
@@ -489,7 +372,7 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 				kat += fmt.Sprintf(" (%d keygen failed)", p.KAT.KeygenFailed)
 			}
 		}
-		if note := weakShadowNote(p.Format, p.Shadow, p.OracleBits); note != "" {
+		if note := campaign.WeakShadowNote(p.Format, p.Shadow, p.OracleBits); note != "" {
 			name += " (weak shadow)"
 			notes = append(notes, note)
 		}
@@ -502,12 +385,12 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	for _, n := range notes {
 		fmt.Fprint(w, n)
 	}
-	rp, err := sweepPoints(points)
+	pstars, err := campaign.PStars(points, refs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	for _, ps := range results.PStars(rp[refs:]) {
+	for _, ps := range pstars {
 		curve := ps.Curve.String()
 		if len(points) > 0 && shadow.Scheme(points[0].Scheme) == shadow.SchemeFNDSA {
 			// results.Curve's legend names round 3's degrees ("Falcon-512

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/analysis/tune"
@@ -187,7 +188,7 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 // in it for FN-DSA only, so that a round-3 directory written before
 // --scheme existed still resumes, and neither scheme's directory resumes as
 // the other's; the key source likewise for FN-DSA's own keys only (as in
-// compare's run.json, identityKeySource), so that an FN-DSA directory of
+// compare's run.json, campaign.KeySource), so that an FN-DSA directory of
 // round-3 keys written before --key-source existed resumes with
 // --key-source falcon.
 func tuneIdentity(cfg tune.Config) checkpoint.Identity {
@@ -204,16 +205,16 @@ func tuneIdentity(cfg tune.Config) checkpoint.Identity {
 	return checkpoint.Identity{Command: "tune", Flags: flags, Version: releaseVersion()}
 }
 
-// tuneKeySource is the key source of tune's identity: identityKeySource
+// tuneKeySource is the key source of tune's identity: campaign.KeySource
 // of the search's campaigns.
 func tuneKeySource(cfg tune.Config) string {
-	return identityKeySource(shadow.Config{Scheme: cfg.Scheme, KeySource: cfg.KeySource})
+	return campaign.KeySource(shadow.Config{Scheme: cfg.Scheme, KeySource: cfg.KeySource})
 }
 
 // checkTuneKeySource refuses to resume the tune directory dir whose
 // checkpoint (path) signs FN-DSA with keys from another source than
 // cfg's, naming the --key-source that resumes it, as compare does
-// (keySourceRefusal); checkpoint.Load would refuse it with a bare
+// (campaign.KeySourceRefusal); checkpoint.Load would refuse it with a bare
 // difference of flags. A missing or unreadable checkpoint is left to
 // checkpoint.Load.
 func checkTuneKeySource(dir, path string, cfg tune.Config) error {
@@ -228,7 +229,7 @@ func checkTuneKeySource(dir, path string, cfg tune.Config) error {
 		return nil
 	}
 	f := env.Identity.Flags
-	return keySourceRefusal(dir, filepath.Base(path), f["scheme"], f["key_source"], cfg.Scheme, tuneKeySource(cfg))
+	return campaign.KeySourceRefusal(dir, filepath.Base(path), f["scheme"], f["key_source"], cfg.Scheme, tuneKeySource(cfg))
 }
 
 // tuneCheckpoint is the payload of DIR/evaluations.json.
@@ -287,7 +288,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	}
 	data = append(data, '\n')
 	if opts.Out != "" {
-		if err := writeFileAtomic(filepath.Join(opts.Out, "result.json"), data); err != nil {
+		if err := campaign.WriteFile(filepath.Join(opts.Out, "result.json"), data); err != nil {
 			return err
 		}
 		// The manifest, as compare and sweep write theirs: report --in

@@ -1,0 +1,99 @@
+package campaign
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+)
+
+// A campaign split over N processes (compare --shard I/N) gives unit i --
+// a signature, or a KAT record -- to shard i mod N; a sweep gives format i
+// to shard i mod N. Each shard writes its own directory; Merge and
+// MergeSweep unite them.
+
+// EmptyShard describes a shard that owns no unit of its campaign (more
+// shards than signatures), "" otherwise. Such a shard still runs -- its
+// directory, empty of records, is what merge expects of every shard -- but
+// has no statistic to print.
+func EmptyShard(cfg shadow.Config) string {
+	if cfg.Shards <= 1 {
+		return ""
+	}
+	units, what := cfg.Signatures, "signatures"
+	first := 0
+	if cfg.KATMode() {
+		units, what, first = cfg.KATTo-cfg.KATFrom, "KAT records", cfg.KATFrom
+	}
+	for i := first; i < first+units; i++ {
+		if cfg.Owns(i) {
+			return ""
+		}
+	}
+	return fmt.Sprintf("shard %d/%d holds no unit of this campaign: its %d %s go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)",
+		cfg.Shard, cfg.Shards, units, what, cfg.Shards, cfg.Shard)
+}
+
+// CheckShards checks that the shard strings "I/N" of dirs cover 0..N-1
+// once each, and returns N.
+func CheckShards(dirs, shards []string) (int, error) {
+	n := -1
+	seen := map[int][]string{}
+	for i, sh := range shards {
+		var si, sn int
+		if _, err := fmt.Sscanf(sh, "%d/%d", &si, &sn); err != nil {
+			return 0, fmt.Errorf("%s is not a shard (no --shard I/N in its run.json)", dirs[i])
+		}
+		if n >= 0 && sn != n {
+			return 0, fmt.Errorf("%s is a shard of %d, %s of %d", dirs[i], sn, dirs[0], n)
+		}
+		n = sn
+		seen[si] = append(seen[si], dirs[i])
+	}
+	var missing, dup []string
+	for i := range n {
+		switch len(seen[i]) {
+		case 0:
+			missing = append(missing, strconv.Itoa(i))
+		case 1:
+		default:
+			dup = append(dup, fmt.Sprintf("%d (%s)", i, strings.Join(seen[i], ", ")))
+		}
+	}
+	if len(dup) > 0 {
+		return 0, fmt.Errorf("shards given twice: %s", strings.Join(dup, "; "))
+	}
+	if len(missing) > 0 {
+		return 0, fmt.Errorf("missing shards of %d: %s", n, strings.Join(missing, ", "))
+	}
+	return n, nil
+}
+
+// CheckComplete reports signatures of the campaign that no shard
+// recorded.
+func CheckComplete(cfg shadow.Config, have *shadow.UnitSet) error {
+	var want []int
+	if cfg.KATMode() {
+		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
+			want = append(want, i)
+		}
+	} else {
+		for i := range cfg.Signatures {
+			want = append(want, i)
+		}
+	}
+	var miss []string
+	for _, i := range want {
+		if !have.Has(i) {
+			miss = append(miss, strconv.Itoa(i))
+		}
+	}
+	if len(miss) > 0 {
+		if len(miss) > 10 {
+			miss = append(miss[:10], "...")
+		}
+		return fmt.Errorf("%d signatures missing (a shard did not finish: rerun it with the same command): %s", len(miss), strings.Join(miss, ", "))
+	}
+	return nil
+}
