@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/fips206"
 )
 
 // FN-DSA's counts (the FIPS 206 draft as pornin's go-fn-dsa e24833f
@@ -265,14 +266,14 @@ func countFNDSA(logn uint, in fndsaInput) (*FNDSACounts, error) {
 		h.Write(in.seed)
 		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(i)))
 		h.Read(nonce[:])
-		r.SignKeccak.Nonces += shakePermutations(int64(len(in.seed)+4), fndsa.NonceSize+falcon.FIPS206SeedSize)
+		r.SignKeccak.Nonces += shakePermutations(int64(len(in.seed)+4), fndsa.NonceSize+fips206.SeedSize)
 		perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, in.ctx, in.ph, in.data)
 		if err != nil {
 			return nil, err
 		}
 		r.SignKeccak.HashToPoint += perms
 		r.SignKeccak.HashToPointDraws += draws
-		r.SignKeccak.Sampler += shakePermutations(falcon.FIPS206SeedSize, nb)
+		r.SignKeccak.Sampler += shakePermutations(fips206.SeedSize, nb)
 		r.SignKeccak.SamplerBytes += nb
 	}
 	// The signature carries the last attempt's nonce (bytes 1 to 40).

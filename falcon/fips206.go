@@ -2,9 +2,9 @@ package falcon
 
 import (
 	"fmt"
-	"math/bits"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
@@ -33,33 +33,39 @@ import (
 //     above it at every degree;
 //   - ApproxExp is the integer evaluation of the FACCT polynomial on
 //     floor(2^63 x) and floor(2^63 ccs) for every backend (expmP63Int),
-//     where round 3 lets each backend evaluate it its own way (ExpmP63).
+//     where round 3 lets each backend evaluate it its own way (ExpmP63;
+//     fips206.ExpmP63 holds the integer one).
 //
 // Basis, Gram matrix, target, base sampler, BerExp and the final
 // lattice point are round 3's, operation for operation.
 
-// FIPS206SeedSize is the number of bytes that seed one FN-DSA signing
-// attempt's sampler (the 56 bytes after the nonce in the attempt's
-// SHAKE256 output).
-const FIPS206SeedSize = 56
+func init() {
+	fips206.SignAttempt = signAttemptFIPS206
+	fips206.SolveNTRU = solveNTRUFIPS206
+}
 
-// SignAttemptFIPS206 runs one FN-DSA signing attempt over backend b on the
-// hashed point hm, with the sampler reading the SHAKE256 stream of seed
-// (FIPS206SeedSize bytes). G is recomputed from f, g and F as in
-// SignAttemptDyn. The attempt's s2 is the FN-DSA signature's when Short
-// (the caller encodes it and retries on a failed encoding).
-func SignAttemptFIPS206(b arith.Backend, sk *PrivateKey, hm []uint16, seed []byte) (*Attempt, error) {
-	e, full, hNTT, err := engineAndKey(b, sk)
+// signAttemptFIPS206 implements fips206.SignAttempt: one FN-DSA signing
+// attempt over backend b on the hashed point hm, with the sampler reading
+// the SHAKE256 stream of seed (fips206.SeedSize bytes). G is recomputed
+// from f, g and F as in SignAttemptDyn. The attempt's s2 is the FN-DSA
+// signature's when short (package fndsa encodes it and retries on a
+// failed encoding).
+func signAttemptFIPS206(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte) ([]int16, bool, error) {
+	e, full, hNTT, err := engineAndKey(b, &PrivateKey{LogN: logn, SmallF: f, SmallG: g, BigF: F, BigG: G})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := checkHashed(hm, full.LogN); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	if len(seed) != FIPS206SeedSize {
-		return nil, fmt.Errorf("falcon: FN-DSA sampler seed is %d bytes, want %d", len(seed), FIPS206SeedSize)
+	if len(seed) != fips206.SeedSize {
+		return nil, false, fmt.Errorf("falcon: FN-DSA sampler seed is %d bytes, want %d", len(seed), fips206.SeedSize)
 	}
-	return e.attemptFIPS206(full, hNTT, hm, seed)
+	at, err := e.attemptFIPS206(full, hNTT, hm, seed)
+	if err != nil {
+		return nil, false, err
+	}
+	return at.S2, at.Short, nil
 }
 
 // attemptFIPS206 implements signEngine.
@@ -78,52 +84,6 @@ var fips206InvSigma = [...]float64{
 	0x1.c48eb7e241699p-8, 0x1.be50a548caed8p-8, 0x1.b852ee09e762bp-8, 0x1.afc5ed3cada35p-8,
 	0x1.a7b3b0976b3ecp-8, 0x1.a011282ca9c97p-8, 0x1.98d49ce5f2735p-8, 0x1.91f57c56ed9edp-8,
 	0x1.8b6c2de64c7c9p-8, 0x1.8531ef6311ae2p-8,
-}
-
-// expmCoeffs are the FACCT coefficients of the integer evaluation of
-// 2^63 exp(-x) (Zhao, Steinfeld, Sakzad, "FACCT: FAst, Compact, and
-// Constant-Time Discrete Gaussian Sampler over Integers", IEEE TC 2020; the
-// same table as the reference's fpr_expm_p63), highest degree first.
-var expmCoeffs = [...]uint64{
-	0x00000004741183A3, 0x00000036548CFC06, 0x0000024FDCBF140A,
-	0x0000171D939DE045, 0x0000D00CF58F6F84, 0x000680681CF796E3,
-	0x002D82D8305B0FEA, 0x011111110E066FD0, 0x0555555555070F00,
-	0x155555555581FF00, 0x400000000002B400, 0x7FFFFFFFFFFF4800,
-	0x8000000000000000,
-}
-
-// FIPS206Expm is implemented by an arithmetic that evaluates FN-DSA's
-// ApproxExp itself, as the shadow's pair arithmetic does (the measured
-// side's ExpmP63FIPS206 beside the exact value, instead of the
-// truncations' decisions); the sampler then calls it in place of
-// ExpmP63FIPS206.
-type FIPS206Expm[F any] interface {
-	ExpmP63FIPS206(x, ccs F) uint64
-}
-
-// ExpmP63FIPS206 is FN-DSA's ApproxExp: 2^63 ccs exp(-x), for 0 <= x < ln 2
-// and 0 <= ccs <= 1, evaluated in 64-bit integers by Horner's rule on
-// z = 2 floor(2^63 x) and w = 2 floor(2^63 ccs) (each step keeps the high
-// word of a 64x64 product). Only the two truncations are floating-point;
-// over binary64 they are exact (a product by 2^63), so every binary64
-// backend returns go-fn-dsa's value. A ccs of 1 or more gives w = 0, as
-// go-fn-dsa does on every platform (2^63 does not fit: its native
-// conversion returns 2^63, whose double wraps to 0, and its emulation
-// returns 0).
-func ExpmP63FIPS206[F any, A arith.Arith[F]](a A, x, ccs F) uint64 {
-	two63 := a.Scaled(1, 63)
-	z := uint64(a.Trunc(a.Mul(x, two63))) << 1
-	var w uint64
-	if a.Lt(ccs, a.Const(arith.One)) {
-		w = uint64(a.Trunc(a.Mul(ccs, two63))) << 1
-	}
-	y := expmCoeffs[0]
-	for _, c := range expmCoeffs[1:] {
-		hi, _ := bits.Mul64(y, z)
-		y = c - hi
-	}
-	hi, _ := bits.Mul64(y, w)
-	return hi
 }
 
 // polyLDLSelfAdjFFT is FN-DSA's LDL decomposition of the self-adjoint

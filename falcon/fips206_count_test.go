@@ -6,6 +6,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
@@ -52,7 +53,7 @@ func TestFIPS206SamplerBytes(t *testing.T) {
 	for i := range 3 {
 		obs := &trialBytes{}
 		e := &engineOf[float64, native.Arith]{b: b, obs: obs}
-		seed := make([]byte, FIPS206SeedSize)
+		seed := make([]byte, fips206.SeedSize)
 		rng.Read(seed)
 		msg := []byte{byte(i)}
 		hm := HashToPoint(seed[:NonceSize], msg, 9)

@@ -72,11 +72,11 @@ func fips206ReduceBits(logTop uint) int {
 	return 16
 }
 
-// SolveNTRUFIPS206 solves f G - g F = q modulo X^n+1 (n = 2^logn, logn 2
+// solveNTRUFIPS206 implements fips206.SolveNTRU: it solves f G - g F = q modulo X^n+1 (n = 2^logn, logn 2
 // to 10) for FN-DSA key generation as go-fn-dsa does, with F and G in
 // -127..127. ok = false means the candidate (f, g) is rejected (go-fn-dsa
 // then draws the next one); err reports arguments of the wrong size.
-func SolveNTRUFIPS206(logn uint, f, g []int8) (F, G []int8, ok bool, err error) {
+func solveNTRUFIPS206(logn uint, f, g []int8) (F, G []int8, ok bool, err error) {
 	if logn < 2 || logn > 10 {
 		return nil, nil, false, fmt.Errorf("falcon: FN-DSA NTRUSolve: logn %d outside 2..10", logn)
 	}

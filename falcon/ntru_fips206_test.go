@@ -19,14 +19,14 @@ func TestSolveNTRUFIPS206Args(t *testing.T) {
 		{4, make([]int8, 16), make([]int8, 15), "16, 15 coefficients, want 16"},
 		{4, nil, make([]int8, 16), "0, 16 coefficients, want 16"},
 	} {
-		_, _, ok, err := SolveNTRUFIPS206(c.logn, c.f, c.g)
+		_, _, ok, err := solveNTRUFIPS206(c.logn, c.f, c.g)
 		if ok || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("logn %d, %d/%d coefficients: ok %v, error %v; want %q", c.logn, len(c.f), len(c.g), ok, err, c.want)
 		}
 	}
 	// A zero f (not invertible modulo the first prime) is a rejected
 	// candidate, not an error.
-	if _, _, ok, err := SolveNTRUFIPS206(4, make([]int8, 16), make([]int8, 16)); ok || err != nil {
+	if _, _, ok, err := solveNTRUFIPS206(4, make([]int8, 16), make([]int8, 16)); ok || err != nil {
 		t.Errorf("zero f: ok %v, error %v; want a rejection", ok, err)
 	}
 }

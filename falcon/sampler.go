@@ -2,6 +2,7 @@ package falcon
 
 import (
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
@@ -106,11 +107,11 @@ type sampler[F any, A arith.Arith[F]] struct {
 	inv2SqrSigma0 F // 1/(2 sigma_max^2)
 	invLog2       F // 1/ln 2
 	log2          F // ln 2
-	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// fips206 selects FN-DSA's ApproxExp (fips206.ExpmP63, or fipsExpm's
 	// when the arithmetic has its own) in place of the backend's ExpmP63,
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
-	fipsExpm FIPS206Expm[F]
+	fipsExpm fips206.Expm[F]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -256,7 +257,7 @@ func (s *sampler[F, A]) berExp(x, ccs F) bool {
 	case s.fipsExpm != nil:
 		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
 	case s.fips206:
-		expm = ExpmP63FIPS206(a, r, ccs)
+		expm = fips206.ExpmP63(a, r, ccs)
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
@@ -445,14 +446,14 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 }
 
 // runAttemptDyn runs one attempt of the dynamic path with the sampler
-// reading src; fips206 selects FN-DSA's sampler and ffSampling
+// reading src; fnDSA selects FN-DSA's sampler and ffSampling
 // (fips206.go) in place of round 3's.
-func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
+func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
 	a := e.runArith()
 	s := newSampler(a, src, sk.LogN, e.obs)
-	if fips206 {
+	if fnDSA {
 		s.fips206 = true
-		s.fipsExpm, _ = any(a).(FIPS206Expm[F])
+		s.fipsExpm, _ = any(a).(fips206.Expm[F])
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)

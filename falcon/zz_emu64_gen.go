@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
@@ -1418,11 +1419,11 @@ type samplerEmu64 struct {
 	inv2SqrSigma0 emu64.FPR // 1/(2 sigma_max^2)
 	invLog2       emu64.FPR // 1/ln 2
 	log2          emu64.FPR // ln 2
-	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// fips206 selects FN-DSA's ApproxExp (fips206.ExpmP63, or fipsExpm's
 	// when the arithmetic has its own) in place of the backend's ExpmP63,
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
-	fipsExpm FIPS206Expm[emu64.FPR]
+	fipsExpm fips206.Expm[emu64.FPR]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1539,7 +1540,7 @@ func (s *samplerEmu64) berExp(x, ccs emu64.FPR) bool {
 	case s.fipsExpm != nil:
 		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
 	case s.fips206:
-		expm = ExpmP63FIPS206(a, r, ccs)
+		expm = fips206.ExpmP63(a, r, ccs)
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
@@ -1617,12 +1618,12 @@ func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[See
 }
 
 // runAttemptDyn is the emu64 copy of engineOf.runAttemptDyn (sign.go).
-func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
+func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerEmu64(a, src, sk.LogN, e.obs)
-	if fips206 {
+	if fnDSA {
 		s.fips206 = true
-		s.fipsExpm, _ = any(a).(FIPS206Expm[emu64.FPR])
+		s.fipsExpm, _ = any(a).(fips206.Expm[emu64.FPR])
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)

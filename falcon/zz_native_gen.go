@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
@@ -1371,11 +1372,11 @@ type samplerNative struct {
 	inv2SqrSigma0 float64 // 1/(2 sigma_max^2)
 	invLog2       float64 // 1/ln 2
 	log2          float64 // ln 2
-	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// fips206 selects FN-DSA's ApproxExp (fips206.ExpmP63, or fipsExpm's
 	// when the arithmetic has its own) in place of the backend's ExpmP63,
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
-	fipsExpm FIPS206Expm[float64]
+	fipsExpm fips206.Expm[float64]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1492,7 +1493,7 @@ func (s *samplerNative) berExp(x, ccs float64) bool {
 	case s.fipsExpm != nil:
 		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
 	case s.fips206:
-		expm = ExpmP63FIPS206(a, r, ccs)
+		expm = fips206.ExpmP63(a, r, ccs)
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
@@ -1570,12 +1571,12 @@ func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 }
 
 // runAttemptDyn is the native copy of engineOf.runAttemptDyn (sign.go).
-func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
+func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerNative(a, src, sk.LogN, e.obs)
-	if fips206 {
+	if fnDSA {
 		s.fips206 = true
-		s.fipsExpm, _ = any(a).(FIPS206Expm[float64])
+		s.fipsExpm, _ = any(a).(fips206.Expm[float64])
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)

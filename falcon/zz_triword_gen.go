@@ -5,6 +5,7 @@ package falcon
 import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/triword"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
@@ -386,11 +387,11 @@ type samplerTriword struct {
 	inv2SqrSigma0 triword.TW // 1/(2 sigma_max^2)
 	invLog2       triword.TW // 1/ln 2
 	log2          triword.TW // ln 2
-	// fips206 selects FN-DSA's ApproxExp (ExpmP63FIPS206, or fipsExpm's
+	// fips206 selects FN-DSA's ApproxExp (fips206.ExpmP63, or fipsExpm's
 	// when the arithmetic has its own) in place of the backend's ExpmP63,
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
-	fipsExpm FIPS206Expm[triword.TW]
+	fipsExpm fips206.Expm[triword.TW]
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -507,7 +508,7 @@ func (s *samplerTriword) berExp(x, ccs triword.TW) bool {
 	case s.fipsExpm != nil:
 		expm = s.fipsExpm.ExpmP63FIPS206(r, ccs)
 	case s.fips206:
-		expm = ExpmP63FIPS206(a, r, ccs)
+		expm = fips206.ExpmP63(a, r, ccs)
 	default:
 		expm = a.ExpmP63(r, ccs)
 	}
@@ -585,12 +586,12 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 }
 
 // runAttemptDyn is the triword copy of engineOf.runAttemptDyn (sign.go).
-func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fips206 bool) (*Attempt, error) {
+func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerTriword(a, src, sk.LogN, e.obs)
-	if fips206 {
+	if fnDSA {
 		s.fips206 = true
-		s.fipsExpm, _ = any(a).(FIPS206Expm[triword.TW])
+		s.fipsExpm, _ = any(a).(fips206.Expm[triword.TW])
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)

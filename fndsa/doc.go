@@ -27,12 +27,13 @@
 //   - The sampler reads the SHAKE256 stream of its seed (internal/shakeprng)
 //     instead of ChaCha20, its ApproxExp is an integer polynomial on every
 //     backend, and ffSampling's LDL uses that its diagonal is real
-//     (falcon.SignAttemptFIPS206 documents those three).
+//     (falcon/fips206.go documents those three; package
+//     internal/fips206 connects them to this package).
 //   - Key generation uses no floating point: the (f, g) candidates drawn
 //     from a 32-byte seed and their tests (keygen_sample.go, the
 //     orthogonalized norm in 32.32 fixed point, keygen_ortho.go and package
 //     internal/fxr) and NTRUSolve with a fixed-point Babai reduction
-//     (falcon.SolveNTRUFIPS206, after Pornin and Prest, PKC 2019) give
+//     (falcon/ntru_fips206.go, after Pornin and Prest, PKC 2019) give
 //     go-fn-dsa's keys bit for bit (keygen.go), whatever the backend: the
 //     backend only signs. kat.go replays go-fn-dsa's KAT, keys included.
 //

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/shakeprng"
 )
 
 // Key generation, as go-fn-dsa (commit e24833f, kgen.go) does it: from a
 // seed, draw candidates (f, g) (keygen_sample.go) until one passes the
 // norm, invertibility and orthogonalized-norm tests and NTRUSolve
-// (falcon.SolveNTRUFIPS206) finds F, G in -127..127; the verifying key is
+// (falcon/ntru_fips206.go, through fips206.SolveNTRU) finds F, G in -127..127; the verifying key is
 // h = g/f mod q. No floating point is involved, so the keys depend on the
 // seed alone: every backend gets the same keys. FIPS 206 is not final;
 // these are facts of that implementation.
@@ -76,7 +77,7 @@ func solveFromSeed(logn uint, seed []byte, verdict func(f, g []int8, v string)) 
 		v := candidateVerdict(logn, f, g)
 		if v == "" {
 			var ok bool
-			F, G, ok, err = falcon.SolveNTRUFIPS206(logn, f, g)
+			F, G, ok, err = fips206.SolveNTRU(logn, f, g)
 			if err != nil {
 				return nil, nil, nil, nil, err
 			}

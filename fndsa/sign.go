@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/fips206"
 )
 
 // ErrSignAttempts is returned when no attempt produced a short, encodable
@@ -38,7 +39,7 @@ func (k *SigningKey) Sign(b arith.Backend, ctx []byte, ph PreHash, data []byte, 
 // signer, which its test vectors call with short seeds). Attempt
 // k = 0, 1, ... reads SHAKE256(seed || k as 32-bit little-endian) as a
 // 40-byte nonce and a 56-byte sampler seed, hashes the data with that
-// nonce, and runs falcon.SignAttemptFIPS206; the first attempt whose
+// nonce, and runs FN-DSA's signing attempt (fips206.SignAttempt, falcon's engine); the first attempt whose
 // (s1, s2) is short and whose s2 fits the padded encoding is the
 // signature.
 func (k *SigningKey) SignSeeded(b arith.Backend, ctx []byte, ph PreHash, data, seed []byte) ([]byte, error) {
@@ -48,7 +49,7 @@ func (k *SigningKey) SignSeeded(b arith.Backend, ctx []byte, ph PreHash, data, s
 	}
 	logn := k.sk.LogN
 	var nonce [NonceSize]byte
-	var sub [falcon.FIPS206SeedSize]byte
+	var sub [fips206.SeedSize]byte
 	var ctr [4]byte
 	h := sha3.NewSHAKE256()
 	for attempt := range maxAttempts {
@@ -59,14 +60,14 @@ func (k *SigningKey) SignSeeded(b arith.Backend, ctx []byte, ph PreHash, data, s
 		h.Read(nonce[:])
 		h.Read(sub[:])
 		hm := falcon.HashToPoint(nonce[:], m, logn)
-		at, err := falcon.SignAttemptFIPS206(b, k.sk, hm, sub[:])
+		s2, short, err := fips206.SignAttempt(b, logn, k.sk.SmallF, k.sk.SmallG, k.sk.BigF, k.sk.BigG, hm, sub[:])
 		if err != nil {
 			return nil, err
 		}
-		if !at.Short {
+		if !short {
 			continue
 		}
-		sig, err := falcon.EncodeSignature(falcon.Padded, logn, nonce[:], at.S2)
+		sig, err := falcon.EncodeSignature(falcon.Padded, logn, nonce[:], s2)
 		if err != nil {
 			// s2 does not fit the padded size (or a coefficient is out
 			// of the compressed range): the next attempt, with a new

@@ -8,6 +8,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/fips206"
 )
 
 // Scheme names the signature scheme a campaign signs with.
@@ -150,12 +151,12 @@ func (c *Config) checkScheme() error {
 
 func (r *pairRunner[F, X, A, AX]) setScheme(s Scheme) { r.scheme = s }
 
-// ExpmP63FIPS206 implements falcon.FIPS206Expm: FN-DSA's integer
+// ExpmP63FIPS206 implements fips206.Expm: FN-DSA's integer
 // ApproxExp on the measured side, measured against the exact side's
 // 2^63 ccs exp(-x) as ExpmP63 is (the exact threshold of the Bernoulli
 // trial that follows).
 func (p *PairArith[F, X, A, AX]) ExpmP63FIPS206(x, ccs Pair[F, X]) uint64 {
-	return p.noteExpm(falcon.ExpmP63FIPS206(p.b, x.B, ccs.B), x, ccs)
+	return p.noteExpm(fips206.ExpmP63(p.b, x.B, ccs.B), x, ccs)
 }
 
 // signWith signs msg with sk over b in scheme s, reading the randomness
