@@ -1,0 +1,97 @@
+// Package fndsa2025 registers FN-DSA as pornin's go-fn-dsa (e24833f,
+// March 2025) implements the FIPS 206 draft -- package fndsa -- as the
+// scheme "fn-dsa": raw messages with an empty context, padded signatures,
+// keys from FN-DSA's own integer key generation. FIPS 206 is not final;
+// a later draft is another scheme under another name. Import it for its
+// side effect where a program looks schemes up by name.
+package fndsa2025
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme"
+)
+
+func init() { scheme.Register(Scheme) }
+
+// Scheme is FN-DSA, 2025 profile.
+var Scheme scheme.Scheme = fnDSA{}
+
+type fnDSA struct{}
+
+func (fnDSA) Name() string { return "fn-dsa" }
+
+func (fnDSA) Title(logn uint) string { return fmt.Sprintf("FN-DSA-%d", 1<<logn) }
+
+// CheckLogN accepts the standard degrees, 512 and 1024: the weak degrees
+// fndsa offers for research have their own entry points and no campaign.
+func (fnDSA) CheckLogN(logn uint) error {
+	if logn < fndsa.MinStdLogN || logn > fndsa.MaxLogN {
+		return fmt.Errorf("scheme fn-dsa signs with degrees 512 and 1024, not %d", 1<<logn)
+	}
+	return nil
+}
+
+func (fnDSA) KeySeedSize() int { return fndsa.KeygenSeedSize }
+
+// KeyGen is fndsa.KeyGen (go-fn-dsa's keys bit for bit) as round 3's
+// private key, the form in which campaigns sign with it (the two schemes
+// share the key format).
+func (fnDSA) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
+	kp, err := fndsa.KeyGen(logn, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &falcon.PrivateKey{LogN: kp.LogN, SmallF: kp.SmallF, SmallG: kp.SmallG, BigF: kp.BigF, BigG: kp.BigG}, nil
+}
+
+// weak says whether logn is one of fndsa's research degrees, which its
+// key decoders take only when asked.
+func weak(logn uint) bool { return logn < fndsa.MinStdLogN }
+
+func (fnDSA) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	k, err := fndsa.NewSigningKey(sk, weak(sk.LogN))
+	if err != nil {
+		return nil, err
+	}
+	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
+	if errors.Is(err, fndsa.ErrSignAttempts) {
+		err = scheme.MarkSignAttempts(err)
+	}
+	return sig, err
+}
+
+func (fnDSA) Verify(pk *falcon.PublicKey, msg, sig []byte) error {
+	vk, err := fndsa.DecodeVerifyingKey(pk.Encode(), weak(pk.LogN))
+	if err != nil {
+		return err
+	}
+	return vk.Verify(nil, fndsa.None, msg, sig)
+}
+
+func (fnDSA) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
+	k, err := fndsa.NewSigningKey(sk, weak(sk.LogN))
+	if err != nil {
+		return nil, nil, err
+	}
+	return k.VerifyingKey(), sk.Encode(), nil
+}
+
+func (fnDSA) FixedInvSigma() bool  { return true }
+func (fnDSA) ReplaysNISTKAT() bool { return false }
+
+func (fnDSA) IdleStage(st arith.PlanStage) string {
+	if st == arith.PlanExpm {
+		return "no floating-point work in FN-DSA signing: its ApproxExp is integer (its two truncations to fixed point are sampler operations); not tuned, its width changes nothing"
+	}
+	return ""
+}
+
+func (fnDSA) CostNote() string {
+	return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
+}

@@ -1,0 +1,67 @@
+// Package round3 registers Falcon round 3 (package falcon, compressed
+// signatures) as the scheme "falcon", the default. Import it for its side
+// effect where a program looks schemes up by name.
+package round3
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
+)
+
+func init() { scheme.Register(Scheme) }
+
+// Scheme is Falcon round 3.
+var Scheme scheme.Scheme = round3{}
+
+type round3 struct{}
+
+func (round3) Name() string { return "falcon" }
+
+func (round3) Title(logn uint) string { return fmt.Sprintf("Falcon-%d", 1<<logn) }
+
+// CheckLogN accepts every degree falcon defines (2 to 1024; the NIST
+// parameter sets are 512 and 1024): campaigns at small degrees are how
+// the precision questions are explored cheaply.
+func (round3) CheckLogN(logn uint) error {
+	_, err := falcon.ParamsFor(logn)
+	return err
+}
+
+func (round3) KeySeedSize() int { return 0 }
+
+func (round3) KeyGen(uint, []byte) (*falcon.PrivateKey, error) {
+	return nil, errors.New("falcon: round 3's key generation runs over a backend (falcon.Keygen), not from a fixed seed")
+}
+
+func (round3) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	sig, err := falcon.Sign(b, sk, msg, falcon.Compressed, rng)
+	if errors.Is(err, falcon.ErrSignAttempts) {
+		err = scheme.MarkSignAttempts(err)
+	}
+	return sig, err
+}
+
+func (round3) Verify(pk *falcon.PublicKey, msg, sig []byte) error { return falcon.Verify(pk, msg, sig) }
+
+func (round3) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
+	pub, err := sk.Public()
+	if err != nil {
+		return nil, nil, err
+	}
+	pk, skb = pub.Encode(), sk.Encode()
+	if pk == nil || skb == nil {
+		return nil, nil, errors.New("falcon: key does not encode")
+	}
+	return pk, skb, nil
+}
+
+func (round3) FixedInvSigma() bool  { return false }
+func (round3) ReplaysNISTKAT() bool { return true }
+
+func (round3) IdleStage(arith.PlanStage) string { return "" }
+func (round3) CostNote() string                 { return "" }

@@ -1,0 +1,182 @@
+// Package scheme is the seam between the signature schemes fprlab measures
+// and the code that measures them: signing, shadow campaigns, the
+// precision search, KAT replay and the accelerator models take a Scheme
+// and ask it, instead of switching on the scheme's name.
+//
+// Every scheme here signs with falcon's engine over an arithmetic backend
+// (package arith): its keys are falcon.PrivateKey values and its signing
+// runs the engine, so whatever observes that backend -- the shadow's pair
+// arithmetic and its observer, a precision plan, an operation counter --
+// observes the scheme's signature. What a scheme chooses is everything
+// around the engine: parameter sets, key generation, the hashing and
+// randomness of an attempt, encodings, verification, its KAT.
+//
+// Implementations register themselves by name (Register, as database/sql
+// drivers do); the program chooses which to link by importing them
+// (scheme/round3 for Falcon round 3, scheme/fndsa2025 for FN-DSA as
+// go-fn-dsa implements the FIPS 206 draft). A library that takes a
+// Scheme never imports an implementation. Lookup("") is Default, round 3.
+//
+// The package is not a signing API for applications: packages falcon and
+// fndsa are.
+package scheme
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Default is the name of the scheme a command signs when no --scheme is
+// given, and of the scheme of campaign directories that record none
+// (they predate --scheme).
+const Default = "falcon"
+
+// ErrSignAttempts is matched (errors.Is) by the error of a Sign that
+// found no signature within its scheme's bound on attempts: the backend
+// lacks the precision to sign, which the precision search treats as a
+// verdict on the plan rather than a failure of the search.
+var ErrSignAttempts = errors.New("scheme: no signature within the bound on attempts")
+
+// Scheme is a signature scheme over falcon's engine.
+type Scheme interface {
+	// Name is the scheme's --scheme value, and the "scheme" recorded in
+	// campaign identities and summaries; it never changes meaning.
+	Name() string
+	// Title names the parameter set of degree 2^logn for people, as
+	// "Falcon-512" or "FN-DSA-1024".
+	Title(logn uint) string
+	// CheckLogN says why the scheme does not sign at degree 2^logn in a
+	// measurement campaign (nil when it does). Degrees a scheme accepts
+	// for research only (a key pair at 16) are not campaign degrees.
+	CheckLogN(logn uint) error
+
+	// KeySeedSize is the length of the seed the scheme's own key
+	// generation reads (KeyGen), or 0 when its key generation is round 3's
+	// floating-point one over a backend (falcon.Keygen, which reads a
+	// random stream of no fixed length).
+	KeySeedSize() int
+	// KeyGen is the scheme's own key generation from a seed of
+	// KeySeedSize bytes: integer arithmetic only, the same key on every
+	// backend. Schemes with KeySeedSize 0 refuse it.
+	KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error)
+
+	// Sign signs the raw message msg (empty context, where the scheme
+	// has one) with sk over backend b, reading the signature's
+	// randomness from rng; everything b observes sees the attempts. An
+	// error that is errors.Is(err, ErrSignAttempts) means no attempt
+	// gave a signature.
+	Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error)
+	// Verify checks sig on the raw message msg under pk.
+	Verify(pk *falcon.PublicKey, msg, sig []byte) error
+	// EncodeKeys returns the encodings of sk's public and private keys.
+	EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error)
+
+	// FixedInvSigma reports that the scheme defines 1/sigma as a table
+	// of its own (FN-DSA's, correctly rounded to binary64), which the
+	// exact side of a shadow takes as is: no other exact sigma applies.
+	FixedInvSigma() bool
+	// ReplaysNISTKAT reports that the scheme's signatures are those of
+	// the NIST round-3 KAT files, whose records a campaign can replay.
+	ReplaysNISTKAT() bool
+
+	// IdleStage says why signing does no floating-point arithmetic in
+	// precision-plan stage st ("" when it does the stage's usual work).
+	IdleStage(st arith.PlanStage) string
+	// CostNote says what a plan's floating-point cost leaves out of the
+	// scheme's signing ("" when nothing).
+	CostNote() string
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Scheme{}
+)
+
+// Register makes s available to Lookup by its name; it panics if the
+// name is taken (two implementations linked under one name is a
+// programming error).
+func Register(s Scheme) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[s.Name()]; dup {
+		panic("scheme: Register called twice for " + s.Name())
+	}
+	registry[s.Name()] = s
+}
+
+// Lookup returns the registered scheme of that name; "" is Default.
+func Lookup(name string) (Scheme, error) {
+	if name == "" {
+		name = Default
+	}
+	mu.RLock()
+	s, ok := registry[name]
+	mu.RUnlock()
+	if !ok {
+		names := Names()
+		if len(names) == 0 {
+			return nil, fmt.Errorf("scheme %q: no scheme is linked into this program (import github.com/fprlab/fprlab/scheme/round3 and the others it needs)", name)
+		}
+		return nil, fmt.Errorf("scheme %q: want %s", name, quoted(names))
+	}
+	return s, nil
+}
+
+// Names lists the registered schemes, Default first, then by name.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == Default) != (names[j] == Default) {
+			return names[i] == Default
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// IsDefault reports whether s is the default scheme (nil counts as it):
+// identities record the default by leaving the scheme out, as they did
+// before there was a choice.
+func IsDefault(s Scheme) bool { return s == nil || s.Name() == Default }
+
+// quoted is "a", "a" or "b", "a", "b" or "c".
+func quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// attemptsError keeps a scheme's own error message while matching
+// ErrSignAttempts.
+type attemptsError struct{ err error }
+
+func (e attemptsError) Error() string        { return e.err.Error() }
+func (e attemptsError) Unwrap() error        { return e.err }
+func (e attemptsError) Is(target error) bool { return target == ErrSignAttempts }
+
+// MarkSignAttempts returns err, which an implementation's signer returned
+// when its attempts ran out, so that it matches ErrSignAttempts as well
+// as what it matched before; its message is unchanged.
+func MarkSignAttempts(err error) error {
+	if err == nil || errors.Is(err, ErrSignAttempts) {
+		return err
+	}
+	return attemptsError{err}
+}

@@ -1,0 +1,131 @@
+package scheme_test
+
+import (
+	"crypto/sha3"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	_ "github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	"github.com/fprlab/fprlab/scheme/round3"
+)
+
+// TestLookup: both schemes are found by the names campaigns record, ""
+// is round 3, and an unknown name is refused with the accepted ones.
+func TestLookup(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		want scheme.Scheme
+	}{{"", round3.Scheme}, {"falcon", round3.Scheme}, {"fn-dsa", fndsa2025.Scheme}} {
+		s, err := scheme.Lookup(c.name)
+		if err != nil || s != c.want {
+			t.Errorf("Lookup(%q) = %v, %v; want %v", c.name, s, err, c.want.Name())
+		}
+	}
+	if got := scheme.Names(); strings.Join(got, ",") != "falcon,fn-dsa" {
+		t.Errorf("Names() = %v, want [falcon fn-dsa]", got)
+	}
+	_, err := scheme.Lookup("fn-dsa-2026")
+	if err == nil || !strings.Contains(err.Error(), `"falcon" or "fn-dsa"`) {
+		t.Errorf("Lookup(fn-dsa-2026): %v, want a refusal naming falcon and fn-dsa", err)
+	}
+	if !scheme.IsDefault(nil) || !scheme.IsDefault(round3.Scheme) || scheme.IsDefault(fndsa2025.Scheme) {
+		t.Error("IsDefault: want nil and round 3 default, fn-dsa not")
+	}
+}
+
+// TestRegisterTwice: a second scheme under a taken name is a programming
+// error.
+func TestRegisterTwice(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("Register(round 3) again did not panic")
+		}
+	}()
+	scheme.Register(round3.Scheme)
+}
+
+// TestFNDSAKeyGen: the fn-dsa scheme's keys are go-fn-dsa's (the KAT's
+// pinned SHA-256 of sk || vk), at both standard degrees.
+func TestFNDSAKeyGen(t *testing.T) {
+	recs, err := fndsa.KAT()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, r := range recs {
+		if r.LogN < 9 || r.J != 0 {
+			continue
+		}
+		sk, err := fndsa2025.Scheme.KeyGen(r.LogN, r.KeygenSeed())
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk, skb, err := fndsa2025.Scheme.EncodeKeys(sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if keys, _ := r.Match(skb, pk, nil); !keys {
+			t.Errorf("logn %d: keys are not go-fn-dsa's", r.LogN)
+		}
+		checked++
+	}
+	if checked != 2 {
+		t.Fatalf("checked %d records, want 2", checked)
+	}
+	if _, err := round3.Scheme.KeyGen(9, make([]byte, 32)); err == nil {
+		t.Error("round 3 KeyGen from a seed: no error")
+	}
+}
+
+// TestSignVerify: each scheme's signature verifies under its own rule
+// and not under the other's (the hash-to-point differs), and a changed
+// message is refused.
+func TestSignVerify(t *testing.T) {
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := sha3.NewSHAKE256()
+	rng.Write([]byte("scheme test"))
+	sk, pk, err := falcon.Keygen(b, 9, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("message")
+	for _, c := range []struct{ s, other scheme.Scheme }{{round3.Scheme, fndsa2025.Scheme}, {fndsa2025.Scheme, round3.Scheme}} {
+		sig, err := c.s.Sign(b, sk, msg, rng)
+		if err != nil {
+			t.Fatalf("%s: %v", c.s.Name(), err)
+		}
+		if err := c.s.Verify(pk, msg, sig); err != nil {
+			t.Errorf("%s: own signature refused: %v", c.s.Name(), err)
+		}
+		if c.s.Verify(pk, []byte("massage"), sig) == nil {
+			t.Errorf("%s: signature of another message accepted", c.s.Name())
+		}
+		if c.other.Verify(pk, msg, sig) == nil {
+			t.Errorf("%s signature accepted by %s", c.s.Name(), c.other.Name())
+		}
+	}
+	if fndsa2025.Scheme.CheckLogN(8) == nil || fndsa2025.Scheme.CheckLogN(9) != nil || round3.Scheme.CheckLogN(4) != nil {
+		t.Error("CheckLogN: want fn-dsa at 512 and 1024 only, round 3 at 16 too")
+	}
+}
+
+// TestMarkSignAttempts: a marked error keeps its message and what it
+// matched, and matches ErrSignAttempts.
+func TestMarkSignAttempts(t *testing.T) {
+	err := scheme.MarkSignAttempts(fndsa.ErrSignAttempts)
+	if err.Error() != fndsa.ErrSignAttempts.Error() || !errors.Is(err, fndsa.ErrSignAttempts) || !errors.Is(err, scheme.ErrSignAttempts) {
+		t.Errorf("marked %v: message or matches lost", err)
+	}
+	if scheme.MarkSignAttempts(nil) != nil {
+		t.Error("MarkSignAttempts(nil) != nil")
+	}
+}
