@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/oracle"
 )
@@ -57,85 +58,6 @@ type OpErrorConfig struct {
 	Progress func(op string, done, total int)
 }
 
-// OpError holds the error statistics of one operation of one backend.
-//
-// Errors are relative: |got - exact|/|exact|, where exact is the oracle's
-// result at 256 bits on the very inputs the backend held, with these
-// exceptions:
-//   - an exact result of zero gives error 0 when the backend also returns
-//     zero and error 1 (no correct bit) otherwise;
-//   - rint, floor and trunc compare integers exactly, relative to
-//     max(1, |exact|);
-//   - expm_p63 is measured relative to its full scale 2^63 (the absolute
-//     error of ccs*exp(-x)), the quantity the sampler's comparison with
-//     uniform 63-bit integers sees; relative to the value itself, the
-//     reference's truncation alone would dominate for small ccs;
-//   - a NaN or infinite result where the exact result is finite counts as
-//     error 2^1024, unless the sample overflowed the backend's format (see
-//     AboveRange), which sets it apart.
-//
-// Log2 fields are -Inf when the error is zero (every sample exact for the
-// maximum, at least half of them for the median).
-//
-// A backend with proven bounds (arith.ErrorBounds) has them only where its
-// format does not underflow: for add, sub, mul, sqr, inv, div and sqrt, a
-// sample whose operands (as drawn, or as the backend holds them after
-// import) or exact result lie below 2^BoundMinExp is counted
-// in BelowRange and kept out of Samples, MaxRelErrLog2, MedianRelErrLog2
-// and the comparison with the bound; the largest relative and absolute
-// errors of those samples are reported in BelowRangeMaxRelErrLog2 and
-// BelowRangeMaxAbsErrLog2. Backends without bounds have every sample in
-// range.
-type OpError struct {
-	Backend string
-	Op      string
-	// Drawn is the number of samples drawn; Samples of them were in range.
-	Drawn, Samples   int
-	MaxRelErrLog2    float64 // log2 of the largest error
-	MedianRelErrLog2 float64 // log2 of the lower median error
-	// RangeMinExp is the backend's BoundMinExp when HasRange.
-	RangeMinExp int
-	HasRange    bool
-	// BelowRange counts the samples below 2^RangeMinExp; the two log2
-	// fields are -Inf when there are none or all were exact.
-	BelowRange              int
-	BelowRangeMaxRelErrLog2 float64
-	BelowRangeMaxAbsErrLog2 float64
-	// AboveRange counts the floating-point samples that overflowed the
-	// backend's format: an operand imported as an infinity, or a NaN or
-	// infinite result whose exact value the format cannot hold (triword
-	// above binary32's 2^128). They measure the format's range, not its
-	// precision, so they are left out of Samples and the error fields.
-	AboveRange int
-	// BoundLog2 is log2 of the backend's proven relative error bound for
-	// the operation (arith.ErrorBounds), when HasBound.
-	BoundLog2 float64
-	HasBound  bool
-	// Worst holds the inputs of the first sample with the largest error
-	// (X only for unary operations, I for of; X is x and Y is ccs for
-	// expm_p63), as binary64 values before import.
-	Worst Inputs
-}
-
-// Inputs are the operands of one sample.
-type Inputs struct {
-	X, Y float64
-	I    int64
-}
-
-// Bits is the number of correct bits in the worst case, -MaxRelErrLog2
-// (+Inf for an operation that was always exact).
-func (e OpError) Bits() float64 { return -e.MaxRelErrLog2 }
-
-// WorstOverBound is the largest error divided by the proven bound (ok =
-// false without a bound). Above 1 the bound is violated.
-func (e OpError) WorstOverBound() (float64, bool) {
-	if !e.HasBound {
-		return 0, false
-	}
-	return math.Exp2(e.MaxRelErrLog2 - e.BoundLog2), true
-}
-
 // NonFiniteLog2 is the error (log2) charged to a NaN or infinite result
 // for a value the format can hold (an arithmetic failure, not an overflow,
 // which AboveRange counts): larger than any finite relative error, so it
@@ -156,8 +78,8 @@ func parseOp(name string) (arith.Op, int, error) {
 
 // MeasureOpErrors measures each named operation in turn (see
 // MeasureOpError).
-func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]OpError, error) {
-	out := make([]OpError, 0, len(ops))
+func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]results.OpError, error) {
+	out := make([]results.OpError, 0, len(ops))
 	for _, op := range ops {
 		r, err := MeasureOpError(b, op, cfg)
 		if err != nil {
@@ -184,13 +106,13 @@ func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]OpErro
 //   - of: int64 values with 0..63 significant bits, random signs;
 //   - rint, floor, trunc: |x| < 2^62, one in eight an exact tie n + 1/2;
 //   - expm_p63: x uniform in [0, ln 2), ccs uniform in [0, 1).
-func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, error) {
+func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (results.OpError, error) {
 	k, seq, err := parseOp(op)
 	if err != nil {
-		return OpError{}, err
+		return results.OpError{}, err
 	}
 	if cfg.N < 1 || cfg.N > MaxSamples {
-		return OpError{}, fmt.Errorf("number of samples %d out of range 1..%d", cfg.N, MaxSamples)
+		return results.OpError{}, fmt.Errorf("number of samples %d out of range 1..%d", cfg.N, MaxSamples)
 	}
 	if cfg.MinExp == 0 {
 		cfg.MinExp = MinExp
@@ -199,12 +121,12 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 		cfg.MaxExp = MaxExp
 	}
 	if cfg.MinExp < -ExpLimit || cfg.MinExp > -4 || cfg.MaxExp < 4 || cfg.MaxExp > ExpLimit {
-		return OpError{}, fmt.Errorf("exponent range %d..%d: need -%d <= min <= -4 and 4 <= max <= %d", cfg.MinExp, cfg.MaxExp, ExpLimit, ExpLimit)
+		return results.OpError{}, fmt.Errorf("exponent range %d..%d: need -%d <= min <= -4 and 4 <= max <= %d", cfg.MinExp, cfg.MaxExp, ExpLimit, ExpLimit)
 	}
 	// Without a bound-validity range every sample counts (minExp below any
 	// exponent the drawer produces).
 	minExp := math.MinInt32
-	res := OpError{Backend: b.Name, Op: op, Drawn: cfg.N}
+	res := results.OpError{Backend: b.Name, Op: op, Drawn: cfg.N}
 	if eb, ok := b.Impl.(arith.ErrorBounds); ok {
 		if bound, ok := eb.RelErrBound(op); ok && bound > 0 {
 			res.BoundLog2, res.HasBound = math.Log2(bound), true
@@ -214,7 +136,7 @@ func MeasureOpError(b arith.Backend, op string, cfg OpErrorConfig) (OpError, err
 	}
 	m, err := measurersOf(b)
 	if err != nil {
-		return OpError{}, err
+		return results.OpError{}, err
 	}
 	st := m.op(k, seq, cfg, minExp)
 	res.Samples = len(st.errs)
@@ -250,7 +172,7 @@ const chunkSize = 4096
 // sampleResult is the error of one sample and its inputs.
 type sampleResult struct {
 	errLog2 float64
-	in      Inputs
+	in      results.Inputs
 }
 
 // chunkResult gathers one chunk's in-range worst sample and its
@@ -263,7 +185,7 @@ type chunkResult struct {
 }
 
 // run measures op k over cfg.N samples on backend a; samples whose operands
-// or exact result lie below 2^minExp are set apart (see OpError).
+// or exact result lie below 2^minExp are set apart (see results.OpError).
 func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, minExp int) runStats {
 	ref, err := oracle.New(oracle.DefaultPrec)
 	if err != nil {
@@ -355,12 +277,12 @@ func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, m
 }
 
 // sampleErr is the error of one sample: log2 of the relative error as
-// OpError defines it, log2 of the absolute error (floating-point results;
+// results.OpError defines it, log2 of the absolute error (floating-point results;
 // equal to rel otherwise), and whether the sample is in range.
 type sampleErr struct {
 	rel, abs float64
 	inRange  bool
-	overflow bool // the backend's format overflowed (see OpError.AboveRange)
+	overflow bool // the backend's format overflowed (see results.OpError.AboveRange)
 }
 
 // exact is a sampleErr for operations measured without a range.
@@ -372,7 +294,7 @@ func exact(rel float64) sampleErr { return sampleErr{rel: rel, abs: rel, inRange
 // result have magnitude at least 2^minExp. The drawn binary64 operands are
 // checked too: an operand that underflowed to zero on import is below the
 // range, not an exact zero (its exact result, say 0/0, is meaningless).
-func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k arith.Op, in Inputs, minExp int) sampleErr {
+func eval[F any, A arith.Arith[F]](a A, ref oracle.Arith, k arith.Op, in results.Inputs, minExp int) sampleErr {
 	switch k {
 	case arith.OpOf:
 		return exact(floatErr(a, a.Of(in.I), new(big.Float).SetInt64(in.I), minExp, nil).rel)
@@ -522,7 +444,7 @@ type drawer struct{ emin, emax int }
 // operands and exact results stay within 2^emin..2^emax; the significand
 // of a product lies in [1, 4) and of a quotient in (1/2, 2), hence the
 // one-binade margins.
-func (d drawer) draw(rng *rand.Rand, k arith.Op) Inputs {
+func (d drawer) draw(rng *rand.Rand, k arith.Op) results.Inputs {
 	switch k {
 	case arith.OpAdd, arith.OpSub:
 		ex := randExp(rng, d.emin, d.emax-1)
@@ -531,34 +453,34 @@ func (d drawer) draw(rng *rand.Rand, k arith.Op) Inputs {
 			w = 2
 		}
 		ey := min(d.emax-1, max(d.emin, ex+randExp(rng, -w, w)))
-		return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
+		return results.Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 	case arith.OpMul:
 		for {
 			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin, d.emax-1)
 			if ey := er - ex; ey >= d.emin && ey <= d.emax {
-				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
+				return results.Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
 	case arith.OpDiv:
 		for {
 			ex, er := randExp(rng, d.emin, d.emax), randExp(rng, d.emin+1, d.emax)
 			if ey := ex - er; ey >= d.emin && ey <= d.emax {
-				return Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
+				return results.Inputs{X: randF(rng, ex), Y: randF(rng, ey)}
 			}
 		}
 	case arith.OpSqr:
-		return Inputs{X: randF(rng, randExp(rng, (d.emin+1)/2, (d.emax-1)/2))}
+		return results.Inputs{X: randF(rng, randExp(rng, (d.emin+1)/2, (d.emax-1)/2))}
 	case arith.OpInv:
-		return Inputs{X: randF(rng, randExp(rng, max(d.emin, -d.emax), min(d.emax, -d.emin-1)))}
+		return results.Inputs{X: randF(rng, randExp(rng, max(d.emin, -d.emax), min(d.emax, -d.emin-1)))}
 	case arith.OpSqrt:
-		return Inputs{X: math.Abs(randF(rng, randExp(rng, d.emin, d.emax)))}
+		return results.Inputs{X: math.Abs(randF(rng, randExp(rng, d.emin, d.emax)))}
 	case arith.OpOf:
-		return Inputs{I: randInt64(rng)}
+		return results.Inputs{I: randInt64(rng)}
 	case arith.OpRint, arith.OpFloor, arith.OpTrunc:
-		return Inputs{X: randIntRange(rng)}
+		return results.Inputs{X: randIntRange(rng)}
 	case arith.OpExpmP63:
 		x := rng.Float64() * math.Ln2
-		return Inputs{X: x, Y: rng.Float64()}
+		return results.Inputs{X: x, Y: rng.Float64()}
 	}
 	panic("analysis: unhandled operation")
 }

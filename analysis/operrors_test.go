@@ -170,20 +170,6 @@ func TestProgress(t *testing.T) {
 	}
 }
 
-// TestBoundsReported checks WorstOverBound on a synthetic result.
-func TestWorstOverBound(t *testing.T) {
-	r := OpError{MaxRelErrLog2: -68, BoundLog2: -67, HasBound: true}
-	if w, ok := r.WorstOverBound(); !ok || w != 0.5 {
-		t.Errorf("WorstOverBound = %v, %v", w, ok)
-	}
-	if _, ok := (OpError{}).WorstOverBound(); ok {
-		t.Error("bound reported without one")
-	}
-	if (OpError{MaxRelErrLog2: -60}).Bits() != 60 {
-		t.Error("Bits")
-	}
-}
-
 // TestWorstInputsReproduce recomputes the worst error of native division
 // from the reported inputs with exact rational arithmetic, independently
 // of the oracle.

@@ -26,7 +26,7 @@ func Ops(ops []results.OpError) (*Figure, error) {
 		return nil, fmt.Errorf("ops: %w: no arith errors document", results.ErrNoData)
 	}
 	drawable := func(o *results.OpError) bool {
-		return o.MaxRelErrLog2.Finite() || o.MedianRelErrLog2.Finite() || o.BoundLog2 != nil || (o.BelowRange > 0 && o.BelowRangeMaxRelErrLog2.Finite())
+		return results.Log2(o.MaxRelErrLog2).Finite() || results.Log2(o.MedianRelErrLog2).Finite() || o.HasBound || (o.BelowRange > 0 && results.Log2(o.BelowRangeMaxRelErrLog2).Finite())
 	}
 	var opNames, backends, exactOps []string
 	opIndex, bIndex := map[string]int{}, map[string]int{}
@@ -41,8 +41,8 @@ func Ops(ops []results.OpError) (*Figure, error) {
 			bIndex[o.Backend] = len(backends)
 			backends = append(backends, o.Backend)
 		}
-		if samples < 0 || o.Samples < samples {
-			samples = o.Samples
+		if samples < 0 || int64(o.Samples) < samples {
+			samples = int64(o.Samples)
 		}
 	}
 	seenOp := map[string]bool{}
@@ -93,23 +93,23 @@ func Ops(ops []results.OpError) (*Figure, error) {
 				name string
 				v    results.Log2
 				ok   bool
-			}{{"max", o.MaxRelErrLog2, true}, {"median", o.MedianRelErrLog2, true}, {"below", o.BelowRangeMaxRelErrLog2, o.BelowRange > 0}} {
+			}{{"max", results.Log2(o.MaxRelErrLog2), true}, {"median", results.Log2(o.MedianRelErrLog2), true}, {"below", results.Log2(o.BelowRangeMaxRelErrLog2), o.BelowRange > 0}} {
 				if q.ok && q.v.Finite() {
 					log.add(b+" "+o.Op+" "+q.name, plotter.XYs{{X: float64(col), Y: float64(q.v)}})
 				}
 			}
-			if o.MaxRelErrLog2.Finite() {
+			if results.Log2(o.MaxRelErrLog2).Finite() {
 				maxPts = append(maxPts, plotter.XY{X: x, Y: float64(o.MaxRelErrLog2)})
 			}
-			if o.MedianRelErrLog2.Finite() {
+			if results.Log2(o.MedianRelErrLog2).Finite() {
 				medPts = append(medPts, plotter.XY{X: x, Y: float64(o.MedianRelErrLog2)})
 			}
-			if o.BelowRange > 0 && o.BelowRangeMaxRelErrLog2.Finite() {
+			if o.BelowRange > 0 && results.Log2(o.BelowRangeMaxRelErrLog2).Finite() {
 				belowPts = append(belowPts, plotter.XY{X: x, Y: float64(o.BelowRangeMaxRelErrLog2)})
 				below = fmt.Sprintf("; ×: results below 2^%d", o.RangeMinExp)
 			}
-			if o.BoundLog2 != nil {
-				l, err := line(plotter.XYs{{X: x - width/2, Y: *o.BoundLog2}, {X: x + width/2, Y: *o.BoundLog2}}, j, false)
+			if o.HasBound {
+				l, err := line(plotter.XYs{{X: x - width/2, Y: o.BoundLog2}, {X: x + width/2, Y: o.BoundLog2}}, j, false)
 				if err != nil {
 					return nil, err
 				}

@@ -353,10 +353,11 @@ func opTable(i int, d results.OpErrorDoc) table {
 	t := newTable(fmt.Sprintf("ops-%d", i), d.File, "backend", "operation", "samples", "max rel. error\n(log2)", "median\n(log2)", "proven bound\n(log2)", "below\nrange", "above\nrange")
 	for _, o := range d.Ops {
 		bound := "–"
-		if o.BoundLog2 != nil {
-			bound = fmt.Sprintf("%.2f", *o.BoundLog2)
+		if o.HasBound {
+			bound = fmt.Sprintf("%.2f", o.BoundLog2)
 		}
-		t.Rows = append(t.Rows, []string{o.Backend, o.Op, results.Thousands(o.Samples), l2(o.MaxRelErrLog2), l2(o.MedianRelErrLog2), bound, results.Thousands(o.BelowRange), results.Thousands(o.AboveRange)})
+		t.Rows = append(t.Rows, []string{o.Backend, o.Op, results.Thousands(int64(o.Samples)), l2(results.Log2(o.MaxRelErrLog2)), l2(results.Log2(o.MedianRelErrLog2)), bound,
+			results.Thousands(int64(o.BelowRange)), results.Thousands(int64(o.AboveRange))})
 	}
 	t.align()
 	return t

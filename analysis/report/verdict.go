@@ -180,13 +180,13 @@ func opVerdict(d results.OpErrorDoc) verdict {
 			order = append(order, o.Backend)
 		}
 		a.ops++
-		a.below += o.BelowRange
-		if o.MaxRelErrLog2 > a.worst || a.worstOp == "" {
-			a.worst, a.worstOp = o.MaxRelErrLog2, o.Op
+		a.below += int64(o.BelowRange)
+		if results.Log2(o.MaxRelErrLog2) > a.worst || a.worstOp == "" {
+			a.worst, a.worstOp = results.Log2(o.MaxRelErrLog2), o.Op
 		}
-		if o.BoundLog2 != nil {
+		if o.HasBound {
 			a.bounded++
-			if float64(o.MaxRelErrLog2) <= *o.BoundLog2 || math.IsInf(float64(o.MaxRelErrLog2), -1) {
+			if o.MaxRelErrLog2 <= o.BoundLog2 || math.IsInf(o.MaxRelErrLog2, -1) {
 				a.within++
 			}
 		}

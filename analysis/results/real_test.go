@@ -68,10 +68,10 @@ func TestReadRealOpErrors(t *testing.T) {
 		if o.Backend == "oracle" && !math.IsInf(float64(o.MaxRelErrLog2), -1) {
 			t.Errorf("oracle %s: %v, want exact (null)", o.Op, o.MaxRelErrLog2)
 		}
-		if o.Backend == "native" && o.Op == "mul" && (float64(o.MaxRelErrLog2) > -52.9 || o.BoundLog2 != nil) {
+		if o.Backend == "native" && o.Op == "mul" && (float64(o.MaxRelErrLog2) > -52.9 || o.HasBound) {
 			t.Errorf("native mul: %+v", o)
 		}
-		if o.Backend == "triword" && o.Op == "mul" && o.BoundLog2 == nil {
+		if o.Backend == "triword" && o.Op == "mul" && !o.HasBound {
 			t.Errorf("triword mul has no bound")
 		}
 	}

@@ -164,29 +164,29 @@ func (p *Point) validate() error {
 
 // validate checks an arith errors object.
 func (o *OpError) validate() error {
-	if err := checkCount("samples", o.Samples); err != nil {
+	if err := checkCount("samples", int64(o.Samples)); err != nil {
 		return err
 	}
-	if err := checkCount("below_range", o.BelowRange); err != nil {
+	if err := checkCount("below_range", int64(o.BelowRange)); err != nil {
 		return err
 	}
-	if err := checkCount("above_range", o.AboveRange); err != nil {
+	if err := checkCount("above_range", int64(o.AboveRange)); err != nil {
 		return err
 	}
-	if err := checkLog2("max_rel_err_log2", o.MaxRelErrLog2); err != nil {
+	if err := checkLog2("max_rel_err_log2", Log2(o.MaxRelErrLog2)); err != nil {
 		return err
 	}
-	if err := checkLog2("median_rel_err_log2", o.MedianRelErrLog2); err != nil {
+	if err := checkLog2("median_rel_err_log2", Log2(o.MedianRelErrLog2)); err != nil {
 		return err
 	}
-	if err := checkLog2("below_range_max_rel_err_log2", o.BelowRangeMaxRelErrLog2); err != nil {
+	if err := checkLog2("below_range_max_rel_err_log2", Log2(o.BelowRangeMaxRelErrLog2)); err != nil {
 		return err
 	}
 	if o.RangeMinExp < -MaxLog2 || o.RangeMinExp > MaxLog2 {
 		return fmt.Errorf("range_min_exp %d: want -%d..%d", o.RangeMinExp, MaxLog2, MaxLog2)
 	}
-	if o.BoundLog2 != nil && (math.IsNaN(*o.BoundLog2) || math.Abs(*o.BoundLog2) > MaxLog2) {
-		return fmt.Errorf("bound_log2 %g: want a number in [-%d, %d] or null", *o.BoundLog2, MaxLog2, MaxLog2)
+	if o.HasBound && (math.IsNaN(o.BoundLog2) || math.Abs(o.BoundLog2) > MaxLog2) {
+		return fmt.Errorf("bound_log2 %g: want a number in [-%d, %d] or null", o.BoundLog2, MaxLog2, MaxLog2)
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 )
@@ -24,88 +25,6 @@ func newArithCmd(s *streams) *cobra.Command {
 	}
 	cmd.AddCommand(newArithErrorsCmd(s))
 	return cmd
-}
-
-// opErrorJSON is the stable --json form of one operation's statistics (an
-// array of them is printed). Log2 values are null when the error is zero
-// (every sample exact for max_rel_err_log2, at least half of them for the
-// median); bits is then null too (unbounded). bound_log2 and
-// worst_over_bound are null for operations without a proven bound.
-//
-// For backends whose bounds hold only above some magnitude (triword:
-// 2^-78, where its lowest limb would leave binary32's normal range),
-// "samples" and the error fields count only the samples whose operands and
-// exact result lie above 2^range_min_exp; "drawn" is the number drawn and
-// "below_range" those set apart, with their largest relative and absolute
-// errors. range_min_exp is null, and below_range 0, for other backends.
-//
-// "above_range" counts the samples that overflowed the backend's format
-// (an operand or the exact result beyond its largest value: triword above
-// 2^128); they are left out of "samples" and the error fields for every
-// backend, so samples + below_range + above_range = drawn. A NaN or
-// infinite result for a value the format can hold is an arithmetic
-// failure: it is charged the error 2^1024 (log2 value 1024, bits -1024),
-// shown as NaN/Inf in the table.
-type opErrorJSON struct {
-	Backend                 string         `json:"backend"`
-	Op                      string         `json:"op"`
-	Samples                 int            `json:"samples"`
-	Drawn                   int            `json:"drawn"`
-	RangeMinExp             *int           `json:"range_min_exp"`
-	BelowRange              int            `json:"below_range"`
-	BelowRangeMaxRelErrLog2 *float64       `json:"below_range_max_rel_err_log2"`
-	BelowRangeMaxAbsErrLog2 *float64       `json:"below_range_max_abs_err_log2"`
-	AboveRange              int            `json:"above_range"`
-	MaxRelErrLog2           *float64       `json:"max_rel_err_log2"`
-	MedianRelErrLog2        *float64       `json:"median_rel_err_log2"`
-	Bits                    *float64       `json:"bits"`
-	BoundLog2               *float64       `json:"bound_log2"`
-	WorstOverBound          *float64       `json:"worst_over_bound"`
-	WorstInputs             worstInputJSON `json:"worst_inputs"`
-	Note                    string         `json:"note,omitempty"`
-}
-
-// worstInputJSON holds the binary64 inputs of the worst sample: x and y
-// (x and ccs for expm_p63; y is 0 for unary operations) and i for "of".
-type worstInputJSON struct {
-	X float64 `json:"x"`
-	Y float64 `json:"y"`
-	I int64   `json:"i"`
-}
-
-// finite returns &v, or nil for an infinite v (JSON has no infinities).
-func finite(v float64) *float64 {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		return nil
-	}
-	return &v
-}
-
-func toJSON(r analysis.OpError, note string) opErrorJSON {
-	j := opErrorJSON{
-		Backend:          r.Backend,
-		Op:               r.Op,
-		Samples:          r.Samples,
-		Drawn:            r.Drawn,
-		BelowRange:       r.BelowRange,
-		AboveRange:       r.AboveRange,
-		MaxRelErrLog2:    finite(r.MaxRelErrLog2),
-		MedianRelErrLog2: finite(r.MedianRelErrLog2),
-		Bits:             finite(r.Bits()),
-		WorstInputs:      worstInputJSON{r.Worst.X, r.Worst.Y, r.Worst.I},
-		Note:             note,
-	}
-	if r.HasRange {
-		e := r.RangeMinExp
-		j.RangeMinExp = &e
-		j.BelowRangeMaxRelErrLog2 = finite(r.BelowRangeMaxRelErrLog2)
-		j.BelowRangeMaxAbsErrLog2 = finite(r.BelowRangeMaxAbsErrLog2)
-	}
-	if w, ok := r.WorstOverBound(); ok {
-		j.BoundLog2 = finite(r.BoundLog2)
-		j.WorstOverBound = finite(w)
-	}
-	return j
 }
 
 // unboundedNote is printed with every vprec result.
@@ -211,23 +130,24 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *streams) e
 	if err != nil {
 		return err
 	}
-	var rows []opErrorJSON
+	var rows []results.OpError
 	for i, b := range backends {
-		results, err := measureOps(ctx, b, opList, cfg, ckpt, opts, s)
+		ops, err := measureOps(ctx, b, opList, cfg, ckpt, opts, s)
 		if err != nil {
 			return err
 		}
 		note := unboundedNote(b)
 		if opts.JSON {
-			for _, r := range results {
-				rows = append(rows, toJSON(r, note))
+			for _, r := range ops {
+				r.Note = note
+				rows = append(rows, r)
 			}
 			continue
 		}
 		if i > 0 {
 			fmt.Fprintln(s.Out)
 		}
-		if err := printErrorTable(s.Out, b, cfg, results, note); err != nil {
+		if err := printErrorTable(s.Out, b, cfg, ops, note); err != nil {
 			return err
 		}
 	}
@@ -254,12 +174,12 @@ func arithBackends(name string) ([]arith.Backend, error) {
 
 // measureOps measures each operation on b, taking finished ones from the
 // checkpoint and saving new ones to it.
-func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *errorsCheckpoint, opts *arithErrorsOptions, s *streams) ([]analysis.OpError, error) {
-	var results []analysis.OpError
+func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *errorsCheckpoint, opts *arithErrorsOptions, s *streams) ([]results.OpError, error) {
+	var done []results.OpError
 	for _, op := range ops {
 		if ckpt != nil {
 			if r, ok := ckpt.find(b.Name, op); ok {
-				results = append(results, r)
+				done = append(done, r)
 				continue
 			}
 		}
@@ -274,15 +194,15 @@ func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis
 		if cfg.Progress != nil {
 			fmt.Fprintf(s.Err, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, cfg.N, time.Since(start).Seconds())
 		}
-		results = append(results, r)
+		done = append(done, r)
 		if ckpt != nil {
-			ckpt.Done = append(ckpt.Done, recordOf(r))
+			ckpt.Done = append(ckpt.Done, r)
 			if err := checkpoint.Save(opts.Checkpoint, errorsIdentity(opts), ckpt); err != nil {
 				return nil, err
 			}
 		}
 	}
-	return results, nil
+	return done, nil
 }
 
 // parseOps resolves --op: "all", one name, or a comma-separated list of
@@ -318,7 +238,7 @@ func progressPrinter(w io.Writer) func(op string, done, total int) {
 }
 
 // printErrorTable prints the human-readable table.
-func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, results []analysis.OpError, note string) error {
+func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, results []results.OpError, note string) error {
 	emin, emax := cfg.MinExp, cfg.MaxExp
 	fmt.Fprintf(w, "backend %s (%d bits), %d samples per operation, seed %d, exponents 2^%d..2^%d\n",
 		b.Name, b.Bits, cfg.N, cfg.Seed, emin, emax)
@@ -375,7 +295,7 @@ func printErrorTable(w io.Writer, b arith.Backend, cfg analysis.OpErrorConfig, r
 
 // printAboveRange lists the operations with samples that overflowed the
 // backend's format, which the table leaves out.
-func printAboveRange(w io.Writer, b arith.Backend, results []analysis.OpError) {
+func printAboveRange(w io.Writer, b arith.Backend, results []results.OpError) {
 	first := true
 	for _, r := range results {
 		if r.AboveRange == 0 {
@@ -400,7 +320,7 @@ func log2Cell(v float64) string {
 	return fmt.Sprintf("%.2f", v)
 }
 
-func worstString(r analysis.OpError) string {
+func worstString(r results.OpError) string {
 	x, y := r.Worst.X, r.Worst.Y
 	switch r.Op {
 	case "of":

@@ -60,6 +60,23 @@ func TestArithErrorsJSON(t *testing.T) {
 	}
 }
 
+// opErrorDoc reads the fields of an arith errors --json object that the
+// tests check, with null kept apart from a number (null: an exact zero
+// error, or no bound or range), as a reader of the document sees them.
+type opErrorDoc struct {
+	Backend        string   `json:"backend"`
+	Op             string   `json:"op"`
+	Samples        int      `json:"samples"`
+	Drawn          int      `json:"drawn"`
+	RangeMinExp    *int     `json:"range_min_exp"`
+	BelowRange     int      `json:"below_range"`
+	AboveRange     int      `json:"above_range"`
+	MaxRelErrLog2  *float64 `json:"max_rel_err_log2"`
+	Bits           *float64 `json:"bits"`
+	BoundLog2      *float64 `json:"bound_log2"`
+	WorstOverBound *float64 `json:"worst_over_bound"`
+}
+
 // TestArithErrorsBound checks bound_log2 and worst_over_bound for a backend
 // with proven bounds, in a range where binary32 limbs do not underflow.
 func TestArithErrorsBound(t *testing.T) {
@@ -68,7 +85,7 @@ func TestArithErrorsBound(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []opErrorJSON
+	var rows []opErrorDoc
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +111,7 @@ func TestArithErrorsTriwordDefaultRange(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []opErrorJSON
+	var rows []opErrorDoc
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +189,7 @@ func TestArithErrorsCheckpoint(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "2 operations already measured") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var a, b []opErrorJSON
+	var a, b []opErrorDoc
 	if err := json.Unmarshal([]byte(first), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +252,7 @@ func TestArithErrorsOverflowCountedApart(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var rows []opErrorJSON
+	var rows []opErrorDoc
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +280,7 @@ func TestArithErrorsBackendAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var rows []opErrorJSON
+	var rows []opErrorDoc
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
