@@ -282,86 +282,31 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 var segmentUnits = shadow.DefaultSegmentUnits
 
 // compareRun runs the campaign cfg over each backend (in the campaign
-// directory opts.Out when set) and returns the summaries.
+// directory opts.Out when set, with its manifest) and returns the
+// summaries.
 func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
-	var camp *shadow.Campaign
+	c := &campaign.Compare{Config: cfg, Backends: bs, Dir: opts.Out, KATRecords: opts.KATRecords, Version: releaseVersion(), SegmentUnits: segmentUnits}
+	if opts.Progress || opts.Interactive {
+		c.Progress = func(name string) (func(done, total int), func()) {
+			return untilFirstUnit(ctx, s, "compare: "+name+": generating keys", compareProgress(s.Err, name))
+		}
+	}
+	if !opts.JSON {
+		c.Measured = func(sum *shadow.Summary, elapsed time.Duration) {
+			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
+		}
+	}
 	if opts.Out != "" {
-		var names []string
-		for _, b := range bs {
-			names = append(names, b.Name)
-		}
-		id, err := campaign.NewCompareIdentity(cfg, names, opts.KATRecords, releaseVersion())
-		if err != nil {
-			return nil, err
-		}
-		if err := campaign.CheckResumable(opts.Out, cfg); err != nil {
-			return nil, err
-		}
-		if camp, err = shadow.OpenCampaign(opts.Out, id); err != nil {
-			return nil, err
-		}
-		camp.SegmentUnits = segmentUnits
-		defer camp.Close()
 		s.stopOnInterrupt()
 	}
-	var sums []*shadow.Summary
-	for _, b := range bs {
-		bcfg := cfg
-		// The summary is folded from the records as they arrive (and from
-		// the directory's aggregates on a resume): no record is kept.
-		agg := shadow.NewAggregate()
-		if camp != nil {
-			fin, err := camp.Load(b.Name)
-			if err != nil {
-				return nil, err
-			}
-			agg = fin.Aggregate
-			bcfg.Have = fin.Have
-		}
-		bcfg.Done = func(r *shadow.Record) error { // serialised by Stream
-			agg.Add(r)
-			if camp != nil {
-				return camp.Append(b.Name, r)
-			}
-			return nil
-		}
-		stopKeygenProgress := func() {}
-		if opts.Progress || opts.Interactive {
-			bcfg.Progress, stopKeygenProgress = untilFirstUnit(ctx, s, "compare: "+b.Name+": generating keys", compareProgress(s.Err, b.Name))
-		}
-		t0 := time.Now()
-		err := shadow.Stream(ctx, b, bcfg)
-		stopKeygenProgress()
-		if err != nil {
-			if ctx.Err() != nil {
-				if camp != nil {
-					return nil, interrupted(opts.Out)
-				}
-				return nil, interrupted("")
-			}
-			return nil, fmt.Errorf("backend %s: %w", b.Name, err)
-		}
-		if camp != nil {
-			if err := camp.Flush(); err != nil {
-				return nil, err
-			}
-		}
-		sum := agg.Summary(b.Name, cfg)
-		campaign.Finish(sum, cfg, b)
-		if !opts.JSON {
-			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", b.Name, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, time.Since(t0).Seconds())
-		}
-		sums = append(sums, sum)
+	sums, err := c.Run(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(opts.Out)
 	}
-	if camp != nil {
-		if err := camp.WriteSummary(sums); err != nil {
-			return nil, err
-		}
-		if err := writeManifestArgv(opts.Out, "compare", s.commandArgv("compare"), "summary.json", cfg, sums); err != nil {
-			return nil, err
-		}
+	if err != nil || opts.Out == "" {
+		return sums, err
 	}
-	return sums, nil
+	return sums, writeManifestArgv(opts.Out, "compare", s.commandArgv("compare"), "summary.json", cfg, sums)
 }
 
 // workersHelp is the text of --workers (compare, sweep, tune).

@@ -174,41 +174,62 @@ func formatRounding(name string) (rounding string) {
 	return rounding
 }
 
-// runSweep measures every format and reference backend.
+// sweepPlan is a sweep's validated flags: the backends measured (the
+// --reference ones first), the campaign configuration of every format,
+// the shard of the formats this process measures, and the SHA-256 of the
+// sweep directory's run.json once it is open.
+type sweepPlan struct {
+	bs             []arith.Backend
+	refs           int
+	cfg            shadow.Config
+	shardI, shardN int
+	run            string
+}
+
+// runSweep measures every format and reference backend: plan, open the
+// directory, measure, save, print.
 func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
-	names, err := sweepFormats(opts)
+	p, err := planSweep(opts)
+	if err != nil || s.validateOnly {
+		return err
+	}
+	s.stopOnInterrupt()
+	closeDir, err := p.openDir(opts)
 	if err != nil {
 		return err
 	}
+	defer closeDir()
+	points, err := p.measure(ctx, opts, s)
+	if err != nil {
+		return err
+	}
+	doc, err := p.save(opts, points, s)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		_, err := s.Out.Write(doc)
+		return err
+	}
+	return p.print(points, s)
+}
+
+// planSweep validates the flags into a plan.
+func planSweep(opts *sweepOptions) (*sweepPlan, error) {
+	names, err := sweepFormats(opts)
+	if err != nil {
+		return nil, err
+	}
 	if opts.KAT < 0 || opts.KAT > 100 {
-		return fmt.Errorf("--kat %d: want 0..100", opts.KAT)
+		return nil, fmt.Errorf("--kat %d: want 0..100", opts.KAT)
 	}
-	var refs []string
-	if opts.References != "" {
-		refs = splitBackends(opts.References) // a plan's entries may be separated by commas too
+	p := &sweepPlan{}
+	if p.bs, p.refs, err = sweepBackends(opts.References, names); err != nil {
+		return nil, err
 	}
-	var bs []arith.Backend
-	seen := map[string]bool{}
-	for i, n := range append(refs, names...) {
-		var b arith.Backend
-		var err error
-		if i < len(refs) {
-			b, err = listedBackend(refs, i) // a --reference list
-		} else {
-			b, err = lookupBackend(strings.TrimSpace(n))
-		}
-		if err != nil {
-			return err
-		}
-		if seen[b.Name] {
-			return fmt.Errorf("format %s is listed twice", b.Name)
-		}
-		seen[b.Name] = true
-		bs = append(bs, b)
-	}
-	opts.Backends = bs[0].Name
-	_, cfg, err := compareConfig(&opts.compareOptions)
-	if err == nil && cfg.Scheme == shadow.SchemeFNDSA {
+	opts.Backends = p.bs[0].Name
+	_, p.cfg, err = compareConfig(&opts.compareOptions)
+	if err == nil && p.cfg.Scheme == shadow.SchemeFNDSA {
 		// The KAT conformance column regenerates round 3's NIST records
 		// (key generation and signing); FN-DSA has no such records.
 		if opts.KAT != 0 && opts.katSet != nil && opts.katSet() {
@@ -217,99 +238,134 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
 		opts.KAT = 0
 	}
 	if err == nil {
-		err = campaign.CheckShadowWidth(bs, cfg, opts.AllowWeakShadow)
+		err = campaign.CheckShadowWidth(p.bs, p.cfg, opts.AllowWeakShadow)
 	}
-	if err != nil || s.validateOnly {
-		return err
+	if err != nil {
+		return nil, err
 	}
 	// Every format signs with the same keys, the reference's binary64
 	// ones (or FN-DSA's, which involve no floating point); key generation
 	// over the formats is what --kat measures.
-	cfg.KeygenBackend = "emu64"
+	p.cfg.KeygenBackend = "emu64"
 	// A sweep is sharded by format: each shard measures whole formats.
-	shardI, shardN := cfg.Shard, cfg.Shards
-	cfg.Shard, cfg.Shards = 0, 0
-	s.stopOnInterrupt()
-	var sweepRun string // the SHA-256 of the sweep directory's run.json
-	if opts.Out != "" {
-		// The directory's identity: a rerun with other flags is refused
-		// instead of reusing finished formats measured differently.
-		var formats []string
-		for _, b := range bs {
-			formats = append(formats, b.Name)
-		}
-		// The directory stays locked for the whole sweep; each format's
-		// compare directory has its own lock.
-		id, err := campaign.NewSweepIdentity(cfg, formats, len(refs), opts.KAT, shardI, shardN, opts.KATRecords, releaseVersion())
-		if err != nil {
-			return err
-		}
-		if err := campaign.CheckResumable(opts.Out, cfg); err != nil {
-			return err
-		}
-		camp, err := shadow.OpenCampaign(opts.Out, id)
-		if err != nil {
-			return err
-		}
-		defer camp.Close()
-		sweepRun = camp.Run().String()
+	p.shardI, p.shardN = p.cfg.Shard, p.cfg.Shards
+	p.cfg.Shard, p.cfg.Shards = 0, 0
+	return p, nil
+}
+
+// sweepBackends resolves the --reference list and the formats, references
+// first, refusing a backend listed twice; refs is the number of
+// references.
+func sweepBackends(references string, formats []string) (bs []arith.Backend, refs int, err error) {
+	var refNames []string
+	if references != "" {
+		refNames = splitBackends(references) // a plan's entries may be separated by commas too
 	}
+	seen := map[string]bool{}
+	for i, n := range append(refNames, formats...) {
+		var b arith.Backend
+		if i < len(refNames) {
+			b, err = listedBackend(refNames, i) // a --reference list
+		} else {
+			b, err = lookupBackend(strings.TrimSpace(n))
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		if seen[b.Name] {
+			return nil, 0, fmt.Errorf("format %s is listed twice", b.Name)
+		}
+		seen[b.Name] = true
+		bs = append(bs, b)
+	}
+	return bs, len(refNames), nil
+}
+
+// openDir opens the sweep directory (--out), locked for the whole sweep
+// (each format's compare directory has its own lock), under its identity:
+// a rerun with other flags is refused instead of reusing finished formats
+// measured differently. Without --out it does nothing.
+func (p *sweepPlan) openDir(opts *sweepOptions) (closeDir func(), err error) {
+	if opts.Out == "" {
+		return func() {}, nil
+	}
+	var formats []string
+	for _, b := range p.bs {
+		formats = append(formats, b.Name)
+	}
+	id, err := campaign.NewSweepIdentity(p.cfg, formats, p.refs, opts.KAT, p.shardI, p.shardN, opts.KATRecords, releaseVersion())
+	if err != nil {
+		return nil, err
+	}
+	if err := campaign.CheckResumable(opts.Out, p.cfg); err != nil {
+		return nil, err
+	}
+	camp, err := shadow.OpenCampaign(opts.Out, id)
+	if err != nil {
+		return nil, err
+	}
+	p.run = camp.Run().String()
+	return func() { camp.Close() }, nil
+}
+
+// measure measures the formats of this shard in turn.
+func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *streams) ([]shadow.Point, error) {
 	var points []shadow.Point
-	for i, b := range bs {
-		if shardN > 1 && i%shardN != shardI {
+	for i, b := range p.bs {
+		if p.shardN > 1 && i%p.shardN != p.shardI {
 			continue
 		}
-		pt, err := sweepPoint(ctx, opts, cfg, b, i < len(refs), sweepRun, s)
+		pt, err := sweepPoint(ctx, opts, p.cfg, b, i < p.refs, p.run, s)
 		if err != nil {
 			if ctx.Err() != nil {
-				return interrupted(opts.Out)
+				return nil, interrupted(opts.Out)
 			}
-			return fmt.Errorf("format %s: %w", b.Name, err)
+			return nil, fmt.Errorf("format %s: %w", b.Name, err)
 		}
 		if !opts.JSON {
-			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", b.Name, i+1, len(bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
+			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", b.Name, i+1, len(p.bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
 		}
 		points = append(points, *pt)
 	}
-	shard := ""
-	if shardN > 1 {
-		shard = fmt.Sprintf("%d/%d", shardI, shardN)
+	return points, nil
+}
+
+// save returns the sweep document of the points and, with --out, writes
+// it and the manifest into the directory.
+func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *streams) ([]byte, error) {
+	doc, err := campaign.SweepDocument(points, campaign.ShardName(p.shardI, p.shardN))
+	if err != nil || opts.Out == "" {
+		return doc, err
 	}
-	doc, err := campaign.SweepDocument(points, shard)
-	if err != nil {
+	if err := campaign.WriteFile(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
+		return nil, err
+	}
+	var sums []*shadow.Summary
+	for i := range points {
+		sums = append(sums, points[i].Summary)
+	}
+	return doc, writeManifestArgv(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", p.cfg, sums)
+}
+
+// print prints the table and P*; a shard has no P* (it needs every
+// format) and its references are those it measured.
+func (p *sweepPlan) print(points []shadow.Point, s *streams) error {
+	refs := p.refs
+	if p.shardN > 1 && len(points) == 0 {
+		_, err := fmt.Fprintf(s.Out, "sweep: shard %d/%d holds no format of this sweep: its %d formats go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)\n",
+			p.shardI, p.shardN, len(p.bs), p.shardN, p.shardI)
 		return err
 	}
-	if opts.Out != "" {
-		if err := campaign.WriteFile(filepath.Join(opts.Out, "sweep.json"), doc); err != nil {
-			return err
-		}
-		var sums []*shadow.Summary
-		for i := range points {
-			sums = append(sums, points[i].Summary)
-		}
-		if err := writeManifestArgv(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", cfg, sums); err != nil {
-			return err
-		}
-	}
-	if opts.JSON {
-		_, err := s.Out.Write(doc)
-		return err
-	}
-	if shardN > 1 && len(points) == 0 {
-		fmt.Fprintf(s.Out, "sweep: shard %d/%d holds no format of this sweep: its %d formats go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)\n",
-			shardI, shardN, len(bs), shardN, shardI)
-		return nil
-	}
-	if shardN > 1 {
-		fmt.Fprintf(s.Err, "sweep: shard %d/%d of the formats; P* needs them all (fprlab merge)\n", shardI, shardN)
-		refs = refs[:0]
+	if p.shardN > 1 {
+		fmt.Fprintf(s.Err, "sweep: shard %d/%d of the formats; P* needs them all (fprlab merge)\n", p.shardI, p.shardN)
+		refs = 0
 		for i := range points {
 			if points[i].Rounding == "reference" {
-				refs = append(refs, points[i].Format)
+				refs++
 			}
 		}
 	}
-	return printSweep(s.Out, points, len(refs))
+	return printSweep(s.Out, points, refs)
 }
 
 // sweepPoint measures one format (or reference backend), taking a finished
