@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"crypto/sha3"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -13,45 +11,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/analysis/bench"
 	"github.com/fprlab/fprlab/internal/cpuinfo"
-	"github.com/fprlab/fprlab/internal/cputime"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
-
-// benchOps are the operations bench times, in output order: key
-// generation, signing on the dynamic path (falcon_sign_dyn), signing with
-// an expanded key (falcon_sign_tree), key expansion and verification (the
-// reference speed.c's kg, sd, st, ek and vv).
-var benchOps = []string{"keygen", "sign", "sign_tree", "expand", "verify"}
-
-// benchAllBackends are the backends --backend all measures: those whose
-// arithmetic runs at machine speed (the big-float oracle and vprec:P take
-// seconds per signature and are measured only when named).
-var benchAllBackends = []string{"native", "emu64", "triword", "triword-acc", "dd"}
-
-// benchReferences are always measured: every row's ratios are to them,
-// measured in the same interleaved run.
-var benchReferences = []string{"native", "emu64"}
-
-// benchResultJSON is the stable --json form of one measured (backend,
-// params, op). Times are per operation in nanoseconds, of the clock named
-// by clock; a ratio is null when the reference backend could not run the
-// operation.
-type benchResultJSON struct {
-	Backend       string   `json:"backend"`
-	Params        int      `json:"params"`
-	Op            string   `json:"op"`
-	MedianNS      int64    `json:"median_ns"`
-	MinNS         int64    `json:"min_ns"`
-	MaxNS         int64    `json:"max_ns"`
-	Runs          int      `json:"runs"`
-	OpsPerRun     int      `json:"ops_per_run"`
-	Clock         string   `json:"clock"`
-	RatioToEmu64  *float64 `json:"ratio_to_emu64"`
-	RatioToNative *float64 `json:"ratio_to_native"`
-}
 
 // benchOptions holds the flags of bench.
 type benchOptions struct {
@@ -96,9 +59,9 @@ func newBenchCmd(s *streams) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&opts.Backend, "backend", "all", "backend name, a comma-separated list, or all ("+strings.Join(benchAllBackends, ", ")+")")
+	fl.StringVar(&opts.Backend, "backend", "all", "backend name, a comma-separated list, or all ("+strings.Join(bench.AllBackends, ", ")+")")
 	fl.StringVar(&opts.Params, "params", "512", "degree: 512, 1024, or both (512,1024)")
-	fl.StringVar(&opts.Ops, "op", strings.Join(benchOps, ","), "operations, comma-separated: "+strings.Join(benchOps, ", "))
+	fl.StringVar(&opts.Ops, "op", strings.Join(bench.Ops, ","), "operations, comma-separated: "+strings.Join(bench.Ops, ", "))
 	fl.IntVar(&opts.Count, "count", 9, "rounds (timed runs per backend, params and op)")
 	fl.DurationVar(&opts.MinTime, "min-time", 20*time.Millisecond, "least duration of one run (the operation is repeated within it)")
 	fl.StringVar(&opts.Clock, "clock", "cpu", "cpu (process CPU time) or wall (elapsed time)")
@@ -106,26 +69,9 @@ func newBenchCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// benchTask is one (backend, params, op) and its timed runs.
-type benchTask struct {
-	backend string
-	logn    uint
-	op      string
-	run     func() error
-	perRun  int
-	times   []time.Duration // per operation, one per round
-}
-
-// benchPlan is a parsed command line.
-type benchPlan struct {
-	backends []arith.Backend
-	logns    []uint
-	ops      []string
-	wall     bool
-}
-
-func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
-	p := &benchPlan{}
+// parseBenchOptions validates the flags into what bench.Run measures.
+func parseBenchOptions(opts *benchOptions) (*bench.Plan, error) {
+	p := &bench.Plan{Rounds: opts.Count, MinTime: opts.MinTime}
 	if opts.Count < 1 {
 		return nil, fmt.Errorf("--count %d: want at least 1 round", opts.Count)
 	}
@@ -135,11 +81,11 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 	switch opts.Clock {
 	case "cpu":
 	case "wall":
-		p.wall = true
+		p.Wall = true
 	default:
 		return nil, fmt.Errorf("--clock %q: want cpu or wall", opts.Clock)
 	}
-	names := benchAllBackends
+	names := bench.AllBackends
 	if opts.Backend != "all" {
 		var err error
 		if names, err = distinctList("backend", opts.Backend); err != nil {
@@ -149,7 +95,7 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 			return nil, fmt.Errorf("--backend %q: want a backend name, a comma-separated list, or all", opts.Backend)
 		}
 	}
-	for _, r := range benchReferences {
+	for _, r := range bench.References {
 		if !slices.Contains(names, r) {
 			names = append(names, r)
 		}
@@ -159,19 +105,19 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--backend: %w", err)
 		}
-		p.backends = append(p.backends, b)
+		p.Backends = append(p.Backends, b)
 	}
 	for _, ps := range splitList(opts.Params) {
 		logn, err := degreeLogn(ps)
 		if err != nil {
 			return nil, err
 		}
-		if slices.Contains(p.logns, logn) {
+		if slices.Contains(p.LogNs, logn) {
 			return nil, fmt.Errorf("--params %q names Falcon-%d twice", opts.Params, 1<<logn)
 		}
-		p.logns = append(p.logns, logn)
+		p.LogNs = append(p.LogNs, logn)
 	}
-	if len(p.logns) == 0 {
+	if len(p.LogNs) == 0 {
 		return nil, fmt.Errorf("--params %q: want 512, 1024 or 512,1024", opts.Params)
 	}
 	ops, err := distinctList("op", opts.Ops)
@@ -179,13 +125,13 @@ func parseBenchOptions(opts *benchOptions) (*benchPlan, error) {
 		return nil, err
 	}
 	for _, op := range ops {
-		if !slices.Contains(benchOps, op) {
-			return nil, fmt.Errorf("--op %q: unknown operation; want a comma-separated list of %s", op, strings.Join(benchOps, ", "))
+		if !slices.Contains(bench.Ops, op) {
+			return nil, fmt.Errorf("--op %q: unknown operation; want a comma-separated list of %s", op, strings.Join(bench.Ops, ", "))
 		}
-		p.ops = append(p.ops, op)
+		p.Ops = append(p.Ops, op)
 	}
-	if len(p.ops) == 0 {
-		return nil, fmt.Errorf("--op %q: want a comma-separated list of %s", opts.Ops, strings.Join(benchOps, ", "))
+	if len(p.Ops) == 0 {
+		return nil, fmt.Errorf("--op %q: want a comma-separated list of %s", opts.Ops, strings.Join(bench.Ops, ", "))
 	}
 	return p, nil
 }
@@ -214,55 +160,16 @@ func distinctList(flag, s string) ([]string, error) {
 	return items, nil
 }
 
-// runBench sets up every task, then runs the interleaved rounds.
+// runBench measures the plan of the flags (bench.Run) and prints it.
 func runBench(ctx context.Context, opts *benchOptions, s *streams) error {
 	plan, err := parseBenchOptions(opts)
 	if err != nil {
 		return err
 	}
-	clock := func() time.Duration { d, _ := cputime.Now(); return d }
-	clockName := "cpu"
-	if _, ok := cputime.Now(); !ok || plan.wall {
-		start := time.Now()
-		clock = func() time.Duration { return time.Since(start) }
-		clockName = "wall"
+	res, err := bench.Run(ctx, plan, s.Err)
+	if err != nil {
+		return stepError(ctx, err)
 	}
-	var tasks []*benchTask
-	for _, logn := range plan.logns {
-		ts, err := benchTasks(plan, logn, s.Err)
-		if err != nil {
-			return err
-		}
-		tasks = append(tasks, ts...)
-	}
-	// Calibrate: ops per run so that a run lasts --min-time.
-	for _, t := range tasks {
-		if err := ctx.Err(); err != nil {
-			return interrupted("")
-		}
-		t0 := clock()
-		if err := t.run(); err != nil {
-			return fmt.Errorf("%s %s Falcon-%d: %w", t.backend, t.op, 1<<t.logn, err)
-		}
-		d := max(clock()-t0, time.Microsecond)
-		t.perRun = max(1, int(math.Ceil(float64(opts.MinTime)/float64(d))))
-	}
-	for round := range opts.Count {
-		for i := range tasks {
-			if err := ctx.Err(); err != nil {
-				return interrupted("")
-			}
-			t := tasks[(i+round)%len(tasks)]
-			t0 := clock()
-			for range t.perRun {
-				if err := t.run(); err != nil {
-					return fmt.Errorf("%s %s Falcon-%d: %w", t.backend, t.op, 1<<t.logn, err)
-				}
-			}
-			t.times = append(t.times, (clock()-t0)/time.Duration(t.perRun))
-		}
-	}
-	res := benchResults(tasks, clockName)
 	// The CPU the figures are of (on stderr with --json, whose output is
 	// the array alone).
 	cpuOut := s.Out
@@ -276,119 +183,8 @@ func runBench(ctx context.Context, opts *benchOptions, s *streams) error {
 	return printBench(s.Out, res, opts.Count)
 }
 
-// benchTasks prepares the tasks of one degree: the shared key, and per
-// backend its expanded key and a signature to verify.
-func benchTasks(plan *benchPlan, logn uint, warn io.Writer) ([]*benchTask, error) {
-	nat, err := lookupBackend("native")
-	if err != nil {
-		return nil, err
-	}
-	sk, pk, err := falcon.Keygen(nat, logn, shakeStream(fmt.Sprintf("fprlab bench key %d", logn)))
-	if err != nil {
-		return nil, fmt.Errorf("generating the benchmark key: %w", err)
-	}
-	msg := []byte("fprlab bench message")
-	var tasks []*benchTask
-	for _, b := range plan.backends {
-		rng := shakeStream("fprlab bench signing " + b.Name)
-		var ek *falcon.ExpandedKey
-		var sig []byte
-		keys := 0
-		for _, op := range plan.ops {
-			var run func() error
-			switch op {
-			case "keygen":
-				run = func() error {
-					keys++
-					_, _, err := falcon.Keygen(b, logn, shakeStream(fmt.Sprintf("fprlab bench keygen %d", keys)))
-					return err
-				}
-			case "sign":
-				run = func() error { _, err := falcon.Sign(b, sk, msg, falcon.Compressed, rng); return err }
-			case "sign_tree":
-				if ek == nil {
-					if ek, err = falcon.ExpandPrivateKey(b, sk); err != nil {
-						return nil, fmt.Errorf("%s: expanding the benchmark key: %w", b.Name, err)
-					}
-				}
-				run = func() error { _, err := ek.Sign(msg, falcon.Compressed, rng); return err }
-			case "expand":
-				run = func() error { _, err := falcon.ExpandPrivateKey(b, sk); return err }
-			case "verify":
-				if sig == nil {
-					if sig, err = falcon.Sign(b, sk, msg, falcon.Compressed, rng); err != nil {
-						return nil, fmt.Errorf("%s: signing the benchmark message: %w", b.Name, err)
-					}
-				}
-				run = func() error { return falcon.Verify(pk, msg, sig) }
-			}
-			// An operation the backend cannot run at all is skipped
-			// (triword's exponent range cannot run NTRUSolve).
-			if err := run(); err != nil {
-				fmt.Fprintf(warn, "fprlab bench: %s %s Falcon-%d skipped: %v\n", b.Name, op, 1<<logn, err)
-				continue
-			}
-			tasks = append(tasks, &benchTask{backend: b.Name, logn: logn, op: op, run: run})
-		}
-	}
-	return tasks, nil
-}
-
-// shakeStream is an endless deterministic byte stream: SHAKE256(seed).
-func shakeStream(seed string) io.Reader {
-	h := sha3.NewSHAKE256()
-	h.Write([]byte(seed))
-	return h
-}
-
-// benchResults summarises each task and computes the ratios to the
-// reference backends' medians of the same degree and operation.
-func benchResults(tasks []*benchTask, clock string) []benchResultJSON {
-	type key struct {
-		backend string
-		params  int
-		op      string
-	}
-	medians := map[key]time.Duration{}
-	var res []benchResultJSON
-	for _, t := range tasks {
-		ts := slices.Clone(t.times)
-		slices.Sort(ts)
-		med := ts[len(ts)/2]
-		if len(ts)%2 == 0 {
-			med = (ts[len(ts)/2-1] + ts[len(ts)/2]) / 2
-		}
-		medians[key{t.backend, 1 << t.logn, t.op}] = med
-		res = append(res, benchResultJSON{
-			Backend: t.backend, Params: 1 << t.logn, Op: t.op,
-			MedianNS: med.Nanoseconds(), MinNS: ts[0].Nanoseconds(), MaxNS: ts[len(ts)-1].Nanoseconds(),
-			Runs: len(ts), OpsPerRun: t.perRun, Clock: clock,
-		})
-	}
-	ratio := func(r benchResultJSON, ref string) *float64 {
-		m, ok := medians[key{ref, r.Params, r.Op}]
-		if !ok || m == 0 {
-			return nil
-		}
-		v := float64(r.MedianNS) / float64(m.Nanoseconds())
-		return &v
-	}
-	for i := range res {
-		res[i].RatioToEmu64 = ratio(res[i], "emu64")
-		res[i].RatioToNative = ratio(res[i], "native")
-	}
-	// Output order: degree, operation, then backend as requested.
-	slices.SortStableFunc(res, func(a, b benchResultJSON) int {
-		if a.Params != b.Params {
-			return a.Params - b.Params
-		}
-		return slices.Index(benchOps, a.Op) - slices.Index(benchOps, b.Op)
-	})
-	return res
-}
-
 // printBench prints one aligned table per degree.
-func printBench(w io.Writer, res []benchResultJSON, rounds int) error {
+func printBench(w io.Writer, res []bench.Result, rounds int) error {
 	if len(res) == 0 {
 		_, err := fmt.Fprintln(w, "nothing measured")
 		return err

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/bench"
 )
 
 // TestBenchNamesCPU checks that bench names the CPU: the first line of
@@ -22,7 +24,7 @@ func TestBenchNamesCPU(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("--json: exit %d, stderr %q", code, errs)
 	}
-	var rows []benchResultJSON
+	var rows []bench.Result
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) == 0 {
 		t.Errorf("--json output is not the array of rows (%v):\n%s", err, out)
 	}

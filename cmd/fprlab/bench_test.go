@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/bench"
 )
 
 // TestBenchJSON runs a minimal benchmark and checks the JSON contract:
@@ -15,7 +17,7 @@ func TestBenchJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []benchResultJSON
+	var rows []bench.Result
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("decoding --json output: %v\n%s", err, out)
 	}
