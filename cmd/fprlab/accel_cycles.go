@@ -139,7 +139,7 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		if fn {
 			return errors.New("--scheme fn-dsa: --platform cortex-m4f prices round-3 signing with TWFalcon's figures; it is round 3 only")
 		}
-		return runAccelCyclesM4(logn, opts, s)
+		return printCyclesM4(logn, opts, s)
 	}
 	t, err := loadCostTable(s, opts.Platform)
 	if err != nil {
@@ -166,9 +166,9 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	return printCycleReport(s, rep, t)
 }
 
-// runAccelCyclesM4 prints the Cortex-M4F signing estimate of triword and
+// printCyclesM4 prints the Cortex-M4F signing estimate of triword and
 // emu64 beside TWFalcon's figures.
-func runAccelCyclesM4(logn uint, opts *accelCyclesOptions, s *streams) error {
+func printCyclesM4(logn uint, opts *accelCyclesOptions, s *streams) error {
 	p, err := accel.PredictCortexM4F(logn, opts.Records)
 	if err != nil {
 		return err

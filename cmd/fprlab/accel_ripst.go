@@ -65,7 +65,7 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		if opts.Plot != "" || opts.Backend != "emu64" {
 			return errors.New("--acceptance runs over emu64 and draws no plot: drop --backend and --plot")
 		}
-		return runAcceptance(logn, opts, s)
+		return printAcceptance(logn, opts, s)
 	}
 	rows, err := accel.RIPSTTable()
 	if err != nil {
@@ -135,8 +135,8 @@ func sumInts(xs []int) int {
 	return t
 }
 
-// runAcceptance prints accel.CompareAcceptance.
-func runAcceptance(logn uint, opts *ripstOptions, s *streams) error {
+// printAcceptance prints accel.CompareAcceptance (ripst --acceptance).
+func printAcceptance(logn uint, opts *ripstOptions, s *streams) error {
 	c, err := accel.CompareAcceptance(logn, opts.Records)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
@@ -129,4 +130,12 @@ func lookupBackend(name string) (arith.Backend, error) {
 // newline.
 func hexOutput(data []byte) []byte {
 	return []byte(hex.EncodeToString(data) + "\n")
+}
+
+// noteRenamed says on stderr which backends of the documents read were
+// written under the old triword names and what they are called now.
+func noteRenamed(s *streams, c *results.Campaign) {
+	for _, r := range c.Renamed {
+		fmt.Fprintf(s.Err, "note: %s\n", r)
+	}
 }

@@ -3,8 +3,12 @@
 //
 // # Layout of the commands (for the next command's author)
 //
-// Each command lives in its own file and has three parts, as in the GitHub
-// CLI:
+// Each command lives in its own file, named after it (a subcommand of
+// accel in accel_NAME.go; a group with one subcommand, such as arith
+// errors or records dump, shares the group's file; the FN-DSA arm of kat
+// and of accel counts is kat_fndsa.go and accel_fndsa.go; what several
+// commands share is in root.go, io.go, params.go, scheme.go and expm.go),
+// and has three parts, as in the GitHub CLI:
 //
 //   - an options struct (xOptions) holding every flag's value;
 //   - a constructor newXCmd(s *streams) *cobra.Command of at most ~60
@@ -12,7 +16,12 @@
 //     whose RunE only records which flags were set (cmd.Flags().Changed,
 //     for flags whose zero value is meaningful) and calls runX;
 //   - runX(ctx context.Context, opts *xOptions, s *streams) error, which
-//     does the work; tests call it directly with buffers in streams.
+//     parses what the flags mean, calls the library that does the work
+//     (accel, analysis/campaign, analysis/bench, analysis/shadow, ...)
+//     and prints its result; tests call it directly with buffers in
+//     streams. An experiment's loop, its result types and its document
+//     schemas belong to the library, next to their readers
+//     (analysis/results), not here.
 //
 // The constructor is added to the list in commands (root.go). Results go
 // to s.Out, progress to s.Err; --json output goes through printJSON; output

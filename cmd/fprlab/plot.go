@@ -15,6 +15,8 @@ import (
 
 // plotOptions holds the flags of plot.
 type plotOptions struct {
+	// Kind is the argument, the kind of figure.
+	Kind            string
 	In, Out, Format string
 	Backends        []string
 	Points          int
@@ -67,7 +69,8 @@ func newPlotCmd(s *streams) *cobra.Command {
 		Long:  plotLong(),
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runPlot(cmd.Context(), args[0], opts, s)
+			opts.Kind = args[0]
+			return runPlot(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
@@ -80,8 +83,8 @@ func newPlotCmd(s *streams) *cobra.Command {
 }
 
 // runPlot reads the documents, draws the figure and writes it.
-func runPlot(_ context.Context, kindName string, opts *plotOptions, s *streams) error {
-	kind, err := plot.ParseKind(kindName)
+func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
+	kind, err := plot.ParseKind(opts.Kind)
 	if err != nil {
 		return err
 	}
