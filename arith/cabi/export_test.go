@@ -19,3 +19,10 @@ func CountCalls(counts map[string]int) (stop func()) {
 // comparisons.
 func Words(v Value) []uint64   { return v.w[:] }
 func Words8(v Value8) []uint64 { return v.w[:] }
+
+// Decode is fprlab_decode of x, checked (the double plugins' values are
+// read from their layout, without it).
+func Decode(a Arith8, x Value8) error {
+	_, err := a.decodeCall(wide(x))
+	return err
+}

@@ -117,16 +117,22 @@ type lib struct {
 // scratch is the memory one call hands the plugin: operands, result and
 // a decode, and the argument lists pointing at them (set once: the block
 // is on the heap, which does not move, and stays reachable through the
-// call).
+// call). Each block is followed by a guard word (guard.go).
 type scratch struct {
-	x, y, out Value
-	p         parts
-	args2     [4]uintptr // ctx, &x, &y, &out
-	args1     [3]uintptr // ctx, &x, &out
-	argsDec   [3]uintptr // ctx, &x, &p
-	argsFrom  [3]uintptr // ctx, &p, &out
-	argsInt   [4]uintptr // ctx, i, e, &out
-	argsInt3  [3]uintptr // ctx, i, &out
+	x        Value
+	gx       uint64
+	y        Value
+	gy       uint64
+	out      Value
+	gout     uint64
+	p        parts
+	gp       uint64
+	args2    [4]uintptr // ctx, &x, &y, &out
+	args1    [3]uintptr // ctx, &x, &out
+	argsDec  [3]uintptr // ctx, &x, &p
+	argsFrom [3]uintptr // ctx, &p, &out
+	argsInt  [4]uintptr // ctx, i, e, &out
+	argsInt3 [3]uintptr // ctx, i, &out
 }
 
 func (l *lib) get() *scratch {
@@ -134,6 +140,7 @@ func (l *lib) get() *scratch {
 		return s
 	}
 	s := new(scratch)
+	s.setGuards()
 	x, y, out, p := uintptr(unsafe.Pointer(&s.x)), uintptr(unsafe.Pointer(&s.y)), uintptr(unsafe.Pointer(&s.out)), uintptr(unsafe.Pointer(&s.p))
 	s.args2 = [4]uintptr{l.ctx, x, y, out}
 	s.args1 = [3]uintptr{l.ctx, x, out}
@@ -162,8 +169,13 @@ func (l *lib) invoke(op int, args []uintptr) int32 {
 	return int32(uint32(r))
 }
 
-// result returns s's result and s to the pool, with the call's status.
+// result returns s's result and s to the pool, with the call's status;
+// a call that wrote past a block of s is an *OverrunError, and s is
+// dropped.
 func (l *lib) result(op int, s *scratch, st int32) (Value, error) {
+	if err := l.checkGuards(op, s); err != nil {
+		return Value{}, err
+	}
 	out := s.out
 	l.pool.Put(s)
 	if st != statusOK {
@@ -231,6 +243,9 @@ func (l *lib) decodeCall(x Value) (parts, error) {
 	s := l.get()
 	s.x, s.p = x, parts{}
 	st := l.invoke(opDecode, s.argsDec[:])
+	if err := l.checkGuards(opDecode, s); err != nil {
+		return parts{kind: kindNaN}, err
+	}
 	p := s.p
 	l.pool.Put(s)
 	if st != statusOK {
@@ -352,16 +367,29 @@ func load(label, abs, config string) (*lib, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("%s lacks required functions of fprlab_arith.h: %s", abs, strings.Join(missing, ", "))
 	}
-	ci := new(cInfo)
-	ctx := new(uintptr)
+	// What fprlab_init fills, each followed by a guard word (guard.go).
+	ci := &struct {
+		cInfo
+		g uint64
+	}{g: canary}
+	ctx := &struct {
+		p uintptr
+		g uint64
+	}{g: canary}
 	cfg := append([]byte(config), 0)
-	st := int32(uint32(syscall(initFn, []uintptr{uintptr(unsafe.Pointer(&cfg[0])), uintptr(unsafe.Pointer(ci)), uintptr(unsafe.Pointer(ctx))})))
+	st := int32(uint32(syscall(initFn, []uintptr{uintptr(unsafe.Pointer(&cfg[0])), uintptr(unsafe.Pointer(&ci.cInfo)), uintptr(unsafe.Pointer(&ctx.p))})))
+	switch {
+	case ci.g != canary:
+		return nil, &OverrunError{Backend: label, Op: "init", Block: "struct fprlab_info"}
+	case ctx.g != canary:
+		return nil, &OverrunError{Backend: label, Op: "init", Block: "context pointer"}
+	}
 	if st != statusOK {
 		// Named once: the caller's message names the backend.
 		return nil, fmt.Errorf("%s for the configuration %q", strings.TrimPrefix((&OpError{Backend: label, Op: "init", Code: st}).Error(), "backend "+label+": "), config)
 	}
-	l.ctx = *ctx
-	if l.info, err = checkInfo(ci); err != nil {
+	l.ctx = ctx.p
+	if l.info, err = checkInfo(&ci.cInfo); err != nil {
 		return nil, fmt.Errorf("%s: fprlab_init: %w", abs, err)
 	}
 	l.layout64 = l.info.flags&flagBinary64Layout != 0

@@ -30,9 +30,11 @@ const maxRegs = 256
 // Code is struct fprlab_insn's layout). From lib.rpool, like the other
 // scratch blocks.
 type rscratch struct {
-	v      []uint64
+	v      []uint64 // the registers, then a guard word
 	i      [maxRegs]int64
+	gi     uint64
 	failed uintptr
+	gf     uint64
 	args   [6]uintptr // ctx, prog, n, v, i, &failed
 }
 
@@ -40,7 +42,8 @@ func (l *lib) rget() *rscratch {
 	if s, ok := l.rpool.Get().(*rscratch); ok {
 		return s
 	}
-	s := &rscratch{v: make([]uint64, l.strideWords()*maxRegs)}
+	s := &rscratch{v: make([]uint64, l.strideWords()*maxRegs+1), gi: canary, gf: canary}
+	s.v[len(s.v)-1] = canary
 	s.args = [6]uintptr{l.ctx, 0, 0, uintptr(unsafe.Pointer(&s.v[0])), uintptr(unsafe.Pointer(&s.i[0])), uintptr(unsafe.Pointer(&s.failed))}
 	return s
 }
@@ -145,12 +148,16 @@ func runC[V value](l *lib, s *rscratch, p *arith.Program, from, to int, v []V, i
 	st := l.invoke(opRun, s.args[:])
 	s.args[1] = 0
 	runtime.KeepAlive(p)
-	if st == statusOK {
+	err := l.checkRun(s)
+	if st == statusOK && err == nil {
 		return true
 	}
-	e := &OpError{Backend: l.label, Op: "run", Code: st, Insn: -1}
-	if k := int(s.failed); k < to-from {
-		e.Insn, e.InsnOp = from+k, insns[from+k].Op.String()
+	if err == nil {
+		e := &OpError{Backend: l.label, Op: "run", Code: st, Insn: -1}
+		if k := int(s.failed); k < to-from {
+			e.Insn, e.InsnOp = from+k, insns[from+k].Op.String()
+		}
+		err = e
 	}
 	for _, in := range insns {
 		if in.WritesInt() {
@@ -160,7 +167,7 @@ func runC[V value](l *lib, s *rscratch, p *arith.Program, from, to int, v []V, i
 			v[in.Dst] = zero
 		}
 	}
-	Fail(e)
+	Fail(err)
 	return false
 }
 

@@ -58,7 +58,7 @@ func (l *lib) vget() *vscratch {
 	if s, ok := l.vpool.Get().(*vscratch); ok {
 		return s
 	}
-	w := l.strideWords() * vecChunk
+	w := l.strideWords()*vecChunk + 1 // and a guard word after the last value
 	s := &vscratch{x: make([]uint64, w), y: make([]uint64, w), out: make([]uint64, w)}
 	x, y, out := uintptr(unsafe.Pointer(&s.x[0])), uintptr(unsafe.Pointer(&s.y[0])), uintptr(unsafe.Pointer(&s.out[0]))
 	s.args2 = [5]uintptr{l.ctx, x, y, out, 0}
@@ -137,7 +137,14 @@ func vec[V value](l *lib, op int, dst, x, y []V) {
 			args = s.args2[:5]
 		}
 		args[len(args)-1] = uintptr(hi - lo)
-		if st := l.invoke(numOps+op, args); st != statusOK {
+		s.armVec((hi-lo)*sw, y != nil)
+		st := l.invoke(numOps+op, args)
+		if err := l.checkVec(numOps+op, s, (hi-lo)*sw, y != nil); err != nil {
+			clear(dst)
+			Fail(err)
+			return
+		}
+		if st != statusOK {
 			vecFailed(l, op, st, dst[lo:hi], x[lo:hi], yc)
 			continue
 		}
@@ -224,7 +231,21 @@ func (a ArithOf[V]) OfN(dst []V, src []int64) {
 			s.x[i] = uint64(v)
 		}
 		s.args1[3] = uintptr(hi - lo)
-		if st := a.invoke(numOps+vecOf, s.args1[:4]); st != statusOK {
+		sw := a.strideWords()
+		s.x[hi-lo] = canary // the integers take a word each
+		s.out[(hi-lo)*sw] = canary
+		st := a.invoke(numOps+vecOf, s.args1[:4])
+		switch {
+		case s.out[(hi-lo)*sw] != canary:
+			clear(dst)
+			Fail(a.overrun(numOps+vecOf, "output array"))
+			return
+		case s.x[hi-lo] != canary:
+			clear(dst)
+			Fail(a.overrun(numOps+vecOf, "operand array"))
+			return
+		}
+		if st != statusOK {
 			ofFailed(a.lib, st, dst[lo:hi], src[lo:hi])
 			continue
 		}

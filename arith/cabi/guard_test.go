@@ -1,0 +1,60 @@
+package cabi_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith/cabi"
+)
+
+// TestPluginOverrunStops: a plugin function writing past a block fprlab
+// handed it -- a result one value too far inside the 32-byte block, past
+// the block, past a decode, past a batch's output array -- reaches
+// cabi.Fail as an *OverrunError naming the function and the block, and
+// the operation's result is not the plugin's (the same calls on other
+// operands are clean).
+func TestPluginOverrunStops(t *testing.T) {
+	name := "so:" + plugin(t, "testdata/overrun.c")
+	a := lookup(t, name).Impl.(cabi.Arith8)
+	var got []error
+	prev := cabi.Fail
+	cabi.Fail = func(err error) { got = append(got, err) }
+	defer func() { cabi.Fail = prev }()
+	x, y, bad := a.FromFloat64(3), a.FromFloat64(5), a.FromFloat64(7777)
+	if a.Float64(a.Add(x, y)) != 8 || a.Float64(a.Mul(x, y)) != 15 || cabi.Decode(a, x) != nil {
+		t.Fatal("clean calls of the overrun plugin do not compute")
+	}
+	dst := make([]cabi.Value8, 5)
+	a.MulN(dst, []cabi.Value8{x, x, x, x, x}, []cabi.Value8{y, y, y, y, y})
+	if len(got) != 0 || a.Float64(dst[4]) != 15 {
+		t.Fatalf("clean calls: %v, %g", got, a.Float64(dst[4]))
+	}
+	cases := []struct {
+		name string
+		call func() error
+		want string
+	}{
+		{"add", func() error { a.Add(bad, y); return nil }, "fprlab_add wrote past its output of value_size 8 bytes"},
+		{"mul", func() error { a.Mul(bad, y); return nil }, "fprlab_mul wrote past its output"},
+		{"decode", func() error { return cabi.Decode(a, bad) }, "fprlab_decode wrote past its output (struct fprlab_parts)"},
+		{"mul_n", func() error {
+			a.MulN(dst[:3], []cabi.Value8{bad, x, x}, []cabi.Value8{y, y, y})
+			return nil
+		}, "fprlab_mul_n wrote past its output array"},
+	}
+	for _, c := range cases {
+		got = nil
+		err := c.call()
+		if err != nil {
+			got = append(got, err)
+		}
+		var oe *cabi.OverrunError
+		if len(got) != 1 || !errors.As(got[0], &oe) || oe.Backend != name || !strings.Contains(got[0].Error(), c.want) {
+			t.Errorf("%s: errors %v, want one OverrunError containing %q", c.name, got, c.want)
+		}
+	}
+	if a.Float64(dst[0]) != 0 {
+		t.Errorf("the overrunning batch left %g, want the zero value", a.Float64(dst[0]))
+	}
+}
