@@ -1,18 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
@@ -20,48 +17,6 @@ import (
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
-
-// katJSON is the --json output for one backend. Scripts depend on it: the
-// field names and meanings are stable.
-type katJSON struct {
-	Backend string `json:"backend"`
-	// KeygenBackend is the backend that generated the keys: the same as
-	// Backend unless that one cannot run NTRUSolve (triword), in which
-	// case keys come from the binary64 emulation and only signing runs on
-	// Backend, or unless --keygen-backend chose another.
-	KeygenBackend string           `json:"keygen_backend"`
-	Params        int              `json:"params"`
-	Records       int              `json:"records"`
-	MatchPK       int              `json:"match_pk"`
-	MatchSK       int              `json:"match_sk"`
-	MatchSM       int              `json:"match_sm"`
-	SHA256        string           `json:"sha256"`
-	FirstMismatch *katMismatchJSON `json:"first_mismatch"`
-	// FirstDivergence is where the run of the first mismatching record
-	// first decided differently from emu64 along the same inputs (found by
-	// running the backend beside emu64); null when every record matches.
-	FirstDivergence *shadow.Divergence `json:"first_divergence"`
-	// Error is present only when the backend could not produce a record
-	// (for instance a backend whose exponent range is too small for key
-	// generation). The run stops there: first_mismatch names that
-	// record's pk at offset 0, and sha256 covers the records before it.
-	Error string `json:"error,omitempty"`
-}
-
-// katMismatchJSON locates the first difference from the reference.
-type katMismatchJSON struct {
-	Record int    `json:"record"`
-	Field  string `json:"field"`
-	Offset int    `json:"offset"`
-}
-
-// katRun is the outcome of regenerating the KAT over one backend.
-type katRun struct {
-	result katJSON
-	rsp    []byte // the generated response file
-}
-
-func (r *katRun) allMatch() bool { return r.result.FirstMismatch == nil }
 
 // katOptions holds the flags of kat.
 type katOptions struct {
@@ -140,13 +95,6 @@ func newKatCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// katReference is the reference file a kat run compares with.
-type katReference struct {
-	name    string // the file given, or the published file's name
-	sha256  string // of the file's bytes
-	records []falcon.KATRecord
-}
-
 // runKat regenerates the records over each backend and compares them.
 func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	logn, err := katDegreeLogn(opts.Params)
@@ -177,45 +125,48 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if opts.Records < 1 || opts.Records > len(ref.records) {
-		return fmt.Errorf("--records %d: want 1..%d (the reference has %d records)", opts.Records, len(ref.records), len(ref.records))
+	if opts.Records < 1 || opts.Records > len(ref.Records) {
+		return fmt.Errorf("--records %d: want 1..%d (the reference has %d records)", opts.Records, len(ref.Records), len(ref.Records))
 	}
-	if err := checkKATReference(ref, logn, opts.Records); err != nil {
+	if err := ref.Check(logn, opts.Records); err != nil {
 		return err
 	}
-	var ckpt *katCheckpoint
+	var ckpt *kat.Checkpoint
 	if opts.Checkpoint != "" {
 		s.stopOnInterrupt()
-		ckpt = &katCheckpoint{Done: map[string][]falcon.KATRecord{}}
-		if _, err := checkpoint.Load(opts.Checkpoint, katIdentity(logn), ckpt); err != nil {
+		ckpt = &kat.Checkpoint{Done: map[string][]falcon.KATRecord{}}
+		if _, err := checkpoint.Load(opts.Checkpoint, kat.Identity(logn, releaseVersion()), ckpt); err != nil {
 			return err
 		}
 	}
-	var runs []*katRun
+	var runs []*kat.Run
 	for _, b := range backends {
 		kb, err := keygenBackendFor(b, opts.KeygenBackend)
 		if err != nil {
 			return err
 		}
-		r, err := regenerateKATRecords(ctx, kb, b, logn, opts.Records, ref.records, s.Err, ckpt, opts.Checkpoint)
+		r, err := kat.Regenerate(ctx, kb, b, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, releaseVersion())
 		if err != nil {
+			if ctx.Err() != nil {
+				return interrupted(opts.Checkpoint)
+			}
 			return err
 		}
-		if m := r.result.FirstMismatch; m != nil && r.result.Error == "" {
+		if m := r.Result.FirstMismatch; m != nil && r.Result.Error == "" {
 			fmt.Fprintf(s.Err, "kat: %s Falcon-%d: record %d differs; running it beside emu64 to find where\n", b.Name, 1<<logn, m.Record)
 			d, err := shadow.FirstDivergence(b, kb, logn, falcon.KATRequests(m.Record + 1)[m.Record])
 			if err != nil {
 				return fmt.Errorf("backend %s: finding the first divergence of record %d: %w", b.Name, m.Record, err)
 			}
-			r.result.FirstDivergence = d
+			r.Result.FirstDivergence = d
 		}
-		if r.result.Error != "" && opts.Backend != "all" {
-			return fmt.Errorf("backend %s: %s", b.Name, r.result.Error)
+		if r.Result.Error != "" && opts.Backend != "all" {
+			return fmt.Errorf("backend %s: %s", b.Name, r.Result.Error)
 		}
 		runs = append(runs, r)
 	}
 	if opts.Out != "" {
-		if err := s.writeOutputs(safefile.File{Path: opts.Out, Data: runs[0].rsp}); err != nil {
+		if err := s.writeOutputs(safefile.File{Path: opts.Out, Data: runs[0].Response}); err != nil {
 			return err
 		}
 	}
@@ -223,7 +174,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		return err
 	}
 	for _, r := range runs {
-		if !r.allMatch() {
+		if !r.AllMatch() {
 			return &exitError{code: exitFalse, err: errors.New("generated records differ from the reference")}
 		}
 	}
@@ -231,7 +182,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 }
 
 // printKATResults prints the results as JSON or as a table.
-func printKATResults(s *streams, opts *katOptions, logn uint, ref *katReference, runs []*katRun) error {
+func printKATResults(s *streams, opts *katOptions, logn uint, ref *kat.Reference, runs []*kat.Run) error {
 	if !opts.JSON {
 		if opts.Out != "" && safefile.IsStdout(opts.Out) {
 			// The response file is the output; the summary goes with
@@ -241,97 +192,35 @@ func printKATResults(s *streams, opts *katOptions, logn uint, ref *katReference,
 		return printKAT(s.Out, logn, ref, runs)
 	}
 	if opts.Backend != "all" {
-		return printJSON(s.Out, runs[0].result)
+		return printJSON(s.Out, runs[0].Result)
 	}
-	rs := make([]katJSON, len(runs))
+	rs := make([]kat.Result, len(runs))
 	for i, r := range runs {
-		rs[i] = r.result
+		rs[i] = r.Result
 	}
 	return printJSON(s.Out, rs)
 }
 
 // loadKATReference reads --ref, or the embedded published file.
-func loadKATReference(s *streams, path string, logn uint) (*katReference, error) {
-	var ref katReference
-	var data []byte
-	var err error
+func loadKATReference(s *streams, path string, logn uint) (*kat.Reference, error) {
 	if path != "" {
-		data, err = safefile.Read(s.In, path, maxKATFile)
+		data, err := safefile.Read(s.In, path, maxKATFile)
 		if err != nil {
 			return nil, fmt.Errorf("--ref: %w", err)
 		}
-		ref.name = path
-	} else {
-		data, err = katref.Response(logn)
-		if err != nil {
-			return nil, err
-		}
-		f, _ := katref.Lookup(logn)
-		ref.name = "published " + f.Name + " (embedded)"
+		return kat.ParseReference(path, data, logn)
 	}
-	sum := sha256.Sum256(data)
-	ref.sha256 = hex.EncodeToString(sum[:])
-	name, recs, err := falcon.ParseKAT(data)
+	data, err := katref.Response(logn)
 	if err != nil {
-		return nil, fmt.Errorf("reference %s: %w", ref.name, err)
+		return nil, err
 	}
-	if want, _ := falcon.KATName(logn); name != "" && name != want {
-		return nil, fmt.Errorf("reference %s is a %s file, not %s (--params %d)", ref.name, name, want, 1<<logn)
-	}
-	ref.records = recs
-	return &ref, nil
+	f, _ := katref.Lookup(logn)
+	return kat.ParseReference("published "+f.Name+" (embedded)", data, logn)
 }
 
 // maxKATFile caps --ref files: the published Falcon-1024 response file is
 // about 1.6 MB.
 const maxKATFile = 64 << 20
-
-// checkKATReference checks that the first n records of the reference are
-// complete records of degree 2^logn, numbered from 0: anything else is a
-// malformed reference (exit 2), which a comparison would misreport as the
-// backend's mismatch.
-func checkKATReference(ref *katReference, logn uint, n int) error {
-	p, err := falcon.ParamsFor(logn)
-	if err != nil {
-		return err
-	}
-	for i, r := range ref.records[:n] {
-		bad := ""
-		switch {
-		case r.Count != i:
-			bad = fmt.Sprintf("has count %d", r.Count)
-		case len(r.Seed) == 0 || len(r.PK) == 0 || len(r.SK) == 0 || len(r.SM) == 0:
-			bad = "is incomplete (a seed, pk, sk or sm is missing: a truncated file?)"
-		case len(r.PK) != p.PublicKeySize || r.PK[0] != byte(logn):
-			bad = fmt.Sprintf("has a %d-byte pk with header 0x%02x, not a Falcon-%d public key (%d bytes, header 0x%02x)", len(r.PK), r.PK[0], p.N, p.PublicKeySize, logn)
-		case len(r.SK) != p.PrivateKeySize || r.SK[0] != 0x50+byte(logn):
-			bad = fmt.Sprintf("has a %d-byte sk, not a Falcon-%d private key (%d bytes)", len(r.SK), p.N, p.PrivateKeySize)
-		case len(r.SM) < len(r.Msg)+2+falcon.NonceSize+1:
-			bad = fmt.Sprintf("has a %d-byte sm, too short for its %d-byte message and a signature", len(r.SM), len(r.Msg))
-		}
-		if bad != "" {
-			return fmt.Errorf("reference %s: record %d %s", ref.name, i, bad)
-		}
-	}
-	return nil
-}
-
-// katCheckpoint is the checkpoint payload of kat: the records generated
-// so far for each (signing backend, key backend) pair. A record depends
-// only on its index, the degree and the backends, so the state serves any
-// --records and --backend.
-type katCheckpoint struct {
-	Done map[string][]falcon.KATRecord `json:"done"`
-}
-
-// katKey names a (signing backend, key backend) pair in a katCheckpoint.
-func katKey(sign, keys string) string { return sign + " keys:" + keys }
-
-// katIdentity is the identity of a kat checkpoint: the degree is the only
-// flag its records depend on besides the backends, which key the records.
-func katIdentity(logn uint) checkpoint.Identity {
-	return checkpoint.Identity{Command: "kat", Flags: map[string]string{"params": strconv.Itoa(1 << logn)}, Version: releaseVersion()}
-}
 
 // fallbackKeygenBackend generates the keys for backends that cannot.
 const fallbackKeygenBackend = "emu64"
@@ -359,90 +248,14 @@ func keygenBackendFor(b arith.Backend, name string) (arith.Backend, error) {
 	return lookupBackend(fallbackKeygenBackend)
 }
 
-// regenerateKATRecords regenerates the first n records, keys over backend
-// kb and signatures over backend b, and compares them with ref. A record the
-// backends cannot produce ends the run and is reported in the result's
-// Error. With a checkpoint, records already in it are reused and each new
-// one is saved to ckptPath as soon as it is made.
-func regenerateKATRecords(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *katCheckpoint, ckptPath string) (*katRun, error) {
-	recs := falcon.KATRequests(n)
-	res := katJSON{Backend: b.Name, KeygenBackend: kb.Name, Params: 1 << logn, Records: n}
-	if kb.Name != b.Name {
-		fmt.Fprintf(progress, "kat: %s Falcon-%d: keys generated with %s, signatures with %s\n", b.Name, 1<<logn, kb.Name, b.Name)
-	}
-	var done []falcon.KATRecord
-	key := katKey(b.Name, kb.Name)
-	resumed := 0 // records taken from the checkpoint
-	if ckpt != nil {
-		done = ckpt.Done[key]
-		if resumed = min(len(done), n); resumed > 0 {
-			fmt.Fprintf(progress, "kat: %s Falcon-%d: %d records taken from the checkpoint\n", b.Name, 1<<logn, resumed)
-		}
-	}
-	for i := range recs {
-		var err error
-		generated := false
-		if i < len(done) && bytes.Equal(done[i].Seed, recs[i].Seed) && bytes.Equal(done[i].Msg, recs[i].Msg) {
-			recs[i] = done[i]
-		} else if ctx.Err() != nil {
-			return nil, interrupted(ckptPath)
-		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b}); err == nil {
-			generated = true
-			if ckpt != nil && i >= len(done) {
-				done = append(done, recs[i])
-				ckpt.Done[key] = done
-				if err := checkpoint.Save(ckptPath, katIdentity(logn), ckpt); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if err != nil {
-			res.Error = fmt.Sprintf("record %d: %v", i, err)
-			if res.FirstMismatch == nil {
-				res.FirstMismatch = &katMismatchJSON{Record: ref[i].Count, Field: "pk", Offset: 0}
-			}
-			fmt.Fprintf(progress, "kat: %s Falcon-%d: stopped at record %d: %v\n", b.Name, 1<<logn, i, err)
-			recs = recs[:i]
-			break
-		}
-		got, want := &recs[i], &ref[i]
-		if bytes.Equal(got.PK, want.PK) {
-			res.MatchPK++
-		}
-		if bytes.Equal(got.SK, want.SK) {
-			res.MatchSK++
-		}
-		if bytes.Equal(got.SM, want.SM) {
-			res.MatchSM++
-		}
-		if m := falcon.CompareKATRecord(got, want); m != nil && res.FirstMismatch == nil {
-			res.FirstMismatch = &katMismatchJSON{Record: m.Record, Field: m.Field, Offset: m.Offset}
-		}
-		if generated && ((i+1)%10 == 0 || i+1 == n) {
-			if resumed > 0 {
-				fmt.Fprintf(progress, "kat: %s Falcon-%d: %d/%d records (%d generated now, %d from the checkpoint)\n", b.Name, 1<<logn, i+1, n, i+1-resumed, resumed)
-			} else {
-				fmt.Fprintf(progress, "kat: %s Falcon-%d: %d/%d records\n", b.Name, 1<<logn, i+1, n)
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := falcon.WriteKAT(&buf, logn, recs); err != nil {
-		return nil, err
-	}
-	sum := sha256.Sum256(buf.Bytes())
-	res.SHA256 = hex.EncodeToString(sum[:])
-	return &katRun{result: res, rsp: buf.Bytes()}, nil
-}
-
 // printKAT prints the human-readable summary: one row per backend.
-func printKAT(w io.Writer, logn uint, ref *katReference, runs []*katRun) error {
-	fmt.Fprintf(w, "Falcon-%d NIST KAT, reference: %s\n", 1<<logn, ref.name)
-	fmt.Fprintf(w, "reference SHA-256 (%d records): %s\n", len(ref.records), ref.sha256)
+func printKAT(w io.Writer, logn uint, ref *kat.Reference, runs []*kat.Run) error {
+	fmt.Fprintf(w, "Falcon-%d NIST KAT, reference: %s\n", 1<<logn, ref.Name)
+	fmt.Fprintf(w, "reference SHA-256 (%d records): %s\n", len(ref.Records), ref.SHA256)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "BACKEND\tRECORDS\tPK\tSK\tSM\tSHA-256 OF GENERATED FILE\tFIRST MISMATCH")
 	for _, r := range runs {
-		res := r.result
+		res := r.Result
 		mm := "-"
 		if m := res.FirstMismatch; m != nil {
 			mm = fmt.Sprintf("record %d, %s, byte %d", m.Record, m.Field, m.Offset)
@@ -460,8 +273,8 @@ func printKAT(w io.Writer, logn uint, ref *katReference, runs []*katRun) error {
 		return err
 	}
 	for _, r := range runs {
-		if d := r.result.FirstDivergence; d != nil {
-			fmt.Fprintf(w, "%s first diverges from emu64 at %s\n", r.result.Backend, d)
+		if d := r.Result.FirstDivergence; d != nil {
+			fmt.Fprintf(w, "%s first diverges from emu64 at %s\n", r.Result.Backend, d)
 		}
 	}
 	return nil

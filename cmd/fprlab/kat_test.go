@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon/katref"
 )
@@ -98,7 +99,7 @@ func TestKatMismatch(t *testing.T) {
 	if code != exitFalse {
 		t.Fatalf("exit %d, want %d", code, exitFalse)
 	}
-	var res katJSON
+	var res kat.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestKatMismatch(t *testing.T) {
 // backends match.
 func TestKatAllBackends(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "kat", "--params", "512", "--backend", "all", "--records", "1", "--json")
-	var rs []katJSON
+	var rs []kat.Result
 	if err := json.Unmarshal([]byte(stdout), &rs); err != nil {
 		t.Fatalf("exit %d, stderr %q: decoding %q: %v", code, stderr, stdout, err)
 	}
@@ -151,7 +152,7 @@ func TestKatTriwordSignsWithReferenceKeys(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	var r katJSON
+	var r kat.Result
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatal(err)
 	}
