@@ -35,6 +35,10 @@ type Options struct {
 	// Baseline, when set, is the campaign this one is compared with: the
 	// page then opens with the diff (results.CompareCampaigns).
 	Baseline *results.Campaign
+	// CheckDiff, when set, is given the diff against Baseline before the
+	// page is built: an error refuses the page (pairs measured under
+	// other conditions), and it may mark pairs (DiffPair.Mismatch).
+	CheckDiff func(*results.Diff) error
 }
 
 // Build renders the campaign's page: the verdict box first (what the
@@ -57,6 +61,11 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 		d, err := results.CompareCampaigns(o.Baseline, c)
 		if err != nil {
 			return nil, err
+		}
+		if o.CheckDiff != nil {
+			if err := o.CheckDiff(d); err != nil {
+				return nil, err
+			}
 		}
 		page.Diff = d
 		page.Verdicts = append(page.Verdicts, diffVerdict(d))

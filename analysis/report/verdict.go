@@ -212,10 +212,7 @@ func diffVerdict(d *results.Diff) verdict {
 		if p.Worse() {
 			worse++
 		}
-		name := p.B
-		if p.A != p.B {
-			name = p.A + " → " + p.B
-		}
+		name := pairName(p)
 		w := p.Stats[0]
 		change := "–"
 		if w.ChangeBits.Finite() {
@@ -228,7 +225,7 @@ func diffVerdict(d *results.Diff) verdict {
 				verdictText = "unchanged: meets"
 			}
 		}
-		v.Table.Rows = append(v.Table.Rows, []string{fmt.Sprintf("%s (Falcon-%d)", name, p.Params), verdictText, pow2(w.ALog2) + " → " + pow2(w.BLog2), change,
+		v.Table.Rows = append(v.Table.Rows, []string{fmt.Sprintf("%s (Falcon-%d)%s", name, p.Params, mismatchNote(p)), verdictText, pow2(w.ALog2) + " → " + pow2(w.BLog2), change,
 			countOrDash(p.FlipsA) + " → " + countOrDash(p.FlipsB), p.Flips})
 	}
 	v.Sentences = append(v.Sentences, fmt.Sprintf("%d of %d backends got worse than the baseline (their verdict now fails, or decision flips appeared).", worse, len(d.Pairs)))
@@ -247,6 +244,24 @@ func diffVerdict(d *results.Diff) verdict {
 	return v
 }
 
+// pairName names a pair's backends: this campaign's, after the
+// baseline's where they differ.
+func pairName(p *results.DiffPair) string {
+	if p.A != p.B {
+		return p.A + " → " + p.B
+	}
+	return p.B
+}
+
+// mismatchNote marks a pair measured under other conditions than its
+// baseline (set side by side with --allow-mismatch).
+func mismatchNote(p *results.DiffPair) string {
+	if p.Mismatch == "" {
+		return ""
+	}
+	return " — measured under other conditions: " + p.Mismatch
+}
+
 func countOrDash(n *int64) string {
 	if n == nil {
 		return "–"
@@ -259,10 +274,7 @@ func countOrDash(n *int64) string {
 func diffTables(d *results.Diff) []table {
 	t := newTable("diff-stats", "", "backend", "statistic", "baseline\n(log2)", "this\n(log2)", "change\n(bits) | positive: a larger error (worse)", "signatures\nbaseline, this")
 	for _, p := range d.Pairs {
-		name := p.B
-		if p.A != p.B {
-			name = p.A + " → " + p.B
-		}
+		name := pairName(&p) + mismatchNote(&p)
 		for _, s := range p.Stats {
 			change := "–"
 			if s.ChangeBits.Finite() {

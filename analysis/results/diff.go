@@ -43,6 +43,50 @@ type DiffPair struct {
 	FlipsA *int64 `json:"flips_a"`
 	FlipsB *int64 `json:"flips_b"`
 	Flips  string `json:"flips"`
+	// ConditionsA, ConditionsB are what each side was measured under;
+	// where they differ the pair compares two questions, not two
+	// arithmetics, and Mismatch says how (set by whoever allowed it).
+	ConditionsA Conditions `json:"-"`
+	ConditionsB Conditions `json:"-"`
+	Mismatch    string     `json:"mismatch,omitempty"`
+}
+
+// Conditions are the settings besides the backend that a compare
+// object's figures depend on, under the names of the fields of a
+// campaign's run.json, so that the identity comparison merge makes can
+// describe how two of them differ.
+type Conditions struct {
+	Scheme     string `json:"scheme,omitempty"`
+	KeySource  string `json:"key_source,omitempty"`
+	Shadow     string `json:"shadow,omitempty"`
+	OracleBits int    `json:"oracle_bits,omitempty"`
+	ExactSigma string `json:"exact_sigma,omitempty"`
+	Acceptance string `json:"acceptance,omitempty"`
+}
+
+// ConditionsOf are c's conditions in run.json's form: round 3's keys
+// have no key_source there, and the oracle's precision matters only for
+// the oracle shadow.
+func ConditionsOf(c *Compare) Conditions {
+	k := Conditions{Scheme: c.Scheme, KeySource: c.KeySource, Shadow: c.Shadow, ExactSigma: c.ExactSigma, Acceptance: c.Acceptance}
+	if k.KeySource == "falcon" {
+		k.KeySource = ""
+	}
+	if c.Shadow == "oracle" {
+		k.OracleBits = c.OracleBits
+	}
+	return k
+}
+
+// Mismatched are the pairs measured under different conditions.
+func (d *Diff) Mismatched() []*DiffPair {
+	var out []*DiffPair
+	for i := range d.Pairs {
+		if p := &d.Pairs[i]; p.ConditionsA != p.ConditionsB {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // DiffStat is one statistic of a pair.
@@ -204,7 +248,17 @@ func CompareCampaigns(a, b *Campaign) (*Diff, error) {
 }
 
 func pairOf(na, nb string, x, y *Compare) DiffPair {
-	p := DiffPair{A: na, B: nb, Params: int(x.Params), SignaturesA: x.Signatures, SignaturesB: y.Signatures, MeetsA: meets246(x), MeetsB: meets246(y)}
+	p := DiffPair{A: na, B: nb, Params: int(x.Params), SignaturesA: x.Signatures, SignaturesB: y.Signatures, MeetsA: meets246(x), MeetsB: meets246(y),
+		ConditionsA: ConditionsOf(x), ConditionsB: ConditionsOf(y)}
+	// A document written before the shadow or exact_sigma field says
+	// nothing of it: only a value on both sides can differ.
+	ca, cb := &p.ConditionsA, &p.ConditionsB
+	if ca.Shadow == "" || cb.Shadow == "" {
+		ca.Shadow, cb.Shadow, ca.OracleBits, cb.OracleBits = "", "", 0, 0
+	}
+	if ca.ExactSigma == "" || cb.ExactSigma == "" {
+		ca.ExactSigma, cb.ExactSigma = "", ""
+	}
 	for _, st := range diffStats {
 		va, vb := st.get(x), st.get(y)
 		ch := nan
@@ -335,5 +389,9 @@ func (p DiffPair) Summary() string {
 	if p.FlipsA != nil && p.FlipsB != nil {
 		flips = fmt.Sprintf("flips %s → %s (%s)", Thousands(*p.FlipsA), Thousands(*p.FlipsB), p.Flips)
 	}
-	return fmt.Sprintf("%s, Falcon-%d: %s; %s; %s", name, p.Params, v, change, flips)
+	s := fmt.Sprintf("%s, Falcon-%d: %s; %s; %s", name, p.Params, v, change, flips)
+	if p.Mismatch != "" {
+		s += "; MEASURED UNDER OTHER CONDITIONS: " + p.Mismatch
+	}
+	return s
 }

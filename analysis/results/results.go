@@ -201,8 +201,11 @@ type Compare struct {
 	// Scheme is "fn-dsa" for an FN-DSA campaign (absent: Falcon round 3),
 	// KeySource its keys' generation: "fn-dsa" (FN-DSA's own) or "falcon"
 	// (round 3's; also FN-DSA documents that predate the field).
-	Scheme       string          `json:"scheme,omitempty"`
-	KeySource    string          `json:"key_source,omitempty"`
+	Scheme    string `json:"scheme,omitempty"`
+	KeySource string `json:"key_source,omitempty"`
+	// Acceptance names the acceptance test that replaced the reference's
+	// BerExp (absent: BerExp).
+	Acceptance   string          `json:"acceptance,omitempty"`
 	Leaves       int64           `json:"leaves"`
 	PerLeaf      Errors          `json:"per_leaf"`
 	PerSignature Errors          `json:"per_signature"`

@@ -5,17 +5,21 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
 )
 
 // diffOptions holds the flags of diff.
 type diffOptions struct {
-	A, B string
-	JSON bool
+	A, B          string
+	JSON          bool
+	AllowMismatch bool
+	FailOnWorse   bool
 }
 
 const diffLong = `diff sets two campaign directories side by side -- two versions of a
@@ -30,9 +34,17 @@ of one backend each pair whatever their names. A backend or degree on one
 side only, or a directory without compare or sweep documents, is an error
 (exit 2). 'fprlab report --baseline A --in B' gives the same as a page.
 
+A pair measured under other conditions -- another scheme, key source,
+shadow, --exact-sigma or acceptance test -- answers another question, not
+whether the arithmetic changed: diff refuses it (exit 2) naming what
+differs, or with --allow-mismatch marks every such pair ("mismatch" in
+--json). With --fail-on-worse diff exits 1 when a backend got worse (its
+verdict now fails, or flips appeared), after printing the comparison.
+
 --json prints {"a", "b", "pairs": [{"a", "b", "params", "signatures_a",
 "signatures_b", "stats": [{"name", "a_log2", "b_log2", "change_bits"}],
-"meets_2^-46_a", "meets_2^-46_b", "verdict", "flips_a", "flips_b", "flips"}],
+"meets_2^-46_a", "meets_2^-46_b", "verdict", "flips_a", "flips_b", "flips",
+"mismatch"}],
 "pstar": [{"curve", "criterion", "a_bits", "b_bits", "change_bits"}]};
 verdict is "unchanged", "now fails", "now meets" or "not measured", flips
 "none", "appeared", "vanished", "both" or "not counted"; a log2 value is a
@@ -51,7 +63,10 @@ func newDiffCmd(s *streams) *cobra.Command {
 			return runDiff(cmd.Context(), opts, s)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the comparison as JSON")
+	f := cmd.Flags()
+	f.BoolVar(&opts.JSON, "json", false, "print the comparison as JSON")
+	f.BoolVar(&opts.AllowMismatch, "allow-mismatch", false, "set side by side backends measured under other conditions (scheme, key source, shadow, exact sigma, acceptance), each such pair marked")
+	f.BoolVar(&opts.FailOnWorse, "fail-on-worse", false, "exit 1 when a backend got worse (verdict now fails, or flips appeared)")
 	return cmd
 }
 
@@ -84,21 +99,53 @@ func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
-		return printJSON(s.Out, d)
+	if err := checkConditions(d, opts.AllowMismatch); err != nil {
+		return err
 	}
-	return printDiff(s.Out, d)
+	if opts.JSON {
+		err = printJSON(s.Out, d)
+	} else {
+		err = printDiff(s.Out, d)
+	}
+	if err != nil {
+		return err
+	}
+	if worse := worseCount(d); opts.FailOnWorse && worse > 0 {
+		return &exitError{code: exitFalse, err: fmt.Errorf("%d of %d backends of %s got worse than the baseline %s", worse, len(d.Pairs), d.B, d.A)}
+	}
+	return nil
 }
 
-// printDiff prints one line per pair, then every statistic and P*.
-func printDiff(w io.Writer, d *results.Diff) error {
+// checkConditions refuses a diff whose pairs were measured under other
+// conditions, naming them in the words merge uses for identities that
+// differ, or with allow marks each such pair.
+func checkConditions(d *results.Diff, allow bool) error {
+	var bad []string
+	for _, p := range d.Mismatched() {
+		p.Mismatch = strings.NewReplacer("it ", "B ", "its ", "B's ", "the first", "A").Replace(campaign.IdentityDiff(p.ConditionsB, p.ConditionsA))
+		bad = append(bad, fmt.Sprintf("%s, Falcon-%d: %s", p.B, p.Params, p.Mismatch))
+	}
+	if len(bad) == 0 || allow {
+		return nil
+	}
+	return fmt.Errorf("%w: B (%s) was measured under other conditions than the baseline A (%s): %s; --allow-mismatch sets them side by side, every such pair marked",
+		results.ErrNotComparable, d.B, d.A, strings.Join(bad, "; "))
+}
+
+// worseCount is the number of pairs that got worse.
+func worseCount(d *results.Diff) int {
 	worse := 0
 	for _, p := range d.Pairs {
 		if p.Worse() {
 			worse++
 		}
 	}
-	fmt.Fprintf(w, "B %s against the baseline A %s: %d of %d backends worse (verdict now fails, or flips appeared)\n\n", d.B, d.A, worse, len(d.Pairs))
+	return worse
+}
+
+// printDiff prints one line per pair, then every statistic and P*.
+func printDiff(w io.Writer, d *results.Diff) error {
+	fmt.Fprintf(w, "B (%s) against the baseline A (%s): %d of %d backends worse (verdict now fails, or flips appeared)\n\n", d.B, d.A, worseCount(d), len(d.Pairs))
 	for _, p := range d.Pairs {
 		fmt.Fprintln(w, p.Summary())
 	}
@@ -109,6 +156,9 @@ func printDiff(w io.Writer, d *results.Diff) error {
 		name := p.A
 		if p.B != p.A {
 			name = p.A + " -> " + p.B
+		}
+		if p.Mismatch != "" {
+			name += " (other conditions)"
 		}
 		for _, st := range p.Stats {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d, %d\n", name, st.Name, log2Text(st.ALog2), log2Text(st.BLog2), changeText(st.ChangeBits), p.SignaturesA, p.SignaturesB)

@@ -137,3 +137,96 @@ func TestDiffBadInput(t *testing.T) {
 		t.Errorf("report --baseline of another campaign: exit %d, %q", code, errOut)
 	}
 }
+
+// conditionsDir is a copy of the example campaign's compare document with
+// set applied to every backend object.
+func conditionsDir(t *testing.T, set map[string]any) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(exampleCampaign, "compare-512.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(data, &objs); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range objs {
+		for k, v := range set {
+			o[k] = v
+		}
+	}
+	out, _ := json.Marshal(objs)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "compare-512.json"), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestDiffOtherConditions: campaigns measured under another scheme, key
+// source, shadow, exact sigma or acceptance test are refused by diff and
+// report --baseline, naming what differs; --allow-mismatch marks every
+// pair and row instead.
+func TestDiffOtherConditions(t *testing.T) {
+	base := map[string]any{"shadow": "dd", "exact_sigma": "formula"}
+	fn := map[string]any{"shadow": "dd", "exact_sigma": "formula", "scheme": "fn-dsa", "key_source": "fn-dsa"}
+	with := func(m map[string]any, k string, v any) map[string]any {
+		out := map[string]any{k: v}
+		for mk, mv := range m {
+			if mk != k {
+				out[mk] = mv
+			}
+		}
+		return out
+	}
+	for i, c := range []struct {
+		a, b map[string]any
+		want string
+	}{
+		{base, with(base, "scheme", "fn-dsa"), "FN-DSA"},
+		{fn, with(fn, "key_source", "falcon"), "round 3's"},
+		{base, with(base, "shadow", "oracle"), `--shadow "oracle"`},
+		{base, with(base, "exact_sigma", "reference"), `--exact-sigma "reference"`},
+		{base, with(base, "acceptance", "two-bernoulli"), `--acceptance "two-bernoulli"`},
+	} {
+		a, b := conditionsDir(t, c.a), conditionsDir(t, c.b)
+		code, out, errOut := runCLI(t, "diff", a, b)
+		if code != 2 || !strings.Contains(errOut, "other conditions") || !strings.Contains(errOut, c.want) || out != "" {
+			t.Errorf("case %d: diff: exit %d, want 2 naming %q; stdout %q, stderr %s", i, code, c.want, out, errOut)
+		}
+		code, out, errOut = runCLI(t, "diff", "--allow-mismatch", a, b)
+		if code != 0 || strings.Count(out, "MEASURED UNDER OTHER CONDITIONS") != 3 || strings.Count(out, "(other conditions)") != 3*7 {
+			t.Errorf("case %d: diff --allow-mismatch: exit %d (%s), want every pair and row marked:\n%s", i, code, errOut, out)
+		}
+		page := filepath.Join(t.TempDir(), "r.html")
+		code, _, errOut = runCLI(t, "report", "--allow-no-manifest", "--baseline", a, "--in", b, "--out", page)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("case %d: report --baseline: exit %d, want 2 naming %q: %s", i, code, c.want, errOut)
+		}
+		code, _, errOut = runCLI(t, "report", "--allow-no-manifest", "--allow-mismatch", "--baseline", a, "--in", b, "--out", page)
+		html, _ := os.ReadFile(page)
+		if code != 0 || strings.Count(string(html), "measured under other conditions") < 3+3*7 {
+			t.Errorf("case %d: report --allow-mismatch: exit %d (%s), want every row marked", i, code, errOut)
+		}
+	}
+	a, b := conditionsDir(t, base), conditionsDir(t, base)
+	if code, out, errOut := runCLI(t, "diff", a, b); code != 0 || strings.Contains(out, "OTHER CONDITIONS") {
+		t.Errorf("same conditions: exit %d (%s):\n%s", code, errOut, out)
+	}
+}
+
+// TestDiffFailOnWorse: --fail-on-worse exits 1 when a backend got worse,
+// after the comparison, and 0 when none did; the header names A and B.
+func TestDiffFailOnWorse(t *testing.T) {
+	a, b := exampleDir(t, -59.7, 0), exampleDir(t, -44.7, 7)
+	code, out, errOut := runCLI(t, "diff", "--fail-on-worse", a, b)
+	if code != 1 || !strings.Contains(out, "1 of 3 backends worse") || !strings.Contains(errOut, "1 of 3 backends") {
+		t.Errorf("worse: exit %d, want 1; stdout:\n%s\nstderr: %s", code, out, errOut)
+	}
+	if want := "B (" + b + ") against the baseline A (" + a + "):"; !strings.HasPrefix(out, want) {
+		t.Errorf("header: want %q, got %q", want, strings.SplitN(out, "\n", 2)[0])
+	}
+	if code, _, errOut := runCLI(t, "diff", "--fail-on-worse", a, a); code != 0 {
+		t.Errorf("unchanged: exit %d (%s), want 0", code, errOut)
+	}
+}

@@ -21,6 +21,7 @@ type reportOptions struct {
 	Backends        []string
 	Points          int
 	AllowNoManifest bool
+	AllowMismatch   bool
 }
 
 const reportLong = `Build one self-contained HTML page (no network access: styles, figures as
@@ -41,7 +42,9 @@ the P* answers, and every figure the documents support (see 'fprlab plot'),
 numbered and captioned; the expm figure is measured when the page is built.
 
 --baseline A sets the campaign beside the baseline campaign A, as 'fprlab
-diff A DIR' does, and opens with what changed.`
+diff A DIR' does, and opens with what changed; as diff, it refuses backends
+measured under other conditions (scheme, key source, shadow, exact sigma,
+acceptance) unless --allow-mismatch, which marks each such row.`
 
 func newReportCmd(s *streams) *cobra.Command {
 	opts := &reportOptions{}
@@ -60,6 +63,7 @@ func newReportCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Baseline, "baseline", "", "baseline campaign `DIR`: open the page with the comparison against it (fprlab diff)")
 	f.StringSliceVar(&opts.Backends, "backend", nil, "backends of the expm figure (default: those of the compare documents, else native, emu64, triword)")
 	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "grid points of the expm figure")
+	f.BoolVar(&opts.AllowMismatch, "allow-mismatch", false, "with --baseline: set side by side backends measured under other conditions, each such row marked")
 	f.BoolVar(&opts.AllowNoManifest, "allow-no-manifest", false, "build the page without manifest.json (it then says that what was run is unknown)")
 	return cmd
 }
@@ -94,6 +98,7 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 			return err
 		}
 		noteRenamed(s, o.Baseline)
+		o.CheckDiff = func(d *results.Diff) error { return checkConditions(d, opts.AllowMismatch) }
 	}
 	page, err := report.Build(c, o)
 	if err != nil {
