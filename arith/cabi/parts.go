@@ -95,8 +95,16 @@ func (p *parts) check() error {
 	if p.negative != 0 && p.negative != 1 {
 		return fmt.Errorf("decoded a value with negative = %d (want 0 or 1)", p.negative)
 	}
+	if p.kind == kindFinite && (p.exponent > maxExponent || p.exponent < -maxExponent) {
+		return fmt.Errorf("decoded a finite value with exponent %d (outside -2^40..2^40: no format fprlab measures reaches it, and the sums of exponents fprlab forms from it would overflow)", p.exponent)
+	}
 	return nil
 }
+
+// maxExponent bounds the exponent of a decoded value. big.Float's
+// exponents are int32, so every value beyond saturates anyway; the bound
+// keeps exponent + 256 and the like from wrapping around int64.
+const maxExponent = 1 << 40
 
 // mantissa is M as a big.Int.
 func (p *parts) mantissa() *big.Int {

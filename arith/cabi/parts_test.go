@@ -93,3 +93,20 @@ func TestPartsWide(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsExponentRange: a decoded exponent beyond ±2^40 is refused
+// (INT64_MAX used to wrap around into a zero); the bound itself and the
+// exponents big.Float saturates are accepted.
+func TestPartsExponentRange(t *testing.T) {
+	for i, c := range []struct {
+		e  int64
+		ok bool
+	}{{math.MaxInt64, false}, {math.MinInt64, false}, {1<<40 + 1, false}, {-(1<<40 + 1), false}, {1 << 40, true}, {-(1 << 40), true}, {math.MaxInt32, true}} {
+		p := parts{kind: kindFinite, exponent: c.e, limbs: [4]uint64{1}}
+		if err := p.check(); (err == nil) != c.ok {
+			t.Errorf("case %d: exponent %d: check gives %v, want ok %v", i, c.e, err, c.ok)
+		} else if err == nil && !p.big().IsInf() && c.e > 0 {
+			t.Errorf("case %d: exponent %d: big gives %v, want +Inf (saturated)", i, c.e, p.big())
+		}
+	}
+}
