@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fprlab/fprlab/internal/dirlock"
@@ -283,6 +284,8 @@ func identityFlag(key string) string {
 		return "--format/--bits (the formats)"
 	case "references":
 		return "--reference (the number of reference backends)"
+	case "triword_names":
+		return "triword names revision (no flag: the fprlab version sets it)"
 	}
 	return "--" + strings.ReplaceAll(key, "_", "-")
 }
@@ -373,7 +376,7 @@ func (c *Campaign) DumpFile(path, backend string, f func(*Segment) error) error 
 }
 
 func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error {
-	fh, err := os.Open(path)
+	fh, err := openRecords(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -383,7 +386,7 @@ func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error 
 	defer fh.Close()
 	err = ReadSegments(fh, func(s *Segment) error {
 		if s.Run != c.run {
-			return fmt.Errorf("%s: a segment of another run (its run identity %.12s..., this directory's run.json %.12s...): copied from another directory? remove the file or the directory", path, s.Run, c.run)
+			return fmt.Errorf("%s: a segment of another run (its run identity %.12s..., this directory's run.json %.12s...): its records were copied from another directory, or run.json was edited after they were written: remove the file or the directory", path, s.Run, c.run)
 		}
 		if backend == "" {
 			backend = s.Backend
@@ -404,6 +407,45 @@ func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error 
 		return fmt.Errorf("%s: %v (remove the file or the directory)", path, err)
 	}
 	return err
+}
+
+// openRecords opens a records file for reading, refusing anything but a
+// regular file: a device such as /dev/zero would be read forever, a FIFO
+// would block the open or the reads, a directory would read as no
+// records. O_NONBLOCK makes the open of a FIFO return at once so that its
+// type can be seen; it does not affect reads of a regular file.
+func openRecords(path string) (*os.File, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, fmt.Errorf("%s is not a regular file (%s) but fprlab writes its records as one: remove it or the directory", path, fileKind(st.Mode()))
+	}
+	return fh, nil
+}
+
+// fileKind names the type of a file that is not a regular one.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "mode " + m.String()
 }
 
 // Finished is what a campaign directory holds of one backend: the units
@@ -442,6 +484,13 @@ func (f *Finished) Add(s *Segment) error {
 
 // Load returns the finished units of backend and their aggregate.
 func (c *Campaign) Load(backend string) (*Finished, error) {
+	return c.LoadEach(backend, nil)
+}
+
+// LoadEach is Load, calling each (when not nil) with every segment once
+// it has passed the checks a resume makes: the run, the backend, no unit
+// recorded twice.
+func (c *Campaign) LoadEach(backend string, each func(*Segment) error) (*Finished, error) {
 	if c == nil {
 		return nil, errNoCampaign
 	}
@@ -450,9 +499,31 @@ func (c *Campaign) Load(backend string) (*Finished, error) {
 		if err := f.Add(s); err != nil {
 			return fmt.Errorf("%s: %v (remove the file or the directory)", c.RecordsFile(backend), err)
 		}
+		if each != nil {
+			return each(s)
+		}
 		return nil
 	})
 	return f, err
+}
+
+// StrayRecords refuses records files of the directory that belong to
+// none of the backends its run measures.
+func (c *Campaign) StrayRecords(backends []string) error {
+	files, err := c.RecordsFiles()
+	if err != nil {
+		return err
+	}
+	own := map[string]bool{}
+	for _, b := range backends {
+		own[c.RecordsFile(b)] = true
+	}
+	for _, f := range files {
+		if !own[f] {
+			return fmt.Errorf("%s is the records file of no backend of the run (its backends: %s): remove it or the directory", f, strings.Join(backends, ", "))
+		}
+	}
+	return nil
 }
 
 // Append adds one finished record of backend to its pending segment,

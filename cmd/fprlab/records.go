@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -61,38 +64,50 @@ func newRecordsCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// runRecordsDump streams the segments of a directory as JSON.
+// runRecordsDump streams the segments of a directory as JSON, each file
+// read through the checks a resume makes (shadow.Campaign.LoadEach).
 func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) error {
 	c, id, err := shadow.ReadCampaign(opts.Dir)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	var files []string
-	if opts.Backend != "" {
-		b, err := lookupBackend(opts.Backend)
-		if err != nil {
-			return err
-		}
-		if err := runHasBackend(id, b.Name); err != nil {
-			return fmt.Errorf("%s: %w", opts.Dir, err)
-		}
-		files = []string{c.RecordsFile(b.Name)}
-	} else if files, err = c.RecordsFiles(); err != nil {
+	backends, err := campaignBackends(id)
+	if err != nil {
+		return fmt.Errorf("%s: %w", opts.Dir, err)
+	}
+	if err := c.StrayRecords(backends); err != nil {
 		return err
 	}
-	if !json.Valid(id) {
-		return fmt.Errorf("%s/%s is damaged: not JSON", opts.Dir, shadow.RunFile)
+	if opts.Backend != "" {
+		// The campaign's own names answer what --backend may be; a
+		// name is canonicalised only when it parses.
+		name := opts.Backend
+		if b, err := lookupBackend(name); err == nil {
+			name = b.Name
+		}
+		if !slices.Contains(backends, name) {
+			return fmt.Errorf("%s: the campaign has no backend %s (its backends: %s)", opts.Dir, opts.Backend, strings.Join(backends, ", "))
+		}
+		backends = []string{name}
 	}
+	// The files in name order, as the directory lists them.
+	slices.SortFunc(backends, func(a, b string) int { return strings.Compare(c.RecordsFile(a), c.RecordsFile(b)) })
 	w := bufio.NewWriter(s.Out)
 	fmt.Fprintf(w, "{\"dir\": %s,\n \"run\": %s,\n \"files\": [", quoteJSON(opts.Dir), strings.TrimSpace(string(compactJSON(id))))
-	for i, f := range files {
-		if i > 0 {
+	nf := 0
+	for _, b := range backends {
+		f := c.RecordsFile(b)
+		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if nf > 0 {
 			w.WriteString(",")
 		}
+		nf++
 		fmt.Fprintf(w, "\n  {\"file\": %s, \"segments\": [", quoteJSON(filepath.Base(f)))
 		n := 0
-		err := c.DumpFile(f, opts.Backend, func(seg *shadow.Segment) error {
+		_, err := c.LoadEach(b, func(seg *shadow.Segment) error {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -133,20 +148,15 @@ func compactJSON(b []byte) []byte {
 	return out
 }
 
-// runHasBackend checks that the campaign whose run.json is id measures
-// backend (compare's "backends", sweep's "formats"): a dump of another
-// backend would print an empty, valid-looking document.
-func runHasBackend(id []byte, backend string) error {
+// campaignBackends are the backends of the campaign whose run.json is id
+// (compare's "backends", sweep's "formats").
+func campaignBackends(id []byte) ([]string, error) {
 	var run struct {
 		Backends []string `json:"backends"`
 		Formats  []string `json:"formats"`
 	}
 	if err := json.Unmarshal(id, &run); err != nil {
-		return fmt.Errorf("%s is damaged: %v", shadow.RunFile, err)
+		return nil, fmt.Errorf("%s is damaged: %v", shadow.RunFile, err)
 	}
-	have := append(run.Backends, run.Formats...)
-	if !slices.Contains(have, backend) {
-		return fmt.Errorf("the campaign has no backend %s (its backends: %s)", backend, strings.Join(have, ", "))
-	}
-	return nil
+	return append(run.Backends, run.Formats...), nil
 }
