@@ -35,6 +35,20 @@ var preHashArc = [numPreHash]byte{0, 1, 2, 3, 6, 8, 9, 10}
 // bytes, 2.16.840.1.101.3.4.2, without the last arc.
 var oidPrefix = []byte{0x06, 0x09, 0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04, 0x02}
 
+// preHashSize is the digest size in bytes of each identifier (0 for None:
+// a message of any length).
+var preHashSize = [numPreHash]int{0, 32, 48, 64, 32, 32, 48, 64}
+
+// DigestSize is the length in bytes of p's digests, the only length of
+// data a signature under p can honestly cover (0 for None and unknown
+// identifiers).
+func (p PreHash) DigestSize() int {
+	if p < 0 || p >= numPreHash {
+		return 0
+	}
+	return preHashSize[p]
+}
+
 // String returns the name ParsePreHash reads.
 func (p PreHash) String() string {
 	if p >= 0 && p < numPreHash {

@@ -132,6 +132,11 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
+	if fn {
+		if err := checkDigest(ph, msg, opts.Msg); err != nil {
+			return err
+		}
+	}
 	var rng io.Reader = rand.Reader
 	if opts.SeedSet {
 		seed, err := hex.DecodeString(strings.TrimSpace(opts.Seed))

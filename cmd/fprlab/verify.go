@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -115,6 +116,9 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 		return v, nil, err
 	}
 	if fn {
+		if err := checkDigest(ph, msg, opts.Msg); err != nil {
+			return v, nil, err
+		}
 		return verifyFNDSA(v, pkBytes, sigBytes, ctx, ph, msg, opts)
 	}
 	pk, err := falcon.DecodePublicKey(pkBytes)
@@ -138,4 +142,14 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 		v.Reason = verr.Error()
 	}
 	return v, verr, nil
+}
+
+// checkDigest refuses an FN-DSA message file that should hold a --prehash
+// digest but has another length: a signature of such bytes claims a hash
+// that never produced them.
+func checkDigest(ph fndsa.PreHash, msg []byte, path string) error {
+	if n := ph.DigestSize(); n != 0 && len(msg) != n {
+		return fmt.Errorf("message file %s holds %d bytes, but a --prehash %s digest is %d bytes", path, len(msg), ph, n)
+	}
+	return nil
 }
