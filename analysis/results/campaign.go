@@ -127,8 +127,11 @@ func Read(path string) (*Campaign, error) {
 	}
 	sort.Strings(files)
 	for _, f := range files {
-		if st, err := os.Stat(f); err != nil || !st.Mode().IsRegular() {
-			c.Skipped = append(c.Skipped, Skipped{filepath.Base(f), "not a regular file"})
+		if st, err := os.Stat(f); err != nil {
+			c.Skipped = append(c.Skipped, Skipped{filepath.Base(f), err.Error()})
+			continue
+		} else if !st.Mode().IsRegular() {
+			c.Skipped = append(c.Skipped, Skipped{filepath.Base(f), "not a regular file (" + st.Mode().Type().String() + ")"})
 			continue
 		}
 		if filepath.Base(f) == ManifestName {
@@ -183,8 +186,12 @@ func (c *Campaign) add(path string) error {
 	var objs []map[string]json.RawMessage
 	if err := json.Unmarshal(b, &objs); err != nil {
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(b, &obj) != nil {
-			c.Skipped = append(c.Skipped, Skipped{name, "not a JSON array of objects (compare prints one) nor an object (sweep and tune print one)"})
+		if jerr := json.Unmarshal(b, &obj); jerr != nil {
+			reason := "not a JSON array of objects (compare prints one) nor an object (sweep and tune print one)"
+			if !json.Valid(b) {
+				reason = "not JSON (" + jerr.Error() + "): damaged or cut short?"
+			}
+			c.Skipped = append(c.Skipped, Skipped{name, reason})
 			return nil
 		}
 		switch {
@@ -245,6 +252,9 @@ func (c *Campaign) add(path string) error {
 				return fmt.Errorf("%s: compare entry %d: no \"backend\"", path, i)
 			}
 			if err := cs[i].validate(); err != nil {
+				return fmt.Errorf("%s: compare entry %d (%s): %w", path, i, cs[i].Backend, err)
+			}
+			if err := validateCounts(objs[i]); err != nil {
 				return fmt.Errorf("%s: compare entry %d (%s): %w", path, i, cs[i].Backend, err)
 			}
 			fillAbsent(&cs[i], objs[i])

@@ -182,7 +182,15 @@ func sideOf(c *Campaign) (side, error) {
 		}
 	}
 	if len(s.items) == 0 {
-		return s, fmt.Errorf("%s: %w: it holds no compare or sweep document (is it a campaign directory?)", c.Dir, ErrNotComparable)
+		var skipped []string
+		for _, k := range c.Skipped {
+			skipped = append(skipped, k.File+": "+k.Reason)
+		}
+		why := "is it a campaign directory?"
+		if len(skipped) > 0 {
+			why = "skipped " + strings.Join(skipped, "; ")
+		}
+		return s, fmt.Errorf("%s: %w: it holds no compare or sweep document (%s)", c.Dir, ErrNotComparable, why)
 	}
 	return s, nil
 }

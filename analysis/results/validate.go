@@ -1,8 +1,10 @@
 package results
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // The ranges a document's numbers must lie in. They are far outside what
@@ -77,8 +79,8 @@ func (e *Errors) validate(what string) error {
 
 // validate checks the ranges of a compare object's numbers.
 func (c *Compare) validate() error {
-	if c.Params < 0 || c.Params > 1<<10 {
-		return fmt.Errorf("params %d: want a Falcon degree (at most 1024)", c.Params)
+	if c.Params < 0 || c.Params > 1<<10 || c.Params == 1 || c.Params&(c.Params-1) != 0 {
+		return fmt.Errorf("params %d: want a Falcon degree (a power of two, 2 to 1024)", c.Params)
 	}
 	for _, n := range []struct {
 		name string
@@ -130,6 +132,65 @@ func (c *Compare) validate() error {
 	}
 	if a := c.Attempts; a != nil && (a.Total < 0 || a.Failed < 0 || a.Failed > a.Total) {
 		return fmt.Errorf("attempts: total %d, failed %d: want 0 <= failed <= total", a.Total, a.Failed)
+	}
+	if w := float64(c.PerSignature.Sum.Max); c.Meets246 != nil && !math.IsNaN(w) && *c.Meets246 != (w <= -46+meetsSlack) && *c.Meets246 != (w <= -46-meetsSlack) {
+		return fmt.Errorf("meets_2^-46 %v beside a per-signature worst of 2^%.2f: the verdict contradicts the figure", *c.Meets246, w)
+	}
+	return nil
+}
+
+// meetsSlack is how far from -46 a printed worst may lie and still agree
+// with either verdict (the log2 is rounded when printed).
+const meetsSlack = 1e-9
+
+// validateCounts checks the counts of a compare object that Compare does
+// not hold as numbers -- each statistic's count and zeros, the flips'
+// totals -- as its raw JSON: a negative count is no measurement (diff
+// read flips.total -3 as flips that appeared).
+func validateCounts(raw map[string]json.RawMessage) error {
+	for _, key := range []string{"per_leaf", "per_signature"} {
+		var stats map[string]map[string]json.RawMessage
+		if json.Unmarshal(raw[key], &stats) != nil {
+			continue
+		}
+		for name, st := range stats {
+			for _, f := range []string{"count", "zeros"} {
+				if err := nonNegative(key+"."+name+"."+f, st[f]); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	var flips map[string]json.RawMessage
+	if json.Unmarshal(raw["flips"], &flips) != nil {
+		return nil
+	}
+	for k, v := range flips {
+		if strings.Contains(k, "log2") || strings.Contains(k, "margin") {
+			continue
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(v, &m) == nil {
+			for kk, vv := range m {
+				if err := nonNegative("flips."+k+"."+kk, vv); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := nonNegative("flips."+k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nonNegative refuses a JSON number below zero (anything else is left to
+// the readers of the field).
+func nonNegative(what string, v json.RawMessage) error {
+	var n float64
+	if json.Unmarshal(v, &n) == nil && n < 0 {
+		return fmt.Errorf("%s %v: negative", what, n)
 	}
 	return nil
 }
