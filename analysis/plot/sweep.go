@@ -110,7 +110,7 @@ func sweepTitle(what string, pts []results.Point) string {
 func curvesOrErr(kind string, pts []results.Point) ([]results.Curve, map[results.Curve][]results.Point, error) {
 	keys, m := results.Curves(pts)
 	if len(keys) == 0 {
-		return nil, nil, fmt.Errorf("%s: %w: no swept formats (vprec:P...) in the sweep documents", kind, results.ErrNoData)
+		return nil, nil, fmt.Errorf("%s: %w: no swept formats (vprec:P...) in the sweep or compare documents", kind, results.ErrNoData)
 	}
 	return keys, m, nil
 }

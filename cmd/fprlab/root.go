@@ -148,8 +148,9 @@ func newRootCmd(s *streams) *cobra.Command {
 		Short: "Which floating-point arithmetic is precise enough for Falcon, and what does it cost?",
 		Long: `fprlab runs the Falcon signature scheme (round 3, Falcon-impl-20211101) over
 interchangeable floating-point backends -- integer-emulated binary64, native
-binary64, triple-word binary32, and a big-float oracle -- and measures each
-against the oracle: KAT conformance, operation errors and sampler error bounds.
+binary64, triple-word binary32, and a big-float oracle -- and measures each:
+KAT conformance, operation errors against the oracle, and sampler error
+bounds against an exact shadow (double-double by default, or the oracle).
 
 Files: "-" as an output means standard output. Outputs are written
 atomically (temporary file, then rename); symbolic links are written

@@ -361,7 +361,7 @@ func printTune(w io.Writer, r *tune.Result) error {
 		fmt.Fprintf(w, "(the plan names %s at the uniform width only because every plan names every stage)\n", strings.Join(names, ", "))
 	}
 	fmt.Fprintf(w, "\nchosen:  %s\n  cost %.4g (uniform %d bits: %.4g, %.0f%%); error 2^%.2f on the search's signatures; confirmation %s\n",
-		r.Chosen.Plan, r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))
+		backendOfPlan(r.Chosen.Plan), r.Chosen.Cost, r.Uniform.Widths[0], r.Uniform.Cost, 100*r.Chosen.Cost/r.Uniform.Cost, float64(r.Chosen.ErrorLog2), conf(r.Chosen))
 	fmt.Fprintf(w, "below 53 bits: %s; above: %s\n\nPareto front (cost, error) of the plans that meet the target:\n", orNone(r.Below53), orNone(r.Above53))
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "cost\terror\tacceptance\tconfirmation\tplan")
@@ -370,9 +370,18 @@ func printTune(w io.Writer, r *tune.Result) error {
 		if e.AcceptanceMaxLog2 != nil {
 			acc = fmt.Sprintf("2^%.2f", *e.AcceptanceMaxLog2)
 		}
-		fmt.Fprintf(tw, "%.4g\t2^%.2f\t%s\t%s\t%s\n", e.Cost, float64(e.ErrorLog2), acc, conf(e), e.Plan)
+		fmt.Fprintf(tw, "%.4g\t2^%.2f\t%s\t%s\t%s\n", e.Cost, float64(e.ErrorLog2), acc, conf(e), backendOfPlan(e.Plan))
 	}
 	return tw.Flush()
+}
+
+// backendOfPlan is a plan as the backend name --backend takes
+// ("plan:..."), so that a printed plan can be pasted into compare.
+func backendOfPlan(p string) string {
+	if strings.HasPrefix(p, "plan:") {
+		return p
+	}
+	return "plan:" + p
 }
 
 func orNone(s []string) string {
