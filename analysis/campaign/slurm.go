@@ -3,6 +3,7 @@ package campaign
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -117,4 +118,61 @@ exec %s %s --shard "$SLURM_ARRAY_TASK_ID/%d" --workers "${SLURM_CPUS_PER_TASK:-%
 exec %s merge %s --out %s/merged --json > %s/merged.json
 `, shellword.Quote(dir), hdr.String(), shellword.Quote(bin), strings.Join(dirs, " "), shellword.Quote(dir), shellword.Quote(dir))
 	return shards, merge
+}
+
+// backendFlags are the flags of compare and sweep whose values name
+// backends, and so may name plugin libraries (so:PATH, or a plan's
+// so:PATH stage).
+var backendFlags = []string{"--backend", "--format", "--reference"}
+
+// pluginPath is a plugin library's path in a backend name: after "so:" at
+// the start of a name, after a "," between names or a "=" of a plan's
+// stage, up to the next name, stage or @CONFIG.
+var pluginPath = regexp.MustCompile(`(^|[,=])so:([^,+@]+)`)
+
+// AbsPluginArgs returns args (a compare or sweep command line) with every
+// plugin library path made absolute: a task of the job array starts in
+// whatever directory Slurm gives it, where a relative path names another
+// file or none. Each library must exist and be a regular file; it is not
+// loaded (its initialisation is the tasks' business, and a crashing one
+// must not take the script writer down).
+func AbsPluginArgs(args []string) ([]string, error) {
+	out := append([]string(nil), args...)
+	for i := range out {
+		val, isValue := "", false
+		for _, f := range backendFlags {
+			if v, ok := strings.CutPrefix(out[i], f+"="); ok {
+				val, isValue = v, true
+			} else if i > 0 && out[i-1] == f {
+				val, isValue = out[i], true
+			}
+		}
+		if !isValue {
+			continue
+		}
+		var err error
+		abs := pluginPath.ReplaceAllStringFunc(val, func(m string) string {
+			sub := pluginPath.FindStringSubmatch(m)
+			p, aerr := filepath.Abs(sub[2])
+			if aerr == nil && strings.ContainsAny(strings.TrimSuffix(p, sub[2]), ",+@") {
+				aerr = fmt.Errorf("the working directory %s holds one of , + @, which end a plugin path in a backend name: give the path absolute", filepath.Dir(p))
+			}
+			if aerr == nil {
+				var st os.FileInfo
+				// A plan writes a ',' in a path as %2C.
+				if st, aerr = os.Stat(strings.ReplaceAll(p, "%2C", ",")); aerr == nil && !st.Mode().IsRegular() {
+					aerr = fmt.Errorf("%s is not a regular file", p)
+				}
+			}
+			if aerr != nil && err == nil {
+				err = fmt.Errorf("plugin library so:%s: %w", sub[2], aerr)
+			}
+			return sub[1] + "so:" + p
+		})
+		if err != nil {
+			return nil, err
+		}
+		out[i] = strings.Replace(out[i], val, abs, 1)
+	}
+	return out, nil
 }

@@ -219,6 +219,9 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) er
 			return err
 		}
 	}
+	if opts.Args, err = campaign.AbsPluginArgs(opts.Args); err != nil {
+		return err
+	}
 	if err := opts.CheckScriptValues(bin, dir); err != nil {
 		return err
 	}

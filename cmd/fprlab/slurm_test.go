@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fprlab/fprlab/internal/plugintest"
 )
 
 // TestSlurmCluster submits sharded compare campaigns to a real Slurm
@@ -155,4 +157,40 @@ func stripSeconds(t *testing.T, b []byte) string {
 	}
 	out, _ := json.Marshal(v)
 	return string(out)
+}
+
+// TestSlurmPluginPathAbsolute: a relative plugin path (so:./lib.so, and a
+// plan's so: stage) is written into the scripts absolute, so that a task
+// started in another directory loads the same library; a missing library
+// is refused naming it.
+func TestSlurmPluginPathAbsolute(t *testing.T) {
+	lib := plugintest.Build(t, "../../examples/double.c")
+	src, err := os.ReadFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "lib.so"), src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	t.Chdir(work)
+	code, _, errOut := runCLI(t, "campaign", "slurm", "--shards", "2", "--out", out, "--", "compare",
+		"--backend", "so:./lib.so,plan:sampler=so:lib.so+all=binary64", "--params", "512", "--signatures", "2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	script, err := os.ReadFile(filepath.Join(out, "shards.sbatch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := filepath.Join(work, "lib.so")
+	if want := "so:" + abs + ",plan:sampler=so:" + abs + "+all=binary64"; !strings.Contains(string(script), want) {
+		t.Errorf("script lacks %q:\n%s", want, script)
+	}
+	code, _, errOut = runCLI(t, "campaign", "slurm", "--shards", "2", "--out", t.TempDir(), "--", "compare",
+		"--backend=so:./nosuch.so", "--params", "512", "--signatures", "2")
+	if code != exitUsage || !strings.Contains(errOut, "so:./nosuch.so") {
+		t.Errorf("missing library: exit %d: %s", code, errOut)
+	}
 }
