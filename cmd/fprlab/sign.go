@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
@@ -33,6 +34,7 @@ type signJSON struct {
 	Degree  int    `json:"degree"`
 	Backend string `json:"backend"`
 	Seeded  bool   `json:"seeded"`
+	Scheme  string `json:"scheme"` // falcon (round 3) or fn-dsa
 }
 
 // signOptions holds the flags of sign.
@@ -49,7 +51,11 @@ type signOptions struct {
 const signLong = `Sign a message with a Falcon private key (falcon.h encoding, header 0x50+logn)
 and write the signature in one of the falcon.h formats: compressed (variable
 length, the default), padded (fixed length) or ct (constant-time encoding).
-The floating-point part of signing runs on --backend (default native).
+With --scheme fn-dsa, sign as FN-DSA (go-fn-dsa's FIPS 206 draft) with an
+FN-DSA signing key: the signature has FN-DSA's one format (padded, header
+0x30+logn), over the message, or with --prehash over a digest of that
+hash's length, under the --context. The floating-point part of signing
+runs on --backend (default native).
 
 The nonce and the sampler seeds come from the operating system's random
 source. --seed HEX replaces them with SHAKE256(seed), which makes the
@@ -60,13 +66,13 @@ The key file may hold the bytes or hex text (detected). With --hex the
 message file holds hex text and the signature is written as hex text.
 --out - writes the signature to standard output; --msg - reads the message
 from standard input. With --json the summary is printed as a JSON object
-{"out", "bytes", "format", "degree", "backend", "seeded"}.`
+{"out", "bytes", "format", "degree", "backend", "seeded", "scheme"}.`
 
 func newSignCmd(s *streams) *cobra.Command {
 	opts := &signOptions{}
 	cmd := &cobra.Command{
 		Use:   "sign --sk FILE --msg FILE --out FILE",
-		Short: "Sign a message with a Falcon private key over a chosen backend",
+		Short: "Sign a message with a Falcon or FN-DSA private key over a chosen backend",
 		Long:  signLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -172,7 +178,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	if opts.JSON {
 		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
-			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet})
+			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet, Scheme: signScheme(fn)})
 	}
 	if safefile.IsStdout(opts.Out) {
 		return nil // the signature is the output
@@ -180,4 +186,12 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (%s, backend %s) to %s\n",
 		len(sig), formatName, schemeName(opts.Scheme, 1<<logn), b.Name, opts.Out)
 	return err
+}
+
+// signScheme is the scheme sign's --json names.
+func signScheme(fn bool) string {
+	if fn {
+		return string(shadow.SchemeFNDSA)
+	}
+	return string(shadow.SchemeFalcon)
 }

@@ -244,7 +244,7 @@ func TestSignCLIJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
 		t.Fatalf("decoding %q: %v", stdout, err)
 	}
-	want := signJSON{Out: out, Bytes: falcon.Falcon512.SigPaddedSize, Format: "padded", Degree: 512, Backend: "emu64", Seeded: true}
+	want := signJSON{Out: out, Bytes: falcon.Falcon512.SigPaddedSize, Format: "padded", Degree: 512, Backend: "emu64", Seeded: true, Scheme: "falcon"}
 	if got != want {
 		t.Fatalf("summary %+v, want %+v", got, want)
 	}
