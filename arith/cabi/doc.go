@@ -81,10 +81,14 @@
 // uses its value. A status code other than FPRLAB_OK from an operation
 // therefore ends the process through Fail (by default: a message naming
 // the library, the operation and the code on standard error, exit status
-// 2), before the value reaches any record; errors while loading are
-// ordinary errors of arith.Lookup. The plugin runs in-process, so a crash
-// inside it (a segfault, abort) ends fprlab too. Campaigns written with
-// --out survive both: every finished record is on disk, and the same
-// command resumes after the last one (the cmd/fprlab test
-// TestPluginCrashResume aborts a plugin on its N-th call and checks).
+// 2; fprlab's plugin worker ends with its plugin status, 3), before the
+// value reaches any record; errors while loading are ordinary errors of
+// arith.Lookup. So does a write past any block handed to the plugin: a
+// guard word follows each, checked after every call (guard.go), and the
+// arrays of batches and programs end at an inaccessible page. The plugin
+// runs in the process that loads it; cmd/fprlab runs every command naming
+// a plugin in a worker process of its own, which reports on a shared
+// monitor page (monitor.go) the function it was in when a plugin ended it
+// by exit(), a crash or a hang, so that fprlab reports it in one line and
+// keeps every finished campaign unit (cmd/fprlab's TestHostilePlugins).
 package cabi

@@ -1,6 +1,9 @@
 package cabi
 
-import "fmt"
+import (
+	"fmt"
+	"runtime"
+)
 
 // Guard regions. Every block of memory fprlab hands a plugin -- operands,
 // results, decodes, arrays of a batch, a program's registers, what
@@ -103,4 +106,16 @@ func (l *lib) checkRun(s *rscratch) error {
 		return l.overrun(opRun, "failed-instruction index")
 	}
 	return nil
+}
+
+// pluginWords returns n words for an array handed to a plugin, followed by an
+// inaccessible page where the system allows (guardedWords), unmapped when
+// owner is collected.
+func pluginWords[T any](owner *T, n int) []uint64 {
+	w, unmap := guardedWords(n)
+	if w == nil {
+		return make([]uint64, n)
+	}
+	runtime.AddCleanup(owner, func(f func()) { f() }, unmap)
+	return w
 }

@@ -99,6 +99,7 @@ type info struct {
 // lib is one loaded configuration of a plugin.
 type lib struct {
 	label    string // the backend name, for messages
+	slot     int    // its slot of the monitor page (monitor.go)
 	path     string // absolute path of the library
 	ctx      uintptr
 	fn       [opRun + 1]uintptr // scalar functions, the vector ones, fprlab_run (0: not exported)
@@ -164,6 +165,12 @@ func (l *lib) invoke(op int, args []uintptr) int32 {
 	if l.serial {
 		l.mu.Lock()
 		defer l.mu.Unlock()
+	}
+	if m := monitor; m != nil {
+		monEnter(m, l.slot, op)
+		r := syscall(l.fn[op], args)
+		monLeave(m)
+		return int32(uint32(r))
 	}
 	r := syscall(l.fn[op], args)
 	return int32(uint32(r))
@@ -340,7 +347,7 @@ func load(label, abs, config string) (*lib, error) {
 	if v := uint32(syscall(ver, nil)); v != ABIVersion {
 		return nil, fmt.Errorf("%s implements version %d of the fprlab arithmetic ABI; this fprlab speaks version %d: rebuild it against this fprlab's plugin/fprlab_arith.h", abs, v, ABIVersion)
 	}
-	l := &lib{label: label, path: abs}
+	l := &lib{label: label, path: abs, slot: registerSlot(label)}
 	var missing []string
 	for op := range numOps {
 		f, err := dlsym(h, "fprlab_"+opNames[op])
@@ -377,7 +384,13 @@ func load(label, abs, config string) (*lib, error) {
 		g uint64
 	}{g: canary}
 	cfg := append([]byte(config), 0)
+	if m := monitor; m != nil {
+		monEnter(m, l.slot, opInit)
+	}
 	st := int32(uint32(syscall(initFn, []uintptr{uintptr(unsafe.Pointer(&cfg[0])), uintptr(unsafe.Pointer(&ci.cInfo)), uintptr(unsafe.Pointer(&ctx.p))})))
+	if m := monitor; m != nil {
+		monLeave(m)
+	}
 	switch {
 	case ci.g != canary:
 		return nil, &OverrunError{Backend: label, Op: "init", Block: "struct fprlab_info"}

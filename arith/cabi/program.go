@@ -42,7 +42,8 @@ func (l *lib) rget() *rscratch {
 	if s, ok := l.rpool.Get().(*rscratch); ok {
 		return s
 	}
-	s := &rscratch{v: make([]uint64, l.strideWords()*maxRegs+1), gi: canary, gf: canary}
+	s := &rscratch{gi: canary, gf: canary}
+	s.v = pluginWords(s, l.strideWords()*maxRegs+1)
 	s.v[len(s.v)-1] = canary
 	s.args = [6]uintptr{l.ctx, 0, 0, uintptr(unsafe.Pointer(&s.v[0])), uintptr(unsafe.Pointer(&s.i[0])), uintptr(unsafe.Pointer(&s.failed))}
 	return s

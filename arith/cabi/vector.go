@@ -59,7 +59,8 @@ func (l *lib) vget() *vscratch {
 		return s
 	}
 	w := l.strideWords()*vecChunk + 1 // and a guard word after the last value
-	s := &vscratch{x: make([]uint64, w), y: make([]uint64, w), out: make([]uint64, w)}
+	s := new(vscratch)
+	s.x, s.y, s.out = pluginWords(s, w), pluginWords(s, w), pluginWords(s, w)
 	x, y, out := uintptr(unsafe.Pointer(&s.x[0])), uintptr(unsafe.Pointer(&s.y[0])), uintptr(unsafe.Pointer(&s.out[0]))
 	s.args2 = [5]uintptr{l.ctx, x, y, out, 0}
 	s.args1 = [4]uintptr{l.ctx, x, out, 0}

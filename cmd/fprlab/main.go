@@ -33,7 +33,9 @@
 // instead of ending the process), checks ctx between steps and returns
 // interrupted(checkpointPath) when it is cancelled. Errors are returned,
 // never printed: run maps them to the exit codes (0 ok, 1 "no" via
-// exitError{exitFalse}, 2 bad input or a failed write, 130 interrupted).
+// exitError{exitFalse}, 2 bad input or a failed write, 3 a plugin failed
+// (exitPlugin: it ended, crashed or hung its worker process, returned an
+// error status or wrote past its memory), 130 interrupted).
 //
 // A sketch (compare.go):
 //
@@ -84,21 +86,36 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	s := newStreams(os.Stdin, os.Stdout, os.Stderr)
+	args := os.Args[1:]
+	switch {
+	case isWorker():
+		os.Exit(workerMain(args))
+	case needsWorker(args):
+		// A plugin runs in a worker process (isolate.go).
+		os.Exit(supervise(args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(runMain(os.Stdin, os.Stdout, os.Stderr, args, os.Exit, os.Interrupt, syscall.SIGTERM))
+}
+
+// runMain runs the command line args with the standard streams given,
+// the signals sigs interrupting it (see watchInterrupt), and returns its
+// exit status; exit ends the process on an interrupt.
+func runMain(stdin io.Reader, stdout, stderr io.Writer, args []string, exit func(int), sigs ...os.Signal) int {
+	ctx, stop := signal.NotifyContext(context.Background(), sigs...)
+	s := newStreams(stdin, stdout, stderr)
 	done := make(chan struct{})
 	watched := make(chan struct{})
 	go func() {
 		defer close(watched)
-		watchInterrupt(ctx, stop, done, s, os.Stderr, os.Exit)
+		watchInterrupt(ctx, stop, done, s, stderr, exit)
 	}()
-	code := s.run(ctx, os.Args[1:])
+	code := s.run(ctx, args)
 	close(done)
 	stop()
 	// The watcher decides before the process ends: an exit status is
 	// never replaced by 130 after the command has returned.
 	<-watched
-	os.Exit(code)
+	return code
 }
 
 // watchInterrupt waits for the first interrupt (ctx cancelled by the

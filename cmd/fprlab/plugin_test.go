@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,70 +13,6 @@ import (
 
 	"github.com/fprlab/fprlab/internal/plugintest"
 )
-
-// TestPluginChild runs the CLI with the arguments of
-// FPRLAB_TEST_PLUGIN_CLI (separated by U+001F) when set, with segments of
-// one unit: the child process of TestPluginCrashResume.
-func TestPluginChild(t *testing.T) {
-	args := os.Getenv("FPRLAB_TEST_PLUGIN_CLI")
-	if args == "" {
-		t.Skip("only as a child process")
-	}
-	segmentUnits = 1
-	os.Exit(run(t.Context(), strings.Split(args, "\x1f"), nil, os.Stdout, os.Stderr))
-}
-
-// TestPluginCrashResume: a plugin runs inside the fprlab process, so its
-// crash ends the process; a campaign directory keeps every finished unit
-// and the same command resumes after the crash. A plugin that aborts on
-// its N-th call kills a compare --out campaign midway; the rerun finishes
-// it, and its summary equals that of an uninterrupted run (timings aside).
-func TestPluginCrashResume(t *testing.T) {
-	lib := plugintest.Build(t, "testdata/abort_plugin.c")
-	dir := filepath.Join(t.TempDir(), "campaign")
-	args := []string{"compare", "--backend", "so:" + lib, "--params", "512", "--signatures", "12", "--workers", "1", "--json"}
-	code, want, stderr := runCLI(t, args...)
-	if code != 0 {
-		t.Fatalf("uninterrupted run: exit %d\n%s", code, stderr)
-	}
-	child := func(abortAt int) (stdout, stderr []byte, err error) {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestPluginChild$")
-		cmd.Env = append(os.Environ(), "FPRLAB_TEST_PLUGIN_CLI="+strings.Join(append(args, "--out", dir), "\x1f"),
-			"FPRLAB_TEST_ABORT_AT="+strconv.Itoa(abortAt))
-		var eb bytes.Buffer
-		cmd.Stderr = &eb
-		stdout, err = cmd.Output()
-		return stdout, eb.Bytes(), err
-	}
-	// About 650 square roots per signature of this campaign (key generation
-	// takes none): the abort comes during the seventh signature, the
-	// earlier ones on disk. The Go runtime reports the C abort as a
-	// SIGABRT crash (exit status 2).
-	_, crash, err := child(4000)
-	if err == nil {
-		t.Fatal("the aborting plugin's campaign finished")
-	}
-	if !bytes.Contains(crash, []byte("SIGABRT")) {
-		t.Fatalf("the child ended with %v, not by the plugin's abort:\n%.1000s", err, crash)
-	}
-	segs, _ := filepath.Glob(filepath.Join(dir, "*.seg"))
-	var size int64
-	for _, s := range segs {
-		if fi, err := os.Stat(s); err == nil {
-			size += fi.Size()
-		}
-	}
-	if size == 0 {
-		t.Fatalf("no records on disk after the crash (segments %v)", segs)
-	}
-	got, msg, err := child(0)
-	if err != nil {
-		t.Fatalf("resumed run: %v\n%s", err, msg)
-	}
-	if a, b := summaryWithoutTimes(t, want), summaryWithoutTimes(t, string(got)); a != b {
-		t.Errorf("resumed summary differs from the uninterrupted one\n got %.600s\nwant %.600s", b, a)
-	}
-}
 
 // summaryWithoutTimes re-encodes compare --json output without its seconds.
 func summaryWithoutTimes(t *testing.T, out string) string {

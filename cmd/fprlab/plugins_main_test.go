@@ -9,11 +9,20 @@ import (
 	"github.com/fprlab/fprlab/internal/plugintest"
 )
 
-// TestMain builds the C double plugin as the member of the so: family
+// TestMain runs the test binary as a plugin worker when it is started as
+// one; else it builds the C double plugin as the member of the so: family
 // that TestEveryBackendEveryConsumer crosses with every consumer, and as
 // a plan's sampler stage (none without gcc, unless CI=true), and removes
 // the plugins the tests built.
 func TestMain(m *testing.M) {
+	if isWorker() {
+		// The test binary is the plugin worker of the tests that run
+		// commands isolated (isolate_test.go).
+		if os.Getenv("FPRLAB_TEST_SEGMENT_UNITS") == "1" {
+			segmentUnits = 1
+		}
+		os.Exit(workerMain(os.Args[1:]))
+	}
 	lib, err := plugintest.Path("../../examples/double.c")
 	switch {
 	case err == nil:

@@ -22,11 +22,15 @@ import (
 // Exit codes. Commands that answer a yes/no question (verify, kat) use
 // exitFalse for "no"; every malformed input, usage error or failed write
 // is exitUsage; a run stopped by Ctrl-C exits with exitInterrupted, the
-// shell's code for SIGINT.
+// shell's code for SIGINT. A plugin backend that fails -- ends or
+// crashes the worker process it runs in, hangs, returns an error status,
+// writes past the memory it was given -- makes exitPlugin (isolate.go):
+// neither "no" nor bad input, and never the plugin's own exit status.
 const (
 	exitOK          = 0
 	exitFalse       = 1
 	exitUsage       = 2
+	exitPlugin      = 3
 	exitInterrupted = 130
 )
 
