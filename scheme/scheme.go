@@ -49,6 +49,8 @@ type Scheme interface {
 	// Name is the scheme's --scheme value, and the "scheme" recorded in
 	// campaign identities and summaries; it never changes meaning.
 	Name() string
+	// Description names the scheme for people, as "Falcon round 3".
+	Description() string
 	// Title names the parameter set of degree 2^logn for people, as
 	// "Falcon-512" or "FN-DSA-1024".
 	Title(logn uint) string

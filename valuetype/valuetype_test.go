@@ -68,7 +68,7 @@ func consumers(t *testing.T, b arith.Backend) map[string]error {
 		err = falcon.Verify(pk, []byte("m"), sig)
 	}
 	errs["sign"] = err
-	for _, sh := range []shadow.ShadowKind{shadow.ShadowOracle, shadow.ShadowDD} {
+	for _, sh := range []shadow.Kind{shadow.ShadowOracle, shadow.ShadowDD} {
 		_, errs["shadow "+string(sh)] = shadow.Run(context.Background(), b, shadow.Config{LogN: logn, Signatures: 1, Keys: 1, Seed: "u",
 			OracleBits: 256, Sigma: shadow.SigmaFormula, Shadow: sh, Workers: 1, KeygenBackend: "emu64"})
 	}

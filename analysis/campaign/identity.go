@@ -13,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/arith/plan"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // CompareIdentity is what determines a compare campaign's results (its
@@ -58,9 +59,7 @@ func NewCompareIdentity(cfg shadow.Config, backends []string, katRecords, versio
 	if cfg.Acceptance != nil {
 		id.Acceptance = cfg.Acceptance.Name()
 	}
-	if cfg.Scheme == shadow.SchemeFNDSA {
-		id.Scheme = string(cfg.Scheme)
-	}
+	id.Scheme = cfg.SchemeName()
 	id.KeySource = KeySource(cfg)
 	if cfg.KATMode() {
 		id.Seed, id.Keys, id.KATRecords = "", 0, katRecords
@@ -110,9 +109,13 @@ func (id CompareIdentity) Config() (shadow.Config, error) {
 	default:
 		return shadow.Config{}, fmt.Errorf("--params %d: want 512 or 1024 (the NIST KAT exists for these degrees only)", id.Params)
 	}
+	sc, err := scheme.Lookup(id.Scheme)
+	if err != nil {
+		return shadow.Config{}, err
+	}
 	cfg := shadow.Config{LogN: logn, Signatures: id.Signatures, Keys: id.Keys, Seed: id.Seed,
-		OracleBits: id.OracleBits, Shadow: shadow.ShadowKind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma),
-		Scheme: shadow.Scheme(id.Scheme), KeySource: shadow.KeySource(id.KeySource)}
+		OracleBits: id.OracleBits, Shadow: shadow.Kind(id.Shadow), Sigma: shadow.ExactSigma(id.ExactSigma),
+		Scheme: sc, KeySource: shadow.KeySource(id.KeySource)}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = 256
 	}
@@ -167,9 +170,7 @@ func NewSweepIdentity(cfg shadow.Config, formats []string, references, kat, shar
 	id := SweepIdentity{Command: "sweep", Version: version, KAT: kat, References: references, Params: 1 << cfg.LogN, Signatures: cfg.Signatures, Keys: cfg.Keys,
 		Seed: cfg.Seed, KATRecords: katRecords, Shadow: string(cfg.Shadow), ExactSigma: string(cfg.Sigma)}
 	id.Shard = ShardName(shardI, shardN)
-	if cfg.Scheme == shadow.SchemeFNDSA {
-		id.Scheme = string(cfg.Scheme)
-	}
+	id.Scheme = cfg.SchemeName()
 	id.KeySource = KeySource(cfg)
 	if cfg.Shadow == shadow.ShadowOracle {
 		id.OracleBits = cfg.OracleBits
@@ -192,12 +193,13 @@ func (id SweepIdentity) Compare() CompareIdentity {
 }
 
 // KeySource is the key_source of a campaign directory's run.json:
-// "fn-dsa" for FN-DSA's own keys, "" (absent) for round 3's, which keeps
-// the run.json of a round-3 campaign, and of an FN-DSA campaign with
-// round-3 keys, what it was before the field existed.
+// the scheme's name for its own keys ("fn-dsa" for FN-DSA's), ""
+// (absent) for round 3's, which keeps the run.json of a round-3 campaign,
+// and of an FN-DSA campaign with round-3 keys, what it was before the
+// field existed.
 func KeySource(cfg shadow.Config) string {
-	if cfg.KeySourceOf() == shadow.KeysFNDSA {
-		return string(shadow.KeysFNDSA)
+	if ks := cfg.KeySourceOf(); ks != shadow.KeysFalcon {
+		return string(ks)
 	}
 	return ""
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // CheckResumable refuses to resume dir when its run.json was written
@@ -35,7 +36,7 @@ func CheckResumable(dir string, cfg shadow.Config) error {
 	if json.Unmarshal(data, &id) != nil {
 		return nil
 	}
-	return KeySourceRefusal(dir, "run.json", id.Scheme, id.KeySource, cfg.Scheme, KeySource(cfg))
+	return KeySourceRefusal(dir, "run.json", id.Scheme, id.KeySource, cfg.SchemeOf(), KeySource(cfg))
 }
 
 // LegacyDirError is CheckResumable's test of a run.json's contents; nil
@@ -61,18 +62,21 @@ func LegacyDirError(dir string, runJSON []byte) error {
 
 // KeySourceRefusal refuses to resume dir, whose identity file (run.json,
 // evaluations.json) records scheme and key source have, with key source
-// want (KeySource's form: "fn-dsa" or "" for round 3's keys), and says
-// which --key-source resumes it (shadow.OpenCampaign would refuse it too,
-// with a bare difference of identities); nil unless both are FN-DSA runs
-// whose key sources differ.
-func KeySourceRefusal(dir, file, scheme, have string, sc shadow.Scheme, want string) error {
+// want (KeySource's form: the scheme's name for its own keys, "" for
+// round 3's), and says which --key-source resumes it
+// (shadow.OpenCampaign would refuse it too, with a bare difference of
+// identities); nil unless both are runs of sc, a scheme with key
+// generation of its own, whose key sources differ.
+func KeySourceRefusal(dir, file, schemeName, have string, sc scheme.Scheme, want string) error {
 	switch {
-	case shadow.Scheme(scheme) != shadow.SchemeFNDSA || sc != shadow.SchemeFNDSA || have == want:
+	case scheme.IsDefault(sc) || schemeName != sc.Name() || sc.KeySeedSize() == 0 || have == want:
 		return nil
 	case have == "":
-		return fmt.Errorf("%s signs FN-DSA with round 3's keys (its %s has no key_source, as every FN-DSA run made before FN-DSA key generation): resume it with --key-source falcon, or use another --out for FN-DSA's keys", dir, file)
-	case have == string(shadow.KeysFNDSA):
-		return fmt.Errorf("%s signs FN-DSA with FN-DSA's own keys (key_source fn-dsa in its %s): resume it without --key-source falcon (or with --key-source fn-dsa), or use another --out for round 3's keys", dir, file)
+		return fmt.Errorf("%s signs %s with round 3's keys (its %s has no key_source, as every %s run made before %s key generation): resume it with --key-source falcon, or use another --out for %s's keys",
+			dir, sc.Description(), file, sc.Description(), sc.Description(), sc.Description())
+	case have == string(shadow.KeysOf(sc)):
+		return fmt.Errorf("%s signs %s with %s's own keys (key_source %s in its %s): resume it without --key-source falcon (or with --key-source %s), or use another --out for round 3's keys",
+			dir, sc.Description(), sc.Description(), have, file, have)
 	}
 	return fmt.Errorf("%s has key_source %q in its %s, which this version does not know: use another --out directory", dir, have, file)
 }

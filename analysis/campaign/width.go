@@ -61,7 +61,7 @@ func MarkWeakShadow(s *shadow.Summary) {
 // WeakShadowNote is the line printed beside the figures of a backend
 // measured with a shadow narrower than the margin (--allow-weak-shadow),
 // empty otherwise.
-func WeakShadowNote(backend string, shadowName shadow.ShadowKind, bits uint) string {
+func WeakShadowNote(backend string, shadowName shadow.Kind, bits uint) string {
 	shadowBits := int(bits)
 	b, err := arith.Lookup(backend)
 	if err != nil || b.Bits+ShadowMargin <= shadowBits {

@@ -291,9 +291,7 @@ func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 	if cfg.Acceptance != nil {
 		s.Acceptance = cfg.Acceptance.Name()
 	}
-	if cfg.Scheme == SchemeFNDSA {
-		s.Scheme = string(cfg.Scheme)
-	}
+	s.Scheme = cfg.SchemeName()
 	s.KeySource = string(cfg.KeySourceOf())
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106

@@ -17,7 +17,7 @@ import (
 //	go test -run='^$' -bench=ShadowedSign -benchtime=200x ./analysis/shadow
 func BenchmarkShadowedSign(b *testing.B) {
 	nb := lookup(b, "native")
-	for _, sh := range []ShadowKind{ShadowDD, ShadowOracle} {
+	for _, sh := range []Kind{ShadowDD, ShadowOracle} {
 		b.Run(string(sh), func(b *testing.B) {
 			cfg := Config{LogN: 9, Signatures: 1, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: SigmaFormula, Shadow: sh}
 			r, err := newRunner(nb, &cfg)

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fprlab/fprlab/internal/dirlock"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // A campaign directory holds a shadowed run's results as they are made, so
@@ -161,8 +162,10 @@ func schemeText(v any, ok bool) string {
 	if !ok {
 		return "Falcon round 3 (--scheme falcon, the default)"
 	}
-	if s, isString := v.(string); isString && s == string(SchemeFNDSA) {
-		return "FN-DSA (--scheme fn-dsa)"
+	if name, isString := v.(string); isString {
+		if s, err := scheme.Lookup(name); err == nil && name != "" {
+			return s.Description() + " (--scheme " + name + ")"
+		}
 	}
 	return "--scheme " + identityValue(v)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // ExactSigma chooses the exact side's 1/sigma.
@@ -41,16 +42,16 @@ func SigmaMinFormula(logn uint, prec uint) *big.Float { return arith.SigmaMinFor
 // for degree 2^logn at prec bits.
 func InvSigmaFormula(logn uint, prec uint) *big.Float { return arith.InvSigmaFormula(logn, prec) }
 
-// ShadowKind names an exact side.
-type ShadowKind string
+// Kind names an exact side.
+type Kind string
 
 const (
 	// ShadowOracle is the big-float oracle at Config.OracleBits bits.
-	ShadowOracle ShadowKind = "oracle"
+	ShadowOracle Kind = "oracle"
 	// ShadowDD is double-double arithmetic (package arith/ddouble): each
 	// operation within 2^-102 relative, validated against the oracle on
 	// the same runs (see the package tests).
-	ShadowDD ShadowKind = "dd"
+	ShadowDD Kind = "dd"
 )
 
 // Config describes a shadowed campaign over one backend.
@@ -69,7 +70,7 @@ type Config struct {
 	// also the zero value's choice) or ShadowDD (double-double: a 106-bit
 	// significand, relative error at most 2^-102 per operation, much
 	// faster; fprlab compare's default).
-	Shadow ShadowKind
+	Shadow Kind
 	// Acceptance, when not nil, replaces the sampler's BerExp in the
 	// measured signatures (falcon.WithAcceptance); its decisions are
 	// compared with its exact decisions (the "acceptance" decision kind).
@@ -85,13 +86,13 @@ type Config struct {
 	// the measured backend itself) instead of the default rule of
 	// KeygenBackend(b): a sweep signs every format with the same keys.
 	KeygenBackend string
-	// Scheme is the signature scheme the campaign signs with: SchemeFalcon
-	// (round 3; also the zero value's) or SchemeFNDSA (fndsa.go).
-	Scheme Scheme
-	// KeySource is the key generation of a seeded FN-DSA campaign:
-	// KeysFNDSA (fndsa.KeyGen from FNDSAKeySeed; KeygenBackend is then
-	// unused), or KeysFalcon (round 3's; also the zero value's). Round 3
-	// takes KeysFalcon or "" only.
+	// Scheme is the signature scheme the campaign signs with (nil:
+	// scheme.Default, round 3, looked up by name; scheme.go).
+	Scheme scheme.Scheme
+	// KeySource is the key generation of a seeded campaign of a scheme
+	// with key generation of its own: KeysOf(Scheme) (Scheme.KeyGen from
+	// SchemeKeySeed; KeygenBackend is then unused), or KeysFalcon (round
+	// 3's; also the zero value's). Round 3 takes KeysFalcon or "" only.
 	KeySource KeySource
 	// Have returns the finished record of a unit from an earlier run (a
 	// resume), if any -- a nil record when the unit is finished and
@@ -168,7 +169,7 @@ type runner interface {
 	// setAcceptance installs the acceptance of the signatures it runs.
 	setAcceptance(acc ExactAcceptance)
 	// setScheme chooses the scheme of the signatures it runs.
-	setScheme(s Scheme)
+	setScheme(s scheme.Scheme)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -183,7 +184,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	consts map[arith.Constant]X
 	res    float64         // the exact side's resolution (PairArith.resLog2)
 	acc    ExactAcceptance // replaces BerExp in signatures (nil: BerExp)
-	scheme Scheme
+	scheme scheme.Scheme
 }
 
 // pair returns the pair arithmetic of one run. A backend that keeps
@@ -293,6 +294,16 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 // name to the pair arithmetic over its value type, with the exact side
 // cfg.Shadow.
 func newRunner(b arith.Backend, cfg *Config) (runner, error) {
+	r, err := newPairRunner(b, cfg)
+	if err != nil {
+		return nil, err
+	}
+	r.setScheme(cfg.SchemeOf())
+	return r, nil
+}
+
+// newPairRunner is newRunner before the scheme is set.
+func newPairRunner(b arith.Backend, cfg *Config) (runner, error) {
 	mk, err := runnersOf(b)
 	if err != nil {
 		return nil, err
@@ -429,7 +440,6 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 		return nil, err
 	}
 	r.setAcceptance(cfg.Acceptance)
-	r.setScheme(cfg.Scheme)
 	kbName := cfg.KeygenBackendOf(b)
 	shadowKeys := kbName == b.Name
 	var mu sync.Mutex
@@ -505,7 +515,7 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 	// involve no floating point: nothing to shadow, no keygen record.
 	keys := make([]*falcon.PrivateKey, cfg.Keys)
 	kb := b
-	if !shadowKeys && !cfg.fndsaKeys() {
+	if !shadowKeys && !cfg.ownKeys() {
 		if kb, err = arith.Lookup(kbName); err != nil {
 			return nil, err
 		}
@@ -521,8 +531,8 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 		if rec, ok := have("keygen", i); ok || !shadowKeys || !cfg.Owns(i) {
 			var sk *falcon.PrivateKey
 			var err error
-			if cfg.fndsaKeys() {
-				sk, err = fndsaKey(cfg.LogN, cfg.Seed, i)
+			if cfg.ownKeys() {
+				sk, err = cfg.ownKey(i)
 			} else {
 				sk, _, err = falcon.Keygen(kb, cfg.LogN, rng)
 			}
@@ -633,7 +643,6 @@ func NewSigner(b arith.Backend, cfg Config) (*Signer, error) {
 		return nil, err
 	}
 	r.setAcceptance(cfg.Acceptance)
-	r.setScheme(cfg.Scheme)
 	return &Signer{r: r, cfg: cfg}, nil
 }
 

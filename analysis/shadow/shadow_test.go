@@ -309,7 +309,7 @@ func TestUnresolvedFlip(t *testing.T) {
 	b, em := lookup(t, "triword-b64const"), lookup(t, "emu64")
 	j := 9213
 	for _, tc := range []struct {
-		shadow     ShadowKind
+		shadow     Kind
 		unresolved int64
 	}{{ShadowDD, 1}, {ShadowOracle, 0}} {
 		cfg := Config{LogN: 9, Signatures: 10000, Keys: 10, Seed: "readme", OracleBits: 256, Sigma: SigmaFormula, Shadow: tc.shadow}

@@ -221,7 +221,7 @@ type Summary struct {
 	Keys       int        `json:"keys"`
 	Seed       *string    `json:"seed,omitempty"`
 	KATRecords *string    `json:"kat_records,omitempty"`
-	Shadow     ShadowKind `json:"shadow"`
+	Shadow     Kind       `json:"shadow"`
 	OracleBits uint       `json:"oracle_bits"`
 	ExactSigma ExactSigma `json:"exact_sigma"`
 	// Acceptance names the acceptance test that replaced BerExp

@@ -16,7 +16,7 @@ import (
 func TestVFloatShadowAsReference(t *testing.T) {
 	cases := []struct {
 		name   string
-		shadow ShadowKind
+		shadow Kind
 		sigs   int
 	}{
 		{"vprec:24", ShadowDD, 4}, {"vprec:53", ShadowDD, 2}, {"vprec:64", ShadowDD, 2},

@@ -44,8 +44,8 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Statistic is the error measure a plan must keep within the target.
@@ -108,16 +108,16 @@ type Config struct {
 	// uses ConfirmSignatures fresh ones (seed Seed+"/confirm").
 	Signatures, Keys, ConfirmSignatures int
 	Seed                                string
-	// Scheme is the scheme signed: round 3 (shadow.SchemeFalcon, also
-	// the zero value's) or FN-DSA (shadow.SchemeFNDSA, at 512 and 1024,
-	// its 1/sigma table on the exact side as compare --scheme fn-dsa).
-	Scheme shadow.Scheme
-	// KeySource is the key generation of an FN-DSA search's keys, as
-	// shadow.Config's: shadow.KeysFNDSA (fndsa.KeyGen of
-	// shadow.FNDSAKeySeed(seed, i), the keys compare --scheme fn-dsa signs
-	// with for the same seed) or shadow.KeysFalcon (round 3's over emu64;
-	// also the zero value's, which every FN-DSA search made before FN-DSA
-	// key generation used). Round 3 takes "" or KeysFalcon.
+	// Scheme is the scheme signed (nil: scheme.Default, round 3), at the
+	// degrees it takes, with its own 1/sigma table on the exact side when
+	// it fixes one (as compare does).
+	Scheme scheme.Scheme
+	// KeySource is the key generation of the search's keys, as
+	// shadow.Config's: shadow.KeysOf(Scheme) (the scheme's own key
+	// generation of shadow.SchemeKeySeed(Scheme, seed, i), the keys compare
+	// signs with for the same seed) or shadow.KeysFalcon (round 3's over
+	// emu64; also the zero value's, which every FN-DSA search made before
+	// FN-DSA key generation used). Round 3 takes "" or KeysFalcon.
 	KeySource shadow.KeySource
 	// Format is the stage format with %d for the width, e.g. "vprec:%d"
 	// or "vprec:%d:e11:rz".
@@ -149,22 +149,18 @@ func (c *Config) Check() error {
 	case strings.Count(c.Format, "%d") != 1:
 		return fmt.Errorf("tune: format %q: want one %%d for the width", c.Format)
 	}
-	sc, err := shadow.ParseScheme(string(c.Scheme))
-	if err != nil {
+	if c.Scheme == nil {
+		sc, err := scheme.Lookup("")
+		if err != nil {
+			return fmt.Errorf("tune: %w", err)
+		}
+		c.Scheme = sc
+	}
+	if err := c.Scheme.CheckLogN(c.LogN); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
-	c.Scheme = sc
-	if sc == shadow.SchemeFNDSA && (c.LogN < fndsa.MinStdLogN || c.LogN > fndsa.MaxLogN) {
-		return fmt.Errorf("tune: scheme fn-dsa signs with degrees 512 and 1024, not %d", 1<<c.LogN)
-	}
-	switch c.KeySource {
-	case "", shadow.KeysFalcon:
-	case shadow.KeysFNDSA:
-		if sc != shadow.SchemeFNDSA {
-			return errors.New("tune: FN-DSA keys are for scheme fn-dsa only (round 3 signs with round 3's keys)")
-		}
-	default:
-		_, err := shadow.ParseKeySource(string(c.KeySource))
+	scfg := c.shadowConfig(c.Seed, 1, 1)
+	if err := scfg.Check(); err != nil {
 		return fmt.Errorf("tune: %w", err)
 	}
 	if _, err := ParseStatistic(string(c.Statistic)); err != nil {
@@ -173,19 +169,19 @@ func (c *Config) Check() error {
 	if _, err := ParseCostModel(string(c.Cost)); err != nil {
 		return err
 	}
-	_, err = plan.Parse("all=" + fmt.Sprintf(c.Format, c.Start))
+	_, err := plan.Parse("all=" + fmt.Sprintf(c.Format, c.Start))
 	return err
 }
 
 // shadowConfig is the shadowed campaign of n signatures from seed that
 // measures (or counts) a plan: the keys of KeySource (round 3's over
-// emu64, or FN-DSA's own), dd shadow, and the scheme's
+// emu64, or the scheme's own), dd shadow, and the scheme's
 // exact 1/sigma -- the formula for round 3, the scheme's own table for
-// FN-DSA (its table is the formula correctly rounded to binary64, and the
-// shadow takes no other for FN-DSA).
+// a scheme that fixes one (FN-DSA's is the formula correctly rounded to
+// binary64, and the shadow takes no other for it).
 func (c *Config) shadowConfig(seed string, n, workers int) shadow.Config {
 	sigma := shadow.SigmaFormula
-	if c.Scheme == shadow.SchemeFNDSA {
+	if c.Scheme != nil && c.Scheme.FixedInvSigma() {
 		sigma = shadow.SigmaReference
 	}
 	return shadow.Config{
@@ -417,7 +413,7 @@ func Search(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	scfg := cfg.shadowConfig(cfg.Seed, cfg.Signatures, cfg.Workers)
 	res := &Result{
-		Scheme: string(cfg.Scheme), KeySource: string(scfg.KeySourceOf()), NotTuned: notTuned, CostNote: costNote(cfg.Scheme),
+		Scheme: cfg.Scheme.Name(), KeySource: string(scfg.KeySourceOf()), NotTuned: notTuned, CostNote: cfg.Scheme.CostNote(),
 		Params: 1 << cfg.LogN, TargetLog2: cfg.TargetLog2, MarginBits: cfg.MarginBits, Statistic: cfg.Statistic, Cost: cfg.Cost, CostUnit: cfg.Cost.Unit(),
 		Format: cfg.Format, Signatures: cfg.Signatures, Confirm: cfg.ConfirmSignatures, Seed: cfg.Seed,
 		OpsPerSignature: opsTable(ops), Uniform: uni, Chosen: chosen, Descent: len(path) - 1, WalkedBack: len(path) - 1 - slices.Index(path, chosen),
@@ -467,19 +463,11 @@ func idleStage(n [arith.NumOps]float64) bool {
 }
 
 // idleReason says why a stage without operations is not tuned.
-func idleReason(sc shadow.Scheme, st arith.PlanStage) string {
-	if sc == shadow.SchemeFNDSA && st == arith.PlanExpm {
-		return "no floating-point work in FN-DSA signing: its ApproxExp is integer (its two truncations to fixed point are sampler operations); not tuned, its width changes nothing"
+func idleReason(sc scheme.Scheme, st arith.PlanStage) string {
+	if r := sc.IdleStage(st); r != "" {
+		return r
 	}
 	return "no arithmetic operation of signing falls in this stage; not tuned, its width changes nothing"
-}
-
-// costNote says what a scheme's cost leaves out.
-func costNote(sc shadow.Scheme) string {
-	if sc == shadow.SchemeFNDSA {
-		return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
-	}
-	return ""
 }
 
 func allZero(w Widths) bool {
@@ -596,10 +584,11 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 }
 
 // cannotSign reports whether err says that a plan has too little
-// precision to sign: no short vector within the attempts' bound (round 3's
-// or FN-DSA's signer), or a sampler that rejects without end.
+// precision to sign: no short vector within the attempts' bound (the
+// scheme's signer, scheme.ErrSignAttempts), or a sampler that rejects
+// without end.
 func cannotSign(err error) bool {
-	return errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, fndsa.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)
+	return errors.Is(err, scheme.ErrSignAttempts) || errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)
 }
 
 // done records a new measurement.

@@ -101,7 +101,7 @@ func records(t *testing.T, b arith.Backend, cfg shadow.Config) []byte {
 func sameRecords(t *testing.T, b, want arith.Backend, keygen string, ddSigs, oracleSigs int) {
 	t.Helper()
 	for _, c := range []struct {
-		sh   shadow.ShadowKind
+		sh   shadow.Kind
 		sigs int
 	}{{shadow.ShadowDD, ddSigs}, {shadow.ShadowOracle, oracleSigs}} {
 		if c.sigs == 0 {

@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
-	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // ---- counts ----
@@ -105,7 +105,7 @@ func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *streams) err
 	if err != nil {
 		return err
 	}
-	if sc == shadow.SchemeFNDSA {
+	if sc == fndsa2025.Scheme {
 		return runAccelCountsFNDSA(opts, s)
 	}
 	if opts.KeySource != "" || opts.changed("fn-dsa-record") {

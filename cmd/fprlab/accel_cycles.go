@@ -13,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // fprlab accel cycles: the per-phase cycle model of package accel (counted
@@ -126,8 +127,8 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if err != nil {
 		return err
 	}
-	fn := sc == shadow.SchemeFNDSA
-	if ks == shadow.KeysFNDSA {
+	fn := sc == fndsa2025.Scheme
+	if ks == keysFNDSA {
 		if !opts.recordsSet {
 			opts.Records = fndsaKATRecordsPerDegree
 		}
@@ -363,7 +364,7 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, op
 		}
 		var c *accel.FNDSACounts
 		var err error
-		if ks == shadow.KeysFNDSA {
+		if ks == keysFNDSA {
 			c, err = countFNDSAKAT(logn, r)
 		} else if c, err = accel.CountFNDSARecord(logn, r); err == nil {
 			err = accel.CheckPublished(logn, &c.KAT.Record)
@@ -384,7 +385,7 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, op
 	}
 	w := s.Out
 	over := fmt.Sprintf("the FN-DSA signatures made with the keys of NIST KAT records %d to %d (%d records, round-3 keys)", recs[0], recs[len(recs)-1], len(recs))
-	if ks == shadow.KeysFNDSA {
+	if ks == keysFNDSA {
 		over = fmt.Sprintf("the signatures of go-fn-dsa's KAT records %d to %d of the degree (%d records, their FN-DSA keys)", recs[0], recs[len(recs)-1], len(recs))
 	}
 	fmt.Fprintf(w, "FN-DSA-%d verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\n%s:\n\n", res.Params, opts.Platform, over)

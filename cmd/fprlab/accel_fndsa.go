@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // accel counts --scheme fn-dsa: the counts of an FN-DSA signature (the
@@ -106,7 +107,7 @@ func countFNDSAKAT(logn uint, j int) (*accel.FNDSACounts, error) {
 // fndsaCountsInput validates the record flags of accel counts --scheme
 // fn-dsa and counts the chosen input.
 func fndsaCountsInput(opts *accelCountsOptions) (uint, *accel.FNDSACounts, error) {
-	ks, err := parseKeySource(opts.KeySource, shadow.SchemeFNDSA)
+	ks, err := parseKeySource(opts.KeySource, fndsa2025.Scheme)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -210,7 +210,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err != nil {
 		return nil, cfg, err
 	}
-	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.ShadowKind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
+	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.Kind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
 	if cfg.Acceptance, err = campaign.ParseAcceptance(opts.Acceptance); err != nil {
 		return nil, cfg, err
 	}
@@ -220,7 +220,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if cfg.KeySource, err = parseKeySource(opts.KeySource, cfg.Scheme); err != nil {
 		return nil, cfg, err
 	}
-	if cfg.Scheme == shadow.SchemeFNDSA && !opts.exactSigmaSet {
+	if cfg.Scheme.FixedInvSigma() && !opts.exactSigmaSet {
 		cfg.Sigma = shadow.SigmaReference
 	}
 	if opts.KATRecords != "" {
@@ -293,7 +293,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 	}
 	if !opts.JSON {
 		c.Measured = func(sum *shadow.Summary, elapsed time.Duration) {
-			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
+			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, schemeKeysName(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
 		}
 	}
 	if opts.Out != "" {
@@ -358,9 +358,7 @@ func writeManifestArgv(dir, what string, argv []string, output string, cfg shado
 // writeManifestRun writes the manifest of the run whose command run holds.
 func writeManifestRun(dir, what string, run results.Run, output string, cfg shadow.Config, sums []*shadow.Summary) error {
 	run.Output, run.Version, run.Seed, run.KATRecords = output, releaseVersion(), cfg.Seed, ""
-	if cfg.Scheme == shadow.SchemeFNDSA {
-		run.Scheme = string(cfg.Scheme)
-	}
+	run.Scheme = cfg.SchemeName()
 	run.KeySource = string(cfg.KeySourceOf())
 	if cfg.KATMode() {
 		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
@@ -369,7 +367,7 @@ func writeManifestRun(dir, what string, run results.Run, output string, cfg shad
 		run.Signatures = max(run.Signatures, int64(s.Signatures))
 		run.Seconds += s.Seconds
 	}
-	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, schemeKeysName(string(cfg.Scheme), 1<<cfg.LogN, run.KeySource)), run)
+	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, schemeKeysName(cfg.SchemeName(), 1<<cfg.LogN, run.KeySource)), run)
 }
 
 // writeManifestFile writes DIR/manifest.json holding one run.

@@ -90,7 +90,7 @@ func TestEveryBackendEveryConsumer(t *testing.T) {
 			}
 
 			for _, sh := range []struct {
-				kind shadow.ShadowKind
+				kind shadow.Kind
 				bits int
 			}{{shadow.ShadowOracle, 512}, {shadow.ShadowDD, 106}} {
 				if b.Bits >= sh.bits {

@@ -16,6 +16,7 @@ import (
 	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // katOptions holds the flags of kat.
@@ -76,7 +77,7 @@ func newKatCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if sc == shadow.SchemeFNDSA {
+			if sc == fndsa2025.Scheme {
 				return runKatFNDSA(cmd.Context(), opts, cmd.Flags().Changed, s)
 			}
 			return runKat(cmd.Context(), opts, s)

@@ -14,11 +14,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // defaultKeygenBackend is the backend keygen and kat use unless told, as
@@ -42,20 +42,30 @@ type keygenJSON struct {
 
 // keygenOptions holds the flags of keygen.
 type keygenOptions struct {
-	Params, Backend, Seed, PK, SK string
-	SeedSet                       bool // --seed given (an empty value is refused, not ignored)
-	BackendSet                    bool // --backend given (refused with --scheme fn-dsa)
-	Hex, JSON, Progress           bool
-	Scheme                        string
+	Params, Backend, Seed, RawSeed, PK, SK string
+	SeedSet, RawSeedSet                    bool // --seed, --raw-seed given (an empty value is refused, not ignored)
+	BackendSet                             bool // --backend given (refused with --scheme fn-dsa)
+	Hex, JSON, Progress                    bool
+	Scheme                                 string
 }
 
 const keygenLong = `keygen generates a Falcon key pair exactly as the reference Falcon-impl-20211101
 does (Zf(keygen): Gaussian f and g, the Gram-Schmidt bound, NTRUSolve with its
 Babai reductions), with every floating-point operation done by --backend.
-The random stream is SHAKE256 of a 48-byte seed from crypto/rand, or of the
-bytes given with --seed (hex), so a seed reproduces its key. The files hold
-the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn || f || g || F.
-Both files are written or neither; "-" writes one of them to standard output.
+The files hold the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn ||
+f || g || F. Both files are written or neither; "-" writes one of them to
+standard output.
+
+--seed HEX means the same for every scheme: key generation reads its random
+bytes from SHAKE256(HEX bytes), a seed of any length, so a seed reproduces its
+key. Round 3 reads as much of that stream as it needs; FN-DSA's key generation
+reads 32 bytes (go-fn-dsa's KeyGen reads 32 bytes from its random source), so
+its key seed is the first 32 bytes of SHAKE256(HEX bytes). --raw-seed HEX gives
+the exact bytes a scheme with a fixed-size key seed consumes instead: for
+--scheme fn-dsa exactly 32 bytes, go-fn-dsa's KeyGen seed, which reproduces any
+go-fn-dsa key from its random bytes. Round 3
+reads a stream of no fixed size and takes --seed only. Without either, the seed
+comes from crypto/rand (48 bytes for --seed's stream; 32 raw bytes for fn-dsa).
 
 Over a slow backend (oracle, vprec:P) key generation takes seconds to
 minutes; the elapsed time is shown on stderr when it is a terminal, or with
@@ -63,8 +73,8 @@ minutes; the elapsed time is shown on stderr when it is a terminal, or with
 
 With --scheme fn-dsa, keygen generates an FN-DSA key pair exactly as
 go-fn-dsa (e24833f) does from a 32-byte seed (its KeyGen reads 32 bytes from
-its random source): --seed takes exactly 32 bytes of hex (default: 32 bytes
-from crypto/rand), --params 4 to 1024 (512 and 1024 are the standard
+its random source; --raw-seed, or --seed's stream, above), --params 4 to
+1024 (512 and 1024 are the standard
 degrees; the others are for research). FN-DSA key generation uses integer
 and fixed-point arithmetic only, so there is no --backend: every backend
 signs with the same keys. The files use the same falcon.h encodings.
@@ -79,6 +89,7 @@ func newKeygenCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SeedSet = cmd.Flags().Changed("seed")
+			opts.RawSeedSet = cmd.Flags().Changed("raw-seed")
 			opts.BackendSet = cmd.Flags().Changed("backend")
 			opts.Progress = opts.Progress || s.ErrIsTerminal
 			return runKeygen(cmd.Context(), opts, s)
@@ -88,7 +99,8 @@ func newKeygenCmd(s *streams) *cobra.Command {
 	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024 (any power of two from 2 to 1024 is accepted)")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend (see 'fprlab backends')")
-	f.StringVar(&opts.Seed, "seed", "", "seed bytes in hex for a reproducible key (default: 48 bytes from crypto/rand; fn-dsa: exactly 32 bytes)")
+	f.StringVar(&opts.Seed, "seed", "", "reproducible key: key generation reads SHAKE256 of these `HEX` bytes, any length, every scheme (default: from crypto/rand)")
+	f.StringVar(&opts.RawSeed, "raw-seed", "", "fn-dsa: the exact 32-byte key seed in `HEX` (go-fn-dsa's KeyGen seed), instead of --seed")
 	f.StringVar(&opts.PK, "pk", "", "write the public key to `FILE`")
 	f.StringVar(&opts.SK, "sk", "", "write the private key to `FILE` (mode 0600)")
 	f.BoolVar(&opts.Hex, "hex", false, "write the keys as hex text instead of binary")
@@ -103,7 +115,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	fn := sc == shadow.SchemeFNDSA
+	fn := sc.KeySeedSize() > 0 // the scheme's own key generation from a fixed-size seed
 	logn, err := degreeLogn(opts.Params)
 	if fn && (err != nil || logn < fndsa.MinLogN) {
 		return fmt.Errorf("--params %q: FN-DSA degrees are powers of two from 4 to 1024 (512 and 1024 standard)", opts.Params)
@@ -128,7 +140,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	var pkb, skb []byte
 	backendName := "none"
 	if fn {
-		pkb, skb, err = keygenFNDSA(opts, logn)
+		pkb, skb, err = keygenOwn(opts, sc, logn)
 	} else {
 		var b arith.Backend
 		if b, err = lookupBackend(opts.Backend); err != nil {
@@ -150,7 +162,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	sum := sha256.Sum256(pkb)
 	if opts.JSON {
 		return printJSON(s.Out, keygenJSON{
-			Scheme: string(sc), Backend: backendName, Params: 1 << logn, PK: opts.PK, SK: opts.SK,
+			Scheme: sc.Name(), Backend: backendName, Params: 1 << logn, PK: opts.PK, SK: opts.SK,
 			PKBytes: len(pkb), SKBytes: len(skb), PKSHA256: hex.EncodeToString(sum[:]),
 		})
 	}
@@ -169,12 +181,13 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 // keygenFalcon generates a round-3 key pair over b from the --seed stream
 // and returns its encodings.
 func keygenFalcon(ctx context.Context, opts *keygenOptions, s *streams, b arith.Backend, logn uint) (pkb, skb []byte, err error) {
-	seed, err := keygenSeed(opts, 48, false)
+	if opts.RawSeedSet {
+		return nil, nil, errors.New("--raw-seed: round 3's key generation reads a random stream of no fixed size, not a fixed seed: use --seed, the stream's SHAKE256 seed")
+	}
+	rng, err := keygenStream(opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	rng := sha3.NewSHAKE256()
-	rng.Write(seed)
 	if opts.Progress {
 		defer showElapsed(ctx, s, fmt.Sprintf("keygen: Falcon-%d over %s", 1<<logn, b.Name))()
 	}
@@ -189,41 +202,71 @@ func keygenFalcon(ctx context.Context, opts *keygenOptions, s *streams, b arith.
 	return pkb, skb, nil
 }
 
-// keygenFNDSA generates an FN-DSA key pair from the 32-byte --seed (or
-// crypto/rand) and returns its encodings.
-func keygenFNDSA(opts *keygenOptions, logn uint) (pkb, skb []byte, err error) {
-	seed, err := keygenSeed(opts, fndsa.KeygenSeedSize, true)
+// keygenOwn generates a key pair with the scheme's own key generation
+// (FN-DSA's) from its fixed-size seed -- --raw-seed, the first bytes of
+// --seed's stream, or crypto/rand -- and returns its encodings.
+func keygenOwn(opts *keygenOptions, sc scheme.Scheme, logn uint) (pkb, skb []byte, err error) {
+	if opts.SeedSet && opts.RawSeedSet {
+		return nil, nil, errors.New("--seed and --raw-seed are two forms of one seed: give one")
+	}
+	seed := make([]byte, sc.KeySeedSize())
+	switch {
+	case opts.RawSeedSet:
+		if seed, err = hexSeed("--raw-seed", opts.RawSeed); err != nil {
+			return nil, nil, err
+		}
+		if len(seed) != sc.KeySeedSize() {
+			return nil, nil, fmt.Errorf("--raw-seed must be exactly %d bytes (%d hex digits, the key seed --scheme %s reads); got %d (--seed takes a seed of any length)", sc.KeySeedSize(), 2*sc.KeySeedSize(), sc.Name(), len(seed))
+		}
+	case opts.SeedSet:
+		rng, err := keygenStream(opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		rng.Read(seed)
+	default:
+		if _, err := rand.Read(seed); err != nil {
+			return nil, nil, fmt.Errorf("reading crypto/rand: %w", err)
+		}
+	}
+	sk, err := sc.KeyGen(logn, seed)
 	if err != nil {
 		return nil, nil, err
 	}
-	kp, err := fndsa.KeyGen(logn, seed)
-	if err != nil {
-		return nil, nil, err
-	}
-	return kp.VerifyingKey, kp.SigningKey, nil
+	return sc.EncodeKeys(sk)
 }
 
-// keygenSeed returns the --seed bytes, or size bytes from crypto/rand;
-// with exact, --seed must be size bytes long.
-func keygenSeed(opts *keygenOptions, size int, exact bool) ([]byte, error) {
-	if !opts.SeedSet {
-		seed := make([]byte, size)
-		if _, err := rand.Read(seed); err != nil {
-			return nil, fmt.Errorf("reading crypto/rand: %w", err)
-		}
-		return seed, nil
+// keygenStream is the random stream of --seed, SHAKE256 of its bytes, or
+// of 48 bytes from crypto/rand without it; --seed and --raw-seed exclude
+// each other.
+func keygenStream(opts *keygenOptions) (*sha3.SHAKE, error) {
+	if opts.SeedSet && opts.RawSeedSet {
+		return nil, errors.New("--seed and --raw-seed are two forms of one seed: give one")
 	}
-	seed, err := hex.DecodeString(strings.TrimSpace(opts.Seed))
+	seed := make([]byte, 48)
+	if opts.SeedSet {
+		var err error
+		if seed, err = hexSeed("--seed", opts.Seed); err != nil {
+			return nil, err
+		}
+	} else if _, err := rand.Read(seed); err != nil {
+		return nil, fmt.Errorf("reading crypto/rand: %w", err)
+	}
+	rng := sha3.NewSHAKE256()
+	rng.Write(seed)
+	return rng, nil
+}
+
+// hexSeed decodes the hex value of a seed flag, refusing an empty one.
+func hexSeed(flag, v string) ([]byte, error) {
+	seed, err := hex.DecodeString(strings.TrimSpace(v))
 	if err != nil {
-		return nil, fmt.Errorf("--seed is not valid hex: %v", err)
+		return nil, fmt.Errorf("%s is not valid hex: %v", flag, err)
 	}
 	if len(seed) == 0 {
 		// An empty value (an unset shell variable) would give one
 		// fixed, publicly computable key.
-		return nil, fmt.Errorf("--seed is empty; give at least one byte of hex, or omit --seed for a random key")
-	}
-	if exact && len(seed) != size {
-		return nil, fmt.Errorf("--seed must be exactly %d bytes (%d hex digits, go-fn-dsa's seed length) with --scheme fn-dsa; got %d", size, 2*size, len(seed))
+		return nil, fmt.Errorf("%s is empty; give at least one byte of hex, or omit %s for a random key", flag, flag)
 	}
 	return seed, nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/sha3"
 	"encoding/hex"
 	"encoding/json"
 	"os"
@@ -51,7 +52,7 @@ func TestFNDSAKeygenCommand(t *testing.T) {
 	path := func(name string) string { return filepath.Join(dir, name) }
 	for _, r := range recs {
 		n := 1 << r.LogN
-		code, out, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--seed", r.KeygenSeed,
+		code, out, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--raw-seed", r.KeygenSeed,
 			"--pk", path("pk"), "--sk", path("sk"), "--json")
 		if code != 0 {
 			t.Fatalf("degree %d: keygen exit %d: %s", n, code, errs)
@@ -75,7 +76,7 @@ func TestFNDSAKeygenCommand(t *testing.T) {
 			}
 		}
 		// --hex writes the same keys as text.
-		if code, _, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--seed", r.KeygenSeed,
+		if code, _, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--raw-seed", r.KeygenSeed,
 			"--pk", path("pk.hex"), "--sk", path("sk.hex"), "--hex"); code != 0 {
 			t.Fatalf("degree %d: keygen --hex exit %d: %s", n, code, errs)
 		}
@@ -194,5 +195,47 @@ func TestKatFNDSABackendCannotSign(t *testing.T) {
 	// message names the backend without repeating it.
 	if n := strings.Count(errs, "SamplerZ rejected"); n != 1 || !strings.Contains(errs, "backend vprec:12 could not regenerate every record (where and why: above, and in the results)") {
 		t.Errorf("stderr names the failure %d times: %q", n, errs)
+	}
+}
+
+// TestKeygenSeedForms: --seed means SHAKE256 of its bytes for every
+// scheme -- FN-DSA's key seed is the first 32 bytes of that stream, so
+// --seed X and --raw-seed SHAKE256(X)[:32] give one key -- and --raw-seed,
+// the exact 32-byte seed, is FN-DSA's only; bad combinations are refused.
+func TestKeygenSeedForms(t *testing.T) {
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	raw := make([]byte, 32)
+	h := sha3.NewSHAKE256()
+	h.Write([]byte{0x01, 0x02, 0x03})
+	h.Read(raw)
+	var keys [2][]byte
+	for i, seed := range [][]string{{"--seed", "010203"}, {"--raw-seed", hex.EncodeToString(raw)}} {
+		args := append([]string{"keygen", "--scheme", "fn-dsa", "--params", "16", "--pk", path("pk"), "--sk", path("sk")}, seed...)
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d %s", seed, code, errs)
+		}
+		var err error
+		if keys[i], err = os.ReadFile(path("sk")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(keys[0], keys[1]) {
+		t.Error("--seed 010203 and --raw-seed SHAKE256(010203)[:32] give different FN-DSA keys")
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--scheme", "falcon", "--params", "16", "--raw-seed", hex.EncodeToString(raw)}, "use --seed"},
+		{[]string{"--scheme", "fn-dsa", "--params", "16", "--raw-seed", "0102"}, "exactly 32 bytes"},
+		{[]string{"--scheme", "fn-dsa", "--params", "16", "--raw-seed", ""}, "--raw-seed is empty"},
+		{[]string{"--scheme", "fn-dsa", "--params", "16", "--seed", "01", "--raw-seed", hex.EncodeToString(raw)}, "give one"},
+		{[]string{"--scheme", "falcon", "--params", "16", "--seed", "01", "--raw-seed", hex.EncodeToString(raw)}, "--raw-seed"},
+	} {
+		args := append(append([]string{"keygen"}, c.args...), "--pk", path("pk2"), "--sk", path("sk2"))
+		if code, _, errs := runCLI(t, args...); code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d %q, want a refusal with %q", c.args, code, errs, c.want)
+		}
 	}
 }

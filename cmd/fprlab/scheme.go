@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,35 +13,43 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	_ "github.com/fprlab/fprlab/scheme/round3"
 )
 
-// The --scheme flag: Falcon round 3 (package falcon, the default) or
-// FN-DSA as go-fn-dsa implements the FIPS 206 draft (package fndsa; FIPS
-// 206 is not final).
+// The --scheme flag: a scheme registered in package scheme, looked up by
+// name -- Falcon round 3 (scheme/round3, the default) or FN-DSA as
+// go-fn-dsa implements the FIPS 206 draft (scheme/fndsa2025; FIPS 206 is
+// not final). The binary links both; the commands ask the scheme, and only
+// sign and verify's --context and --prehash, which only FN-DSA's hashing
+// has, name it.
 
 const schemeUsage = "signature scheme: falcon (round 3) or fn-dsa (FIPS 206 draft as go-fn-dsa e24833f implements it; not final)"
 
 // addSchemeFlag registers --scheme on cmd, into p.
 func addSchemeFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "scheme", string(shadow.SchemeFalcon), schemeUsage)
+	cmd.Flags().StringVar(p, "scheme", scheme.Default, schemeUsage)
 }
 
-// parseScheme validates a --scheme value.
-func parseScheme(s string) (shadow.Scheme, error) {
-	sc, err := shadow.ParseScheme(s)
+// parseScheme looks up a --scheme value.
+func parseScheme(s string) (scheme.Scheme, error) {
+	sc, err := scheme.Lookup(s)
 	if err != nil {
-		return "", fmt.Errorf("--scheme: %w", err)
+		return nil, fmt.Errorf("--scheme: %w", err)
 	}
 	return sc, nil
 }
 
-// schemeName is the name of the scheme at degree n for messages, as in
+// schemeName is the name of the scheme named s (a document's "scheme":
+// absent or unknown is round 3) at degree n for messages, as in
 // "Falcon-512" or "FN-DSA-512".
 func schemeName(s string, n int) string {
-	if shadow.Scheme(s) == shadow.SchemeFNDSA {
-		return fmt.Sprintf("FN-DSA-%d", n)
+	sc, err := scheme.Lookup(s)
+	if err != nil {
+		sc, _ = scheme.Lookup("")
 	}
-	return fmt.Sprintf("Falcon-%d", n)
+	return sc.Title(uint(bits.Len(uint(n)) - 1))
 }
 
 // schemeFlags are the FN-DSA flags of sign and verify: --scheme, the
@@ -67,7 +76,7 @@ func (sf *schemeFlags) fnDSA() (bool, []byte, fndsa.PreHash, error) {
 	if err != nil {
 		return false, nil, 0, err
 	}
-	if sc != shadow.SchemeFNDSA {
+	if sc != fndsa2025.Scheme {
 		for _, name := range []string{"context", "prehash"} {
 			if sf.changed != nil && sf.changed(name) {
 				return false, nil, 0, fmt.Errorf("--%s applies to --scheme fn-dsa only", name)
@@ -134,47 +143,73 @@ func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, 
 // signs with.
 const keySourceUsage = "fn-dsa: keys from `SOURCE`: fn-dsa (FN-DSA's own integer key generation, go-fn-dsa's keys; the default) or falcon (round 3's key generation over emu64 or the backend, as FN-DSA campaigns made before FN-DSA key generation existed)"
 
-// parseKeySource validates --key-source for scheme sc: "" is FN-DSA's own
-// keys for fn-dsa; round 3 signs with round 3's keys, so any --key-source
-// with --scheme falcon is refused rather than ignored.
-func parseKeySource(v string, sc shadow.Scheme) (shadow.KeySource, error) {
-	if sc != shadow.SchemeFNDSA {
+// parseKeySource validates --key-source for scheme sc: "" is the scheme's
+// own keys for a scheme with key generation of its own (fn-dsa); round 3
+// signs with round 3's keys, so any --key-source with --scheme falcon is
+// refused rather than ignored.
+func parseKeySource(v string, sc scheme.Scheme) (shadow.KeySource, error) {
+	if sc.KeySeedSize() == 0 {
 		if v != "" {
-			return "", fmt.Errorf("--key-source %s applies to --scheme fn-dsa only (round 3 signs with round 3's keys)", v)
+			return "", fmt.Errorf("--key-source %s applies to --scheme %s only (round 3 signs with round 3's keys)", v, strings.Join(ownKeySchemes(), " or "))
 		}
 		return "", nil
 	}
 	if v == "" {
-		return shadow.KeysFNDSA, nil
+		return shadow.KeysOf(sc), nil
 	}
-	ks, err := shadow.ParseKeySource(v)
+	ks, err := shadow.ParseKeySource(v, sc)
 	if err != nil {
 		return "", fmt.Errorf("--key-source: %w", err)
 	}
 	return ks, nil
 }
 
-// schemeKeysName is schemeName with the key source of an FN-DSA campaign,
-// as in "FN-DSA-512 (FN-DSA keys)" or "FN-DSA-512 (round-3 keys)".
-func schemeKeysName(scheme string, n int, keySource string) string {
-	name := schemeName(scheme, n)
-	switch shadow.KeySource(keySource) {
-	case shadow.KeysFNDSA:
-		name += " (FN-DSA keys)"
-	case shadow.KeysFalcon:
+// keysFNDSA is the key source of FN-DSA's own keys ("fn-dsa"), which
+// the FN-DSA accelerator models count.
+var keysFNDSA = shadow.KeysOf(fndsa2025.Scheme)
+
+// ownKeySchemes names the schemes with key generation of their own.
+func ownKeySchemes() []string {
+	var names []string
+	for _, n := range scheme.Names() {
+		if sc, err := scheme.Lookup(n); err == nil && sc.KeySeedSize() > 0 {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// schemeKeysName is schemeName with the key source of a campaign of a
+// scheme with key generation of its own, as in "FN-DSA-512 (FN-DSA keys)"
+// or "FN-DSA-512 (round-3 keys)".
+func schemeKeysName(schemeID string, n int, keySource string) string {
+	name := schemeName(schemeID, n)
+	switch {
+	case keySource == string(shadow.KeysFalcon):
 		name += " (round-3 keys)"
+	case keySource != "":
+		name += " (" + schemeDescription(keySource) + " keys)"
 	}
 	return name
 }
 
+// schemeDescription is the description of the scheme named s ("FN-DSA"),
+// or s itself when this binary does not know it.
+func schemeDescription(s string) string {
+	if sc, err := scheme.Lookup(s); err == nil {
+		return sc.Description()
+	}
+	return s
+}
+
 // keysFrom is where a summary's keys come from, for compare's text
-// output: the backend of round 3's key generation, or FN-DSA's own.
+// output: the backend of round 3's key generation, or the scheme's own.
 func keysFrom(s *shadow.Summary) string {
-	switch shadow.KeySource(s.KeySource) {
-	case shadow.KeysFNDSA:
-		return "FN-DSA key generation (integer, fndsa.KeyGen; seeds derived from the seed)"
-	case shadow.KeysFalcon:
+	switch s.KeySource {
+	case "":
+		return s.KeygenBackend
+	case string(shadow.KeysFalcon):
 		return "round-3 key generation over " + s.KeygenBackend
 	}
-	return s.KeygenBackend
+	return schemeDescription(s.KeySource) + " key generation (integer, the scheme's own; seeds derived from the seed)"
 }

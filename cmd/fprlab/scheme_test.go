@@ -109,7 +109,7 @@ func TestFNDSABadFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2", "--backend", "native"}, "--backend does not apply"},
-		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2", "--seed", "00"}, "exactly 32"},
+		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "512", "--pk", out, "--sk", out + "2", "--raw-seed", "00"}, "exactly 32"},
 		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "2", "--pk", out, "--sk", out + "2"}, "4 to 1024"},
 		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "500", "--pk", out, "--sk", out + "2"}, `--params "500": FN-DSA degrees are powers of two from 4 to 1024`},
 		{[]string{"keygen", "--scheme", "fn-dsa", "--params", "3", "--pk", out, "--sk", out + "2"}, "from 4 to 1024"},

@@ -17,6 +17,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -229,7 +230,7 @@ func planSweep(opts *sweepOptions) (*sweepPlan, error) {
 	}
 	opts.Backends = p.bs[0].Name
 	_, p.cfg, err = compareConfig(&opts.compareOptions)
-	if err == nil && p.cfg.Scheme == shadow.SchemeFNDSA {
+	if err == nil && !p.cfg.Scheme.ReplaysNISTKAT() {
 		// The KAT conformance column regenerates round 3's NIST records
 		// (key generation and signing); FN-DSA has no such records.
 		if opts.KAT != 0 && opts.katSet != nil && opts.katSet() {
@@ -448,12 +449,25 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	fmt.Fprintln(w)
 	for _, ps := range pstars {
 		curve := ps.Curve.String()
-		if len(points) > 0 && shadow.Scheme(points[0].Scheme) == shadow.SchemeFNDSA {
+		if sc := sweepScheme(points); !scheme.IsDefault(sc) {
 			// results.Curve's legend names round 3's degrees ("Falcon-512
 			// rn"); a sweep has one scheme.
-			curve = "FN-DSA-" + strings.TrimPrefix(curve, "Falcon-")
+			curve = strings.TrimSuffix(sc.Title(9), "512") + strings.TrimPrefix(curve, "Falcon-")
 		}
 		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", curve, ps.Criterion.Describe(), ps, ps.Signatures)
 	}
 	return nil
+}
+
+// sweepScheme is the scheme a sweep's points were signed with (nil for
+// round 3, or no point at all).
+func sweepScheme(points []shadow.Point) scheme.Scheme {
+	if len(points) == 0 {
+		return nil
+	}
+	sc, err := scheme.Lookup(points[0].Scheme)
+	if err != nil {
+		return nil
+	}
+	return sc
 }

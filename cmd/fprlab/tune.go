@@ -21,6 +21,7 @@ import (
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/shellword"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // tuneOptions holds the flags of tune.
@@ -196,8 +197,8 @@ func tuneIdentity(cfg tune.Config) checkpoint.Identity {
 		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
 		"statistic": string(cfg.Statistic), "seed": cfg.Seed, "keys": strconv.Itoa(cfg.Keys), "format": cfg.Format,
 	}
-	if cfg.Scheme == shadow.SchemeFNDSA {
-		flags["scheme"] = string(cfg.Scheme)
+	if !scheme.IsDefault(cfg.Scheme) {
+		flags["scheme"] = cfg.Scheme.Name()
 	}
 	if ks := tuneKeySource(cfg); ks != "" {
 		flags["key_source"] = ks
@@ -298,7 +299,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
 			Note:      fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm),
 			KeySource: res.KeySource}
-		if cfg.Scheme == shadow.SchemeFNDSA {
+		if !scheme.IsDefault(cfg.Scheme) {
 			run.Scheme = res.Scheme
 		}
 		if err := writeManifestFile(opts.Out, "fprlab tune, "+schemeKeysName(res.Scheme, res.Params, res.KeySource), run); err != nil {

@@ -26,6 +26,8 @@ type fnDSA struct{}
 
 func (fnDSA) Name() string { return "fn-dsa" }
 
+func (fnDSA) Description() string { return "FN-DSA" }
+
 func (fnDSA) Title(logn uint) string { return fmt.Sprintf("FN-DSA-%d", 1<<logn) }
 
 // CheckLogN accepts the standard degrees, 512 and 1024: the weak degrees

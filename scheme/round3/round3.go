@@ -22,6 +22,8 @@ type round3 struct{}
 
 func (round3) Name() string { return "falcon" }
 
+func (round3) Description() string { return "Falcon round 3" }
+
 func (round3) Title(logn uint) string { return fmt.Sprintf("Falcon-%d", 1<<logn) }
 
 // CheckLogN accepts every degree falcon defines (2 to 1024; the NIST

@@ -1,0 +1,176 @@
+package shadow
+
+import (
+	"crypto/sha3"
+	"errors"
+	"fmt"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/fips206"
+	"github.com/fprlab/fprlab/scheme"
+)
+
+// KeySource names the key generation of a campaign's keys: the name of
+// the scheme whose key generation makes them.
+type KeySource string
+
+// KeysFalcon is round 3's key generation (falcon.Keygen over the
+// campaign's key backend, KeygenBackend's rule): the keys of every round-3
+// campaign, the zero value's choice, and what campaigns of another scheme
+// made before that scheme had key generation of its own used.
+const KeysFalcon KeySource = "falcon"
+
+// KeysOf is the key source of scheme s's own key generation (s.KeyGen
+// from SchemeKeySeed; for FN-DSA, "fn-dsa": fndsa.KeyGen, go-fn-dsa's keys
+// bit for bit). No floating point is involved, so no key generation is
+// shadowed and every backend signs with the same keys.
+func KeysOf(s scheme.Scheme) KeySource { return KeySource(s.Name()) }
+
+// ParseKeySource parses a key source for scheme s: s's own (when it has
+// key generation of its own) or "falcon".
+func ParseKeySource(v string, s scheme.Scheme) (KeySource, error) {
+	ks := KeySource(v)
+	if ks == KeysFalcon || (s.KeySeedSize() > 0 && ks == KeysOf(s)) {
+		return ks, nil
+	}
+	if s.KeySeedSize() == 0 {
+		return "", fmt.Errorf("key source %q: scheme %s signs with round 3's keys: want %q", v, s.Name(), KeysFalcon)
+	}
+	return "", fmt.Errorf("key source %q: want %q (%s's key generation) or %q (round 3's)", v, KeysOf(s), s.Description(), KeysFalcon)
+}
+
+// SchemeKeySeed returns the seed of s's own key generation (s.KeySeedSize
+// bytes) of key i of a seeded campaign with seed seed: the first bytes of
+//
+//	SHAKE256("fprlab compare " || s.Name() || " key" || 0x00 || BE64(len(seed)) || seed || BE64(i))
+//
+// (the derivation of the campaign's other inputs, with its own label).
+func SchemeKeySeed(s scheme.Scheme, seed string, i int) []byte {
+	out := make([]byte, s.KeySeedSize())
+	derive(s.Name()+" key", seed, i).Read(out)
+	return out
+}
+
+// SchemeOf is the campaign's scheme: Config.Scheme, or the default
+// (scheme.Default, round 3) when it is nil and the program links it; nil
+// otherwise (Check says why).
+func (c *Config) SchemeOf() scheme.Scheme {
+	if c.Scheme != nil {
+		return c.Scheme
+	}
+	s, _ := scheme.Lookup("")
+	return s
+}
+
+// ownKeys reports whether the campaign signs with its scheme's own keys.
+func (c *Config) ownKeys() bool {
+	s := c.SchemeOf()
+	return s != nil && s.KeySeedSize() > 0 && c.KeySource == KeysOf(s)
+}
+
+// ownKey generates key i of a seeded campaign with its scheme's own key
+// generation.
+func (c *Config) ownKey(i int) (*falcon.PrivateKey, error) {
+	s := c.SchemeOf()
+	return s.KeyGen(c.LogN, SchemeKeySeed(s, c.Seed, i))
+}
+
+// KeySourceOf is the key source a summary of the campaign records: ""
+// for the default scheme, round 3 (whose keys are always round 3's), else
+// the scheme's own (KeysOf) or KeysFalcon (the zero value's).
+func (c *Config) KeySourceOf() KeySource {
+	switch {
+	case scheme.IsDefault(c.SchemeOf()):
+		return ""
+	case c.ownKeys():
+		return KeysOf(c.SchemeOf())
+	}
+	return KeysFalcon
+}
+
+// SchemeName is the "scheme" a summary or campaign identity records: ""
+// (absent) for the default scheme, round 3, as before there was a choice;
+// else the scheme's name.
+func (c *Config) SchemeName() string {
+	if s := c.SchemeOf(); !scheme.IsDefault(s) {
+		return s.Name()
+	}
+	return ""
+}
+
+// KeygenBackendOf is the backend that generates the campaign's keys over
+// b (Config.KeygenBackend, else KeygenBackend(b)); "" when the scheme's
+// own integer key generation makes them.
+func (c *Config) KeygenBackendOf(b arith.Backend) string {
+	switch {
+	case c.ownKeys():
+		return ""
+	case c.KeygenBackend != "":
+		return c.KeygenBackend
+	}
+	return KeygenBackend(b)
+}
+
+// checkScheme validates Config.Scheme and KeySource: the scheme's
+// degrees, its own 1/sigma table when it fixes one, and KAT records only
+// for a scheme whose signatures are the NIST round-3 KAT's.
+func (c *Config) checkScheme() error {
+	s := c.SchemeOf()
+	if s == nil {
+		_, err := scheme.Lookup("")
+		return err
+	}
+	switch {
+	case c.KeySource == "" || c.KeySource == KeysFalcon:
+	case s.KeySeedSize() > 0 && c.KeySource == KeysOf(s):
+	default:
+		if o, err := scheme.Lookup(string(c.KeySource)); err == nil && o.KeySeedSize() > 0 {
+			who := "round 3"
+			if !scheme.IsDefault(s) {
+				who = "scheme " + s.Name()
+			}
+			return fmt.Errorf("%s keys are for scheme %s only (%s signs with round 3's keys)", o.Description(), o.Name(), who)
+		}
+		_, err := ParseKeySource(string(c.KeySource), s)
+		return err
+	}
+	if scheme.IsDefault(s) {
+		return nil
+	}
+	if c.KATMode() && !s.ReplaysNISTKAT() {
+		return fmt.Errorf("scheme %s has no KAT records (the NIST KATs are round 3's)", s.Name())
+	}
+	if s.FixedInvSigma() && c.Sigma != SigmaReference {
+		return fmt.Errorf("scheme %s takes its 1/sigma table (the formula correctly rounded to binary64) on both sides: exact sigma %q is not supported, use %q", s.Name(), c.Sigma, SigmaReference)
+	}
+	return s.CheckLogN(c.LogN)
+}
+
+func (r *pairRunner[F, X, A, AX]) setScheme(s scheme.Scheme) { r.scheme = s }
+
+// ExpmP63FIPS206 implements fips206.Expm: FN-DSA's integer ApproxExp on
+// the measured side, measured against the exact side's 2^63 ccs exp(-x)
+// as ExpmP63 is (the exact threshold of the Bernoulli trial that
+// follows). The engine calls it for the schemes whose sampler uses that
+// ApproxExp, whichever they are.
+func (p *PairArith[F, X, A, AX]) ExpmP63FIPS206(x, ccs Pair[F, X]) uint64 {
+	return p.noteExpm(fips206.ExpmP63(p.b, x.B, ccs.B), x, ccs)
+}
+
+// signWith signs msg with sk over b in scheme s, reading the randomness
+// from rng; the function it returns verifies the signature.
+func signWith(s scheme.Scheme, b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE) (verify func() error, err error) {
+	if s == nil {
+		return nil, errors.New("shadow: no scheme")
+	}
+	sig, err := s.Sign(b, sk, msg, rng)
+	if err != nil {
+		return nil, err
+	}
+	pk, err := sk.Public()
+	if err != nil {
+		return nil, err
+	}
+	return func() error { return s.Verify(pk, msg, sig) }, nil
+}
