@@ -12,9 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // seededWarning is printed whenever --seed is used. Signing the same
@@ -191,7 +192,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 // signScheme is the scheme sign's --json names.
 func signScheme(fn bool) string {
 	if fn {
-		return string(shadow.SchemeFNDSA)
+		return fndsa2025.Scheme.Name()
 	}
-	return string(shadow.SchemeFalcon)
+	return scheme.Default
 }
