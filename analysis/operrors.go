@@ -1,6 +1,10 @@
-// Package analysis measures floating-point backends against the big-float
-// oracle: per-operation error statistics (this file), and the analyses of
-// Falcon runs built on them.
+// Package analysis measures floating-point backends, one operation at a
+// time, against the big-float oracle: the error statistics of each
+// operation on random inputs (MeasureOpError, this file) and the error of
+// expm_p63 across its domain (MeasureExpmCurve). The analyses of Falcon
+// runs live in its subpackages: the exact shadow of signing (shadow), the
+// precision search (tune), and the documents, figures and reports made of
+// their results (results, plot, report).
 package analysis
 
 import (

@@ -1,9 +1,18 @@
-// Package valuetype is the one registry of the backends' value types: it
-// links every bundled backend into the program (package arith/backends)
-// and instantiates, for each backend value type, every consumer of
-// backends chosen by name -- the Falcon engine (package falcon), the
-// exact shadow (analysis/shadow), the per-operation errors and the expm
-// curve (package analysis), the sampler recorder (package accel).
+// Package valuetype is the program's composition root: the one place that
+// names every value type and every consumer together. It links every
+// backend into the program (package arith/backends, the plugin loader
+// arith/cabi among them) and instantiates, for each backend value type --
+// float64 (native), emu64.FPR, triword.TW, ddouble.DD, *big.Float (oracle),
+// vfloat.V (vprec) and the plugins' cabi.Value and cabi.Value8 -- every
+// consumer of backends chosen by name: the Falcon engine (package falcon),
+// the exact shadow (analysis/shadow), the per-operation errors and the
+// expm curve (package analysis), the sampler recorder (package accel).
+//
+// It is imported by the binary and by tests, never by a backend or a
+// consumer: a backend registers itself with package arith only, so that
+// the arithmetic packages depend on nothing above them. Tests that run
+// backends by name through a consumer live in external test packages
+// (package falcon_test, ...) that import this one.
 //
 // A backend's Impl is an arith.Arith[F] for its own value type F, known
 // only at run time, while each consumer is generic code over F. Go cannot
@@ -28,7 +37,8 @@ import (
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends" // the bundled backends, by name
+	_ "github.com/fprlab/fprlab/arith/backends" // every backend, by name
+	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/native"
@@ -50,9 +60,11 @@ func Register[F any, A arith.Arith[F]]() {
 	accel.RegisterValueType[F, A]()
 }
 
-// The bundled value types. native.Arith has an instance of its own (the
-// shadow of hardware binary64 is the most used); falcon's generated copies
-// for native, emu64 and triword are registered by package falcon itself.
+// The value types of every backend. native.Arith has an instance of its
+// own (the shadow of hardware binary64 is the most used), and so have the
+// plugins' Arith and Arith8 (a call per operation through the concrete
+// type); falcon's generated copies for native, emu64 and triword are
+// registered by package falcon itself.
 func init() {
 	Register[float64, native.Arith]()
 	Register[float64, arith.Arith[float64]]()
@@ -61,4 +73,8 @@ func init() {
 	Register[ddouble.DD, arith.Arith[ddouble.DD]]()
 	Register[*big.Float, arith.Arith[*big.Float]]()
 	Register[vfloat.V, arith.Arith[vfloat.V]]()
+	Register[cabi.Value, cabi.Arith]()
+	Register[cabi.Value, arith.Arith[cabi.Value]]()
+	Register[cabi.Value8, cabi.Arith8]()
+	Register[cabi.Value8, arith.Arith[cabi.Value8]]()
 }

@@ -1,8 +1,12 @@
 // Package backends links every arithmetic backend into a program: importing
-// it for its side effects registers them all with package arith.
+// it for its side effects registers each backend and backend family by name
+// with package arith. It links backends only; package valuetype, which
+// imports it, also instantiates the consumers (Falcon, the shadow, the
+// analyses) for the backends' value types.
 package backends
 
 import (
+	_ "github.com/fprlab/fprlab/arith/cabi"    // so:PATH[@CONFIG], arithmetic plugins
 	_ "github.com/fprlab/fprlab/arith/ddouble" // dd
 	_ "github.com/fprlab/fprlab/arith/emu64"   // emu64
 	_ "github.com/fprlab/fprlab/arith/native"  // native

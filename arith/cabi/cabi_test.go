@@ -15,6 +15,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype" // the plugins' value types in Falcon and the shadow
 )
 
 func lookup(t testing.TB, name string) arith.Backend {

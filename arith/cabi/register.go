@@ -4,9 +4,12 @@ import (
 	"fmt"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/valuetype"
 )
 
+// init registers the family "so" with package arith. The plugins' value
+// types (Value, Value8) reach the consumers of backends (Falcon, the
+// shadow, the analyses) through package valuetype, the program's
+// composition root: a backend registers nothing above package arith.
 func init() {
 	arith.RegisterFamily(arith.Family{
 		Name:  "so",
@@ -21,10 +24,6 @@ func init() {
 			return a.Backend("so:" + arg), nil
 		},
 	})
-	valuetype.Register[Value, Arith]()
-	valuetype.Register[Value, arith.Arith[Value]]()
-	valuetype.Register[Value8, Arith8]()
-	valuetype.Register[Value8, arith.Arith[Value8]]()
 }
 
 // Backend returns a as a backend named name, over Value8 (an Arith8) when
