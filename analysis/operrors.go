@@ -8,6 +8,7 @@
 package analysis
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/big"
@@ -83,13 +84,39 @@ func parseOp(name string) (arith.Op, int, error) {
 // MeasureOpErrors measures each named operation in turn (see
 // MeasureOpError).
 func MeasureOpErrors(b arith.Backend, ops []string, cfg OpErrorConfig) ([]results.OpError, error) {
+	return MeasureOpErrorsFrom(context.Background(), b, ops, cfg, nil, nil)
+}
+
+// MeasureOpErrorsFrom measures each named operation in turn, resumably:
+// an operation have holds a finished result of (when have is not nil) is
+// taken from it, and each new result is handed to done (when not nil: a
+// checkpoint saves it) with the time it took, before the next operation
+// starts. It stops with ctx's error when ctx is cancelled between
+// operations.
+func MeasureOpErrorsFrom(ctx context.Context, b arith.Backend, ops []string, cfg OpErrorConfig,
+	have func(op string) (results.OpError, bool), done func(r results.OpError, took time.Duration) error) ([]results.OpError, error) {
 	out := make([]results.OpError, 0, len(ops))
 	for _, op := range ops {
+		if have != nil {
+			if r, ok := have(op); ok {
+				out = append(out, r)
+				continue
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		start := time.Now()
 		r, err := MeasureOpError(b, op, cfg)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, r)
+		if done != nil {
+			if err := done(r, time.Since(start)); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return out, nil
 }

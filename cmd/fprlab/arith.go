@@ -176,34 +176,25 @@ func arithBackends(name string) ([]arith.Backend, error) {
 // measureOps measures each operation on b, taking finished ones from the
 // checkpoint and saving new ones to it.
 func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *errorsCheckpoint, opts *arithErrorsOptions, s *streams) ([]results.OpError, error) {
-	var done []results.OpError
-	for _, op := range ops {
-		if ckpt != nil {
-			if r, ok := ckpt.find(b.Name, op); ok {
-				done = append(done, r)
-				continue
-			}
-		}
-		if ctx.Err() != nil {
-			return nil, interrupted(opts.Checkpoint)
-		}
-		start := time.Now()
-		r, err := analysis.MeasureOpError(b, op, cfg)
-		if err != nil {
-			return nil, err
-		}
-		if cfg.Progress != nil {
-			fmt.Fprintf(s.Err, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, op, cfg.N, time.Since(start).Seconds())
-		}
-		done = append(done, r)
-		if ckpt != nil {
-			ckpt.Done = append(ckpt.Done, r)
-			if err := checkpoint.Save(opts.Checkpoint, errorsIdentity(opts), ckpt); err != nil {
-				return nil, err
-			}
-		}
+	var have func(op string) (results.OpError, bool)
+	if ckpt != nil {
+		have = func(op string) (results.OpError, bool) { return ckpt.find(b.Name, op) }
 	}
-	return done, nil
+	done := func(r results.OpError, took time.Duration) error {
+		if cfg.Progress != nil {
+			fmt.Fprintf(s.Err, "arith errors: %s %s done: %d samples in %.1f s\n", b.Name, r.Op, cfg.N, took.Seconds())
+		}
+		if ckpt == nil {
+			return nil
+		}
+		ckpt.Done = append(ckpt.Done, r)
+		return checkpoint.Save(opts.Checkpoint, errorsIdentity(opts), ckpt)
+	}
+	res, err := analysis.MeasureOpErrorsFrom(ctx, b, ops, cfg, have, done)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(opts.Checkpoint)
+	}
+	return res, err
 }
 
 // parseOps resolves --op: "all", one name, or a comma-separated list of
