@@ -1,9 +1,10 @@
-package analysis
+package analysis_test
 
 import (
 	"math"
 	"testing"
 
+	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/arith"
 )
 
@@ -17,7 +18,7 @@ func TestExpmCurve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cv, err := MeasureExpmCurve(b, 64, nil)
+		cv, err := analysis.MeasureExpmCurve(b, 64, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,10 +34,10 @@ func TestExpmCurve(t *testing.T) {
 		}
 	}
 	b, _ := arith.Lookup("native")
-	if _, err := MeasureExpmCurve(b, 0, nil); err == nil {
+	if _, err := analysis.MeasureExpmCurve(b, 0, nil); err == nil {
 		t.Error("empty grid accepted")
 	}
-	if _, err := MeasureExpmCurve(b, 4, []float64{1}); err == nil {
+	if _, err := analysis.MeasureExpmCurve(b, 4, []float64{1}); err == nil {
 		t.Error("ccs = 1 accepted")
 	}
 }

@@ -1,4 +1,4 @@
-package analysis
+package analysis_test
 
 import (
 	"math"
@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/backends"
+	_ "github.com/fprlab/fprlab/valuetype" // every backend, its value type registered with the analyses
 )
 
 func lookup(t *testing.T, name string) arith.Backend {
@@ -32,7 +33,7 @@ func samples(full, short int) int {
 // expm_p63 polynomial is within 2^-45 of full scale (its contract).
 func TestNativeErrors(t *testing.T) {
 	b := lookup(t, "native")
-	res, err := MeasureOpErrors(b, arith.OpNames, OpErrorConfig{N: samples(100000, 5000), Seed: 1})
+	res, err := analysis.MeasureOpErrors(b, arith.OpNames, analysis.OpErrorConfig{N: samples(100000, 5000), Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func TestNativeErrors(t *testing.T) {
 func TestOracleErrorsAreZero(t *testing.T) {
 	n := samples(2000, 200)
 	for _, name := range []string{"oracle", "oracle:512"} {
-		res, err := MeasureOpErrors(lookup(t, name), arith.OpNames, OpErrorConfig{N: n, Seed: 2})
+		res, err := analysis.MeasureOpErrors(lookup(t, name), arith.OpNames, analysis.OpErrorConfig{N: n, Seed: 2})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +96,7 @@ func TestVPrecErrors(t *testing.T) {
 	for _, p := range []int{11, 24, 53, 80} {
 		b := lookup(t, "vprec:"+itoa(p))
 		for _, op := range []string{"add", "mul", "div", "sqrt", "inv", "of", "rint"} {
-			r, err := MeasureOpError(b, op, OpErrorConfig{N: n, Seed: 3})
+			r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: n, Seed: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,12 +127,12 @@ func itoa(i int) string {
 func TestDeterministic(t *testing.T) {
 	b := lookup(t, "native")
 	n := samples(30000, 10000) // several chunks
-	one, err := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 7, Workers: 1})
+	one, err := analysis.MeasureOpError(b, "div", analysis.OpErrorConfig{N: n, Seed: 7, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	four, _ := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 7, Workers: 4})
-	other, _ := MeasureOpError(b, "div", OpErrorConfig{N: n, Seed: 8, Workers: 4})
+	four, _ := analysis.MeasureOpError(b, "div", analysis.OpErrorConfig{N: n, Seed: 7, Workers: 4})
+	other, _ := analysis.MeasureOpError(b, "div", analysis.OpErrorConfig{N: n, Seed: 8, Workers: 4})
 	if one != four {
 		t.Errorf("1 worker %+v, 4 workers %+v", one, four)
 	}
@@ -142,23 +143,23 @@ func TestDeterministic(t *testing.T) {
 
 func TestBadArguments(t *testing.T) {
 	b := lookup(t, "native")
-	if _, err := MeasureOpError(b, "fma", OpErrorConfig{N: 10}); err == nil || !strings.Contains(err.Error(), "unknown operation") {
+	if _, err := analysis.MeasureOpError(b, "fma", analysis.OpErrorConfig{N: 10}); err == nil || !strings.Contains(err.Error(), "unknown operation") {
 		t.Errorf("op fma: error %v", err)
 	}
-	for _, n := range []int{0, -1, MaxSamples + 1} {
-		if _, err := MeasureOpError(b, "add", OpErrorConfig{N: n}); err == nil {
+	for _, n := range []int{0, -1, analysis.MaxSamples + 1} {
+		if _, err := analysis.MeasureOpError(b, "add", analysis.OpErrorConfig{N: n}); err == nil {
 			t.Errorf("N = %d accepted", n)
 		}
 	}
 	bad := arith.Backend{Name: "bogus", Impl: 42}
-	if _, err := MeasureOpError(bad, "add", OpErrorConfig{N: 10}); err == nil {
+	if _, err := analysis.MeasureOpError(bad, "add", analysis.OpErrorConfig{N: 10}); err == nil {
 		t.Error("backend with value type int accepted")
 	}
 }
 
 func TestProgress(t *testing.T) {
 	var last, calls int
-	_, err := MeasureOpError(lookup(t, "native"), "sqrt", OpErrorConfig{N: 5000, Seed: 1, Progress: func(op string, done, total int) {
+	_, err := analysis.MeasureOpError(lookup(t, "native"), "sqrt", analysis.OpErrorConfig{N: 5000, Seed: 1, Progress: func(op string, done, total int) {
 		if op != "sqrt" || total != 5000 || done < last {
 			t.Errorf("progress(%q, %d, %d) after %d", op, done, total, last)
 		}
@@ -174,7 +175,7 @@ func TestProgress(t *testing.T) {
 // from the reported inputs with exact rational arithmetic, independently
 // of the oracle.
 func TestWorstInputsReproduce(t *testing.T) {
-	r, err := MeasureOpError(lookup(t, "native"), "div", OpErrorConfig{N: samples(20000, 2000), Seed: 5})
+	r, err := analysis.MeasureOpError(lookup(t, "native"), "div", analysis.OpErrorConfig{N: samples(20000, 2000), Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +193,7 @@ func TestWorstInputsReproduce(t *testing.T) {
 func TestExponentRange(t *testing.T) {
 	b := lookup(t, "native")
 	for _, op := range []string{"add", "mul", "div", "inv", "sqr", "sqrt"} {
-		r, err := MeasureOpError(b, op, OpErrorConfig{N: 3000, Seed: 6, MinExp: -8, MaxExp: 8})
+		r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: 3000, Seed: 6, MinExp: -8, MaxExp: 8})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,7 +204,7 @@ func TestExponentRange(t *testing.T) {
 		}
 	}
 	for _, rg := range [][2]int{{-3, 80}, {-110, 3}, {-600, 80}, {-110, 501}, {10, 80}} {
-		if _, err := MeasureOpError(b, "mul", OpErrorConfig{N: 10, MinExp: rg[0], MaxExp: rg[1]}); err == nil {
+		if _, err := analysis.MeasureOpError(b, "mul", analysis.OpErrorConfig{N: 10, MinExp: rg[0], MaxExp: rg[1]}); err == nil {
 			t.Errorf("range %v accepted", rg)
 		}
 	}
@@ -217,7 +218,7 @@ func TestTriwordWithinBounds(t *testing.T) {
 	for _, name := range []string{"triword", "triword-acc"} {
 		b := lookup(t, name)
 		for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
-			r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(20000, 1000), Seed: 9, MinExp: -40, MaxExp: 40})
+			r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: samples(20000, 1000), Seed: 9, MinExp: -40, MaxExp: 40})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +239,7 @@ func TestTriwordWithinBounds(t *testing.T) {
 func TestTriwordFalconRange(t *testing.T) {
 	b := lookup(t, "triword")
 	for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
-		r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(40000, 4000), Seed: 5})
+		r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: samples(40000, 4000), Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +268,7 @@ func TestTriwordFalconRange(t *testing.T) {
 // TestNoRangeForBinary64 checks that backends without proven bounds keep
 // every sample.
 func TestNoRangeForBinary64(t *testing.T) {
-	r, err := MeasureOpError(lookup(t, "native"), "mul", OpErrorConfig{N: 3000, Seed: 2})
+	r, err := analysis.MeasureOpError(lookup(t, "native"), "mul", analysis.OpErrorConfig{N: 3000, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestNoRangeForBinary64(t *testing.T) {
 func TestTriwordBeyondBinary32(t *testing.T) {
 	b := lookup(t, "triword")
 	for _, op := range []string{"add", "sub", "mul", "sqr", "inv", "div", "sqrt"} {
-		r, err := MeasureOpError(b, op, OpErrorConfig{N: 2000, Seed: 3, MinExp: -200, MaxExp: 200})
+		r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: 2000, Seed: 3, MinExp: -200, MaxExp: 200})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -309,7 +310,7 @@ func TestTriwordBeyondBinary32(t *testing.T) {
 func TestOperandsFlushedOnImportAreBelowRange(t *testing.T) {
 	b := lookup(t, "triword")
 	for _, op := range []string{"add", "sub", "mul", "sqr", "div", "sqrt"} {
-		r, err := MeasureOpError(b, op, OpErrorConfig{N: samples(20000, 4000), Seed: 1, MinExp: -200, MaxExp: 80})
+		r, err := analysis.MeasureOpError(b, op, analysis.OpErrorConfig{N: samples(20000, 4000), Seed: 1, MinExp: -200, MaxExp: 80})
 		if err != nil {
 			t.Fatal(err)
 		}
