@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/fndsa"
 )
@@ -17,33 +18,6 @@ import (
 // arithmetic, the same for every backend) and signatures made over the
 // chosen backend, each record compared with go-fn-dsa's digest of its keys
 // and its pin SHA3-256(sk || vk || sig).
-
-// katFNDSAJSON is the --json output of kat --scheme fn-dsa for one
-// backend. Scripts depend on it: the field names and meanings are stable.
-type katFNDSAJSON struct {
-	Scheme  string `json:"scheme"` // "fn-dsa"
-	Backend string `json:"backend"`
-	Records int    `json:"records"`
-	// MatchKeys counts records whose generated keys are go-fn-dsa's,
-	// MatchPins those whose SHA3-256(sk || vk || sig) is go-fn-dsa's pin
-	// (keys and signature), Verified those whose signature verifies.
-	MatchKeys     int                   `json:"match_keys"`
-	MatchPins     int                   `json:"match_pins"`
-	Verified      int                   `json:"verified"`
-	FirstMismatch *katFNDSAMismatchJSON `json:"first_mismatch"`
-	// Error is present only when the backend could not sign a record;
-	// the run of that backend stops there.
-	Error string `json:"error,omitempty"`
-}
-
-// katFNDSAMismatchJSON locates the first record that differs: field
-// "keys" when the keys differ, "signature" when only the signature does.
-type katFNDSAMismatchJSON struct {
-	Record int    `json:"record"`
-	LogN   uint   `json:"logn"`
-	J      int    `json:"j"`
-	Field  string `json:"field"`
-}
 
 // katFNDSARoundThreeFlags are kat's flags that belong to the round-3 KAT
 // files and are refused with --scheme fn-dsa rather than ignored.
@@ -90,9 +64,9 @@ func runKatFNDSA(ctx context.Context, opts *katOptions, changed func(string) boo
 		}
 		backends = []arith.Backend{b}
 	}
-	var results []katFNDSAJSON
+	var results []kat.FNDSAResult
 	for _, b := range backends {
-		res, err := katFNDSABackend(ctx, b, recs, s.Err)
+		res, err := kat.RegenerateFNDSA(ctx, b, recs, s.Err)
 		if err != nil {
 			return err
 		}
@@ -139,48 +113,8 @@ func katFNDSADegreeNote(params string) string {
 	return " of degree " + params
 }
 
-// katFNDSABackend regenerates recs with signatures over b.
-func katFNDSABackend(ctx context.Context, b arith.Backend, recs []fndsa.KATRecord, progress io.Writer) (katFNDSAJSON, error) {
-	res := katFNDSAJSON{Scheme: "fn-dsa", Backend: b.Name, Records: len(recs)}
-	for i, r := range recs {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		got, err := fndsa.RunKAT(b, r)
-		if err != nil {
-			res.Error = fmt.Sprintf("record %d (degree %d, j %d): %v", i, 1<<r.LogN, r.J, err)
-			if res.FirstMismatch == nil {
-				res.FirstMismatch = &katFNDSAMismatchJSON{Record: i, LogN: r.LogN, J: r.J, Field: "signature"}
-			}
-			fmt.Fprintf(progress, "kat: fn-dsa over %s: stopped at record %d: %v\n", b.Name, i, err)
-			res.Records = i
-			break
-		}
-		if got.KeysMatch {
-			res.MatchKeys++
-		}
-		if got.PinMatch {
-			res.MatchPins++
-		}
-		if got.Verified {
-			res.Verified++
-		}
-		if i+1 == len(recs) || recs[i+1].LogN != r.LogN {
-			fmt.Fprintf(progress, "kat: fn-dsa over %s: degree %d done, %d/%d records\n", b.Name, 1<<r.LogN, i+1, len(recs))
-		}
-		if !got.PinMatch && res.FirstMismatch == nil {
-			field := "signature"
-			if !got.KeysMatch {
-				field = "keys"
-			}
-			res.FirstMismatch = &katFNDSAMismatchJSON{Record: i, LogN: r.LogN, J: r.J, Field: field}
-		}
-	}
-	return res, nil
-}
-
 // printKatFNDSA prints the results as a table.
-func printKatFNDSA(w io.Writer, results []katFNDSAJSON) error {
+func printKatFNDSA(w io.Writer, results []kat.FNDSAResult) error {
 	fmt.Fprintln(w, "FN-DSA KAT of go-fn-dsa e24833f (FIPS 206 draft, not final): keys generated here, the same on every")
 	fmt.Fprintln(w, "backend; signatures over the backend; SHA3-256(sk||vk||sig) compared with go-fn-dsa's pins")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
