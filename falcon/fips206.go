@@ -41,8 +41,26 @@ import (
 
 func init() {
 	fips206.SignAttempt = signAttemptFIPS206
+	fips206.SignAttempt2026 = signAttemptFIPS206Draft2026
 	fips206.SolveNTRU = solveNTRUFIPS206
 }
+
+// fnDSAProfile selects what a dynamic-path attempt runs: round 3's
+// sampler and ffSampling, or FN-DSA's as one of its drafts defines them.
+type fnDSAProfile uint8
+
+const (
+	round3Profile fnDSAProfile = iota
+	// fnDSA2025Profile is FN-DSA as go-fn-dsa e24833f signs (this file's
+	// description above).
+	fnDSA2025Profile
+	// fnDSA2026Profile is the July 2026 draft as rust-fn-dsa 0.4.0 signs:
+	// the 2025 profile with the new base sampler (gaussian0Draft2026,
+	// 80 random bits per draw, the sign bit among them), and the sampler
+	// stream starting after the attempt's nonce, which the scheme reads
+	// from the same stream.
+	fnDSA2026Profile
+)
 
 // signAttemptFIPS206 implements fips206.SignAttempt: one FN-DSA signing
 // attempt over backend b on the hashed point hm, with the sampler reading
@@ -51,26 +69,47 @@ func init() {
 // signature's when short (package fndsa encodes it and retries on a
 // failed encoding).
 func signAttemptFIPS206(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte) ([]int16, bool, error) {
-	e, full, hNTT, err := engineAndKey(b, &PrivateKey{LogN: logn, SmallF: f, SmallG: g, BigF: F, BigG: G})
-	if err != nil {
-		return nil, false, err
-	}
-	if err := checkHashed(hm, full.LogN); err != nil {
-		return nil, false, err
-	}
-	if len(seed) != fips206.SeedSize {
-		return nil, false, fmt.Errorf("falcon: FN-DSA sampler seed is %d bytes, want %d", len(seed), fips206.SeedSize)
-	}
-	at, err := e.attemptFIPS206(full, hNTT, hm, seed)
+	at, err := runFIPS206(b, logn, f, g, F, G, hm, seed, fips206.SeedSize, fnDSA2025Profile)
 	if err != nil {
 		return nil, false, err
 	}
 	return at.S2, at.Short, nil
 }
 
-// attemptFIPS206 implements signEngine.
-func (e *engineOf[F, A]) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
+// signAttemptFIPS206Draft2026 implements fips206.SignAttempt2026.
+func signAttemptFIPS206Draft2026(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte) ([]int16, []int16, bool, error) {
+	at, err := runFIPS206(b, logn, f, g, F, G, hm, seed, fips206.SeedSize2026, fnDSA2026Profile)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return at.S1, at.S2, at.Short, nil
+}
+
+// runFIPS206 runs one FN-DSA attempt of profile prof over b, checking
+// the arguments first (seedSize is the profile's seed length).
+func runFIPS206(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte, seedSize int, prof fnDSAProfile) (*Attempt, error) {
+	e, full, hNTT, err := engineAndKey(b, &PrivateKey{LogN: logn, SmallF: f, SmallG: g, BigF: F, BigG: G})
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHashed(hm, full.LogN); err != nil {
+		return nil, err
+	}
+	if len(seed) != seedSize {
+		return nil, fmt.Errorf("falcon: FN-DSA sampler seed is %d bytes, want %d", len(seed), seedSize)
+	}
+	return e.attemptFIPS206(full, hNTT, hm, seed, prof)
+}
+
+// attemptFIPS206 implements signEngine. In the 2026 profile the first
+// NonceSize bytes of the stream are the attempt's nonce, which the
+// scheme has read already: the sampler starts after them.
+func (e *engineOf[F, A]) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error) {
+	p := shakeprng.New(seed)
+	if prof == fnDSA2026Profile {
+		p.Skip(NonceSize)
+	}
+	return e.runAttemptDyn(sk, hNTT, hm, p, prof)
 }
 
 // fips206InvSigma is FN-DSA's 1/sigma for logn = 1..10 (entry 0 unused),

@@ -58,7 +58,7 @@ func TestFIPS206SamplerBytes(t *testing.T) {
 		msg := []byte{byte(i)}
 		hm := HashToPoint(seed[:NonceSize], msg, 9)
 		src := &countingSource{p: shakeprng.New(seed)}
-		if _, err := e.runAttemptDyn(full, hNTT, hm, src, true); err != nil {
+		if _, err := e.runAttemptDyn(full, hNTT, hm, src, fnDSA2025Profile); err != nil {
 			t.Fatal(err)
 		}
 		if obs.trials < 1024 || src.bytes != obs.bytes {

@@ -93,6 +93,51 @@ var rcdt48 = func() (t [len(rcdt)]struct {
 	return t
 }()
 
+// rcdt2026 is the base sampler's table of the July 2026 FN-DSA draft
+// (rust-fn-dsa 0.4.0, the draft's distribution table for BaseSampler):
+// entry k is 2^79 * P(z0 > k), as a 31-bit high limb and two 24-bit
+// limbs, most significant first. It replaces rcdt's 72 bits with 79.
+var rcdt2026 = [18][3]uint32{
+	{1375468055, 6936092, 9176346},
+	{711562636, 1023934, 15582455},
+	{289335016, 4826132, 14746371},
+	{90749601, 12313548, 10843417},
+	{21676598, 5732767, 9419414},
+	{3908963, 11171514, 6206010},
+	{529006, 11146683, 11891888},
+	{53503, 15610582, 11661180},
+	{4032, 7095613, 11671091},
+	{225, 16701698, 407118},
+	{9, 6787688, 1638204},
+	{0, 4870085, 8687822},
+	{0, 111406, 13946073},
+	{0, 1887, 12017202},
+	{0, 23, 11452285},
+	{0, 0, 3689579},
+	{0, 0, 25354},
+	{0, 0, 129},
+}
+
+// gaussian0Draft2026 is the July 2026 draft's base sampler: from 80
+// random bits (lo, a u64 drawn first, and hi, 16 bits drawn next) the
+// lowest bit of lo is the sign bit b of the bimodal draw, and the 79
+// bits above it, read as v = hi:lo>>1, give z0 = #{k : v < rcdt2026[k]},
+// counted over every entry with borrow propagation so that the timing
+// does not depend on v.
+func gaussian0Draft2026(lo uint64, hi uint32) int {
+	v0 := uint32(lo>>1) & 0xFFFFFF
+	v1 := uint32(lo>>25) & 0xFFFFFF
+	v2 := uint32(lo>>49) | hi<<15
+	z := 0
+	for _, w := range &rcdt2026 {
+		cc := (v0 - w[2]) >> 31
+		cc = (v1 - w[1] - cc) >> 31
+		cc = (v2 - w[0] - cc) >> 31
+		z += int(cc)
+	}
+	return z
+}
+
 // sampler is a SamplerZ instance for one signing attempt: the random
 // source and the degree's sigma_min, plus the constants it uses, fetched
 // from the backend once.
@@ -112,6 +157,9 @@ type sampler[F any, A arith.Arith[F]] struct {
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
 	fipsExpm fips206.Expm[F]
+	// base79 selects the July 2026 draft's base sampler
+	// (gaussian0Draft2026) in place of round 3's.
+	base79 bool
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -215,9 +263,18 @@ func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
-		lo := s.u64()
-		z0 := int32(gaussian0(lo, s.u8()))
-		b := int32(s.u8() & 1)
+		var z0, b int32
+		if s.base79 {
+			lo := s.u64()
+			hi := s.u8()
+			hi |= s.u8() << 8
+			z0 = int32(gaussian0Draft2026(lo, hi))
+			b = int32(lo & 1)
+		} else {
+			lo := s.u64()
+			z0 = int32(gaussian0(lo, s.u8()))
+			b = int32(s.u8() & 1)
+		}
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))

@@ -59,8 +59,9 @@ type signEngine interface {
 	attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 	attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error)
 	// attemptFIPS206 runs one FN-DSA attempt (fips206.go) on the dynamic
-	// path with the sampler reading the SHAKE256 stream of seed.
-	attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error)
+	// path with the sampler reading the SHAKE256 stream of seed, as the
+	// profile prof defines it.
+	attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error)
 }
 
 // SeedSize is the number of bytes a signing attempt reads from the
@@ -442,18 +443,19 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, round3Profile)
 }
 
 // runAttemptDyn runs one attempt of the dynamic path with the sampler
-// reading src; fnDSA selects FN-DSA's sampler and ffSampling
-// (fips206.go) in place of round 3's.
-func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
+// reading src; an FN-DSA profile selects FN-DSA's sampler and
+// ffSampling (fips206.go) in place of round 3's.
+func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSampler(a, src, sk.LogN, e.obs)
-	if fnDSA {
+	if prof != round3Profile {
 		s.fips206 = true
 		s.fipsExpm, _ = any(a).(fips206.Expm[F])
+		s.base79 = prof == fnDSA2026Profile
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)

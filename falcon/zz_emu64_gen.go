@@ -872,8 +872,12 @@ func vecPolySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) bool 
 func vecPolyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) bool { return false }
 
 // attemptFIPS206 is the emu64 copy of engineOf.attemptFIPS206 (fips206.go).
-func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
+func (e *engineOfEmu64) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error) {
+	p := shakeprng.New(seed)
+	if prof == fnDSA2026Profile {
+		p.Skip(NonceSize)
+	}
+	return e.runAttemptDyn(sk, hNTT, hm, p, prof)
 }
 
 // polyLDLSelfAdjFFTEmu64 is polyLDLSelfAdjFFT (fips206.go) with F = emu64.FPR, A = emu64.Arith.
@@ -1424,6 +1428,9 @@ type samplerEmu64 struct {
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
 	fipsExpm fips206.Expm[emu64.FPR]
+	// base79 selects the July 2026 draft's base sampler
+	// (gaussian0Draft2026) in place of round 3's.
+	base79 bool
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1507,9 +1514,18 @@ func (s *samplerEmu64) draw(mu, isigma emu64.FPR) int64 {
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
-		lo := s.u64()
-		z0 := int32(gaussian0(lo, s.u8()))
-		b := int32(s.u8() & 1)
+		var z0, b int32
+		if s.base79 {
+			lo := s.u64()
+			hi := s.u8()
+			hi |= s.u8() << 8
+			z0 = int32(gaussian0Draft2026(lo, hi))
+			b = int32(lo & 1)
+		} else {
+			lo := s.u64()
+			z0 = int32(gaussian0(lo, s.u8()))
+			b = int32(s.u8() & 1)
+		}
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -1614,16 +1630,17 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]
 func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, round3Profile)
 }
 
 // runAttemptDyn is the emu64 copy of engineOf.runAttemptDyn (sign.go).
-func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
+func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerEmu64(a, src, sk.LogN, e.obs)
-	if fnDSA {
+	if prof != round3Profile {
 		s.fips206 = true
 		s.fipsExpm, _ = any(a).(fips206.Expm[emu64.FPR])
+		s.base79 = prof == fnDSA2026Profile
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)

@@ -825,8 +825,12 @@ func splitScratchNative(a vecArithNative, hn, size int) (tw, rest []float64, sp 
 }
 
 // attemptFIPS206 is the native copy of engineOf.attemptFIPS206 (fips206.go).
-func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte) (*Attempt, error) {
-	return e.runAttemptDyn(sk, hNTT, hm, shakeprng.New(seed), true)
+func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error) {
+	p := shakeprng.New(seed)
+	if prof == fnDSA2026Profile {
+		p.Skip(NonceSize)
+	}
+	return e.runAttemptDyn(sk, hNTT, hm, p, prof)
 }
 
 // polyLDLSelfAdjFFTNative is polyLDLSelfAdjFFT (fips206.go) with F = float64, A = native.Arith.
@@ -1377,6 +1381,9 @@ type samplerNative struct {
 	// and FN-DSA's ffSampling (fips206.go).
 	fips206  bool
 	fipsExpm fips206.Expm[float64]
+	// base79 selects the July 2026 draft's base sampler
+	// (gaussian0Draft2026) in place of round 3's.
+	base79 bool
 	// stuck is set when a call gave up after maxIter rejections; the
 	// signer then reports an error instead of a signature.
 	stuck bool
@@ -1460,9 +1467,18 @@ func (s *samplerNative) draw(mu, isigma float64) int64 {
 	dss := a.Half(a.Sqr(isigma))
 	ccs := a.Mul(isigma, s.sigmaMin)
 	for iter := range maxIter {
-		lo := s.u64()
-		z0 := int32(gaussian0(lo, s.u8()))
-		b := int32(s.u8() & 1)
+		var z0, b int32
+		if s.base79 {
+			lo := s.u64()
+			hi := s.u8()
+			hi |= s.u8() << 8
+			z0 = int32(gaussian0Draft2026(lo, hi))
+			b = int32(lo & 1)
+		} else {
+			lo := s.u64()
+			z0 = int32(gaussian0(lo, s.u8()))
+			b = int32(s.u8() & 1)
+		}
 		z := b + (2*b-1)*z0
 		x := a.Mul(a.Sqr(a.Sub(a.Of(int64(z)), r)), dss)
 		x = a.Sub(x, a.Mul(a.Of(int64(z0*z0)), s.inv2SqrSigma0))
@@ -1567,16 +1583,17 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[SeedSize]byte) (*Attempt, error) {
 	var p samplerprng.PRNG
 	p.Init(seed)
-	return e.runAttemptDyn(sk, hNTT, hm, &p, false)
+	return e.runAttemptDyn(sk, hNTT, hm, &p, round3Profile)
 }
 
 // runAttemptDyn is the native copy of engineOf.runAttemptDyn (sign.go).
-func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, fnDSA bool) (*Attempt, error) {
+func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerNative(a, src, sk.LogN, e.obs)
-	if fnDSA {
+	if prof != round3Profile {
 		s.fips206 = true
 		s.fipsExpm, _ = any(a).(fips206.Expm[float64])
+		s.base79 = prof == fnDSA2026Profile
 	}
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)

@@ -32,6 +32,19 @@ const SeedSize = 56
 // by package falcon.
 var SignAttempt func(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte) (s2 []int16, short bool, err error)
 
+// SeedSize2026 is the length of the seed of one signing attempt in the
+// July 2026 draft (rust-fn-dsa 0.4.0): the 40-byte signature seed and a
+// one-byte attempt counter.
+const SeedSize2026 = 41
+
+// SignAttempt2026 runs one signing attempt of the July 2026 draft over
+// backend b: as SignAttempt, but the SHAKE256 stream of seed
+// (SeedSize2026 bytes) starts with the attempt's 40-byte nonce, which the
+// sampler skips, and its base sampler is the draft's. s1 is returned as
+// well, for the draft's bound on each coefficient. Installed by package
+// falcon.
+var SignAttempt2026 func(b arith.Backend, logn uint, f, g, F, G []int8, hm []uint16, seed []byte) (s1, s2 []int16, short bool, err error)
+
 // SolveNTRU solves f G - g F = q modulo X^n+1 (n = 2^logn, logn 2 to 10)
 // for FN-DSA key generation as go-fn-dsa does, with F and G in -127..127;
 // ok = false rejects the candidate, err reports arguments of the wrong

@@ -40,6 +40,13 @@ func (p *PRNG) Reset(seed []byte) {
 	p.ptr = len(p.buf)
 }
 
+// Skip discards the next n bytes of the stream.
+func (p *PRNG) Skip(n int) {
+	for range n {
+		p.U8()
+	}
+}
+
 func (p *PRNG) refill() {
 	p.h.Read(p.buf[:])
 	p.ptr = 0
