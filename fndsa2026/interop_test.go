@@ -11,8 +11,10 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	_ "github.com/fprlab/fprlab/arith/backends"
+	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/fndsa2026"
+	"github.com/fprlab/fprlab/scheme"
 	_ "github.com/fprlab/fprlab/valuetype"
 )
 
@@ -174,4 +176,50 @@ func signWider(t *testing.T, b arith.Backend, vs []vector) {
 		}
 	}
 	t.Logf("signatures identical to rust-fn-dsa's: %d of %d", same, all)
+}
+
+// TestScheme: "fn-dsa-2026" is registered (valuetype links it), its keys
+// from a private key are rust-fn-dsa's encodings, and its signatures over
+// the scheme seam are rust-fn-dsa's and verify under round 3's form of
+// the public key; "fn-dsa-2025" is another name of "fn-dsa", whose
+// recorded name stays "fn-dsa".
+func TestScheme(t *testing.T) {
+	sc, err := scheme.Lookup("fn-dsa-2026")
+	if err != nil || sc.Name() != "fn-dsa-2026" {
+		t.Fatalf("Lookup(fn-dsa-2026) = %v, %v", sc, err)
+	}
+	old, err := scheme.Lookup("fn-dsa-2025")
+	if err != nil || old.Name() != "fn-dsa" {
+		t.Fatalf("Lookup(fn-dsa-2025) = %v, %v; want the scheme recorded as fn-dsa", old, err)
+	}
+	b := backend(t, "native")
+	for _, v := range loadVectors(t) {
+		if v.logn < 9 || v.ph != fndsa.None || len(v.ctx) != 0 {
+			continue
+		}
+		k, err := fndsa2026.DecodeSigningKey(v.sk, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sk := k.PrivateKey()
+		pkb, skb, err := sc.EncodeKeys(sk)
+		if err != nil || !bytes.Equal(pkb, v.vk) || !bytes.Equal(skb, v.sk) {
+			t.Fatalf("EncodeKeys: %v, or encodings differ from rust-fn-dsa's", err)
+		}
+		sig, err := sc.Sign(b, sk, v.data, bytes.NewReader(v.signSeed))
+		if err != nil || !bytes.Equal(sig, v.sig) {
+			t.Fatalf("Sign: %v, or the signature differs from rust-fn-dsa's", err)
+		}
+		h, err := falcon.ComputePublic(sk.SmallF, sk.SmallG, sk.LogN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pk := &falcon.PublicKey{LogN: sk.LogN, H: h}
+		if err := sc.Verify(pk, v.data, sig); err != nil {
+			t.Fatalf("Verify: %v", err)
+		}
+		if sc.Verify(pk, append(v.data, 0), sig) == nil {
+			t.Fatal("Verify accepted another message")
+		}
+	}
 }

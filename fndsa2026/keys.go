@@ -161,3 +161,24 @@ func (k *SigningKey) PrivateKey() *falcon.PrivateKey {
 	c := *k.sk
 	return &c
 }
+
+// VerifyingKeyOf returns the verifying key of h = g/f in coefficient form
+// (round 3's public key), which campaigns hold: its NTT form, encoded as
+// the draft encodes it.
+func VerifyingKeyOf(logn uint, h []uint16, weak bool) (*VerifyingKey, error) {
+	if err := checkDegree("verifying key", logn, weak); err != nil {
+		return nil, err
+	}
+	if len(h) != 1<<logn {
+		return nil, fmt.Errorf("fndsa2026: public key of %d coefficients for degree %d", len(h), 1<<logn)
+	}
+	t := make([]uint16, len(h))
+	for i, x := range h {
+		if x >= q {
+			return nil, errors.New("fndsa2026: public key holds a value not below q")
+		}
+		t[i] = x
+	}
+	ntt(t)
+	return DecodeVerifyingKey(encodeVerifyingKey(logn, t), weak)
+}

@@ -99,6 +99,8 @@ type Scheme interface {
 var (
 	mu       sync.RWMutex
 	registry = map[string]Scheme{}
+	// aliases maps another accepted name to a registered one.
+	aliases = map[string]string{}
 )
 
 // Register makes s available to Lookup by its name; it panics if the
@@ -113,12 +115,46 @@ func Register(s Scheme) {
 	registry[s.Name()] = s
 }
 
-// Lookup returns the registered scheme of that name; "" is Default.
+// RegisterAlias makes alias a second name of the scheme registered as
+// name: Lookup(alias) returns that scheme, whose Name (what campaigns
+// record) stays name. "fn-dsa-2025" is how "fn-dsa" is spelled with its
+// draft's year, so that every FN-DSA profile can be named by its year
+// while campaign directories of the 2025 profile keep the name they
+// recorded. It panics if alias is taken.
+func RegisterAlias(alias, name string) {
+	mu.Lock()
+	defer mu.Unlock()
+	if _, dup := registry[alias]; dup {
+		panic("scheme: RegisterAlias of a registered name " + alias)
+	}
+	if _, dup := aliases[alias]; dup {
+		panic("scheme: RegisterAlias called twice for " + alias)
+	}
+	aliases[alias] = name
+}
+
+// Aliases returns the other accepted name of each aliased scheme, as
+// alias -> registered name.
+func Aliases() map[string]string {
+	mu.RLock()
+	defer mu.RUnlock()
+	m := make(map[string]string, len(aliases))
+	for a, n := range aliases {
+		m[a] = n
+	}
+	return m
+}
+
+// Lookup returns the registered scheme of that name or alias; "" is
+// Default.
 func Lookup(name string) (Scheme, error) {
 	if name == "" {
 		name = Default
 	}
 	mu.RLock()
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
 	s, ok := registry[name]
 	mu.RUnlock()
 	if !ok {

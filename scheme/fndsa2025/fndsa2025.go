@@ -4,6 +4,11 @@
 // keys from FN-DSA's own integer key generation. FIPS 206 is not final;
 // a later draft is another scheme under another name. Import it for its
 // side effect where a program looks schemes up by name.
+//
+// Its name stays "fn-dsa", the name its campaign directories record; it
+// is also looked up as "fn-dsa-2025", the name with its draft's year,
+// beside "fn-dsa-2026" (scheme/fndsa2026). Bare "fn-dsa" will always mean
+// this profile.
 package fndsa2025
 
 import (
@@ -17,7 +22,13 @@ import (
 	"github.com/fprlab/fprlab/scheme"
 )
 
-func init() { scheme.Register(Scheme) }
+func init() {
+	scheme.Register(Scheme)
+	scheme.RegisterAlias(Alias, Scheme.Name())
+}
+
+// Alias is the profile's name with its draft's year.
+const Alias = "fn-dsa-2025"
 
 // Scheme is FN-DSA, 2025 profile.
 var Scheme scheme.Scheme = fnDSA{}

@@ -1,0 +1,96 @@
+// Package fndsa2026 registers FN-DSA as rust-fn-dsa 0.4.0 (commit
+// 0629bb1) implements the July 2026 draft of FIPS 206 -- package
+// fndsa2026 -- as the scheme "fn-dsa-2026": raw messages with an empty
+// context, the draft's encodings, hedged signing. The 2025 profile stays
+// "fn-dsa" (also "fn-dsa-2025"); a later draft will be another scheme
+// under another name. Import it for its side effect where a program looks
+// schemes up by name.
+package fndsa2026
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+	draft "github.com/fprlab/fprlab/fndsa2026"
+	"github.com/fprlab/fprlab/scheme"
+)
+
+func init() { scheme.Register(Scheme) }
+
+// Scheme is FN-DSA, July 2026 draft.
+var Scheme scheme.Scheme = fnDSA2026{}
+
+type fnDSA2026 struct{}
+
+func (fnDSA2026) Name() string { return "fn-dsa-2026" }
+
+func (fnDSA2026) Description() string { return "FN-DSA (2026 draft)" }
+
+func (fnDSA2026) Title(logn uint) string { return fmt.Sprintf("FN-DSA-%d (2026 draft)", 1<<logn) }
+
+// CheckLogN accepts the standard degrees, 512 and 1024.
+func (fnDSA2026) CheckLogN(logn uint) error {
+	if logn < draft.MinStdLogN || logn > draft.MaxLogN {
+		return fmt.Errorf("scheme fn-dsa-2026 signs with degrees 512 and 1024, not %d", 1<<logn)
+	}
+	return nil
+}
+
+func (fnDSA2026) KeySeedSize() int { return 0 }
+
+func (fnDSA2026) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
+	return nil, errors.New("scheme fn-dsa-2026: the draft's key generation is not implemented; campaigns sign with round 3's keys")
+}
+
+// weak says whether logn is one of the research degrees, which the key
+// decoders take only when asked.
+func weak(logn uint) bool { return logn < draft.MinStdLogN }
+
+func (fnDSA2026) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	k, err := draft.NewSigningKey(sk, weak(sk.LogN))
+	if err != nil {
+		return nil, err
+	}
+	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
+	if errors.Is(err, draft.ErrSignAttempts) {
+		err = scheme.MarkSignAttempts(err)
+	}
+	return sig, err
+}
+
+// Verify takes pk as round 3's public key (h in coefficient form, which
+// campaigns hold) and checks the draft's signature under the draft's
+// encoding of that key.
+func (fnDSA2026) Verify(pk *falcon.PublicKey, msg, sig []byte) error {
+	vk, err := draft.VerifyingKeyOf(pk.LogN, pk.H, weak(pk.LogN))
+	if err != nil {
+		return err
+	}
+	return vk.Verify(nil, fndsa.None, msg, sig)
+}
+
+func (fnDSA2026) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
+	k, err := draft.NewSigningKey(sk, weak(sk.LogN))
+	if err != nil {
+		return nil, nil, err
+	}
+	return k.VerifyingKey(), k.Encode(), nil
+}
+
+func (fnDSA2026) FixedInvSigma() bool  { return true }
+func (fnDSA2026) ReplaysNISTKAT() bool { return false }
+
+func (fnDSA2026) IdleStage(st arith.PlanStage) string {
+	if st == arith.PlanExpm {
+		return "no floating-point work in FN-DSA signing: its ApproxExp is integer (its two truncations to fixed point are sampler operations); not tuned, its width changes nothing"
+	}
+	return ""
+}
+
+func (fnDSA2026) CostNote() string {
+	return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
+}
