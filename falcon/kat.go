@@ -119,6 +119,10 @@ type KATOptions struct {
 	// keys, taken from a binary64 Keygen: the DRBG stream is consumed
 	// exactly as in the reference.
 	Keygen, Sign arith.Backend
+	// Mode is the signing procedure: Dyn (the default, crypto_sign's
+	// falcon_sign_dyn, which the published KATs record) or Tree (the
+	// expanded key, falcon_sign_tree, on the same key and randomness).
+	Mode Mode
 	// MaxKeygenFailures, when not zero, makes key generation give up
 	// after that many consecutive failed candidates (at least 1) instead
 	// of the default 4096 (see Keygen); r.PK then stays nil.
@@ -136,17 +140,18 @@ func GenerateKAT(logn uint, r *KATRecord, o KATOptions) error {
 	if sb.Impl == nil {
 		sb = o.Keygen
 	}
-	return generateKATRecord(o.Keygen, logn, r, o.Streams, signOver(sb), o.MaxKeygenFailures)
+	return generateKATRecord(o.Keygen, logn, r, o.Streams, signOver(sb, o.Mode), o.MaxKeygenFailures)
 }
 
 // katSigner is crypto_sign's signing step: s2 for hashed point hm with
 // the sampler seeds read from rng.
 type katSigner func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error)
 
-// signOver is the signing step of the reference's NIST API over backend b.
-func signOver(b arith.Backend) katSigner {
+// signOver is the signing step of the reference's NIST API over backend b
+// in the given mode.
+func signOver(b arith.Backend, mode Mode) katSigner {
 	return func(sk *PrivateKey, hm []uint16, rng io.Reader) ([]int16, error) {
-		return SignHashedDyn(b, sk, hm, rng)
+		return SignHashedMode(b, sk, hm, rng, mode)
 	}
 }
 

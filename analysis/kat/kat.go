@@ -30,7 +30,11 @@ type Result struct {
 	// Backend unless that one cannot run NTRUSolve (triword), in which
 	// case keys come from the binary64 emulation and only signing runs on
 	// Backend, or unless --keygen-backend chose another.
-	KeygenBackend string    `json:"keygen_backend"`
+	KeygenBackend string `json:"keygen_backend"`
+	// Mode is "tree" when the signatures came from the expanded key
+	// (falcon_sign_tree) instead of crypto_sign's falcon_sign_dyn, and
+	// empty for the default.
+	Mode          string    `json:"mode,omitempty"`
 	Params        int       `json:"params"`
 	Records       int       `json:"records"`
 	MatchPK       int       `json:"match_pk"`
@@ -140,13 +144,13 @@ func Identity(logn uint, version string) checkpoint.Identity {
 }
 
 // Regenerate regenerates the first n records, keys over backend kb and
-// signatures over backend b, and compares them with ref, reporting its
+// signatures over backend b in the given mode, and compares them with ref, reporting its
 // progress on progress. A record the backends cannot produce ends the run
 // and is reported in the result's Error. With a checkpoint, records
 // already in it are reused and each new one is saved to ckptPath (under
 // Identity(logn, version)) as soon as it is made. It stops with ctx's
 // error when ctx is cancelled between records.
-func Regenerate(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *Checkpoint, ckptPath, version string) (*Run, error) {
+func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn uint, n int, ref []falcon.KATRecord, progress io.Writer, ckpt *Checkpoint, ckptPath, version string) (*Run, error) {
 	recs := falcon.KATRequests(n)
 	res := Result{Backend: b.Name, KeygenBackend: kb.Name, Params: 1 << logn, Records: n}
 	if kb.Name != b.Name {
@@ -154,6 +158,11 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref 
 	}
 	var done []falcon.KATRecord
 	k := key(b.Name, kb.Name)
+	if mode != falcon.Dyn {
+		// Records of another procedure are other records.
+		res.Mode = mode.String()
+		k = key(b.Name+" mode:"+mode.String(), kb.Name)
+	}
 	resumed := 0 // records taken from the checkpoint
 	if ckpt != nil {
 		done = ckpt.Done[k]
@@ -168,7 +177,7 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, logn uint, n int, ref 
 			recs[i] = done[i]
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
-		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b}); err == nil {
+		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b, Mode: mode}); err == nil {
 			generated = true
 			if ckpt != nil && i >= len(done) {
 				done = append(done, recs[i])

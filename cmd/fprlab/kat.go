@@ -24,7 +24,7 @@ type katOptions struct {
 	Params, Backend, KeygenBackend string
 	Out, Ref, Checkpoint           string
 	Records                        int
-	Scheme                         string
+	Scheme, Mode                   string
 	JSON                           bool
 }
 
@@ -87,6 +87,7 @@ func newKatCmd(s *streams) *cobra.Command {
 	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024 (fn-dsa: optional, one degree of 4 to 1024)")
 	f.StringVar(&opts.Backend, "backend", defaultKeygenBackend, "arithmetic backend, or all (see 'fprlab backends')")
+	addModeFlag(f, &opts.Mode)
 	f.IntVar(&opts.Records, "records", 100, "number of records to regenerate, from the first")
 	f.StringVar(&opts.Out, "out", "", "write the generated .rsp to `FILE` (- for standard output)")
 	f.StringVar(&opts.Ref, "ref", "", "compare with this .rsp `FILE` instead of the published one")
@@ -99,6 +100,10 @@ func newKatCmd(s *streams) *cobra.Command {
 // runKat regenerates the records over each backend and compares them.
 func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	logn, err := katDegreeLogn(opts.Params)
+	if err != nil {
+		return err
+	}
+	mode, err := parseMode(opts.Mode)
 	if err != nil {
 		return err
 	}
@@ -146,7 +151,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		r, err := kat.Regenerate(ctx, kb, b, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, releaseVersion())
+		r, err := kat.Regenerate(ctx, kb, b, mode, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, releaseVersion())
 		if err != nil {
 			if ctx.Err() != nil {
 				return interrupted(opts.Checkpoint)

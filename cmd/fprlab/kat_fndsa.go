@@ -21,7 +21,7 @@ import (
 
 // katFNDSARoundThreeFlags are kat's flags that belong to the round-3 KAT
 // files and are refused with --scheme fn-dsa rather than ignored.
-var katFNDSARoundThreeFlags = []string{"out", "ref", "checkpoint", "keygen-backend"}
+var katFNDSARoundThreeFlags = []string{"out", "ref", "checkpoint", "keygen-backend", "mode"}
 
 // runKatFNDSA runs go-fn-dsa's KAT over each backend (--params, if given,
 // keeps the records of that degree; --records keeps the first ones).

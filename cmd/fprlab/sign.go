@@ -42,7 +42,7 @@ type signJSON struct {
 type signOptions struct {
 	SK, Msg, Out    string
 	Format, Backend string
-	Seed            string
+	Seed, Mode      string
 	SeedSet         bool // --seed given (an empty value is refused, not ignored)
 	Hex, JSON       bool
 	schemeFlags
@@ -61,7 +61,11 @@ runs on --backend (default native).
 The nonce and the sampler seeds come from the operating system's random
 source. --seed HEX replaces them with SHAKE256(seed), which makes the
 signature reproducible; it is for research and tests only (see the warning
-it prints).
+it prints). With the same --seed, the signature is the reference's
+(Falcon-impl-20211101 through falcon.h, shake256_init_prng_from_seed) byte
+for byte: --mode dyn (the default) is falcon_sign_dyn, --mode tree is
+falcon_expand_privkey then falcon_sign_tree; the two differ once in some
+tens of thousands of signatures (docs/backends.md).
 
 The key file may hold the bytes or hex text (detected). With --hex the
 message file holds hex text and the signature is written as hex text.
@@ -88,6 +92,7 @@ func newSignCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "signature output `FILE` (written atomically; - for standard output)")
 	f.StringVar(&opts.Format, "format", "compressed", "signature format: compressed, padded or ct")
 	f.StringVar(&opts.Backend, "backend", "native", "arithmetic backend (see 'fprlab backends')")
+	addModeFlag(f, &opts.Mode)
 	f.StringVar(&opts.Seed, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text, and the signature is written as hex")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
@@ -120,6 +125,13 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	if fn && opts.formatSet {
 		return errors.New("--format applies to --scheme falcon only (an FN-DSA signature has one format)")
+	}
+	mode, err := parseMode(opts.Mode)
+	if err != nil {
+		return err
+	}
+	if fn && mode != falcon.Dyn {
+		return errors.New("--mode tree applies to --scheme falcon only (FN-DSA signs on the dynamic path)")
 	}
 	b, err := lookupBackend(opts.Backend)
 	if err != nil {
@@ -160,7 +172,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if fn {
 		sig, logn, err = signFNDSA(b, skBytes, ctx, ph, msg, rng)
 	} else {
-		sig, err = falcon.Sign(b, sk, msg, format, rng)
+		sig, err = falcon.SignMode(b, sk, msg, format, rng, mode)
 		logn = sk.LogN
 	}
 	if err != nil {
