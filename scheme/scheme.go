@@ -17,6 +17,16 @@
 // go-fn-dsa implements the FIPS 206 draft). A library that takes a
 // Scheme never imports an implementation. Lookup("") is Default, round 3.
 //
+// Scheme is what every scheme must have. What only some schemes have is an
+// optional capability, an interface a command finds with a type assertion
+// (capability.go): ContextSigner (sign and verify's --context and
+// --prehash, keys in the scheme's own encodings), Formatter (falcon.h's
+// signature formats, sign's --format), KATReplayer (a known-answer test of
+// the scheme's own, for kat) and accel.Counter (accel counts and accel
+// cycles). A new scheme implements Scheme and registers; each capability it
+// adds turns on the commands that need it, and a command refuses a scheme
+// without one, naming the schemes that have it.
+//
 // The package is not a signing API for applications: packages falcon and
 // fndsa are.
 package scheme
@@ -201,20 +211,24 @@ func quoted(names []string) string {
 	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
-// attemptsError keeps a scheme's own error message while matching
-// ErrSignAttempts.
-type attemptsError struct{ err error }
+// marked keeps an implementation's own error message while matching a
+// sentinel of this package.
+type marked struct{ err, target error }
 
-func (e attemptsError) Error() string        { return e.err.Error() }
-func (e attemptsError) Unwrap() error        { return e.err }
-func (e attemptsError) Is(target error) bool { return target == ErrSignAttempts }
+func (e marked) Error() string        { return e.err.Error() }
+func (e marked) Unwrap() error        { return e.err }
+func (e marked) Is(target error) bool { return target == e.target }
+
+// mark returns err marked as target (nil and errors that match target
+// already are returned as they are).
+func mark(err, target error) error {
+	if err == nil || errors.Is(err, target) {
+		return err
+	}
+	return marked{err, target}
+}
 
 // MarkSignAttempts returns err, which an implementation's signer returned
 // when its attempts ran out, so that it matches ErrSignAttempts as well
 // as what it matched before; its message is unchanged.
-func MarkSignAttempts(err error) error {
-	if err == nil || errors.Is(err, ErrSignAttempts) {
-		return err
-	}
-	return attemptsError{err}
-}
+func MarkSignAttempts(err error) error { return mark(err, ErrSignAttempts) }

@@ -3,8 +3,8 @@
 // generation over one backend, signing over another), compares them with a
 // reference file, and keeps a checkpoint of the records made. fprlab kat
 // parses its flags, calls it, finds the first divergence of a differing
-// record (analysis/shadow) and prints. RegenerateFNDSA does the same for
-// go-fn-dsa's known-answer records of FN-DSA.
+// record (analysis/shadow) and prints. A scheme's own known-answer test
+// (FN-DSA's, go-fn-dsa's records) is the scheme's: scheme.KATReplayer.
 package kat
 
 import (

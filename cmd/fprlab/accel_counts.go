@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
-	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // ---- counts ----
@@ -105,11 +105,14 @@ func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *streams) err
 	if err != nil {
 		return err
 	}
-	if sc == fndsa2025.Scheme {
-		return runAccelCountsFNDSA(opts, s)
+	if c, ok := sc.(schemeCounter); ok {
+		return runAccelCountsScheme(c, opts, s)
+	}
+	if !sc.ReplaysNISTKAT() {
+		return fmt.Errorf("--scheme %s: accel counts counts the NIST round-3 flow and the schemes %s", sc.Name(), strings.Join(scheme.With(isCounter), ", "))
 	}
 	if opts.KeySource != "" || opts.changed("fn-dsa-record") {
-		return errors.New("--key-source and --fn-dsa-record apply to --scheme fn-dsa only (round 3 counts the NIST record --kat-record)")
+		return fmt.Errorf("--key-source and --fn-dsa-record apply to --scheme %s only (round 3 counts the NIST record --kat-record)", strings.Join(scheme.With(isCounter), " or "))
 	}
 	logn, k, err := countRecord(&opts.accelRecordFlags)
 	if err != nil {

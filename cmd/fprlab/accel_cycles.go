@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -13,7 +12,7 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // fprlab accel cycles: the per-phase cycle model of package accel (counted
@@ -127,18 +126,23 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if err != nil {
 		return err
 	}
-	fn := sc == fndsa2025.Scheme
-	if ks == keysFNDSA {
+	c, counted := sc.(schemeCounter)
+	if !counted && !sc.ReplaysNISTKAT() {
+		return fmt.Errorf("--scheme %s: accel cycles prices the NIST round-3 flow and the schemes %s", sc.Name(), strings.Join(scheme.With(isCounter), ", "))
+	}
+	ownKeys := counted && ks != shadow.KeysFalcon
+	if ownKeys {
+		n := c.KATRecordsPerDegree()
 		if !opts.recordsSet {
-			opts.Records = fndsaKATRecordsPerDegree
+			opts.Records = n
 		}
-		if opts.Records > fndsaKATRecordsPerDegree {
-			return fmt.Errorf("--records %d: go-fn-dsa's KAT has %d records per degree (FN-DSA keys); --key-source falcon takes up to 100 NIST records (round-3 keys)", opts.Records, fndsaKATRecordsPerDegree)
+		if opts.Records > n {
+			return fmt.Errorf("--records %d: %s's KAT has %d records per degree (%s keys); --key-source falcon takes up to 100 NIST records (round-3 keys)", opts.Records, c.KATSource(), n, c.Description())
 		}
 	}
 	if opts.Platform == "cortex-m4f" {
-		if fn {
-			return errors.New("--scheme fn-dsa: --platform cortex-m4f prices round-3 signing with TWFalcon's figures; it is round 3 only")
+		if counted {
+			return fmt.Errorf("--scheme %s: --platform cortex-m4f prices round-3 signing with TWFalcon's figures; it is round 3 only", sc.Name())
 		}
 		return printCyclesM4(logn, opts, s)
 	}
@@ -146,8 +150,8 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 	if err != nil {
 		return err
 	}
-	if fn {
-		return runAccelCyclesFNDSA(ctx, logn, ks, opts, t, s)
+	if counted {
+		return runAccelCyclesScheme(ctx, c, logn, ownKeys, opts, t, s)
 	}
 	params := 1 << logn
 	if _, ok := t.Phases[fmt.Sprint(params)]; !ok {
@@ -330,7 +334,8 @@ func printVerifySources(w io.Writer, t *accel.CostTable) {
 	}
 }
 
-// accelCyclesFNDSAJSON is the --json output of accel cycles --scheme fn-dsa.
+// accelCyclesFNDSAJSON is the --json output of accel cycles --scheme fn-dsa
+// (of a scheme with an accel.Counter).
 type accelCyclesFNDSAJSON struct {
 	Scheme string `json:"scheme"`
 	Params int    `json:"params"`
@@ -343,18 +348,12 @@ type accelCyclesFNDSAJSON struct {
 	Notes      []string                `json:"notes"`
 }
 
-var accelCyclesFNDSANotes = []string{
-	"FN-DSA: the verify path only; the phase model (keygen, sign, verify against the table's measured software cycles) is round 3's and is not run",
-	"per record: the FN-DSA signature of accel counts --scheme fn-dsa (a go-fn-dsa KAT record with its FN-DSA keys, context and message, or with --key-source falcon a NIST record's round-3 keys, seed and message), verified as go-fn-dsa verifies: keccak_f1600 of the verifying key's digest and of hash-to-point, 2 (n/2) logn NTT and (n/2) logn iNTT butterflies, 2n pointwise products, n per coefficient",
-	"the costs per operation are the table's: for horcrux, HORCRUX's round-3 software and units (butterfly and per-coefficient costs fitted to its round-3 verify baselines); FN-DSA's verification is assumed to cost the same per operation",
-	"the published verify figures and Karl et al.'s energy saving are Falcon round 3's and are not compared",
-}
-
-// runAccelCyclesFNDSA prices FN-DSA's verify path over the first
-// opts.Records records.
-func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
+// runAccelCyclesScheme prices the verify path of a scheme with a counter
+// over the first opts.Records records: of its own KAT with its own keys
+// (ownKeys), or made with the keys of the NIST KAT records.
+func runAccelCyclesScheme(ctx context.Context, sc schemeCounter, logn uint, ownKeys bool, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
 	if t.VerifyPath == nil {
-		return fmt.Errorf("--scheme fn-dsa: the cost table of --platform %s has no verify_path section, and the phase model is round 3's only", opts.Platform)
+		return fmt.Errorf("--scheme %s: the cost table of --platform %s has no verify_path section, and the phase model is round 3's only", sc.Name(), opts.Platform)
 	}
 	var recs []int
 	var keccak []uint64
@@ -364,10 +363,10 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, op
 		}
 		var c *accel.FNDSACounts
 		var err error
-		if ks == keysFNDSA {
-			c, err = countFNDSAKAT(logn, r)
-		} else if c, err = accel.CountFNDSARecord(logn, r); err == nil {
-			err = accel.CheckPublished(logn, &c.KAT.Record)
+		if ownKeys {
+			c, err = sc.CountKAT(logn, r)
+		} else {
+			c, err = sc.CountRound3Keys(logn, r)
 		}
 		if err != nil {
 			return err
@@ -375,20 +374,24 @@ func runAccelCyclesFNDSA(ctx context.Context, logn uint, ks shadow.KeySource, op
 		recs = append(recs, r)
 		keccak = append(keccak, c.VerifyInt.KeccakF1600)
 	}
-	v, err := accel.ModelVerifyPathOps(t.VerifyPath, 1<<logn, recs, keccak, accel.FNDSAVerifyOps)
+	v, err := accel.ModelVerifyPathOps(t.VerifyPath, 1<<logn, recs, keccak, sc.VerifyOps)
 	if err != nil {
 		return err
 	}
-	res := accelCyclesFNDSAJSON{Scheme: "fn-dsa", Params: 1 << logn, KeySource: string(ks), Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: accelCyclesFNDSANotes}
+	ks := shadow.KeysFalcon
+	if ownKeys {
+		ks = shadow.KeysOf(sc)
+	}
+	res := accelCyclesFNDSAJSON{Scheme: sc.Name(), Params: 1 << logn, KeySource: string(ks), Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: sc.CyclesNotes()}
 	if opts.JSON {
 		return printJSON(s.Out, res)
 	}
 	w := s.Out
-	over := fmt.Sprintf("the FN-DSA signatures made with the keys of NIST KAT records %d to %d (%d records, round-3 keys)", recs[0], recs[len(recs)-1], len(recs))
-	if ks == keysFNDSA {
-		over = fmt.Sprintf("the signatures of go-fn-dsa's KAT records %d to %d of the degree (%d records, their FN-DSA keys)", recs[0], recs[len(recs)-1], len(recs))
+	over := fmt.Sprintf("the %s signatures made with the keys of NIST KAT records %d to %d (%d records, round-3 keys)", sc.Description(), recs[0], recs[len(recs)-1], len(recs))
+	if ownKeys {
+		over = fmt.Sprintf("the signatures of %s's KAT records %d to %d of the degree (%d records, their %s keys)", sc.KATSource(), recs[0], recs[len(recs)-1], len(recs), sc.Description())
 	}
-	fmt.Fprintf(w, "FN-DSA-%d verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\n%s:\n\n", res.Params, opts.Platform, over)
+	fmt.Fprintf(w, "%s verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\n%s:\n\n", sc.Title(logn), opts.Platform, over)
 	printVerifySteps(w, v)
 	printVerifySources(w, t)
 	for _, n := range res.Notes {

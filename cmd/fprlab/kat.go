@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -16,7 +17,7 @@ import (
 	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
-	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // katOptions holds the flags of kat.
@@ -77,10 +78,13 @@ func newKatCmd(s *streams) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if sc == fndsa2025.Scheme {
-				return runKatFNDSA(cmd.Context(), opts, cmd.Flags().Changed, s)
+			if sc.ReplaysNISTKAT() {
+				return runKat(cmd.Context(), opts, s)
 			}
-			return runKat(cmd.Context(), opts, s)
+			if r, ok := sc.(scheme.KATReplayer); ok {
+				return runKatReplayer(cmd.Context(), r, opts, cmd.Flags().Changed, s)
+			}
+			return fmt.Errorf("--scheme %s has no known-answer test here (kat replays the NIST round-3 files and the tests of --scheme %s)", sc.Name(), strings.Join(scheme.With(isKATReplayer), ", "))
 		},
 	}
 	f := cmd.Flags()

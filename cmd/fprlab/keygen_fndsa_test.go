@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // testdata/fndsa_kat_keys.json: two records of go-fn-dsa's KAT (degree 512
@@ -147,11 +147,11 @@ func TestFNDSAKatCommand(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", b, code, errs)
 		}
-		var res kat.FNDSAResult
+		var res scheme.KATResult
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatal(err)
 		}
-		want := kat.FNDSAResult{Scheme: "fn-dsa", Backend: b, Records: fndsa.KATRecords, MatchKeys: fndsa.KATRecords, MatchPins: fndsa.KATRecords, Verified: fndsa.KATRecords}
+		want := scheme.KATResult{Scheme: "fn-dsa", Backend: b, Records: fndsa.KATRecords, MatchKeys: fndsa.KATRecords, MatchPins: fndsa.KATRecords, Verified: fndsa.KATRecords}
 		if res != want {
 			t.Fatalf("%s: %+v, want %+v", b, res, want)
 		}
@@ -164,7 +164,7 @@ func TestFNDSAKatCommand(t *testing.T) {
 	// binary64 from j = 7 on (measured); the keys are still go-fn-dsa's,
 	// and a difference exits 1.
 	code, out, errs = runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "32", "--backend", "vprec:24", "--json")
-	var res kat.FNDSAResult
+	var res scheme.KATResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
 		t.Fatalf("vprec:24: exit %d %q %q", code, out, errs)
 	}
@@ -185,7 +185,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 // and the exit status is 1, not a usage error.
 func TestKatFNDSABackendCannotSign(t *testing.T) {
 	code, out, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "512", "--records", "1", "--backend", "vprec:12", "--json")
-	var res kat.FNDSAResult
+	var res scheme.KATResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}

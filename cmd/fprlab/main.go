@@ -5,8 +5,9 @@
 //
 // Each command lives in its own file, named after it (a subcommand of
 // accel in accel_NAME.go; a group with one subcommand, such as arith
-// errors or records dump, shares the group's file; the FN-DSA arm of kat
-// and of accel counts is kat_fndsa.go and accel_fndsa.go; what several
+// errors or records dump, shares the group's file; the arm of kat for a
+// scheme's own known-answer test is kat_scheme.go, that of accel counts and
+// cycles for a scheme with an accel.Counter accel_counter.go; what several
 // commands share is in root.go, io.go, params.go, scheme.go and expm.go),
 // and has three parts, as in the GitHub CLI:
 //
@@ -31,7 +32,11 @@
 // with a size cap. A long run saves its finished steps with
 // internal/checkpoint, calls s.stopOnInterrupt() (Ctrl-C then cancels ctx
 // instead of ending the process), checks ctx between steps and returns
-// interrupted(checkpointPath) when it is cancelled. Errors are returned,
+// interrupted(checkpointPath) when it is cancelled. A command never asks
+// which scheme --scheme named: it asks the scheme (scheme.Scheme) and its
+// optional capabilities (scheme.ContextSigner, scheme.KATReplayer,
+// scheme.Formatter, accel.Counter), so a new scheme needs no edit here.
+// Errors are returned,
 // never printed: run maps them to the exit codes (0 ok, 1 "no" via
 // exitError{exitFalse}, 2 bad input or a failed write, 3 a plugin failed
 // (exitPlugin: it ended, crashed or hung its worker process, returned an

@@ -4,26 +4,20 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"math/bits"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
-	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/scheme"
-	"github.com/fprlab/fprlab/scheme/fndsa2025"
-	_ "github.com/fprlab/fprlab/scheme/round3"
 )
 
 // The --scheme flag: a scheme registered in package scheme, looked up by
 // name -- Falcon round 3 (scheme/round3, the default) or FN-DSA as
 // go-fn-dsa implements the FIPS 206 draft (scheme/fndsa2025; FIPS 206 is
-// not final). The binary links both; the commands ask the scheme, and only
-// sign and verify's --context and --prehash, which only FN-DSA's hashing
-// has, name it.
+// not final). The binary links both (valuetype, the composition root); the
+// commands ask the scheme, and its optional capabilities, never its name.
 
 const schemeUsage = "signature scheme: falcon (round 3) or fn-dsa (FIPS 206 draft as go-fn-dsa e24833f implements it; not final)"
 
@@ -52,9 +46,9 @@ func schemeName(s string, n int) string {
 	return sc.Title(uint(bits.Len(uint(n)) - 1))
 }
 
-// schemeFlags are the FN-DSA flags of sign and verify: --scheme, the
+// schemeFlags are the scheme flags of sign and verify: --scheme, the
 // domain-separation --context and the --prehash identifier (which apply to
-// fn-dsa only).
+// a scheme.ContextSigner only).
 type schemeFlags struct {
 	Scheme, Context, PreHash string
 	changed                  func(name string) bool
@@ -68,68 +62,82 @@ func (sf *schemeFlags) add(cmd *cobra.Command) {
 	sf.changed = cmd.Flags().Changed
 }
 
-// fnDSA parses the flags: whether the scheme is FN-DSA, and its context
-// and pre-hash identifier. --context and --prehash with --scheme falcon
-// are refused rather than ignored.
-func (sf *schemeFlags) fnDSA() (bool, []byte, fndsa.PreHash, error) {
+// contextSigning is what sign and verify do with a scheme.ContextSigner:
+// its context and pre-hash, and the length of the pre-hash's digest (0
+// for the raw message).
+type contextSigning struct {
+	scheme.ContextSigner
+	ctx        []byte
+	preHash    string
+	digestSize int
+}
+
+// parse parses the flags: the scheme, and either its context signing
+// (cs) or, for a scheme without it, its falcon.h formats (fs; round 3),
+// for which --context and --prehash are refused rather than ignored.
+func (sf *schemeFlags) parse() (cs *contextSigning, fs scheme.Formatter, err error) {
 	sc, err := parseScheme(sf.Scheme)
 	if err != nil {
-		return false, nil, 0, err
+		return nil, nil, err
 	}
-	if sc != fndsa2025.Scheme {
+	c, ok := sc.(scheme.ContextSigner)
+	if !ok {
 		for _, name := range []string{"context", "prehash"} {
 			if sf.changed != nil && sf.changed(name) {
-				return false, nil, 0, fmt.Errorf("--%s applies to --scheme fn-dsa only", name)
+				return nil, nil, fmt.Errorf("--%s applies to --scheme %s only", name, strings.Join(scheme.With(isContextSigner), " or "))
 			}
 		}
-		return false, nil, 0, nil
+		if fs, ok = sc.(scheme.Formatter); !ok {
+			return nil, nil, fmt.Errorf("--scheme %s: signing and verifying files needs a scheme with falcon.h's formats (%s) or with contexts (%s)",
+				sc.Name(), strings.Join(scheme.With(isFormatter), ", "), strings.Join(scheme.With(isContextSigner), ", "))
+		}
+		return nil, fs, nil
 	}
 	ctx, err := hex.DecodeString(strings.TrimSpace(sf.Context))
 	if err != nil {
-		return false, nil, 0, fmt.Errorf("--context must be hex, got %q", sf.Context)
+		return nil, nil, fmt.Errorf("--context must be hex, got %q", sf.Context)
 	}
-	if len(ctx) > fndsa.MaxContext {
-		return false, nil, 0, fmt.Errorf("--context is %d bytes, more than %d", len(ctx), fndsa.MaxContext)
+	if len(ctx) > c.MaxContext() {
+		return nil, nil, fmt.Errorf("--context is %d bytes, more than %d", len(ctx), c.MaxContext())
 	}
-	ph, err := fndsa.ParsePreHash(sf.PreHash)
+	ph, size, err := c.PreHash(sf.PreHash)
 	if err != nil {
-		return false, nil, 0, fmt.Errorf("--prehash: %w", err)
+		return nil, nil, fmt.Errorf("--prehash: %w", err)
 	}
-	return true, ctx, ph, nil
+	return &contextSigning{ContextSigner: c, ctx: ctx, preHash: ph, digestSize: size}, nil, nil
 }
 
-// signFNDSA signs msg with the encoded signing key skBytes over b (any
-// degree the key has; the weak degrees 4 to 256 are research only).
-func signFNDSA(b arith.Backend, skBytes, ctx []byte, ph fndsa.PreHash, msg []byte, rng io.Reader) (sig []byte, logn uint, err error) {
-	k, err := decodeFNDSAKey(skBytes)
-	if err != nil {
-		return nil, 0, err
-	}
-	sig, err = k.Sign(b, ctx, ph, msg, rng)
-	return sig, k.LogN(), err
+func isContextSigner(sc scheme.Scheme) bool {
+	_, ok := sc.(scheme.ContextSigner)
+	return ok
 }
 
-func decodeFNDSAKey(b []byte) (*fndsa.SigningKey, error) {
-	weak := len(b) > 0 && uint(b[0]&0x0F) < fndsa.MinStdLogN
-	return fndsa.DecodeSigningKey(b, weak)
+func isFormatter(sc scheme.Scheme) bool {
+	_, ok := sc.(scheme.Formatter)
+	return ok
 }
 
-// verifyFNDSA is verifyInputs' FN-DSA verdict: a key or signature that
-// cannot be decoded at all is malformed input (err); a decodable one that
-// is not a valid FN-DSA signature is verr.
-func verifyFNDSA(v verifyJSON, pkBytes, sigBytes, ctx []byte, ph fndsa.PreHash, msg []byte, opts *verifyOptions) (verifyJSON, error, error) {
-	weak := len(pkBytes) > 0 && uint(pkBytes[0]&0x0F) < fndsa.MinStdLogN
-	vk, err := fndsa.DecodeVerifyingKey(pkBytes, weak)
-	if err != nil {
-		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, err)
+// checkDigest refuses a message file that should hold a --prehash digest
+// but has another length: a signature of such bytes claims a hash that
+// never produced them.
+func (cs *contextSigning) checkDigest(msg []byte, path string) error {
+	if n := cs.digestSize; n != 0 && len(msg) != n {
+		return fmt.Errorf("message file %s holds %d bytes, but a --prehash %s digest is %d bytes", path, len(msg), cs.preHash, n)
 	}
-	v.Degree = 1 << vk.LogN()
-	// fndsa's Verify checks the length and header of the one FN-DSA
-	// format before decoding: every malformed signature is an invalid
-	// one, in FN-DSA's terms.
-	v.Format = "fn-dsa"
-	verr := vk.Verify(ctx, ph, msg, sigBytes)
-	if verr != nil && !errors.Is(verr, fndsa.ErrInvalidSignature) {
+	return nil
+}
+
+// verify is verifyInputs' verdict for a context signer: a key that cannot
+// be decoded, or a signature that cannot be judged, is malformed input
+// (err); a judged one that does not verify is verr.
+func (cs *contextSigning) verify(v verifyJSON, pkBytes, sigBytes, msg []byte, opts *verifyOptions) (verifyJSON, error, error) {
+	logn, verr := cs.VerifyContext(pkBytes, cs.ctx, cs.preHash, msg, sigBytes)
+	if logn == 0 {
+		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, verr)
+	}
+	v.Degree = 1 << logn
+	v.Format = cs.Name()
+	if verr != nil && !errors.Is(verr, scheme.ErrInvalidSignature) {
 		return v, nil, fmt.Errorf("verifying %s: %w", opts.Sig, verr)
 	}
 	v.Valid = verr == nil
@@ -164,19 +172,9 @@ func parseKeySource(v string, sc scheme.Scheme) (shadow.KeySource, error) {
 	return ks, nil
 }
 
-// keysFNDSA is the key source of FN-DSA's own keys ("fn-dsa"), which
-// the FN-DSA accelerator models count.
-var keysFNDSA = shadow.KeysOf(fndsa2025.Scheme)
-
 // ownKeySchemes names the schemes with key generation of their own.
 func ownKeySchemes() []string {
-	var names []string
-	for _, n := range scheme.Names() {
-		if sc, err := scheme.Lookup(n); err == nil && sc.KeySeedSize() > 0 {
-			names = append(names, n)
-		}
-	}
-	return names
+	return scheme.With(func(sc scheme.Scheme) bool { return sc.KeySeedSize() > 0 })
 }
 
 // schemeKeysName is schemeName with the key source of a campaign of a

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha3"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
-	"github.com/fprlab/fprlab/scheme/fndsa2025"
 )
 
 // seededWarning is printed whenever --seed is used. Signing the same
@@ -119,19 +117,19 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("--format: %w", err)
 	}
-	fn, ctx, ph, err := opts.fnDSA()
+	cs, fs, err := opts.parse()
 	if err != nil {
 		return err
 	}
-	if fn && opts.formatSet {
-		return errors.New("--format applies to --scheme falcon only (an FN-DSA signature has one format)")
+	if cs != nil && opts.formatSet {
+		return fmt.Errorf("--format applies to --scheme %s only (an %s signature has one format)", strings.Join(scheme.With(isFormatter), " or "), cs.Description())
 	}
 	mode, err := parseMode(opts.Mode)
 	if err != nil {
 		return err
 	}
-	if fn && mode != falcon.Dyn {
-		return errors.New("--mode tree applies to --scheme falcon only (FN-DSA signs on the dynamic path)")
+	if cs != nil && mode != falcon.Dyn {
+		return fmt.Errorf("--mode tree applies to --scheme %s only (%s signs on the dynamic path)", strings.Join(scheme.With(isFormatter), " or "), cs.Description())
 	}
 	b, err := lookupBackend(opts.Backend)
 	if err != nil {
@@ -142,7 +140,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		return err
 	}
 	var sk *falcon.PrivateKey
-	if !fn {
+	if cs == nil {
 		if sk, err = falcon.DecodePrivateKey(skBytes); err != nil {
 			return fmt.Errorf("secret key file %s: %w", opts.SK, err)
 		}
@@ -151,8 +149,8 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if fn {
-		if err := checkDigest(ph, msg, opts.Msg); err != nil {
+	if cs != nil {
+		if err := cs.checkDigest(msg, opts.Msg); err != nil {
 			return err
 		}
 	}
@@ -169,18 +167,20 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	var sig []byte
 	var logn uint
-	if fn {
-		sig, logn, err = signFNDSA(b, skBytes, ctx, ph, msg, rng)
+	var sc scheme.Scheme = fs
+	if cs != nil {
+		sig, logn, err = cs.SignContext(b, skBytes, cs.ctx, cs.preHash, msg, rng)
+		sc = cs
 	} else {
-		sig, err = falcon.SignMode(b, sk, msg, format, rng, mode)
+		sig, err = fs.SignFormat(b, sk, msg, format, mode, rng)
 		logn = sk.LogN
 	}
 	if err != nil {
 		return fmt.Errorf("signing with backend %s: %w", b.Name, err)
 	}
 	formatName := format.String()
-	if fn {
-		formatName = "fn-dsa"
+	if cs != nil {
+		formatName = cs.Name()
 	}
 	data := sig
 	if opts.Hex {
@@ -191,7 +191,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	if opts.JSON {
 		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
-			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet, Scheme: signScheme(fn)})
+			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet, Scheme: sc.Name()})
 	}
 	if safefile.IsStdout(opts.Out) {
 		return nil // the signature is the output
@@ -199,12 +199,4 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (%s, backend %s) to %s\n",
 		len(sig), formatName, schemeName(opts.Scheme, 1<<logn), b.Name, opts.Out)
 	return err
-}
-
-// signScheme is the scheme sign's --json names.
-func signScheme(fn bool) string {
-	if fn {
-		return fndsa2025.Scheme.Name()
-	}
-	return scheme.Default
 }

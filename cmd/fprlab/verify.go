@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -99,7 +98,7 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
 		return v, nil, err
 	}
-	fn, ctx, ph, err := opts.fnDSA()
+	cs, fs, err := opts.parse()
 	if err != nil {
 		return v, nil, err
 	}
@@ -115,11 +114,11 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 	if err != nil {
 		return v, nil, err
 	}
-	if fn {
-		if err := checkDigest(ph, msg, opts.Msg); err != nil {
+	if cs != nil {
+		if err := cs.checkDigest(msg, opts.Msg); err != nil {
 			return v, nil, err
 		}
-		return verifyFNDSA(v, pkBytes, sigBytes, ctx, ph, msg, opts)
+		return cs.verify(v, pkBytes, sigBytes, msg, opts)
 	}
 	pk, err := falcon.DecodePublicKey(pkBytes)
 	if err != nil {
@@ -131,7 +130,7 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 		return v, nil, fmt.Errorf("signature file %s: %w", opts.Sig, err)
 	}
 	v.Format = sig.Format.String()
-	verr = falcon.Verify(pk, msg, sigBytes)
+	verr = fs.Verify(pk, msg, sigBytes)
 	if verr != nil && !errors.Is(verr, falcon.ErrInvalidSignature) {
 		// Decoding succeeded above, so this is unexpected; report it
 		// as malformed input rather than as a verdict.
@@ -142,14 +141,4 @@ func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err erro
 		v.Reason = verr.Error()
 	}
 	return v, verr, nil
-}
-
-// checkDigest refuses an FN-DSA message file that should hold a --prehash
-// digest but has another length: a signature of such bytes claims a hash
-// that never produced them.
-func checkDigest(ph fndsa.PreHash, msg []byte, path string) error {
-	if n := ph.DigestSize(); n != 0 && len(msg) != n {
-		return fmt.Errorf("message file %s holds %d bytes, but a --prehash %s digest is %d bytes", path, len(msg), ph, n)
-	}
-	return nil
 }

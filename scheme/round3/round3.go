@@ -40,8 +40,14 @@ func (round3) KeyGen(uint, []byte) (*falcon.PrivateKey, error) {
 	return nil, errors.New("falcon: round 3's key generation runs over a backend (falcon.Keygen), not from a fixed seed")
 }
 
-func (round3) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
-	sig, err := falcon.Sign(b, sk, msg, falcon.Compressed, rng)
+func (r round3) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	return r.SignFormat(b, sk, msg, falcon.Compressed, falcon.Dyn, rng)
+}
+
+// SignFormat makes round 3 a scheme.Formatter: its signatures come in
+// falcon.h's three formats, by falcon_sign_dyn or falcon_sign_tree.
+func (round3) SignFormat(b arith.Backend, sk *falcon.PrivateKey, msg []byte, f falcon.SigFormat, m falcon.Mode, rng io.Reader) ([]byte, error) {
+	sig, err := falcon.SignMode(b, sk, msg, f, rng, m)
 	if errors.Is(err, falcon.ErrSignAttempts) {
 		err = scheme.MarkSignAttempts(err)
 	}

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/scheme"
+)
+
+// kat --scheme X for a scheme with a known-answer test of its own
+// (scheme.KATReplayer; FN-DSA's is go-fn-dsa's, 90 records of degrees 4
+// to 1024): keys generated here and signatures made over the chosen
+// backend, each record compared with the published digests.
+
+// katRoundThreeFlags are kat's flags that belong to the round-3 KAT files
+// and are refused with a scheme's own test rather than ignored.
+var katRoundThreeFlags = []string{"out", "ref", "checkpoint", "keygen-backend", "mode"}
+
+// runKatReplayer runs the scheme's own test over each backend (--params,
+// if given, keeps the records of that degree; --records keeps the first
+// ones).
+func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions, changed func(string) bool, s *streams) error {
+	for _, name := range katRoundThreeFlags {
+		if changed(name) {
+			return fmt.Errorf("--%s applies to the round-3 NIST KAT files, not to --scheme %s", name, sc.Name())
+		}
+	}
+	var logn uint
+	if opts.Params != "" {
+		var err error
+		lo, hi := sc.KATDegrees()
+		if logn, err = degreeLogn(opts.Params); err != nil || logn < lo || logn > hi {
+			return fmt.Errorf("--params %s: %s has the degrees %d to %d", opts.Params, sc.KATName(), 1<<lo, 1<<hi)
+		}
+	}
+	n, err := sc.KATRecords(logn)
+	if err != nil {
+		return err
+	}
+	if changed("records") {
+		if opts.Records < 1 || opts.Records > n {
+			return fmt.Errorf("--records %d: want 1..%d (%s has %d records%s)", opts.Records, n, sc.KATName(), n, katDegreeNote(opts.Params))
+		}
+		n = opts.Records
+	}
+	var backends []arith.Backend
+	if opts.Backend == "all" {
+		backends = arith.List()
+	} else {
+		b, err := lookupBackend(opts.Backend)
+		if err != nil {
+			return err
+		}
+		backends = []arith.Backend{b}
+	}
+	var results []scheme.KATResult
+	for _, b := range backends {
+		res, err := sc.ReplayKAT(ctx, b, logn, n, s.Err)
+		if err != nil {
+			return err
+		}
+		results = append(results, res)
+	}
+	switch {
+	case !opts.JSON:
+		err = printKatReplayer(s.Out, sc, results)
+	case opts.Backend == "all":
+		err = printJSON(s.Out, results)
+	default:
+		err = printJSON(s.Out, results[0])
+	}
+	if err != nil {
+		return err
+	}
+	// A backend that cannot sign a record (its arithmetic too narrow for
+	// the sampler) is a result like a differing signature, on one backend
+	// as with --backend all: printed, and exit 1. Its error was printed
+	// when it stopped and is in the results: the final message names the
+	// backends without repeating it.
+	var stopped []string
+	differ := false
+	for _, r := range results {
+		if r.Error != "" {
+			stopped = append(stopped, r.Backend)
+		} else if r.FirstMismatch != nil {
+			differ = true
+		}
+	}
+	switch {
+	case len(stopped) > 0:
+		return &exitError{code: exitFalse, err: fmt.Errorf("%s could not regenerate every record (where and why: above, and in the results)", backendsNamed(stopped))}
+	case differ:
+		return &exitError{code: exitFalse, err: fmt.Errorf("generated records differ from %s", sc.KATName())}
+	}
+	return nil
+}
+
+func katDegreeNote(params string) string {
+	if params == "" {
+		return ""
+	}
+	return " of degree " + params
+}
+
+// printKatReplayer prints the results as a table.
+func printKatReplayer(w io.Writer, sc scheme.KATReplayer, results []scheme.KATResult) error {
+	fmt.Fprint(w, sc.KATTitle())
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "BACKEND\tRECORDS\tKEYS\tPINS\tVERIFIED\tFIRST MISMATCH")
+	for _, r := range results {
+		mm := "-"
+		if m := r.FirstMismatch; m != nil {
+			mm = fmt.Sprintf("record %d (degree %d, j %d), %s", m.Record, 1<<m.LogN, m.J, m.Field)
+		}
+		if r.Error != "" {
+			mm = "error: " + r.Error
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.Backend, r.Records, r.MatchKeys, r.MatchPins, r.Verified, mm)
+	}
+	return tw.Flush()
+}
+
+// backendsNamed is "backend A" or "backends A, B".
+func backendsNamed(names []string) string {
+	if len(names) == 1 {
+		return "backend " + names[0]
+	}
+	return "backends " + strings.Join(names, ", ")
+}
+
+func isKATReplayer(sc scheme.Scheme) bool {
+	_, ok := sc.(scheme.KATReplayer)
+	return ok
+}

@@ -1,0 +1,132 @@
+package scheme
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Optional capabilities. Scheme is what every scheme has; the interfaces
+// below are what only some have, found with a type assertion
+// (sc.(scheme.ContextSigner)). A scheme that implements none of them still
+// signs, verifies, shadows and tunes: the commands that need a capability
+// refuse a scheme without it, naming the schemes that have it (With), and
+// never fall back to another scheme's behaviour. The operation counts of
+// accel counts and accel cycles are accel's capability (accel.Counter),
+// declared there because their types are accel's.
+
+// ErrInvalidSignature is matched (errors.Is) by the error of a
+// ContextSigner's VerifyContext whose signature was judged and does not
+// verify, as opposed to input that could not be verified at all.
+var ErrInvalidSignature = errors.New("scheme: invalid signature")
+
+// MarkInvalid returns err, a verifier's verdict that a signature does not
+// verify, so that it matches ErrInvalidSignature as well as what it
+// matched before; its message is unchanged.
+func MarkInvalid(err error) error { return mark(err, ErrInvalidSignature) }
+
+// ContextSigner is the capability of a scheme whose signatures bind a
+// domain-separation context and may sign a digest of the message instead
+// of the message (a pre-hash, named by its hash: "none", "sha256", ...),
+// as FN-DSA's do. sign and verify take --context and --prehash only for
+// such a scheme, and then sign and verify through it: keys and signatures
+// are the scheme's own encodings (its keygen files), of which it has one
+// signature format, named by the scheme's Name.
+type ContextSigner interface {
+	Scheme
+	// MaxContext is the longest context, in bytes.
+	MaxContext() int
+	// PreHash parses a pre-hash name (case-insensitive): its canonical
+	// name and the length of its digest (0 for "none", the raw
+	// message), or an error that lists the names it knows.
+	PreHash(name string) (canonical string, digestSize int, err error)
+	// SignContext signs msg -- the message, or with a pre-hash its
+	// digest -- under ctx with the encoded signing key sk over backend
+	// b, reading the signature's randomness from rng. logn is the key's.
+	SignContext(b arith.Backend, sk, ctx []byte, preHash string, msg []byte, rng io.Reader) (sig []byte, logn uint, err error)
+	// VerifyContext checks sig on msg under ctx with the encoded
+	// verifying key pk. logn is the key's, 0 when pk does not decode
+	// (err says why); an err that is errors.Is(err, ErrInvalidSignature)
+	// is the verdict that sig does not verify, any other err means
+	// the input could not be verified at all.
+	VerifyContext(pk, ctx []byte, preHash string, msg, sig []byte) (logn uint, err error)
+}
+
+// KATReplayer is the capability of a scheme with a known-answer test of
+// its own (not the NIST round-3 files of ReplaysNISTKAT): kat replays it
+// over a backend, each record's keys and signature compared with the
+// published ones.
+type KATReplayer interface {
+	Scheme
+	// KATName names the test in messages, as "go-fn-dsa's KAT".
+	KATName() string
+	// KATTitle heads kat's table: what is generated and what compared
+	// (one or more lines, each ending in a newline).
+	KATTitle() string
+	// KATDegrees is the range of the test's degrees, 2^min to 2^max.
+	KATDegrees() (minLogN, maxLogN uint)
+	// KATRecords is the number of the test's records of degree 2^logn
+	// (one of KATDegrees), or of all of them when logn is 0.
+	KATRecords(logn uint) (int, error)
+	// ReplayKAT regenerates the first n of those records over b,
+	// writing progress lines to progress. A record b cannot sign stops
+	// the run there and is reported in the result (Error), not as err.
+	ReplayKAT(ctx context.Context, b arith.Backend, logn uint, n int, progress io.Writer) (KATResult, error)
+}
+
+// KATResult is the --json output of fprlab kat for a KATReplayer's test
+// over one backend. Scripts depend on it: the field names and meanings are
+// stable.
+type KATResult struct {
+	Scheme  string `json:"scheme"`
+	Backend string `json:"backend"`
+	Records int    `json:"records"`
+	// MatchKeys counts records whose generated keys are the published
+	// ones, MatchPins those whose pin (a digest of keys and signature)
+	// is, Verified those whose signature verifies.
+	MatchKeys     int          `json:"match_keys"`
+	MatchPins     int          `json:"match_pins"`
+	Verified      int          `json:"verified"`
+	FirstMismatch *KATMismatch `json:"first_mismatch"`
+	// Error is present only when the backend could not sign a record;
+	// the run of that backend stops there.
+	Error string `json:"error,omitempty"`
+}
+
+// KATMismatch locates the first record that differs: field "keys" when
+// the keys differ, "signature" when only the signature does. J is the
+// record's index within its degree.
+type KATMismatch struct {
+	Record int    `json:"record"`
+	LogN   uint   `json:"logn"`
+	J      int    `json:"j"`
+	Field  string `json:"field"`
+}
+
+// With names the registered schemes for which has is true, as the
+// commands list the schemes that have a capability ("fn-dsa").
+func With(has func(Scheme) bool) []string {
+	var names []string
+	for _, n := range Names() {
+		if sc, err := Lookup(n); err == nil && has(sc) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// Formatter is the capability of a scheme whose signatures come in the
+// formats of falcon.h (compressed, padded, ct) and are made by one of the
+// reference's two signing procedures, as round 3's are: sign's --format and
+// --mode, and sign and verify with keys and signatures in falcon.h's
+// encodings. A scheme that is neither a Formatter nor a ContextSigner is
+// signed and verified only through Scheme (campaigns), not from files.
+type Formatter interface {
+	Scheme
+	// SignFormat is Sign with the signature in format f, made by the
+	// reference's signing procedure m (sign's --mode).
+	SignFormat(b arith.Backend, sk *falcon.PrivateKey, msg []byte, f falcon.SigFormat, m falcon.Mode, rng io.Reader) ([]byte, error)
+}
