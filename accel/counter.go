@@ -1,5 +1,11 @@
 package accel
 
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
 // Counter is the capability (in the sense of package scheme's optional
 // interfaces) of a signature scheme other than round 3 whose signing and
 // verification accel counts counts and whose verify path accel cycles
@@ -30,4 +36,63 @@ type Counter interface {
 	CountsNotes(round3Keys bool) []string
 	// CyclesNotes are the notes of accel cycles' verify path.
 	CyclesNotes() []string
+}
+
+// SchemeVerifyPath is the --json output of accel cycles for a scheme with
+// a Counter: its verify path priced over records.
+type SchemeVerifyPath struct {
+	Scheme string `json:"scheme"`
+	Params int    `json:"params"`
+	// KeySource is the scheme's name (Records are its own KAT's records
+	// j, with its own keys) or "falcon" (NIST KAT records, round-3 keys).
+	KeySource  string            `json:"key_source"`
+	Platform   string            `json:"platform"`
+	Records    []int             `json:"records"`
+	VerifyPath *VerifyPathReport `json:"verify_path"`
+	Notes      []string          `json:"notes"`
+}
+
+// ModelCounterVerifyPath counts the verifications of the first n records
+// of c at degree 2^logn -- of its own KAT with its own keys (ownKeys), or
+// made with the keys of the NIST KAT records -- and prices them with
+// table t's verify path. It stops with ctx's error between records.
+func ModelCounterVerifyPath(ctx context.Context, c Counter, t *CostTable, logn uint, ownKeys bool, n int) (*VerifyPathReport, []int, error) {
+	var recs []int
+	var keccak []uint64
+	for r := range n {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		var k *FNDSACounts
+		var err error
+		if ownKeys {
+			k, err = c.CountKAT(logn, r)
+		} else {
+			k, err = c.CountRound3Keys(logn, r)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		recs = append(recs, r)
+		keccak = append(keccak, k.VerifyInt.KeccakF1600)
+	}
+	v, err := ModelVerifyPathOps(t.VerifyPath, 1<<logn, recs, keccak, c.VerifyOps)
+	return v, recs, err
+}
+
+// WriteText writes d as accel cycles prints it, title naming the scheme's
+// parameter set ("FN-DSA-512"), description the scheme ("FN-DSA") and
+// katSource the implementation whose KAT its own records are.
+func (d *SchemeVerifyPath) WriteText(w io.Writer, t *CostTable, title, description, katSource string, ownKeys bool) {
+	recs := d.Records
+	over := fmt.Sprintf("the %s signatures made with the keys of NIST KAT records %d to %d (%d records, round-3 keys)", description, recs[0], recs[len(recs)-1], len(recs))
+	if ownKeys {
+		over = fmt.Sprintf("the signatures of %s's KAT records %d to %d of the degree (%d records, their %s keys)", katSource, recs[0], recs[len(recs)-1], len(recs), description)
+	}
+	fmt.Fprintf(w, "%s verify path, cost table %q (bottom up: the key's digest and hash-to-point on the Keccak unit, the\nNTT-based product on the NTT unit, the norm check and the rest per coefficient), mean per verification over\n%s:\n\n", title, d.Platform, over)
+	d.VerifyPath.WriteText(w)
+	t.WriteVerifySources(w)
+	for _, n := range d.Notes {
+		fmt.Fprintln(w, "*", n)
+	}
 }

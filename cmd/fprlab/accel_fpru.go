@@ -114,7 +114,7 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 			implied = fmt.Sprintf("%.1f", *p.FPRUnitImplied)
 		}
 		fmt.Fprintf(w, "%-7s %11.1f %9d %9d %11.1f %9d %9d %10.0f %12.0f %7.2fx %6.2fx %7s-%-7s %9s\n", p.Phase, f.Mean, f.Min, f.Max, n.Mean, n.Min, n.Max,
-			p.BaselineK, p.PublishedK, p.PublishedSpeedup, p.EstSpeedup, suStr(p.MinSpeedup), suStr(p.MaxSpeedup), implied)
+			p.BaselineK, p.PublishedK, p.PublishedSpeedup, p.EstSpeedup, accel.SpeedupText(p.MinSpeedup), accel.SpeedupText(p.MaxSpeedup), implied)
 	}
 	fmt.Fprintln(w, "\nIMPLIED: the one cycles-per-call cost of both blocks at which the fpr-unit alone gives the published optimised\ncycles. HORCRUX profiles Falcon-512 only; the same costs are assumed at Falcon-1024.")
 	for _, p := range rep.Phases {
