@@ -133,3 +133,13 @@ type Arith[F any] interface {
 	// large enough to hold x without rounding).
 	Big(x F) *big.Float
 }
+
+// Fused is implemented by an arithmetic that also has a fused
+// multiply-add, x*y + z rounded once, and that wants Falcon to use it
+// where a datapath with one fuses (the native-fma backend, the reference's
+// AVX2+FMA build). Falcon's code calls FMA only at the places that build
+// fuses; on an arithmetic without Fused the same places compute Mul then
+// Add, two roundings, so every other backend is unchanged.
+type Fused[F any] interface {
+	FMA(x, y, z F) F
+}

@@ -6,12 +6,13 @@
 package backends
 
 import (
-	_ "github.com/fprlab/fprlab/arith/cabi"    // so:PATH[@CONFIG], arithmetic plugins
-	_ "github.com/fprlab/fprlab/arith/ddouble" // dd
-	_ "github.com/fprlab/fprlab/arith/emu64"   // emu64
-	_ "github.com/fprlab/fprlab/arith/native"  // native
-	_ "github.com/fprlab/fprlab/arith/oracle"  // oracle, oracle:P, vprec:P (big.Float), vprecbig:P
-	_ "github.com/fprlab/fprlab/arith/plan"    // plan:STAGE=FORMAT+...
-	_ "github.com/fprlab/fprlab/arith/triword" // triword, triword-acc
-	_ "github.com/fprlab/fprlab/arith/vfloat"  // vprec:P, the fast implementation of the formats
+	_ "github.com/fprlab/fprlab/arith/cabi"      // so:PATH[@CONFIG], arithmetic plugins
+	_ "github.com/fprlab/fprlab/arith/ddouble"   // dd
+	_ "github.com/fprlab/fprlab/arith/emu64"     // emu64
+	_ "github.com/fprlab/fprlab/arith/native"    // native
+	_ "github.com/fprlab/fprlab/arith/nativefma" // native-fma
+	_ "github.com/fprlab/fprlab/arith/oracle"    // oracle, oracle:P, vprec:P (big.Float), vprecbig:P
+	_ "github.com/fprlab/fprlab/arith/plan"      // plan:STAGE=FORMAT+...
+	_ "github.com/fprlab/fprlab/arith/triword"   // triword, triword-acc
+	_ "github.com/fprlab/fprlab/arith/vfloat"    // vprec:P, the fast implementation of the formats
 )
