@@ -10,8 +10,13 @@
 //     as a tree of powers of -x with two fused multiply-adds, instead of
 //     Horner's rule;
 //   - FMA(x, y, z) = x*y + z rounded once (math.FMA, which gives the same
-//     correctly rounded result as vfmadd), which Falcon's code calls where
+//     correctly rounded result as vfmadd), for Falcon's code to call where
 //     the reference's FMA build fuses (see arith.Fused).
+//
+// Status: the sampler's ExpmP63 is the FMA build's; the fused FFT-domain
+// kernels of that build (the FMADD/FMSUB sites of fft.c, listed in
+// docs/backends.md) are not applied by Falcon's code yet, so native-fma
+// does not yet reproduce that build's signatures on every input.
 package nativefma
 
 import (
@@ -34,7 +39,7 @@ func init() {
 		Name:        "native-fma",
 		Bits:        53,
 		ExpBits:     11,
-		Description: "hardware IEEE-754 binary64 with fused multiply-adds where the reference's AVX2+FMA build fuses (FALCON_FMA=1) and its AVX2 fpr_expm_p63",
+		Description: "hardware IEEE-754 binary64 with the reference AVX2+FMA build's fpr_expm_p63 (its fused FFT kernels: not yet)",
 		Impl:        Arith{},
 	})
 }
