@@ -1,27 +1,16 @@
-package fndsa
+package fndsa_test
 
 import (
 	"bytes"
 	"crypto/sha3"
 	"encoding/hex"
 	"encoding/json"
-	"math/big"
 	"os"
 	"testing"
 
-	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/ddouble"
-	"github.com/fprlab/fprlab/arith/vfloat"
-	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/fndsa"
+	_ "github.com/fprlab/fprlab/valuetype" // the engines of every value type (dd, vprec, oracle)
 )
-
-// Package valuetype, which registers every value type, imports this
-// package (through the shadow); the test registers the engines it needs.
-func init() {
-	falcon.RegisterValueType[ddouble.DD, arith.Arith[ddouble.DD]]()
-	falcon.RegisterValueType[*big.Float, arith.Arith[*big.Float]]()
-	falcon.RegisterValueType[vfloat.V, arith.Arith[vfloat.V]]()
-}
 
 // The other direction of the cross check: signatures made here over
 // backends other than binary64 (whose bytes go-fn-dsa cannot produce) and
@@ -35,27 +24,27 @@ var fprlabSigBackends = []string{"native", "triword", "dd", "vprec:40", "oracle:
 // fprlabSignatures makes the cases of fprlab_signatures.json: keys 0 and
 // 6 of the cross vectors (degrees 512 and 1024), two messages each, each
 // backend, a valid signature and the same with one s2 bit flipped.
-func fprlabSignatures(t *testing.T) []goCheck {
-	v := vectors(t)
-	var out []goCheck
+func fprlabSignatures(t *testing.T) []fndsa.GoCheck {
+	v := fndsa.Vectors(t)
+	var out []fndsa.GoCheck
 	for _, ki := range []int{0, 6} {
 		kr := v.Keys[ki]
-		k, err := DecodeSigningKey(unhex(t, kr.SKey), false)
+		k, err := fndsa.DecodeSigningKey(fndsa.Unhex(t, kr.SKey), false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for m, s := range v.Sigs[ki*10 : ki*10+2] {
 			for bi, name := range fprlabSigBackends {
-				seed := make([]byte, SeedSize)
+				seed := make([]byte, fndsa.SeedSize)
 				h := sha3.NewSHAKE256()
 				h.Write([]byte("fprlab-signature"))
 				h.Write([]byte{byte(ki), byte(m), byte(bi)})
 				h.Read(seed)
-				sig, err := k.Sign(backend(t, name), unhex(t, s.Ctx), preHash(t, s.Hash), unhex(t, s.Data), bytes.NewReader(seed))
+				sig, err := k.Sign(fndsa.MustBackend(t, name), fndsa.Unhex(t, s.Ctx), fndsa.MustPreHash(t, s.Hash), fndsa.Unhex(t, s.Data), bytes.NewReader(seed))
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				c := goCheck{What: "fprlab-" + name, VKey: kr.VKey, Ctx: s.Ctx, Hash: s.Hash, Data: s.Data, Sig: hex.EncodeToString(sig)}
+				c := fndsa.GoCheck{What: "fprlab-" + name, VKey: kr.VKey, Ctx: s.Ctx, Hash: s.Hash, Data: s.Data, Sig: hex.EncodeToString(sig)}
 				out = append(out, c)
 				bad := bytes.Clone(sig)
 				bad[41+m+bi] ^= 0x20
@@ -96,7 +85,7 @@ func TestGoFNDSAJudgesFprlab(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var judged []goCheck
+	var judged []fndsa.GoCheck
 	if err := json.Unmarshal(data, &judged); err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +101,7 @@ func TestGoFNDSAJudgesFprlab(t *testing.T) {
 		if c.Verdict == nil || *c.Verdict != want {
 			t.Fatalf("case %d (%s): go-fn-dsa's verdict %v, want %v", i, c.What, c.Verdict, want)
 		}
-		if got := Verify(unhex(t, c.VKey), unhex(t, c.Ctx), preHash(t, c.Hash), unhex(t, c.Data), unhex(t, c.Sig)); got != want {
+		if got := fndsa.Verify(fndsa.Unhex(t, c.VKey), fndsa.Unhex(t, c.Ctx), fndsa.MustPreHash(t, c.Hash), fndsa.Unhex(t, c.Data), fndsa.Unhex(t, c.Sig)); got != want {
 			t.Fatalf("case %d (%s): verdict here %v, want %v", i, c.What, got, want)
 		}
 	}

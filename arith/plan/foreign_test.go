@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"encoding/json"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -62,57 +61,6 @@ type notBig struct{}
 func (notBig) Error() string { return "not a vprecbig format" }
 
 var errNotBig = notBig{}
-
-// TestForeignStageAsVPrecStage: plans with a stage computed by a foreign
-// arithmetic sign exactly as the plans with that stage in the vprec
-// format the foreign one computes, over both carriers: fed from binary64
-// stages, with decisions (sampler), expm_p63 (expm), rounding toward zero
-// and to nearest, and a stage wider than its neighbours (whose values
-// enter the narrower stages rounded by their rule).
-func TestForeignStageAsVPrecStage(t *testing.T) {
-	for _, c := range []struct{ foreign, vprec string }{
-		{"ldl=bigref:vprecbig:40:e11:rz,all=binary64", "ldl=vprec:40:e11:rz,all=binary64"},
-		{"sampler=bigref:vprecbig:33:e11:rz,all=binary64", "sampler=vprec:33:e11:rz,all=binary64"},
-		{"expm=bigref:vprecbig:30:e11,all=binary64", "expm=vprec:30:e11,all=binary64"},
-		{"fft=bigref:vprecbig:64:e15,all=vprec:45:e11", "fft=vprec:64:e15,all=vprec:45:e11"},
-		{"target=bigref:vprecbig:36:e11:rz,all=vprecbig:53:e11", "target=vprecbig:36:e11:rz,all=vprecbig:53:e11"},
-		{"all=bigref:vprecbig:44:e11:rz", "all=vprec:44:e11:rz"},
-	} {
-		fb, err := arith.Lookup("plan:" + c.foreign)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vb, err := arith.Lookup("plan:" + c.vprec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		imports.Store(0)
-		if got, want := signAll(t, fb, 8, 4), signAll(t, vb, 8, 4); got != want {
-			t.Errorf("%s: digest %s, %s gives %s", c.foreign, got, c.vprec, want)
-		}
-		// Signatures are integers, robust to a last bit here and there:
-		// the shadow sees every value's error.
-		if got, want := summaryOf(t, c.foreign), summaryOf(t, c.vprec); got != want {
-			t.Errorf("%s: records differ from %s's\n got %.300s\nwant %.300s", c.foreign, c.vprec, got, want)
-		}
-		if imports.Load() == 0 {
-			t.Errorf("%s: no value entered the foreign stage", c.foreign)
-		}
-	}
-}
-
-// summaryOf is the shadow's summary of a small campaign over a plan
-// (measure), without its name and time.
-func summaryOf(t *testing.T, plan string) string {
-	t.Helper()
-	sum := measure(t, plan)
-	sum.Backend, sum.Seconds = "", 0
-	j, err := json.Marshal(sum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(j)
-}
 
 // TestForeignRefused: a foreign format wider than the carrier its plan's
 // vprec stages choose, or with an unbounded exponent, is refused naming
