@@ -3,6 +3,8 @@ package triword
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/fprlab/fprlab/arith/arithtest"
 )
 
 // benchOperands are random triple words over Falcon's range, positive
@@ -26,27 +28,19 @@ func benchBinary(b *testing.B, f func(x, y TW) TW) {
 	}
 }
 
-func BenchmarkAdd(b *testing.B)     { benchBinary(b, Arith{}.Add) }
-func BenchmarkMulFast(b *testing.B) { benchBinary(b, Arith{}.Mul) }
-func BenchmarkMulAcc(b *testing.B)  { benchBinary(b, Arith{Accurate: true}.Mul) }
-func BenchmarkDiv(b *testing.B)     { benchBinary(b, Arith{}.Div) }
-func BenchmarkInv(b *testing.B)     { benchBinary(b, func(x, _ TW) TW { return Arith{}.Inv(x) }) }
-func BenchmarkSqrt(b *testing.B)    { benchBinary(b, func(x, _ TW) TW { return Arith{}.Sqrt(x) }) }
-
-func BenchmarkExpmP63(b *testing.B) {
-	r := rand.New(rand.NewPCG(53, 54))
-	var a Arith
-	var xs, cs []TW
-	for range 1024 {
-		xs = append(xs, a.FromFloat64(r.Float64()*0.69))
-		cs = append(cs, a.FromFloat64(0.5+r.Float64()/2))
-	}
-	var s uint64
-	for i := 0; b.Loop(); i++ {
-		s += a.ExpmP63(xs[i&1023], cs[i&1023])
-	}
-	sinkU = s
+// BenchmarkOps is the benchmark set of every backend (package arithtest),
+// over the fast and the accurate product. BenchmarkAdd, BenchmarkMulFast,
+// BenchmarkMulAcc and BenchmarkExpmP63 run single operations of it under
+// the names docs/findings.md's per-operation table cites.
+func BenchmarkOps(b *testing.B) {
+	b.Run("fast", func(b *testing.B) { arithtest.Bench(b, Arith{}) })
+	b.Run("accurate", func(b *testing.B) { arithtest.Bench(b, Arith{Accurate: true}) })
 }
+
+func BenchmarkAdd(b *testing.B)     { arithtest.BenchOp(b, Arith{}, "Add") }
+func BenchmarkMulFast(b *testing.B) { arithtest.BenchOp(b, Arith{}, "Mul") }
+func BenchmarkMulAcc(b *testing.B)  { arithtest.BenchOp(b, Arith{Accurate: true}, "Mul") }
+func BenchmarkExpmP63(b *testing.B) { arithtest.BenchOp(b, Arith{}, "ExpmP63") }
 
 var sinkU uint64
 
