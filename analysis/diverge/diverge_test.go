@@ -1,0 +1,222 @@
+package diverge_test
+
+import (
+	"context"
+	"crypto/sha3"
+	"errors"
+	"testing"
+
+	"github.com/fprlab/fprlab/analysis/diverge"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	_ "github.com/fprlab/fprlab/valuetype"
+)
+
+func side(t *testing.T, name string) diverge.Side {
+	t.Helper()
+	s, err := diverge.ParseSide(name, arith.Lookup)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func run(t *testing.T, a, b string, logn uint, sigs int) *diverge.Result {
+	t.Helper()
+	res, err := diverge.Run(context.Background(), diverge.Config{LogN: logn, Signatures: sigs, Keys: 2, Seed: "diverge test", Workers: 2, A: side(t, a), B: side(t, b), KeyBackend: side(t, "native").Backend}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Identical arithmetics never part: emu64 is the reference's integer
+// emulation of binary64, bit for bit native's.
+func TestIdenticalArithmeticsNeverDiffer(t *testing.T) {
+	res := run(t, "native", "emu64", 9, 6)
+	if res.Compared != 6 || res.Differing != 0 || res.KeyRevealing != 0 || len(res.Pairs) != 0 {
+		t.Fatalf("native vs emu64: %d of %d differ", res.Differing, res.Compared)
+	}
+	if res.RateCI95[0] != 0 || res.RateCI95[1] <= 0 {
+		t.Errorf("rate interval %v at 0 of 6", res.RateCI95)
+	}
+}
+
+// vprec:22 rounds to 22 bits: it parts from binary64 in a sizeable share
+// of signatures, at a decision of the sampler (a floor of mu or a
+// Bernoulli trial), and with such a gap the two s2 are far apart.
+func TestLowPrecisionDiffers(t *testing.T) {
+	res := run(t, "native", "vprec:22", 9, 10)
+	if res.Differing == 0 {
+		t.Fatalf("native vs vprec:22: no differing signature in %d", res.Compared)
+	}
+	for _, p := range res.Pairs {
+		switch p.Parting.Kind {
+		case diverge.KindFloor, diverge.KindBerExp:
+		default:
+			t.Errorf("signature %d parts at %+v, want a sampler decision", p.Index, p.Parting)
+		}
+		if p.Parting.Call < 0 || p.Parting.Call >= 2*512 || p.Parting.Leaf != p.Parting.Call/2 {
+			t.Errorf("signature %d: call %d leaf %d", p.Index, p.Parting.Call, p.Parting.Leaf)
+		}
+		if p.Diff.Norm <= 0 {
+			t.Errorf("signature %d: difference norm %v", p.Index, p.Diff.Norm)
+		}
+	}
+}
+
+func TestParseSide(t *testing.T) {
+	s := side(t, "vprec:40:tree")
+	if s.Backend.Name != "vprec:40" || s.Mode != falcon.Tree || s.Name() != "vprec:40:tree" {
+		t.Errorf("vprec:40:tree parsed as %s mode %v", s.Backend.Name, s.Mode)
+	}
+	if s := side(t, "native"); s.Mode != falcon.Dyn {
+		t.Errorf("native parsed as mode %v", s.Mode)
+	}
+	if _, err := diverge.ParseSide("nosuch:tree", arith.Lookup); err == nil {
+		t.Error("nosuch:tree accepted")
+	}
+}
+
+func TestWilson(t *testing.T) {
+	// Wilson's interval for 0 of 10 is [0, z^2/(n + z^2)] = [0, 0.2775].
+	w := diverge.Wilson(0, 10)
+	if w[0] != 0 || w[1] < 0.2775 || w[1] > 0.2776 {
+		t.Errorf("Wilson(0, 10) = %v", w)
+	}
+	// 5 of 10: 0.5 +- 0.3034 / ... = [0.2366, 0.7634].
+	w = diverge.Wilson(5, 10)
+	if w[0] < 0.2365 || w[0] > 0.2367 || w[1] < 0.7633 || w[1] > 0.7635 {
+		t.Errorf("Wilson(5, 10) = %v", w)
+	}
+}
+
+// keyAndSig makes a key of degree 2^logn and a padded signature of msg.
+func keyAndSig(t *testing.T, logn uint, msg []byte) (*falcon.PrivateKey, *falcon.PublicKey, *falcon.Signature) {
+	t.Helper()
+	native := side(t, "native").Backend
+	kr := sha3.NewSHAKE256()
+	kr.Write([]byte("leak test key"))
+	sk, pk, err := falcon.Keygen(native, logn, kr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := sha3.NewSHAKE256()
+	sr.Write([]byte("leak test sign"))
+	sig, err := falcon.Sign(native, sk, msg, falcon.Padded, sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := falcon.DecodeSignature(sig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk, pk, d
+}
+
+// shifted returns s2 + c x^k p.
+func shifted(s2 []int16, p []int8, c, k int) []int16 {
+	n := len(s2)
+	out := append([]int16(nil), s2...)
+	for i, v := range p {
+		j, sign := i+k, 1
+		if j >= n {
+			j, sign = j-n, -1
+		}
+		out[j] += int16(sign * c * int(v))
+	}
+	return out
+}
+
+// A pair whose s2 differ by c x^k f gives the key back: Recover must find
+// a private key of the same public key (it signs, and its h is pk's) and
+// Structure must name c and k.
+func TestRecoverFabricatedPair(t *testing.T) {
+	msg := []byte("the same message")
+	sk, pk, sa := keyAndSig(t, 9, msg)
+	native := side(t, "native").Backend
+	for _, ck := range [][2]int{{1, 0}, {-1, 17}, {3, 300}, {-6, 511}} {
+		s2b := shifted(sa.S2, sk.SmallF, ck[0], ck[1])
+		d := diverge.Structure(sk, sa.S2, s2b)
+		if d.Kind != "f" || d.C != -ck[0] || d.K != ck[1] {
+			t.Errorf("c %d k %d: structure %+v", ck[0], ck[1], d)
+		}
+		a, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, sa.S2)
+		b, err := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, s2b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := diverge.Recover(native, pk, msg, a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Key == nil {
+			t.Fatalf("c %d k %d: not recovered: %s", ck[0], ck[1], rec.Reveals)
+		}
+		got, err := rec.Key.Public()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got.H {
+			if got.H[i] != pk.H[i] {
+				t.Fatalf("c %d k %d: recovered key has another public key", ck[0], ck[1])
+			}
+		}
+		if rec.C != abs(ck[0]) {
+			t.Errorf("c %d: recovered content %d", ck[0], rec.C)
+		}
+	}
+	// A difference of two rotations of f, (x + x^2) f, is short and so is
+	// h times it, but it is no key: (1 + x) divides it, so NTRUSolve
+	// cannot complete it (both resultants are even).
+	s2b := shifted(shifted(sa.S2, sk.SmallF, 1, 1), sk.SmallF, 1, 2)
+	a, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, sa.S2)
+	b, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, s2b)
+	rec, err := diverge.Recover(native, pk, msg, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Key != nil || rec.Reveals == "" {
+		t.Errorf("a two-coefficient difference recovered a key (%q)", rec.Reveals)
+	}
+	if d := diverge.Structure(sk, sa.S2, s2b); d.KeyRevealing() || d.Kind != "other" {
+		t.Errorf("structure %+v", d)
+	}
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func TestRecoverBadInputs(t *testing.T) {
+	msg := []byte("m")
+	_, pk, sa := keyAndSig(t, 9, msg)
+	_, pk10, _ := keyAndSig(t, 10, msg)
+	native := side(t, "native").Backend
+	good, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, sa.S2)
+	otherNonce := append([]byte(nil), sa.Nonce...)
+	otherNonce[0] ^= 1
+	renonced, _ := falcon.EncodeSignature(falcon.Compressed, 9, otherNonce, sa.S2)
+	for name, c := range map[string]struct {
+		pk   *falcon.PublicKey
+		a, b []byte
+		is   error
+	}{
+		"malformed signature": {pk, good, []byte{0x39, 1, 2}, falcon.ErrMalformed},
+		"other degree":        {pk10, good, good, diverge.ErrNotAPair},
+		"different nonces":    {pk, good, renonced, diverge.ErrNotAPair},
+	} {
+		_, err := diverge.Recover(native, c.pk, msg, c.a, c.b)
+		if !errors.Is(err, c.is) {
+			t.Errorf("%s: error %v, want %v", name, err, c.is)
+		}
+	}
+	// The same signature twice reveals nothing.
+	rec, err := diverge.Recover(native, pk, msg, good, good)
+	if err != nil || rec.Key != nil {
+		t.Errorf("same signature twice: %v %v", rec, err)
+	}
+}
