@@ -24,6 +24,13 @@
 
 namespace {
 
+#ifndef FPRLAB_DATAPATH_NAME
+// The datapath: binary64 here. A file that defines its own class Datapath
+// (same methods) and FPRLAB_DATAPATH_NAME and _DESCRIPTION, then includes
+// this file, reuses the C layer below: rtl/plugin.cpp does so with a
+// Verilator model's multiplier.
+#define FPRLAB_DATAPATH_NAME "datapath"
+#define FPRLAB_DATAPATH_DESCRIPTION "example plugin: a C++ datapath class behind extern \"C\" (binary64)"
 class Datapath {
 public:
 	double add(double x, double y) { ++ops_; return x + y; }
@@ -36,6 +43,7 @@ public:
 private:
 	std::uint64_t ops_ = 0;
 };
+#endif
 
 double get(const void *p) { double x; std::memcpy(&x, p, sizeof x); return x; }
 void put(void *p, double x) { std::memcpy(p, &x, sizeof x); }
@@ -71,8 +79,8 @@ int fprlab_init(const char *config, fprlab_info *info, void **ctx)
 		info->significand_bits = 53;
 		info->exponent_bits = 11;
 		info->flags = FPRLAB_FLAG_BINARY64_CONSTANTS | FPRLAB_FLAG_BINARY64_LAYOUT | FPRLAB_FLAG_SERIAL;
-		std::strcpy(info->name, "datapath");
-		std::strcpy(info->description, "example plugin: a C++ datapath class behind extern \"C\" (binary64)");
+		std::strcpy(info->name, FPRLAB_DATAPATH_NAME);
+		std::strcpy(info->description, FPRLAB_DATAPATH_DESCRIPTION);
 	});
 }
 

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# run.sh -- measure fmul64.sv's truncations with fprlab (docs/rtl.md):
+# for each truncation, verilate the multiplier and build the plugin, count
+# its cells with Yosys, run a shadowed fprlab compare over it against
+# native, then write a table (table.md) and draw the per-signature error
+# distributions (fprlab plot histogram) into OUT.
+#
+#     examples/rtl/run.sh [OUT]      (default OUT: ./rtl-out)
+#
+# Environment: TRUNCS (default "0 8 16 24 32", each 0..48), COMP (0/1,
+# constant compensation), RZ (0/1, round toward zero), SIGS (signatures per
+# truncation, default 200), PARAMS (512 or 1024), FPRLAB (an fprlab binary;
+# default: built from this checkout). Needs Debian's verilator, yosys, g++,
+# jq and Go. Every output stays in OUT.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=$(mkdir -p "${1:-rtl-out}" && cd "${1:-rtl-out}" && pwd)
+truncs=${TRUNCS:-0 8 16 24 32}
+comp=${COMP:-0}
+rz=${RZ:-0}
+sigs=${SIGS:-200}
+params=${PARAMS:-512}
+vinc=$(verilator --getenv VERILATOR_ROOT)/include
+TIMEFORMAT='%R s wall, %U s user'
+
+for t in $truncs; do
+  case $t in ''|*[!0-9]*) echo "run.sh: truncation '$t' is not 0..48" >&2; exit 2 ;; esac
+  [ "$t" -le 48 ] || { echo "run.sh: truncation $t is not 0..48" >&2; exit 2; }
+done
+
+fprlab=${FPRLAB:-}
+if [ -z "$fprlab" ]; then
+  echo "== go build fprlab"
+  time (cd "$root" && go build -o "$out/fprlab" ./cmd/fprlab)
+  fprlab=$out/fprlab
+fi
+
+mkdir -p "$out/compare"
+for t in $truncs; do
+  tag=t$t-c$comp-r$rz
+  echo "== $tag: verilate"
+  time verilator --cc -O3 -Mdir "$out/obj-$tag" -GTRUNC="$t" -GCOMP="$comp" -GRZ="$rz" "$here/fmul64.sv"
+  echo "== $tag: build the plugin"
+  time g++ -O2 -shared -fPIC -I"$out/obj-$tag" -I"$vinc" -I"$vinc/vltstd" -DFMUL64_PARAMS="\"$tag\"" \
+    -o "$out/libfmul64-$tag.so" "$here/plugin.cpp" "$out/obj-$tag"/*.cpp "$vinc/verilated.cpp" "$vinc/verilated_threads.cpp"
+  echo "== $tag: yosys synth; stat (generic gate cells)"
+  time yosys -q -p "read_verilog -sv $here/fmul64.sv; chparam -set TRUNC $t -set COMP $comp -set RZ $rz fmul64; synth -top fmul64; tee -q -o $out/stat-$tag.txt stat"
+  echo "== $tag: fprlab compare, $sigs signatures at Falcon-$params"
+  time "$fprlab" compare --backend "so:$out/libfmul64-$tag.so" --params "$params" --signatures "$sigs" --json >"$out/compare/$tag.json"
+done
+# native's document, once, as the reference row and curve.
+echo "== native: fprlab compare"
+time "$fprlab" compare --backend native --params "$params" --signatures "$sigs" --json >"$out/compare/native.json"
+
+# The table: cells from Yosys; from compare's per-signature statistics the
+# worst and median delta_c, the fraction of signatures whose
+# delta_c + delta_sigma is below 2^-46 (histogram bins of width one binade
+# below 2^-46), and the decision flips.
+row() { # doc cells
+  jq -r --arg cells "$2" '.[0] | [.backend, $cells,
+      (.per_signature.delta_c.max_log2 | . * 100 | round / 100 | "2^\(.)"),
+      (.per_signature.delta_c.median_log2 | . * 100 | round / 100 | "2^\(.)"),
+      ((([.per_signature.sum.histogram[] | select(.log2 < -46) | .count] | add // 0) + .per_signature.sum.zeros) / .per_signature.sum.count | . * 1000 | round / 1000),
+      .flips.total] | "| " + (map(tostring) | join(" | ")) + " |"' "$1"
+}
+{
+  echo "| backend | cells | worst delta_c | median delta_c | P(sig <= 2^-46) | flips |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for t in $truncs; do
+    tag=t$t-c$comp-r$rz
+    row "$out/compare/$tag.json" "$(awk '/Number of cells:/ { print $4 }' "$out/stat-$tag.txt")"
+  done
+  row "$out/compare/native.json" "-"
+} >"$out/table.md"
+cat "$out/table.md"
+echo "== figure: fprlab plot histogram"
+time "$fprlab" plot histogram --in "$out/compare" --out "$out/histogram.svg"
+echo "wrote $out/table.md and $out/histogram.svg"
