@@ -36,6 +36,11 @@ if [ -z "$fprlab" ]; then
   fprlab=$out/fprlab
 fi
 
+echo "== verilator's runtime (verilated.cpp, verilated_threads.cpp), once"
+time for src in verilated verilated_threads; do
+  g++ -O2 -fPIC -I"$vinc" -I"$vinc/vltstd" -c -o "$out/$src.o" "$vinc/$src.cpp"
+done
+
 mkdir -p "$out/compare"
 for t in $truncs; do
   tag=t$t-c$comp-r$rz
@@ -43,7 +48,7 @@ for t in $truncs; do
   time verilator --cc -O3 -Mdir "$out/obj-$tag" -GTRUNC="$t" -GCOMP="$comp" -GRZ="$rz" "$here/fmul64.sv"
   echo "== $tag: build the plugin"
   time g++ -O2 -shared -fPIC -I"$out/obj-$tag" -I"$vinc" -I"$vinc/vltstd" -DFMUL64_PARAMS="\"$tag\"" \
-    -o "$out/libfmul64-$tag.so" "$here/plugin.cpp" "$out/obj-$tag"/*.cpp "$vinc/verilated.cpp" "$vinc/verilated_threads.cpp"
+    -o "$out/libfmul64-$tag.so" "$here/plugin.cpp" "$out/obj-$tag"/*.cpp "$out/verilated.o" "$out/verilated_threads.o"
   echo "== $tag: yosys synth; stat (generic gate cells)"
   time yosys -q -p "read_verilog -sv $here/fmul64.sv; chparam -set TRUNC $t -set COMP $comp -set RZ $rz fmul64; synth -top fmul64; tee -q -o $out/stat-$tag.txt stat"
   echo "== $tag: fprlab compare, $sigs signatures at Falcon-$params"
