@@ -319,14 +319,14 @@ func relBound(trunc, comp, rz int) float64 {
 
 // TestTruncatedWithinBound: truncated multipliers (with and without the
 // compensation, both roundings) stay within the header's relative error
-// bound on random operands, and exceed the rounding error alone somewhere
-// (the truncation is there).
+// bound on random operands, and some products differ from the correctly
+// rounded ones (the truncation is there).
 func TestTruncatedWithinBound(t *testing.T) {
-	for _, c := range [][3]int{{48, 0, 0}, {40, 1, 1}} {
+	for _, c := range [][3]int{{48, 0, 0}, {48, 1, 1}} {
 		trunc, comp, rz := c[0], c[1], c[2]
 		f := mul(t, lookup(t, "so:"+build(t, trunc, comp, rz)))
 		bound := relBound(trunc, comp, rz)
-		worst := 0.0
+		worst, differ := 0.0, 0
 		r := rand.New(rand.NewPCG(3, 4))
 		n := 40000
 		if testing.Short() {
@@ -347,10 +347,14 @@ func TestTruncatedWithinBound(t *testing.T) {
 					trunc, comp, rz, x, y, got, math.Log2(rel), math.Log2(bound))
 			}
 			worst = math.Max(worst, rel)
+			if !same(got, ieeeMul(x, y, rz == 1)) {
+				differ++
+			}
 		}
-		if worst <= float64(1+rz)*0x1p-53 {
-			t.Errorf("TRUNC=%d COMP=%d RZ=%d: worst relative error 2^%.2f, no more than rounding's", trunc, comp, rz, math.Log2(worst))
+		if differ == 0 {
+			t.Errorf("TRUNC=%d COMP=%d RZ=%d: every product correctly rounded, no truncation seen", trunc, comp, rz)
 		}
-		t.Logf("TRUNC=%d COMP=%d RZ=%d: worst relative error 2^%.2f, bound 2^%.2f", trunc, comp, rz, math.Log2(worst), math.Log2(bound))
+		t.Logf("TRUNC=%d COMP=%d RZ=%d: worst relative error 2^%.2f, bound 2^%.2f, %d of %d products not correctly rounded",
+			trunc, comp, rz, math.Log2(worst), math.Log2(bound), differ, n)
 	}
 }
