@@ -43,6 +43,7 @@ func init() {
 	fips206.SignAttempt = signAttemptFIPS206
 	fips206.SignAttempt2026 = signAttemptFIPS206Draft2026
 	fips206.SolveNTRU = solveNTRUFIPS206
+	fips206.SolveNTRU2026 = solveNTRUFIPS206Draft2026
 }
 
 // fnDSAProfile selects what a dynamic-path attempt runs: round 3's

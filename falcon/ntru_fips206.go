@@ -192,7 +192,7 @@ func fips206Intermediate(f, g []int8, logTop uint, depth int, Fd, Gd []uint32) (
 		sch, scl := uint32(scaleK/31), uint32(scaleK%31)
 		switch {
 		case depth == 1:
-			fips206SubDepth1(f, g, logTop, Ft, Gt, llen, FGlen, k, scaleK)
+			fips206SubDepth1(f, g, logTop, Ft, Gt, llen, FGlen, k, scaleK, false)
 		case useSubNTT:
 			polySubScaledNTTWith(fips206KNTT, Ft, FGlen, llen, ft, slen, slen, k, sch, scl, logn, nil)
 			polySubScaledNTTWith(fips206KNTT, Gt, FGlen, llen, gt, slen, slen, k, sch, scl, logn, nil)
@@ -259,8 +259,10 @@ func fips206Check(ft, gt, Ft, Gt []uint32, logn uint, slen int) bool {
 // -p0 p1/2..p0 p1/2 as 62-bit two's complement), as go-fn-dsa's
 // poly_sub_kfg_scaled_depth1 does. k is reduced modulo p0 first and, for
 // p1, taken as the normalised residue modulo p0 (what go-fn-dsa's
-// restoration of k between the two primes gives).
-func fips206SubDepth1(f, g []int8, logTop uint, Ft, Gt []uint32, llen, FGlen int, k []int32, sc int) {
+// restoration of k between the two primes gives; draft2026 selects
+// rust-fn-dsa 0.4.0's restoration, which differs when sc is a multiple
+// of 32).
+func fips206SubDepth1(f, g []int8, logTop uint, Ft, Gt []uint32, llen, FGlen int, k []int32, sc int, draft2026 bool) {
 	logn := logTop - 1
 	n := 1 << logn
 	nTop := 1 << logTop
@@ -304,8 +306,17 @@ func fips206SubDepth1(f, g []int8, logTop uint, Ft, Gt []uint32, llen, FGlen int
 			res[i][c] = xr
 		}
 		if i == 0 {
+			// rust-fn-dsa 0.4.0 restores k for the second prime with a
+			// factor 2^((-sc) mod 32) / 2^(32 (sc/32 + 1)) meant to undo
+			// the 2^sc: when sc is a multiple of 32 that leaves k / 2^32
+			// modulo the first prime, which the draft's keys depend on.
+			var unscale uint64 = 1
+			if draft2026 && sc%32 == 0 {
+				unscale = powModP(powModP(2, 32, uint64(p)), uint64(p)-2, uint64(p))
+			}
 			for j := range n {
-				kr[j] = modpNorm(uint32(uint64(modpSet(k[j], p))%uint64(p)), p)
+				x := uint64(modpSet(k[j], p)) % uint64(p)
+				kr[j] = modpNorm(uint32(x*unscale%uint64(p)), p)
 			}
 		}
 	}

@@ -14,6 +14,10 @@ func checkOrthoNorm(logn uint, f, g []int8) bool {
 	return int64(orthoNormSq(logn, f, g)) < orthoNormBound
 }
 
+// OrthoNormSq is orthoNormSq, for the 2026 draft's key generation
+// (package fndsa2026), which computes the same norm against another bound.
+func OrthoNormSq(logn uint, f, g []int8) fxr.Value { return orthoNormSq(logn, f, g) }
+
 // orthoNormSq is the squared norm of (q adj(f)/(f adj(f) + g adj(g)),
 // q adj(g)/(f adj(f) + g adj(g))), computed in fixed point (package fxr)
 // as go-fn-dsa (commit e24833f, check_ortho_norm) does: the reciprocal of

@@ -223,3 +223,17 @@ func TestScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestRustVectorsKeyGen: the keys of rust-fn-dsa's 32-byte seeds, every
+// degree from 4 to 1024.
+func TestRustVectorsKeyGen(t *testing.T) {
+	for i, v := range loadVectors(t) {
+		k, err := fndsa2026.KeyGen(v.logn, v.keySeed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(k.Encode(), v.sk) || !bytes.Equal(k.VerifyingKey(), v.vk) {
+			t.Fatalf("logn %d vector %d: key differs from rust-fn-dsa's", v.logn, i)
+		}
+	}
+}

@@ -51,6 +51,11 @@ var SignAttempt2026 func(b arith.Backend, logn uint, f, g, F, G []int8, hm []uin
 // size. Installed by package falcon.
 var SolveNTRU func(logn uint, f, g []int8) (F, G []int8, ok bool, err error)
 
+// SolveNTRU2026 is SolveNTRU as the July 2026 draft (rust-fn-dsa 0.4.0)
+// solves it: other (F, G) for the same (f, g). Installed by package
+// falcon.
+var SolveNTRU2026 func(logn uint, f, g []int8) (F, G []int8, ok bool, err error)
+
 // expmCoeffs are the FACCT coefficients of the integer evaluation of
 // 2^63 exp(-x) (Zhao, Steinfeld, Sakzad, "FACCT: FAst, Compact, and
 // Constant-Time Discrete Gaussian Sampler over Integers", IEEE TC 2020; the

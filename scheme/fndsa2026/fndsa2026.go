@@ -1,7 +1,8 @@
 // Package fndsa2026 registers FN-DSA as rust-fn-dsa 0.4.0 (commit
 // 0629bb1) implements the July 2026 draft of FIPS 206 -- package
 // fndsa2026 -- as the scheme "fn-dsa-2026": raw messages with an empty
-// context, the draft's encodings, hedged signing. The 2025 profile stays
+// context, the draft's encodings, hedged signing, keys from the draft's
+// integer key generation. The 2025 profile stays
 // "fn-dsa" (also "fn-dsa-2025"); a later draft will be another scheme
 // under another name. Import it for its side effect where a program looks
 // schemes up by name.
@@ -40,10 +41,17 @@ func (fnDSA2026) CheckLogN(logn uint) error {
 	return nil
 }
 
-func (fnDSA2026) KeySeedSize() int { return 0 }
+func (fnDSA2026) KeySeedSize() int { return draft.KeygenSeedSize }
 
+// KeyGen is the draft's integer key generation (rust-fn-dsa 0.4.0's keys
+// bit for bit) as round 3's private key, the form in which campaigns
+// sign with it.
 func (fnDSA2026) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
-	return nil, errors.New("scheme fn-dsa-2026: the draft's key generation is not implemented; campaigns sign with round 3's keys")
+	k, err := draft.KeyGen(logn, seed)
+	if err != nil {
+		return nil, err
+	}
+	return k.PrivateKey(), nil
 }
 
 // weak says whether logn is one of the research degrees, which the key
