@@ -131,12 +131,12 @@ func TestKeySourceBadFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
-		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "fn-dsa"}, "--scheme fn-dsa only"},
+		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa or fn-dsa-2026 only"},
+		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "fn-dsa"}, "--scheme fn-dsa or fn-dsa-2026 only"},
 		{[]string{"compare", "--scheme", "fn-dsa", "--backend", "native", "--params", "512", "--signatures", "1", "--key-source", "ml-dsa"}, "--key-source"},
-		{[]string{"sweep", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"sweep", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa or fn-dsa-2026 only"},
 		{[]string{"sweep", "--scheme", "fn-dsa", "--format", "vprec:40", "--params", "512", "--signatures", "1", "--key-source", "round3"}, "--key-source"},
-		{[]string{"tune", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"tune", "--params", "512", "--signatures", "1", "--key-source", "falcon"}, "--scheme fn-dsa or fn-dsa-2026 only"},
 		{[]string{"tune", "--scheme", "fn-dsa", "--params", "512", "--signatures", "1", "--key-source", "ntru"}, "--key-source"},
 	} {
 		code, _, errs := runCLI(t, tc.args...)

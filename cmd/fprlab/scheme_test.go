@@ -121,7 +121,7 @@ func TestFNDSABadFlags(t *testing.T) {
 		{[]string{"kat", "--scheme", "fn-dsa", "--params", "512", "--records", "11"}, "want 1..10"},
 		{[]string{"kat", "--scheme", "fn-dsa", "--backend", "nope"}, "unknown backend"},
 		{[]string{"sign", "--scheme", "fn-dsa-87", "--sk", sk, "--msg", msg, "--out", out}, "--scheme"},
-		{[]string{"sign", "--sk", sk, "--msg", msg, "--out", out, "--context", "00"}, "fn-dsa only"},
+		{[]string{"sign", "--sk", sk, "--msg", msg, "--out", out, "--context", "00"}, "fn-dsa or fn-dsa-2026 only"},
 		{[]string{"sign", "--scheme", "fn-dsa", "--sk", sk, "--msg", msg, "--out", out, "--format", "ct"}, "falcon only"},
 		{[]string{"sign", "--scheme", "fn-dsa", "--sk", sk, "--msg", msg, "--out", out, "--context", "zz"}, "hex"},
 		{[]string{"sign", "--scheme", "fn-dsa", "--sk", sk, "--msg", msg, "--out", out, "--prehash", "md5"}, "pre-hash"},
