@@ -237,3 +237,17 @@ func TestOpErrorReported(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 }
+
+// TestLoadErrorNamesBackendOnce: a plugin whose fprlab_decode fails the
+// check at load is refused with a message that names the backend once
+// (the load, the check and the registry each used to add it).
+func TestLoadErrorNamesBackendOnce(t *testing.T) {
+	name := "so:" + plugin(t, "testdata/baddecode.c")
+	_, err := arith.Lookup(name)
+	if err == nil {
+		t.Fatal("a plugin decoding kind 7 loaded")
+	}
+	if n := strings.Count(err.Error(), name); n != 1 || !strings.Contains(err.Error(), "fprlab_decode decoded a value of kind 7") {
+		t.Errorf("message names %s %d times: %q", name, n, err)
+	}
+}

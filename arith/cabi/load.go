@@ -393,13 +393,12 @@ func load(label, abs, config string) (*lib, error) {
 	}
 	switch {
 	case ci.g != canary:
-		return nil, &OverrunError{Backend: label, Op: "init", Block: "struct fprlab_info"}
+		return nil, unnamed(label, &OverrunError{Backend: label, Op: "init", Block: "struct fprlab_info"})
 	case ctx.g != canary:
-		return nil, &OverrunError{Backend: label, Op: "init", Block: "context pointer"}
+		return nil, unnamed(label, &OverrunError{Backend: label, Op: "init", Block: "context pointer"})
 	}
 	if st != statusOK {
-		// Named once: the caller's message names the backend.
-		return nil, fmt.Errorf("%s for the configuration %q", strings.TrimPrefix((&OpError{Backend: label, Op: "init", Code: st}).Error(), "backend "+label+": "), config)
+		return nil, fmt.Errorf("%w for the configuration %q", unnamed(label, &OpError{Backend: label, Op: "init", Code: st}), config)
 	}
 	l.ctx = ctx.p
 	if l.info, err = checkInfo(&ci.cInfo); err != nil {
@@ -408,13 +407,33 @@ func load(label, abs, config string) (*lib, error) {
 	l.layout64 = l.info.flags&flagBinary64Layout != 0
 	l.serial = l.info.flags&flagSerial != 0
 	if err := l.loadTables(); err != nil {
-		return nil, fmt.Errorf("backend %s: %w", label, err)
+		return nil, unnamed(label, err)
 	}
 	if err := l.selfCheck(); err != nil {
-		return nil, fmt.Errorf("backend %s: %w", label, err)
+		return nil, unnamed(label, err)
 	}
 	return l, nil
 }
+
+// unnamed is err without the "backend LABEL: " that the errors of a
+// plugin's calls begin with (they name it for the messages of a run): a
+// load error reaches the user through arith.Lookup, whose message names
+// the backend, so that it is named once. The error still unwraps to err.
+func unnamed(label string, err error) error {
+	msg, ok := strings.CutPrefix(err.Error(), "backend "+label+": ")
+	if !ok {
+		return err
+	}
+	return &loadError{msg, err}
+}
+
+type loadError struct {
+	msg string
+	err error
+}
+
+func (e *loadError) Error() string { return e.msg }
+func (e *loadError) Unwrap() error { return e.err }
 
 // checkInfo validates what fprlab_init reported.
 func checkInfo(ci *cInfo) (info, error) {
