@@ -226,7 +226,7 @@ func TestAccelCyclesFNDSA(t *testing.T) {
 		{[]string{"--params", "512", "--scheme", "fndsa"}, "--scheme"},
 		{[]string{"--params", "512", "--scheme", "fn-dsa", "--records", "11"}, "--records 11: go-fn-dsa's KAT has 10 records per degree"},
 		{[]string{"--params", "512", "--scheme", "fn-dsa", "--key-source", "ntru"}, "--key-source"},
-		{[]string{"--params", "512", "--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"--params", "512", "--key-source", "falcon"}, "--key-source falcon applies to --scheme fn-dsa or fn-dsa-2026 only"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
