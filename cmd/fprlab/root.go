@@ -41,6 +41,8 @@ func commands(s *streams) []*cobra.Command {
 	return []*cobra.Command{
 		newKatCmd(s),
 		newCompareCmd(s),
+		newDivergeCmd(s),
+		newLeakCmd(s),
 		newSweepCmd(s),
 		newTuneCmd(s),
 		newMergeCmd(s),

@@ -1,0 +1,259 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/analysis/diverge"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// divergeOptions holds the flags of diverge.
+type divergeOptions struct {
+	Backend, Against, Params, Seed string
+	Signatures, Keys, Workers      int
+	JSON                           bool
+}
+
+const divergeLong = `diverge signs every (key, message, nonce, sampler seed) of a seeded campaign
+with two signers -- --backend A and --against B, each a backend (see 'fprlab
+backends'; a plugin as so:PATH) with ":tree" for falcon_sign_tree's
+procedure (falcon_expand_privkey + falcon_sign_tree; default dyn) -- from the
+same randomness, and compares the signatures. Two almost-equal arithmetics
+sign differently once in a while; then the difference of their s2 is, in a
+sizeable share of cases, c x^k f or c x^k F for a small integer c: the
+secret key (Lin, Tibouchi, Yu, Zhang, "Do Not Disturb a Sleeping Falcon",
+Eurocrypt 2025). A deterministic signer, a signer replaying randomness after
+a fault, or two devices with different datapaths sharing a seed sign such
+pairs.
+
+The output leads with "N of M differing pairs reveal the secret key", the
+rate of differing signatures with its 95 % Wilson score interval, and for
+each differing pair the first decision where the two runs part (attempt,
+leaf, SamplerZ call, kind: floor, BerExp, rint, acceptance, restart), its
+margin on side A, and the structure of s2_A - s2_B (c and k, or its norm).
+--json prints {"compared", "differing", "rate", "rate_ci95", "key_revealing",
+"pairs", ...}, each pair with its public key, message and both signatures
+(hex) for 'fprlab leak'.
+
+Keys are made in binary64 (native) from SHAKE256("fprlab diverge key" ||
+0x00 || BE64(len(seed)) || seed || BE64(K)), so both signers hold the same
+key; message I and its signing randomness (nonce, then a 56-byte sampler
+seed per attempt) come from the same stream under the labels "fprlab
+diverge message" and "fprlab diverge sign". Signatures are padded.`
+
+func newDivergeCmd(s *streams) *cobra.Command {
+	opts := &divergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "diverge --backend A --against B --params 512|1024 --signatures K",
+		Short: "Sign the same inputs with two arithmetics: how often they differ, where, and whether the difference reveals the key",
+		Long:  divergeLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDiverge(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Backend, "backend", "", "signer A: a backend, BACKEND:tree for tree mode")
+	f.StringVar(&opts.Against, "against", "", "signer B: a backend, BACKEND:tree for tree mode")
+	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
+	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures")
+	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn")
+	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
+	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
+	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// divergeConfig validates the flags into a campaign.
+func divergeConfig(opts *divergeOptions) (diverge.Config, error) {
+	var c diverge.Config
+	if opts.Backend == "" || opts.Against == "" {
+		return c, errors.New("missing --backend A or --against B (for instance --backend native --against native:tree)")
+	}
+	logn, err := paramSetLogn(opts.Params)
+	if err != nil {
+		return c, err
+	}
+	if err := checkWorkers(opts.Workers); err != nil {
+		return c, err
+	}
+	if c.A, err = diverge.ParseSide(opts.Backend, lookupBackend); err != nil {
+		return c, fmt.Errorf("--backend: %w", err)
+	}
+	if c.B, err = diverge.ParseSide(opts.Against, lookupBackend); err != nil {
+		return c, fmt.Errorf("--against: %w", err)
+	}
+	if c.KeyBackend, err = lookupBackend("native"); err != nil {
+		return c, err
+	}
+	c.LogN, c.Signatures, c.Keys, c.Seed, c.Workers = logn, opts.Signatures, opts.Keys, opts.Seed, opts.Workers
+	return c, c.Check()
+}
+
+// runDiverge runs the campaign and prints the result.
+func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
+	c, err := divergeConfig(opts)
+	if err != nil || s.validateOnly {
+		return err
+	}
+	res, err := diverge.Run(ctx, c, nil)
+	if err != nil {
+		return err
+	}
+	if opts.JSON {
+		return printJSON(s.Out, res)
+	}
+	return printDiverge(s.Out, res)
+}
+
+// printDiverge prints the answer first, then the pairs.
+func printDiverge(w io.Writer, r *diverge.Result) error {
+	fmt.Fprintf(w, "%d of %d differing pairs reveal the secret key\n", r.KeyRevealing, r.Differing)
+	fmt.Fprintf(w, "%s vs %s, n = %d: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
+		r.Backend, r.Against, r.N, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
+	for _, p := range r.Pairs {
+		d := p.Diff
+		what := fmt.Sprintf("s2_A - s2_B = %d x^%d %s: the key", d.C, d.K, d.Kind)
+		if !d.KeyRevealing() {
+			what = fmt.Sprintf("s2_A - s2_B has norm %.1f (%d nonzero coefficients)", d.Norm, d.Nonzero)
+		}
+		q := p.Parting
+		_, err := fmt.Fprintf(w, "  signature %d (key %d): part at attempt %d, leaf %d, call %d, %s (margin %.3g); %s\n",
+			p.Index, p.Key, q.Attempt, q.Leaf, q.Call, q.Kind, q.Margin, what)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leakOptions holds the flags of leak.
+type leakOptions struct {
+	PK, Msg, Out string
+	Sigs         []string
+	Hex          bool
+}
+
+const leakLong = `leak is the evaluator's check of the attack of Lin, Tibouchi, Yu and Zhang
+("Do Not Disturb a Sleeping Falcon", Eurocrypt 2025): given a public key and
+two signatures of the same message with the same nonce -- two signers that
+drew the same randomness but rounded differently, as 'fprlab diverge' finds
+them -- it tries to recover the private key from the pair alone. With d =
+s2_A - s2_B (s2 is in the signature) and c the gcd of d's coefficients, a
+key-revealing pair has d = c x^k f: then u = d / c is short, g' = h u mod q
+is short, and NTRUSolve completes (u, g') into a private key of the same
+public key (x^k times the signer's: the rotation k cannot be told and does
+not matter). leak proves the key by signing a message with it and
+verifying under the public key.
+
+Exit 0 when the key is recovered (written to --out, never over an existing
+file), 1 with what the pair does reveal otherwise, 2 on bad input (files
+that do not decode, other degrees, different nonces, a signature that does
+not verify). Use it on your own implementation's signatures only.`
+
+func newLeakCmd(s *streams) *cobra.Command {
+	opts := &leakOptions{}
+	cmd := &cobra.Command{
+		Use:   "leak --pk FILE --msg FILE --sig A --sig B [--out SK]",
+		Short: "Recover a Falcon private key from two signatures of one message with one nonce (the published attack, for evaluating implementations)",
+		Long:  leakLong,
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLeak(cmd.Context(), opts, s)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (falcon.h encoding; bytes or hex)")
+	f.StringVar(&opts.Msg, "msg", "", "message `FILE`")
+	f.StringArrayVar(&opts.Sigs, "sig", nil, "signature `FILE` (bytes or hex), given twice")
+	f.StringVar(&opts.Out, "out", "", "write the recovered private key to `SK` (falcon.h encoding; an existing file is never replaced)")
+	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text (keys and signatures: detected)")
+	return cmd
+}
+
+// runLeak reads the pair, tries the recovery and reports.
+func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
+	if len(opts.Sigs) != 2 {
+		return fmt.Errorf("want --sig twice (two signatures of the message), have %d", len(opts.Sigs))
+	}
+	pkCap, _, sigCap := encodingCaps()
+	pkb, err := s.readInput("pk", opts.PK, pkCap, keyMode)
+	if err != nil {
+		return err
+	}
+	msg, err := s.readInput("msg", opts.Msg, 64<<20, messageMode(opts.Hex))
+	if err != nil {
+		return err
+	}
+	var sigs [2][]byte
+	for i, p := range opts.Sigs {
+		if sigs[i], err = s.readInput("sig", p, sigCap, keyMode); err != nil {
+			return err
+		}
+	}
+	if s.validateOnly {
+		return nil
+	}
+	if opts.Out != "" {
+		if _, err := os.Lstat(opts.Out); err == nil {
+			return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
+		}
+	}
+	pk, err := falcon.DecodePublicKey(pkb)
+	if err != nil {
+		return fmt.Errorf("--pk %s: %w", opts.PK, err)
+	}
+	b, err := lookupBackend("native")
+	if err != nil {
+		return err
+	}
+	rec, err := diverge.Recover(b, pk, msg, sigs[0], sigs[1])
+	if err != nil {
+		return err
+	}
+	if rec.Key == nil {
+		fmt.Fprintf(s.Out, "key not recovered: the pair reveals %s\n", rec.Reveals)
+		return &exitError{code: exitFalse, err: errors.New("the pair does not reveal the private key")}
+	}
+	fmt.Fprintf(s.Out, "private key recovered: s2_A - s2_B = %d x^k f; a signature made with it verifies under the public key\n", rec.C)
+	if opts.Out == "" {
+		return nil
+	}
+	if err := writeNew(opts.Out, rec.Key.Encode()); err != nil {
+		return err
+	}
+	fmt.Fprintf(s.Out, "wrote %s\n", opts.Out)
+	return nil
+}
+
+// writeNew writes data to path atomically (a temporary file in the same
+// directory, linked into place) and never over an existing file.
+func writeNew(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".fprlab-leak-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
+}
