@@ -1,0 +1,152 @@
+package main
+
+import (
+	"crypto/sha3"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Two arithmetics that are bit for bit the same (native and the integer
+// emulation of binary64) never sign differently; the text leads with the
+// answer.
+func TestDivergeIdentical(t *testing.T) {
+	code, out, errs := runCLI(t, "diverge", "--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "3", "--seed", "cmd test")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	lines := strings.Split(out, "\n")
+	if lines[0] != "0 of 0 differing pairs reveal the secret key" || !strings.Contains(lines[1], "0 of 3 signatures differ") {
+		t.Fatalf("output:\n%s", out)
+	}
+}
+
+// vprec:22 parts from binary64 often; --json carries each pair with the
+// signatures for leak.
+func TestDivergeJSON(t *testing.T) {
+	code, out, errs := runCLI(t, "diverge", "--backend", "native", "--against", "vprec:22", "--params", "512", "--signatures", "6", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var doc struct {
+		Compared, Differing int
+		Rate                float64
+		RateCI95            [2]float64 `json:"rate_ci95"`
+		Pairs               []json.RawMessage
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if doc.Compared != 6 || doc.Differing == 0 || len(doc.Pairs) != doc.Differing || doc.RateCI95[0] > doc.Rate || doc.RateCI95[1] < doc.Rate {
+		t.Fatalf("document %+v", doc)
+	}
+}
+
+func TestDivergeBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--backend", "native", "--params", "512", "--signatures", "1"}, "--against"},
+		{[]string{"--backend", "native", "--against", "nosuch", "--params", "512", "--signatures", "1"}, "--against"},
+		{[]string{"--backend", "native:forest", "--against", "native", "--params", "512", "--signatures", "1"}, "--backend"},
+		{[]string{"--backend", "native", "--against", "emu64", "--params", "300", "--signatures", "1"}, "300"},
+		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "0"}, "at least one signature"},
+	} {
+		code, _, errs := runCLI(t, append([]string{"diverge"}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// leak recovers a key from a pair whose s2 differ by 3 x^5 f -- the shape
+// the published attack exploits -- writes it beside, and refuses to write
+// over a file.
+func TestLeakRecoversFabricatedPair(t *testing.T) {
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr := sha3.NewSHAKE256()
+	kr.Write([]byte("cmd leak key"))
+	sk, pk, err := falcon.Keygen(b, 9, kr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := []byte("one message")
+	sr := sha3.NewSHAKE256()
+	sr.Write([]byte("cmd leak sign"))
+	raw, err := falcon.Sign(b, sk, msg, falcon.Compressed, sr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := falcon.DecodeSignature(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// s2 + 3 x^5 f (negacyclic).
+	s2 := append([]int16(nil), sig.S2...)
+	for i, v := range sk.SmallF {
+		j, sign := i+5, int16(1)
+		if j >= len(s2) {
+			j, sign = j-len(s2), -1
+		}
+		s2[j] += sign * 3 * int16(v)
+	}
+	other, err := falcon.EncodeSignature(falcon.Compressed, 9, sig.Nonce, s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pkf, msgf := write("pk", pk.Encode()), write("msg", msg)
+	af, bf := write("a.sig", raw), write("b.sig", other)
+	out := filepath.Join(dir, "recovered.sk")
+	code, stdout, errs := runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", bf, "--out", out)
+	if code != 0 || !strings.HasPrefix(stdout, "private key recovered: s2_A - s2_B = 3 x^k f") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk, err := falcon.DecodePrivateKey(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rpk, err := rk.Public()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range pk.H {
+		if rpk.H[i] != pk.H[i] {
+			t.Fatal("the recovered key belongs to another public key")
+		}
+	}
+	// The same run again must not replace the key it wrote.
+	code, _, errs = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", bf, "--out", out)
+	if code == 0 || !strings.Contains(errs, "exists") {
+		t.Errorf("second run over --out: exit %d, stderr %q", code, errs)
+	}
+	// The signature with itself reveals nothing: exit 1.
+	code, stdout, _ = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", af)
+	if code != exitFalse || !strings.HasPrefix(stdout, "key not recovered") {
+		t.Errorf("a signature against itself: exit %d, stdout %q", code, stdout)
+	}
+	// One signature is a usage error.
+	if code, _, errs := runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af); code != exitUsage || !strings.Contains(errs, "--sig twice") {
+		t.Errorf("one --sig: exit %d, stderr %q", code, errs)
+	}
+}
