@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -33,7 +34,9 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 	if opts.Params != "" {
 		var err error
 		lo, hi := sc.KATDegrees()
-		if logn, err = degreeLogn(opts.Params); err != nil || logn < lo || logn > hi {
+		if logn, err = degreeLogn(opts.Params); errors.Is(err, errParamsPower) {
+			return err
+		} else if err != nil || logn < lo || logn > hi {
 			return fmt.Errorf("--params %s: %s has the degrees %d to %d", opts.Params, sc.KATName(), 1<<lo, 1<<hi)
 		}
 	}

@@ -240,3 +240,19 @@ func TestKeygenSeedForms(t *testing.T) {
 		}
 	}
 }
+
+// TestKatFNDSAParamsMessages: kat --scheme fn-dsa --params names what is
+// wrong with the degree: 6 is no power of two (not "outside 4 to 1024"),
+// 2 is a power of two below the KAT's degrees, and both are usage errors.
+func TestKatFNDSAParamsMessages(t *testing.T) {
+	for _, c := range []struct{ params, want, not string }{
+		{"6", `--params "6": 6 is not a power of two`, "4 to 1024"},
+		{"2", "--params 2: go-fn-dsa's KAT has the degrees 4 to 1024", "power of two"},
+		{"x", "--params x: go-fn-dsa's KAT has the degrees 4 to 1024", "not a power of two"},
+	} {
+		code, _, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", c.params)
+		if code != exitUsage || !strings.Contains(errs, c.want) || strings.Contains(errs, c.not) {
+			t.Errorf("--params %s: exit %d, stderr %q (want %q, without %q)", c.params, code, errs, c.want, c.not)
+		}
+	}
+}

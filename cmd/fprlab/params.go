@@ -21,9 +21,20 @@ func degreeLogn(s string) (uint, error) {
 				return logn, nil
 			}
 		}
+		if n > 0 && n&(n-1) != 0 {
+			return 0, errNotPowerOfTwo(s, n)
+		}
 	}
 	return 0, fmt.Errorf("--params %q: want the degree, 512 or 1024 (or a power of two from 2 to 1024)", s)
 }
+
+// errNotPowerOfTwo is the error of a --params that is no power of two:
+// that, not a range, is what the user has to change.
+func errNotPowerOfTwo(s string, n int) error {
+	return fmt.Errorf("--params %q: %d is %w (the degree is 512 or 1024, or a power of two from 2 to 1024)", s, n, errParamsPower)
+}
+
+var errParamsPower = errors.New("not a power of two")
 
 // katDegreeLogn parses --params for the commands that replay the NIST KAT
 // files, which exist for Falcon-512 and Falcon-1024 only.
