@@ -177,7 +177,7 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn
 			recs[i] = done[i]
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
-		} else if err = falcon.GenerateKAT(logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b, Mode: mode}); err == nil {
+		} else if err = generateKAT(i, logn, &recs[i], falcon.KATOptions{Keygen: kb, Sign: b, Mode: mode}); err == nil {
 			generated = true
 			if ckpt != nil && i >= len(done) {
 				done = append(done, recs[i])
@@ -224,4 +224,11 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn
 	sum := sha256.Sum256(buf.Bytes())
 	res.SHA256 = hex.EncodeToString(sum[:])
 	return &Run{Result: res, Response: buf.Bytes()}, nil
+}
+
+// generateKAT is falcon.GenerateKAT of record i, noted as the unit under
+// way (arith.StartUnit).
+func generateKAT(i int, logn uint, r *falcon.KATRecord, opts falcon.KATOptions) error {
+	defer arith.StartUnit(fmt.Sprintf("record %d", i))()
+	return falcon.GenerateKAT(logn, r, opts)
 }

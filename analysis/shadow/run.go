@@ -501,7 +501,9 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 				mu.Unlock()
 				return nil
 			}
+			end := arith.StartUnit(fmt.Sprintf("KAT signature %d", req.Count))
 			kg, sig, err := r.kat(cfg.LogN, req, shadowKeys, kbName)
+			end()
 			if err != nil {
 				return err
 			}
@@ -527,6 +529,7 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 		}
 	}
 	err = parallel(ctx, cfg.Workers, cfg.Keys, func(i int) error {
+		defer arith.StartUnit(fmt.Sprintf("key %d", i))()
 		rng := derive("key", cfg.Seed, i)
 		if rec, ok := have("keygen", i); ok || !shadowKeys || !cfg.Owns(i) {
 			var sk *falcon.PrivateKey
@@ -569,7 +572,9 @@ func runCampaign(ctx context.Context, b arith.Backend, cfg Config, keepRecords b
 			mu.Unlock()
 			return nil
 		}
+		end := arith.StartUnit(fmt.Sprintf("signature %d", j))
 		rec, err := r.sign(keys[j%cfg.Keys], Message(cfg.Seed, j), derive("signature", cfg.Seed, j), j, j%cfg.Keys)
+		end()
 		if err != nil {
 			return err
 		}

@@ -37,7 +37,13 @@ const (
 
 	monitorMagic = 0x666c6d6f6e310a // "\nmon1lf" read as little-endian, arbitrary
 	slotBytes    = 512
-	maxSlots     = (MonitorSize - 8*monHeader) / slotBytes
+	maxSlots     = (MonitorSize - 8*monHeader - unitSlots*unitBytes) / slotBytes
+
+	// The units of work under way (MonitorUnit) are named in the last
+	// unitSlots*unitBytes bytes, NUL-terminated, an empty slot free.
+	unitSlots = 8
+	unitBytes = 56
+	unitBase  = MonitorSize - unitSlots*unitBytes
 )
 
 // opInit stands for fprlab_init on the page (it has no entry in lib.fn).
@@ -47,6 +53,41 @@ const opInit = opRun + 1
 var monitor *[MonitorSize / 8]uint64
 
 var slotMu sync.Mutex
+
+// units records which unit slots of the page are taken.
+var units struct {
+	sync.Mutex
+	taken [unitSlots]bool
+}
+
+// MonitorUnit names the unit of work what ("signature 17") on the
+// monitor page until the returned function is called, so that a
+// supervisor whose worker a plugin ended can say which unit was lost. It
+// is arith.UnitHook in a worker. Units beyond the page's eight slots go
+// unnamed; a name is cut at 55 bytes.
+func MonitorUnit(what string) (done func()) {
+	m := monitor
+	if m == nil {
+		return func() {}
+	}
+	units.Lock()
+	defer units.Unlock()
+	for i, t := range units.taken {
+		if t {
+			continue
+		}
+		units.taken[i] = true
+		b := unsafe.Slice((*byte)(unsafe.Pointer(&m[(unitBase+i*unitBytes)/8])), unitBytes)
+		clear(b[copy(b[:unitBytes-1], what):])
+		return func() {
+			units.Lock()
+			defer units.Unlock()
+			clear(b)
+			units.taken[i] = false
+		}
+	}
+	return func() {}
+}
 
 // AttachMonitor maps f (MonitorSize bytes, shared with the supervisor)
 // as this process's monitor page. It is called once, before any plugin
@@ -107,13 +148,33 @@ func monLeave(m *[MonitorSize / 8]uint64) {
 
 // MonitorState is what a monitor page says about its worker.
 type MonitorState struct {
-	Attached  bool   // the worker attached the page
-	InFlight  int    // calls into plugins that had not returned
-	Completed uint64 // calls returned
-	Backend   string // the backend of the last call entered ("" if none)
-	Func      string // its function, "fprlab_sqrt"
-	Exited    bool   // the worker ended by its own decision (Exit) ...
-	Code      int    // ... with this status
+	Attached  bool     // the worker attached the page
+	InFlight  int      // calls into plugins that had not returned
+	Completed uint64   // calls returned
+	Backend   string   // the backend of the last call entered ("" if none)
+	Func      string   // its function, "fprlab_sqrt"
+	Exited    bool     // the worker ended by its own decision (Exit) ...
+	Code      int      // ... with this status
+	Units     []string // the units of work under way (MonitorUnit)
+}
+
+// MonitorUnits returns the units of work under way in this process
+// (MonitorUnit), for a worker's own message about a failure.
+func MonitorUnits() []string {
+	m := monitor
+	if m == nil {
+		return nil
+	}
+	units.Lock()
+	defer units.Unlock()
+	var names []string
+	for i, t := range units.taken {
+		if t {
+			b := unsafe.Slice((*byte)(unsafe.Pointer(&m[(unitBase+i*unitBytes)/8])), unitBytes)
+			names = append(names, string(b[:max(0, bytes.IndexByte(b, 0))]))
+		}
+	}
+	return names
 }
 
 // ReadMonitor reads the state of the monitor page in f.
@@ -131,6 +192,12 @@ func ReadMonitor(f *os.File) (MonitorState, error) {
 	st.InFlight, st.Completed = int(int64(w(monInFlight))), w(monCompleted)
 	if d := w(monDone); d>>32 == 1 {
 		st.Exited, st.Code = true, int(int32(uint32(d)))
+	}
+	for i := range unitSlots {
+		u := b[unitBase+i*unitBytes:][:unitBytes]
+		if n := bytes.IndexByte(u, 0); n > 0 {
+			st.Units = append(st.Units, string(u[:n]))
+		}
 	}
 	if last := w(monLast); last != 0 {
 		slot, op := int((last-1)>>16), int((last-1)&0xffff)

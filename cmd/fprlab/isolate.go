@@ -28,7 +28,8 @@ package main
 // the supervisor's watchdog, which kills a worker whose call into a
 // plugin has not returned after FPRLAB_PLUGIN_TIMEOUT (a Go duration,
 // default 10m). The supervisor then prints one line naming the backend,
-// what happened and the function it happened in, and exits with
+// what happened, the function it happened in and the units of work under
+// way (arith.StartUnit: "signature 17", "record 3"), and exits with
 // exitPlugin. Everything the worker finished is on disk as after any
 // crash (campaign segments and checkpoints are written unit by unit), so
 // the same command resumes. A plugin that returns an error status or
@@ -55,6 +56,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 )
 
@@ -122,9 +124,13 @@ func workerMain(args []string) int {
 	var failing sync.Mutex
 	cabi.Fail = func(err error) {
 		failing.Lock() // never unlocked: one message, then the end
+		if u := cabi.MonitorUnits(); len(u) > 0 {
+			err = fmt.Errorf("%w (at %s)", err, strings.Join(u, ", "))
+		}
 		fmt.Fprintln(stderr, "fprlab:", err)
 		exit(exitPlugin)
 	}
+	arith.UnitHook = cabi.MonitorUnit
 	signal.Ignore(os.Interrupt)
 	code := runMain(os.Stdin, stdout, stderr, args, exit, workerInterrupt, syscall.SIGTERM)
 	cabi.Exit(code)
@@ -266,8 +272,12 @@ wait:
 	default:
 		where = "after " + st.Func + " returned (no call into the plugin was running)"
 	}
-	fmt.Fprintf(stderr, "fprlab: plugin %s %s %s%s, running %q; work already saved (campaign segments, checkpoints) is kept, and the same command resumes it\n",
-		backend, what, where, detail, strings.Join(args[:min(len(args), 1)], ""))
+	unit := ""
+	if len(st.Units) > 0 {
+		unit = " at " + strings.Join(st.Units, ", ")
+	}
+	fmt.Fprintf(stderr, "fprlab: plugin %s %s %s%s, running %q%s; work already saved (campaign segments, checkpoints) is kept, and the same command resumes it\n",
+		backend, what, where, detail, strings.Join(args[:min(len(args), 1)], ""), unit)
 	return exitPlugin
 }
 

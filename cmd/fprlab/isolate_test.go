@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -78,6 +79,9 @@ func TestHostilePlugins(t *testing.T) {
 			if code != exitPlugin || len(lines) != 1 || !strings.Contains(lines[0], "so:"+lib) || !strings.Contains(lines[0], c.want) {
 				t.Fatalf("exit %d, stderr:\n%.2000s\nwant exit %d and one line naming so:%s with %q", code, stderr, exitPlugin, lib, c.want)
 			}
+			if !unitNamed.MatchString(lines[0]) {
+				t.Errorf("the line does not name the unit that was lost: %s", lines[0])
+			}
 			if len(bytes.TrimSpace(stdout)) != 0 && !json.Valid(stdout) {
 				t.Errorf("stdout is not JSON:\n%.500s", stdout)
 			}
@@ -111,12 +115,16 @@ func TestHostilePlugins(t *testing.T) {
 	})
 }
 
+// unitNamed matches the unit a failure line names: the signature the
+// campaign was computing (or a key, should the plugin fail in one).
+var unitNamed = regexp.MustCompile(`(running "compare" at|\(at) (signature|key) \d+(;|\)$)`)
+
 // TestHostilePluginKAT: kat over a plugin that calls exit(0) does not
 // exit 0 ("every record matches") but with exitPlugin and the message.
 func TestHostilePluginKAT(t *testing.T) {
 	lib := plugintest.Build(t, "testdata/hostile.c")
 	code, stdout, stderr := runIsolated(t, []string{"FPRLAB_TEST_HOSTILE=exit0", "FPRLAB_TEST_HOSTILE_AT=100"}, "kat", "--params", "512", "--backend", "so:"+lib)
-	if code != exitPlugin || !bytes.Contains(stderr, []byte("so:"+lib+" ended the process with exit status 0")) || len(stdout) != 0 {
+	if code != exitPlugin || !bytes.Contains(stderr, []byte("so:"+lib+" ended the process with exit status 0")) || !bytes.Contains(stderr, []byte(`running "kat" at record 0;`)) || len(stdout) != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }
