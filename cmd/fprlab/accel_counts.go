@@ -7,45 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/scheme"
 )
-
-// ---- counts ----
-
-// countsPhaseJSON is one phase of accel counts --json: the fpr counters
-// and the integer counters (the names of the reference's counts file, and
-// keccak_f1600).
-type countsPhaseJSON struct {
-	accel.Counts
-	accel.IntCounts
-}
-
-type countsPhasesJSON struct {
-	Keygen countsPhaseJSON `json:"keygen"`
-	Sign   countsPhaseJSON `json:"sign"`
-	Verify countsPhaseJSON `json:"verify"`
-}
-
-// countsJSON is the stable --json output of accel counts.
-type countsJSON struct {
-	Params  int              `json:"params"`
-	Record  int              `json:"record"`
-	Backend string           `json:"backend"`
-	Phases  countsPhasesJSON `json:"phases"`
-	Total   countsPhaseJSON  `json:"total"`
-	// Candidates passed keygen's Gram-Schmidt bound.
-	Candidates   int      `json:"keygen_candidates"`
-	SignAttempts int      `json:"sign_attempts"`
-	Notes        []string `json:"notes"`
-}
-
-var accelCountsNotes = []string{
-	"fpr counters: calls of fprlab's Arith through emu64, in the structure of the reference's FPEMU build (add includes sub, mul sqr and 2 per expm_p63, div inv, trunc 2 per expm_p63; FPR = scaled+add+mul+div+sqrt, FPR_NORM64 = scaled+add)",
-	"modp_montymul: counted in fprlab's NTRUSolve, which makes the reference's sequence of Montgomery products modulo the RNS primes (every NTRUSolve run, failed ones included)",
-	"mq_montymul: from the reference's call structure (compute_public per keygen candidate passing the Gram-Schmidt bound, stopping at f's first zero NTT slot; complete_private in sign; to_ntt_monty and verify_raw in verify)",
-	"keccak_f1600: from the bytes absorbed and squeezed (rate 136): the keygen stream, hash-to-point, the 56-byte sampler seeds",
-}
 
 // accelCountsOptions holds the flags of accel counts.
 type accelCountsOptions struct {
@@ -118,49 +81,9 @@ func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *streams) err
 	if err != nil {
 		return err
 	}
-	res := countsJSON{
-		Params: 1 << logn, Record: opts.Record, Backend: "emu64",
-		Phases: countsPhasesJSON{
-			Keygen: countsPhaseJSON{Counts: k.Keypair, IntCounts: k.KeypairInt},
-			Sign:   countsPhaseJSON{Counts: k.Sign, IntCounts: k.SignInt},
-			Verify: countsPhaseJSON{Counts: k.Open, IntCounts: k.OpenInt},
-		},
-		Total:      countsPhaseJSON{Counts: k.Total(), IntCounts: k.TotalInt()},
-		Candidates: k.Candidates, SignAttempts: k.SignAttempts,
-		Notes: accelCountsNotes,
-	}
+	res := k.Document(logn, opts.Record)
 	if opts.JSON {
 		return printJSON(s.Out, res)
 	}
-	w := s.Out
-	fmt.Fprintf(w, "Falcon-%d, NIST KAT record %d over emu64 (matches the published record)\n\n", res.Params, res.Record)
-	fmt.Fprintf(w, "%-14s %12s %12s %12s %12s\n", "COUNTER", "KEYGEN", "SIGN", "VERIFY", "TOTAL")
-	p := res.Phases
-	phases := []countsPhaseJSON{p.Keygen, p.Sign, p.Verify, res.Total}
-	for i, name := range accel.CounterNames {
-		fmt.Fprintf(w, "%-14s", name)
-		for _, ph := range phases {
-			fmt.Fprintf(w, " %12d", ph.Counts.Values()[i])
-		}
-		fmt.Fprintln(w)
-	}
-	for _, row := range []struct {
-		name string
-		v    func(accel.IntCounts) uint64
-	}{
-		{"modp_montymul", func(c accel.IntCounts) uint64 { return c.ModpMontymul }},
-		{"mq_montymul", func(c accel.IntCounts) uint64 { return c.MqMontymul }},
-		{"keccak_f1600", func(c accel.IntCounts) uint64 { return c.KeccakF1600 }},
-	} {
-		fmt.Fprintf(w, "%-14s", row.name)
-		for _, ph := range phases {
-			fmt.Fprintf(w, " %12d", row.v(ph.IntCounts))
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "\nkeygen candidates past the Gram-Schmidt bound: %d; signing attempts: %d\n", res.Candidates, res.SignAttempts)
-	for _, n := range res.Notes {
-		fmt.Fprintln(w, "*", n)
-	}
-	return nil
+	return res.WriteText(s.Out)
 }
