@@ -1,19 +1,8 @@
 package accel
 
-import (
-	"crypto/sha3"
-	"encoding/binary"
-	"fmt"
-	"slices"
-
-	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/arith/emu64"
-	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/fndsa"
-	"github.com/fprlab/fprlab/internal/fips206"
-)
-
-// FN-DSA's counts (the FIPS 206 draft as pornin's go-fn-dsa e24833f
+// FN-DSA's counts (package fndsacount makes them; their types are here, so
+// that package accel, and every analysis that prices a count, links no
+// FN-DSA implementation) (the FIPS 206 draft as pornin's go-fn-dsa e24833f
 // implements it; FIPS 206 is not final) for one signature: of a record of
 // go-fn-dsa's own KAT, with its FN-DSA keys (fndsa.KeyGen), or made with
 // the keys of a round-3 NIST KAT record (the two schemes share the key
@@ -70,8 +59,8 @@ func (k FNDSAKeccak) Total() uint64 { return k.KeyDigest + k.Nonces + k.HashToPo
 
 // FNDSACounts are the counts of one FN-DSA signature (and its
 // verification): made with the keys of a round-3 KAT record
-// (CountFNDSARecord), or a record of go-fn-dsa's own KAT with its FN-DSA
-// keys (CountFNDSAKAT).
+// (fndsacount.CountRecord), or a record of go-fn-dsa's own KAT with its
+// FN-DSA keys (fndsacount.CountKAT).
 type FNDSACounts struct {
 	// KeySource is "falcon" for a round-3 record's keys, "fn-dsa" for
 	// a go-fn-dsa record's.
@@ -82,7 +71,7 @@ type FNDSACounts struct {
 	// FNDSARecord is the go-fn-dsa KAT record signed (FN-DSA keys only);
 	// KeysMatch says that its keys are go-fn-dsa's (SHA-256(sk || vk)),
 	// PinMatch that the signature is too (SHA3-256(sk || vk || sig)).
-	FNDSARecord         *fndsa.KATRecord
+	FNDSARecord         *OwnKATRecord
 	KeysMatch, PinMatch bool
 	// Signature is the FN-DSA signature counted (it verifies), made by
 	// fndsa SignSeeded: with a round-3 record's seed, message, an empty
@@ -109,183 +98,9 @@ func MqFNDSASign(logn uint) uint64 {
 
 func MqFNDSAVerify(logn uint) uint64 { return 3*mqNTTProducts(logn) + 2<<logn }
 
-// fndsaSamplerBytes is a falcon.Observer over emu64 that adds up the bytes
-// each attempt's sampler reads from its PRNG: every Bernoulli trial
-// follows a base-sampler draw (8 + 1 bytes) and a sign bit (1 byte), and
-// reads nbytes itself.
-type fndsaSamplerBytes struct {
-	cur      int64
-	attempts []int64
-	trials   int64
-}
-
-func (o *fndsaSamplerBytes) Stage(falcon.Stage, int, int, ...[]emu64.FPR) {}
-func (o *fndsaSamplerBytes) Sample(emu64.FPR, emu64.FPR, int64, int)      {}
-func (o *fndsaSamplerBytes) BerExp(_ uint64, _ uint, _ uint64, nbytes int, _ bool) {
-	o.cur += 10 + int64(nbytes)
-	o.trials++
-}
-func (o *fndsaSamplerBytes) Attempt(*falcon.Attempt) {
-	o.attempts = append(o.attempts, o.cur)
-	o.cur = 0
-}
-
-// fndsaHashToPoint is the permutations and draws of FN-DSA's hash-to-point
-// of data (pre-hashed by ph, or raw for fndsa.None) with context ctx and
-// the nonce, checked against fndsa.HashToPoint.
-func fndsaHashToPoint(logn uint, nonce, vkey, ctx []byte, ph fndsa.PreHash, data []byte) (uint64, int64, error) {
-	digest := make([]byte, fndsa.HashedKeySize)
-	h := sha3.NewSHAKE256()
-	h.Write(vkey)
-	h.Read(digest)
-	oid, err := ph.OID()
-	if err != nil {
-		return 0, 0, err
-	}
-	if len(ctx) > 255 {
-		return 0, 0, fmt.Errorf("accel: a context of %d bytes", len(ctx))
-	}
-	// The nonce is absorbed first, then digest || 0 (raw) or 1
-	// (pre-hashed) || len(ctx) || ctx || the pre-hash's OID (none for a
-	// raw message) || data.
-	var pre byte
-	if ph != fndsa.None {
-		pre = 1
-	}
-	in := slices.Concat(digest, []byte{pre, byte(len(ctx))}, ctx, oid, data)
-	draws, pt := hashToPointDraws(nonce, in, logn)
-	want, err := fndsa.HashToPoint(logn, nonce, vkey, ctx, ph, data)
-	if err != nil {
-		return 0, 0, err
-	}
-	if !slices.Equal(pt, want) {
-		return 0, 0, fmt.Errorf("accel: the FN-DSA hash-to-point model disagrees with fndsa.HashToPoint")
-	}
-	return shakePermutations(int64(len(nonce)+len(in)), 2*draws), draws, nil
-}
-
-// fndsaInput is what a counted FN-DSA signature signs, and with which key.
-type fndsaInput struct {
-	key       *fndsa.SigningKey
-	ctx       []byte
-	ph        fndsa.PreHash
-	data      []byte
-	seed      []byte
-	what      string // names the input in errors
-	keySource string
-}
-
-// CountFNDSARecord signs KAT record count's message with FN-DSA at degree
-// 2^logn (512 or 1024) with the record's round-3 keys and seed (an empty
-// context, no pre-hash), over a counting emu64, verifies the signature,
-// and counts as described above.
-func CountFNDSARecord(logn uint, count int) (*FNDSACounts, error) {
-	k, err := CountKATRecord(logn, count)
-	if err != nil {
-		return nil, err
-	}
-	rec := &k.Record
-	sk, err := falcon.DecodePrivateKey(rec.SK)
-	if err != nil {
-		return nil, fmt.Errorf("accel: KAT record %d: generated private key: %w", count, err)
-	}
-	key, err := fndsa.NewSigningKey(sk, false)
-	if err != nil {
-		return nil, err
-	}
-	r, err := countFNDSA(logn, fndsaInput{key: key, data: rec.Msg, seed: rec.Seed, what: fmt.Sprintf("KAT record %d", count), keySource: "falcon"})
-	if err != nil {
-		return nil, err
-	}
-	r.KAT = k
-	return r, nil
-}
-
-// CountFNDSAKAT signs go-fn-dsa's KAT record rec (at degree 512 or 1024)
-// as its KAT does -- the keys of fndsa.KeyGen of the record's seed, its
-// context, message (raw or pre-hashed) and signing seed -- over a
-// counting emu64, verifies the signature, and counts as described above.
-// The signature is go-fn-dsa's when PinMatch: SHA3-256(sk || vk || sig)
-// equals the record's pin (KeysMatch: SHA-256(sk || vk) its key digest).
-func CountFNDSAKAT(rec fndsa.KATRecord) (*FNDSACounts, error) {
-	if rec.LogN < fndsa.MinStdLogN || rec.LogN > fndsa.MaxLogN {
-		return nil, fmt.Errorf("accel: go-fn-dsa KAT record of degree %d: FN-DSA is counted at 512 and 1024", 1<<rec.LogN)
-	}
-	kp, err := fndsa.KeyGen(rec.LogN, rec.KeygenSeed())
-	if err != nil {
-		return nil, err
-	}
-	key, err := fndsa.DecodeSigningKey(kp.SigningKey, false)
-	if err != nil {
-		return nil, err
-	}
-	ph, data := rec.Message()
-	r, err := countFNDSA(rec.LogN, fndsaInput{key: key, ctx: rec.Context(), ph: ph, data: data, seed: rec.SignSeed(),
-		what: fmt.Sprintf("go-fn-dsa KAT record %d of degree %d", rec.J, 1<<rec.LogN), keySource: "fn-dsa"})
-	if err != nil {
-		return nil, err
-	}
-	r.KeysMatch, r.PinMatch = rec.Match(kp.SigningKey, kp.VerifyingKey, r.Signature)
-	r.FNDSARecord = &rec
-	return r, nil
-}
-
-// countFNDSA signs in over a counting emu64 at degree 2^logn, verifies the
-// signature, and counts.
-func countFNDSA(logn uint, in fndsaInput) (*FNDSACounts, error) {
-	key := in.key
-	base, err := arith.Lookup("emu64")
-	if err != nil {
-		return nil, fmt.Errorf("accel: %w", err)
-	}
-	c := NewCounting[emu64.FPR](emu64.Arith{})
-	obs := &fndsaSamplerBytes{}
-	b := falcon.Instantiate(c.Backend(base), c, falcon.Observer[emu64.FPR](obs))
-	sig, err := key.SignSeeded(b, in.ctx, in.ph, in.data, in.seed)
-	if err != nil {
-		return nil, err
-	}
-	vkey := key.VerifyingKey()
-	vk, err := fndsa.DecodeVerifyingKey(vkey, false)
-	if err == nil {
-		err = vk.Verify(in.ctx, in.ph, in.data, sig)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("accel: %s: the FN-DSA signature does not verify: %w", in.what, err)
-	}
-	r := &FNDSACounts{KeySource: in.keySource, Signature: sig, Attempts: len(obs.attempts), BerExpTrials: obs.trials, SignCalls: c.Calls()}
-	r.Sign = r.SignCalls.FPEMU()
-
-	digest := shakePermutations(int64(len(vkey)), fndsa.HashedKeySize)
-	r.SignKeccak.KeyDigest, r.VerifyKeccak.KeyDigest = digest, digest
-	var nonce [fndsa.NonceSize]byte
-	for i, nb := range obs.attempts {
-		// Attempt i's nonce: the first 40 bytes of SHAKE256(seed || i),
-		// which squeezes 96 bytes.
-		h := sha3.NewSHAKE256()
-		h.Write(in.seed)
-		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(i)))
-		h.Read(nonce[:])
-		r.SignKeccak.Nonces += shakePermutations(int64(len(in.seed)+4), fndsa.NonceSize+fips206.SeedSize)
-		perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, in.ctx, in.ph, in.data)
-		if err != nil {
-			return nil, err
-		}
-		r.SignKeccak.HashToPoint += perms
-		r.SignKeccak.HashToPointDraws += draws
-		r.SignKeccak.Sampler += shakePermutations(fips206.SeedSize, nb)
-		r.SignKeccak.SamplerBytes += nb
-	}
-	// The signature carries the last attempt's nonce (bytes 1 to 40).
-	if len(sig) < 1+fndsa.NonceSize || !slices.Equal(sig[1:1+fndsa.NonceSize], nonce[:]) {
-		return nil, fmt.Errorf("accel: %s: the signature's nonce is not its last attempt's (%d attempts observed)", in.what, r.Attempts)
-	}
-	perms, draws, err := fndsaHashToPoint(logn, nonce[:], vkey, in.ctx, in.ph, in.data)
-	if err != nil {
-		return nil, err
-	}
-	r.VerifyKeccak.HashToPoint, r.VerifyKeccak.HashToPointDraws = perms, draws
-	r.SignInt = IntCounts{MqMontymul: MqFNDSASign(logn), KeccakF1600: r.SignKeccak.Total()}
-	r.VerifyInt = IntCounts{MqMontymul: MqFNDSAVerify(logn), KeccakF1600: r.VerifyKeccak.Total()}
-	return r, nil
+// OwnKATRecord names the record of a scheme's own KAT that a count signed:
+// its index and the pin the KAT gives it.
+type OwnKATRecord struct {
+	J   int
+	Pin [32]byte
 }

@@ -101,17 +101,17 @@ func MqCompletePrivate(logn uint) uint64 {
 
 func MqVerify(logn uint) uint64 { return 2*mqNTTProducts(logn) + 2<<logn + mqINTTProducts(logn) }
 
-// shakePermutations is the number of Keccak-f[1600] calls of a SHAKE256
+// ShakePermutations is the number of Keccak-f[1600] calls of a SHAKE256
 // run that absorbs in bytes and squeezes out bytes (out > 0).
-func shakePermutations(in, out int64) uint64 {
+func ShakePermutations(in, out int64) uint64 {
 	return uint64(in/shakeRate + (out+shakeRate-1)/shakeRate)
 }
 
-// hashToPointDraws returns the number of 16-bit draws the reference's
+// HashToPointDraws returns the number of 16-bit draws the reference's
 // hash_to_point_vartime squeezes for nonce || msg at degree 2^logn, and the
 // point, which the caller compares with falcon.HashToPoint to check the
 // count's run.
-func hashToPointDraws(nonce, msg []byte, logn uint) (int64, []uint16) {
+func HashToPointDraws(nonce, msg []byte, logn uint) (int64, []uint16) {
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)

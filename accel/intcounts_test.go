@@ -138,8 +138,8 @@ func TestShakePermutations(t *testing.T) {
 		in, out int64
 		want    uint64
 	}{{0, 1, 1}, {135, 1, 1}, {136, 1, 2}, {48, 136, 1}, {48, 137, 2}, {272, 272, 4}} {
-		if got := shakePermutations(c.in, c.out); got != c.want {
-			t.Errorf("shakePermutations(%d, %d) = %d, want %d", c.in, c.out, got, c.want)
+		if got := ShakePermutations(c.in, c.out); got != c.want {
+			t.Errorf("ShakePermutations(%d, %d) = %d, want %d", c.in, c.out, got, c.want)
 		}
 	}
 }

@@ -86,22 +86,22 @@ func CountKATRecord(logn uint, count int) (*KATCounts, error) {
 		return nil, fmt.Errorf("accel: KAT record %d: signed message of %d bytes", count, len(rec.SM))
 	}
 	nonce := rec.SM[2 : 2+falcon.NonceSize]
-	draws, pt := hashToPointDraws(nonce, rec.Msg, logn)
+	draws, pt := HashToPointDraws(nonce, rec.Msg, logn)
 	if !slices.Equal(pt, falcon.HashToPoint(nonce, rec.Msg, logn)) {
 		return nil, fmt.Errorf("accel: KAT record %d: the hash-to-point model disagrees with falcon.HashToPoint", count)
 	}
-	hash := shakePermutations(int64(len(nonce)+len(rec.Msg)), 2*draws)
+	hash := ShakePermutations(int64(len(nonce)+len(rec.Msg)), 2*draws)
 	const seedBytes = 48 // each SHAKE256 stream of nist.c is seeded with 48 DRBG bytes
 	k.Candidates = cand.passed
 	k.SignAttempts = int(streams.SignBytes / falcon.SeedSize)
 	k.KeypairInt = IntCounts{
 		ModpMontymul: cand.modp,
 		MqMontymul:   cand.mq,
-		KeccakF1600:  shakePermutations(seedBytes, streams.KeygenBytes),
+		KeccakF1600:  ShakePermutations(seedBytes, streams.KeygenBytes),
 	}
 	k.SignInt = IntCounts{
 		MqMontymul:  MqCompletePrivate(logn),
-		KeccakF1600: hash + shakePermutations(seedBytes, streams.SignBytes),
+		KeccakF1600: hash + ShakePermutations(seedBytes, streams.SignBytes),
 	}
 	k.OpenInt = IntCounts{MqMontymul: MqVerify(logn), KeccakF1600: hash}
 

@@ -13,7 +13,7 @@ import (
 // go-fn-dsa e24833f implements it): the counts of one signature and its
 // verification, of a record of the scheme's own KAT with its own keys (the
 // default), or, with --key-source falcon, made with the keys of a round-3
-// NIST KAT record beside that record's round-3 flow. accel.CountFNDSARecord
+// NIST KAT record beside that record's round-3 flow. fndsacount.CountRecord
 // says how each counter is counted.
 
 // counterInput validates the record flags of accel counts for a scheme

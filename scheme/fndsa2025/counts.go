@@ -5,11 +5,12 @@ import (
 	"slices"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/accel/fndsacount"
 	"github.com/fprlab/fprlab/fndsa"
 )
 
 // FN-DSA's counts for accel counts and accel cycles (accel.Counter):
-// accel.CountFNDSAKAT and accel.CountFNDSARecord say how each counter is
+// fndsacount.CountKAT and fndsacount.CountRecord say how each counter is
 // counted.
 var _ accel.Counter = fnDSA{}
 
@@ -28,7 +29,7 @@ func (fnDSA) CountKAT(logn uint, j int) (*accel.FNDSACounts, error) {
 	if !ok {
 		return nil, fmt.Errorf("fn-dsa: go-fn-dsa's KAT has no record %d of degree %d", j, 1<<logn)
 	}
-	r, err := accel.CountFNDSAKAT(rec)
+	r, err := fndsacount.CountKAT(rec)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func (fnDSA) CountKAT(logn uint, j int) (*accel.FNDSACounts, error) {
 }
 
 func (fnDSA) CountRound3Keys(logn uint, r int) (*accel.FNDSACounts, error) {
-	c, err := accel.CountFNDSARecord(logn, r)
+	c, err := fndsacount.CountRecord(logn, r)
 	if err != nil {
 		return nil, err
 	}

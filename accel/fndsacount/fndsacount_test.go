@@ -1,9 +1,10 @@
-package accel
+package fndsacount
 
 import (
 	"bytes"
 	"crypto/sha3"
 	"encoding/hex"
+	"github.com/fprlab/fprlab/accel"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
@@ -40,12 +41,12 @@ func TestCountFNDSARecord0(t *testing.T) {
 		logn                 uint
 		digest, h2p, sampler uint64
 		draws, bytes         int64
-		sign, verify         IntCounts
+		sign, verify         accel.IntCounts
 	}{
-		{9, 7, 10, 145, 547, 19708, IntCounts{MqMontymul: 22784, KeccakF1600: 163}, IntCounts{MqMontymul: 7936, KeccakF1600: 17}},
-		{10, 14, 18, 281, 1104, 38163, IntCounts{MqMontymul: 48128, KeccakF1600: 314}, IntCounts{MqMontymul: 17408, KeccakF1600: 32}},
+		{9, 7, 10, 145, 547, 19708, accel.IntCounts{MqMontymul: 22784, KeccakF1600: 163}, accel.IntCounts{MqMontymul: 7936, KeccakF1600: 17}},
+		{10, 14, 18, 281, 1104, 38163, accel.IntCounts{MqMontymul: 48128, KeccakF1600: 314}, accel.IntCounts{MqMontymul: 17408, KeccakF1600: 32}},
 	} {
-		r, err := CountFNDSARecord(c.logn, 0)
+		r, err := CountRecord(c.logn, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +75,7 @@ func TestCountFNDSARecord0(t *testing.T) {
 // (FN-DSA's ApproxExp is integer), and its two truncations per Bernoulli
 // trial are the sampler stage's, beside round 3's one.
 func TestFNDSAStageAttribution(t *testing.T) {
-	r, err := CountFNDSARecord(9, 0)
+	r, err := CountRecord(9, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestFNDSAStageAttribution(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sig []byte
-	ops, err := CountStages(1, func(b arith.Backend) error {
+	ops, err := accel.CountStages(1, func(b arith.Backend) error {
 		sig, err = key.SignSeeded(b, nil, fndsa.None, r.KAT.Record.Msg, r.KAT.Record.Seed)
 		return err
 	})
@@ -128,7 +129,7 @@ func TestFNDSAStageAttribution(t *testing.T) {
 	}
 	// Round 3's signature of the same record computes expm_p63 in the
 	// expm stage, once per trial.
-	r3, err := CountStages(1, func(b arith.Backend) error {
+	r3, err := accel.CountStages(1, func(b arith.Backend) error {
 		_, err := falcon.SignHashedDyn(b, sk, falcon.HashToPoint(r.Signature[1:41], r.KAT.Record.Msg, 9), sha3.NewSHAKE256())
 		return err
 	})
@@ -168,7 +169,7 @@ func TestFNDSAStageAttribution(t *testing.T) {
 // 2 + 6 + 7 = 119, squeeze 1081 draws x 2 = 2162 bytes, ceil(2162 / 136) =
 // 16: 16; verify 14 + 16 = 30; mq_mmul 5 x 512 x 10 + 22 x 1024 = 48,128
 // and 3 x 5,120 + 2,048 = 17,408.
-func TestCountFNDSAKAT(t *testing.T) {
+func TestCountKAT(t *testing.T) {
 	emu, err := arith.Lookup("emu64")
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +190,7 @@ func TestCountFNDSAKAT(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("no go-fn-dsa KAT record %d of degree %d", c.j, 1<<c.logn)
 		}
-		r, err := CountFNDSAKAT(rec)
+		r, err := CountKAT(rec)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,7 +236,7 @@ func TestCountFNDSAKAT(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("no go-fn-dsa KAT record 0 of degree 256: %v", err)
 	}
-	if _, err := CountFNDSAKAT(small); err == nil {
+	if _, err := CountKAT(small); err == nil {
 		t.Error("go-fn-dsa KAT record of degree 256 counted")
 	}
 }
