@@ -13,7 +13,8 @@
 // conversions and their round trips, the exact operations (Neg, Half,
 // Double), the rounded ones against exact big.Float results, the integer
 // roundings and the comparison (the decisions signing takes), the signs
-// of zero, the constants and the FFT table, and expm_p63's contract. Every
+// of zero, the constants and the FFT table, expm_p63's contract, and for a
+// backend with a fused multiply-add (arith.Fused) its single rounding. Every
 // expected value comes from Go's float64 arithmetic, package math or
 // exact big.Float arithmetic, never from a backend: a backend that fails
 // here disagrees with mathematics, not with another backend.
@@ -100,6 +101,9 @@ func Run[F any](t *testing.T, a arith.Arith[F], opt Options) {
 	t.Run("Zeros", c.zeros)
 	t.Run("Tables", c.tables)
 	t.Run("ExpmP63", c.expm)
+	if _, ok := a.(arith.Fused[F]); ok {
+		t.Run("Fused", c.fused)
+	}
 	if opt.binary64() {
 		t.Run("Range", c.exponentRange)
 	}
@@ -303,6 +307,42 @@ func (c *checker[F]) rounded(t *testing.T) {
 			if t.Failed() {
 				return
 			}
+		}
+	}
+}
+
+// fused: a backend with a fused multiply-add (arith.Fused) rounds x*y + z
+// once: math.FMA's result for binary64, within 2^-Bits of the exact value
+// otherwise. The operands include products that cancel z almost entirely,
+// where one rounding and two differ most.
+func (c *checker[F]) fused(t *testing.T) {
+	a := c.a
+	f := a.(arith.Fused[F])
+	r := rand.New(rand.NewPCG(9, 9))
+	prec := uint(3*c.opt.precision() + 64)
+	for i := range c.n {
+		x, y := c.operand(r), c.operand(r)
+		z := c.operand(r)
+		if i%2 == 0 {
+			// z near -x*y: the product's low bits decide the result.
+			z = -x * y
+			if !c.fits(z) {
+				continue
+			}
+		}
+		got := f.FMA(a.FromFloat64(x), a.FromFloat64(y), a.FromFloat64(z))
+		what := fmt.Sprintf("FMA(%v, %v, %v)", x, y, z)
+		if c.opt.binary64() {
+			if g, want := a.Float64(got), math.FMA(x, y, z); !same(g, want) {
+				t.Fatalf("%s = %v, want %v", what, g, want)
+			}
+			continue
+		}
+		exact := new(big.Float).SetPrec(prec).Mul(big.NewFloat(x), big.NewFloat(y))
+		exact.Add(exact, big.NewFloat(z))
+		c.near(t, what, got, exact)
+		if t.Failed() {
+			return
 		}
 	}
 }

@@ -181,10 +181,10 @@ func TestAccelCyclesCortexM4F(t *testing.T) {
 // TestAccelCyclesFNDSA: accel cycles --scheme fn-dsa prices FN-DSA's verify
 // path with FN-DSA's operations -- with --key-source falcon, NIST record
 // 0's verification takes 7 + 10 Keccak permutations (the key digest and
-// hash-to-point, derived by hand in accel's TestCountFNDSARecord0); with
+// hash-to-point, derived by hand in fndsacount's TestCountFNDSARecord0); with
 // FN-DSA keys, go-fn-dsa's record 0 takes 7 + 8 (its hash-to-point absorbs
 // 40 + 64 + 2 + 6 + 7 = 119 bytes and squeezes 540 draws, 1,080 bytes:
-// 1 + 7, from Python's hashlib as in accel's TestCountFNDSAKAT); 2n
+// 1 + 7, from Python's hashlib as in fndsacount's TestCountFNDSAKAT); 2n
 // pointwise products where round 3 takes 3n -- at the table's
 // per-operation costs; FN-DSA keys average go-fn-dsa's ten records of the
 // degree by default; and it refuses what is round 3's only.

@@ -121,7 +121,7 @@ func TestAccelCountsFNDSA(t *testing.T) {
 	want["FPR"] = want["scaled"] + want["add"] + want["mul"] + want["div"] + want["sqrt"]
 	want["FPR_NORM64"] = want["scaled"] + want["add"]
 	// The integer counters (derived by hand for record 0 in package
-	// accel's TestCountFNDSARecord0): go-fn-dsa's mq_mmul of decoding the
+	// fndsacount's TestCountFNDSARecord0): go-fn-dsa's mq_mmul of decoding the
 	// signing key, 5 x 256 x 9 + 22 x 512, no NTRUSolve, and the Keccak
 	// permutations of their four origins.
 	sk3 := r.SignKeccak
@@ -222,7 +222,7 @@ func TestAccelCountsFNDSAKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		// RunKAT's signature is go-fn-dsa's when the record's pin holds
-		// (package fndsa's KAT tests; accel's TestCountFNDSAKAT computes
+		// (package fndsa's KAT tests; fndsacount's TestCountFNDSAKAT computes
 		// the pin itself).
 		h := sha256.Sum256(want.Signature)
 		if !want.PinMatch || !want.KeysMatch || hex.EncodeToString(h[:]) != r.SignatureSHA256 || r.KATPin != hex.EncodeToString(rec.Pin[:]) {
