@@ -22,6 +22,7 @@ const (
 	KindKAT       Kind = "kat"       // KAT pass rate and failed attempts against precision (sweep)
 	KindOps       Kind = "ops"       // per-operation errors per backend (arith errors)
 	KindPareto    Kind = "pareto"    // precision plans: cost against error, chosen plan's widths (tune)
+	KindCost      Kind = "cost"      // per-signature δc against a cost given per backend (compare + Options.Cost)
 )
 
 // Kinds lists every kind with what it draws from.
@@ -36,6 +37,7 @@ var Kinds = []struct {
 	{KindKAT, "sweep documents (kat, attempts)"},
 	{KindOps, "arith errors documents (max_rel_err_log2, median_rel_err_log2, bound_log2)"},
 	{KindPareto, "a tune result (fprlab tune --json, DIR/result.json)"},
+	{KindCost, "compare documents and a cost per backend (--cost BACKEND=N: Yosys cells, LUTs, cycles)"},
 	{KindExpm, "nothing: measures the backends (default: those of the compare documents, else native, emu64, triword)"},
 }
 
@@ -62,6 +64,10 @@ type Options struct {
 	// Select names the backends or formats the histogram and stages
 	// figures draw (see ComparesFor); empty: the default choice.
 	Select []string
+	// Cost is KindCost's cost of each backend drawn, in CostUnit ("Yosys
+	// cells"); backends without one are not drawn.
+	Cost     map[string]float64
+	CostUnit string
 }
 
 // Defaults of KindExpm.
@@ -99,6 +105,8 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 			ts = append(ts, d.Tune)
 		}
 		return Pareto(ts)
+	case KindCost:
+		return Cost(c.AllCompares(), o.Cost, o.CostUnit)
 	case KindExpm:
 		curves, err := measureExpm(ExpmBackendsFor(c, o.ExpmBackends), o.ExpmPoints)
 		if err != nil {

@@ -10,10 +10,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/fprlab/fprlab/analysis/results"
 )
@@ -46,8 +48,8 @@ var expmOptions = Options{ExpmBackends: []string{"native", "emu64", "vprec:24:e1
 func TestGolden(t *testing.T) {
 	c := readCampaign(t)
 	for _, k := range Kinds {
-		if k.Kind == KindOps || k.Kind == KindPareto {
-			continue // the example campaign has no arith errors document (TestGoldenReal) nor tune result (TestPareto)
+		if k.Kind == KindOps || k.Kind == KindPareto || k.Kind == KindCost {
+			continue // the example campaign has no arith errors document (TestGoldenReal), tune result (TestPareto) nor costs (TestCost)
 		}
 		t.Run(string(k.Kind), func(t *testing.T) {
 			f, err := Draw(k.Kind, c, expmOptions)
@@ -368,5 +370,49 @@ func TestParetoFNDSA(t *testing.T) {
 	s := svg.String()
 	if !strings.Contains(s, fmt.Sprintf("FN-DSA-%d (round-3 keys) precision plans", tu.Params)) || strings.Count(s, "not tuned") != 1 {
 		t.Errorf("SVG: FN-DSA title %v, %d labels \"not tuned\"", strings.Contains(s, "FN-DSA"), strings.Count(s, "not tuned"))
+	}
+}
+
+// TestCost draws the per-signature worst and median δc of the backends
+// given a cost, at those costs, and refuses costs that name no document.
+func TestCost(t *testing.T) {
+	c, err := results.Read("../results/testdata/real")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The numbers are compare-512.json's (jq '.[] | .per_signature.delta_c');
+	// its triword was written under the old names and reads renamed.
+	tw := c.AllCompares()[1].Backend
+	if !strings.HasPrefix(tw, "triword") {
+		t.Fatalf("second backend %s", tw)
+	}
+	f, err := Draw(KindCost, c, Options{Cost: map[string]float64{"native": 24873, tw: 1000}, CostUnit: "cells"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]plotter.XYs{
+		"worst":  {{X: 1000, Y: -42.23397256114144}, {X: 24873, Y: -40.39433962619047}},
+		"median": {{X: 1000, Y: -42.71875}, {X: 24873, Y: -40.96875}},
+	}
+	for name, w := range want {
+		if got := f.drawn[name]; !reflect.DeepEqual(got, w) {
+			t.Errorf("%s: drew %v, want %v", name, got, w)
+		}
+	}
+	var svg bytes.Buffer
+	if err := f.Write(&svg, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if s := svg.String(); !strings.Contains(s, "50 signatures") || !strings.Contains(s, "cells") || !strings.Contains(s, "2^-46") {
+		t.Errorf("the figure does not say what it draws (signatures, unit, 2^-46)")
+	}
+	// Only native: one point per series.
+	if f, err = Draw(KindCost, c, Options{Cost: map[string]float64{"native": 5}}); err != nil || len(f.drawn["worst"]) != 1 {
+		t.Errorf("one backend: %v", err)
+	}
+	for _, cost := range []map[string]float64{nil, {"so:/nowhere.so": 1}} {
+		if _, err := Draw(KindCost, c, Options{Cost: cost}); !errors.Is(err, results.ErrNoData) {
+			t.Errorf("costs %v: error %v, want ErrNoData", cost, err)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,6 +22,9 @@ type plotOptions struct {
 	In, Out, Format string
 	Backends        []string
 	Points          int
+	// Cost is cost's BACKEND=N list, CostUnit what N counts.
+	Cost     []string
+	CostUnit string
 }
 
 func plotLong() string {
@@ -48,7 +53,10 @@ failed and failed signing attempts against precision. ops: each operation's
 largest and median error per backend, the proven bounds and the errors below
 the backend's range (arith errors --json). pareto: the cost and error of every
 precision plan tune measured, its Pareto front, the target and margin, and the
-chosen plan's width per stage.`)
+chosen plan's width per stage. cost: the per-signature worst and median
+delta_c of each backend given --cost BACKEND=N (a figure measured outside
+fprlab: Yosys cells, LUTs, cycles; --cost-unit names it) against that cost,
+2^-46 marked -- examples/rtl/run.sh draws its truncations so.`)
 	return b.String()
 }
 
@@ -79,6 +87,8 @@ func newPlotCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Format, "format", "", "output format png, svg or pdf (default: from the extension of --out)")
 	f.StringSliceVar(&opts.Backends, "backend", nil, "expm: backends to measure (default: those of the compare documents, else native, emu64, triword); histogram, stages: backends or sweep formats to draw (default: every fixed backend, and 5 swept formats chosen around each curve's P*)")
 	f.IntVar(&opts.Points, "points", plot.DefaultExpmPoints, "expm: grid points over [0, ln 2)")
+	f.StringArrayVar(&opts.Cost, "cost", nil, "cost: `BACKEND=N`, the cost of a backend of the compare documents (repeat per backend)")
+	f.StringVar(&opts.CostUnit, "cost-unit", "", "cost: what the costs count, the x axis's label (default \"cost\")")
 	return cmd
 }
 
@@ -107,6 +117,10 @@ func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
 	if opts.Points < 1 {
 		return fmt.Errorf("--points %d: need at least 1", opts.Points)
 	}
+	cost, err := parseCosts(kind, opts.Cost)
+	if err != nil {
+		return err
+	}
 	c := &results.Campaign{}
 	switch {
 	case opts.In != "":
@@ -120,7 +134,7 @@ func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
 	case kind != plot.KindExpm:
 		return fmt.Errorf("--in is required for %s (a compare or sweep JSON file, or a directory of them)", kind)
 	}
-	fig, err := plot.Draw(kind, c, plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points, Select: opts.Backends})
+	fig, err := plot.Draw(kind, c, plot.Options{ExpmBackends: opts.Backends, ExpmPoints: opts.Points, Select: opts.Backends, Cost: cost, CostUnit: opts.CostUnit})
 	if err != nil {
 		if errors.Is(err, results.ErrNoData) && opts.In != "" {
 			return fmt.Errorf("%s: %w", opts.In, err)
@@ -132,4 +146,34 @@ func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
 		return err
 	}
 	return s.writeOutputs(safefile.File{Path: opts.Out, Data: data})
+}
+
+// parseCosts reads the --cost BACKEND=N list (the last '=' separates: a
+// plugin's path may hold one), which only the cost figure takes and needs.
+func parseCosts(kind plot.Kind, list []string) (map[string]float64, error) {
+	if kind != plot.KindCost {
+		if len(list) > 0 {
+			return nil, fmt.Errorf("--cost is for plot cost, not plot %s", kind)
+		}
+		return nil, nil
+	}
+	if len(list) == 0 {
+		return nil, errors.New("plot cost needs --cost BACKEND=N for each backend to draw (for instance --cost so:./lib.so=20052)")
+	}
+	cost := map[string]float64{}
+	for _, e := range list {
+		i := strings.LastIndex(e, "=")
+		if i <= 0 {
+			return nil, fmt.Errorf("--cost %q: want BACKEND=N", e)
+		}
+		v, err := strconv.ParseFloat(e[i+1:], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("--cost %q: %q is not a finite cost of 0 or more", e, e[i+1:])
+		}
+		if _, dup := cost[e[:i]]; dup {
+			return nil, fmt.Errorf("--cost: backend %s given twice", e[:i])
+		}
+		cost[e[:i]] = v
+	}
+	return cost, nil
 }

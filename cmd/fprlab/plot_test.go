@@ -222,3 +222,32 @@ func TestHelpNamesEveryPlotKind(t *testing.T) {
 		t.Errorf("campaign slurm --help does not mention sweep:\n%s", camp)
 	}
 }
+
+// plot cost takes each backend's cost as BACKEND=N and refuses what is not
+// one; the other kinds refuse --cost.
+func TestPlotCost(t *testing.T) {
+	in := "../../analysis/results/testdata/real"
+	out := filepath.Join(t.TempDir(), "cost.svg")
+	if code, _, errs := runCLI(t, "plot", "cost", "--in", in, "--cost", "native=24873", "--cost-unit", "cells", "--out", out); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if svg, err := os.ReadFile(out); err != nil || !strings.Contains(string(svg), "cells") {
+		t.Fatalf("figure: %v", err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cost"}, "needs --cost BACKEND=N"},
+		{[]string{"cost", "--cost", "native"}, "want BACKEND=N"},
+		{[]string{"cost", "--cost", "native=NaN"}, "not a finite cost"},
+		{[]string{"cost", "--cost", "native=1", "--cost", "native=2"}, "given twice"},
+		{[]string{"cost", "--cost", "so:/nowhere.so=1"}, "no compare document of backend so:/nowhere.so"},
+		{[]string{"histogram", "--cost", "native=1"}, "--cost is for plot cost"},
+	} {
+		code, _, errs := runCLI(t, append(append([]string{"plot"}, c.args...), "--in", in, "--out", filepath.Join(t.TempDir(), "x.svg"))...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
+		}
+	}
+}
