@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # run.sh -- measure fmul64.sv's truncations with fprlab (docs/rtl.md):
 # for each truncation, verilate the multiplier and build the plugin, count
-# its cells with Yosys, run a shadowed fprlab compare over it against
-# native, then write a table (table.md) and draw the per-signature error
-# distributions (fprlab plot histogram) into OUT.
+# its cells with Yosys, run a shadowed fprlab compare over it and an fprlab
+# diverge against native (same keys, messages and randomness: how often
+# do the signatures differ, and would a differing pair give the key
+# away), then write a table (table.md) and draw two figures into OUT: the
+# per-signature delta_c against cells (fprlab plot cost) and the error
+# distributions (fprlab plot histogram). A step whose output is in OUT
+# already, made with the same SIGS and PARAMS, is not run again: an
+# interrupted run resumes.
 #
 #     examples/rtl/run.sh [OUT]      (default OUT: ./rtl-out)
 #
@@ -41,9 +46,20 @@ time for src in verilated verilated_threads; do
   g++ -O2 -fPIC -I"$vinc" -I"$vinc/vltstd" -c -o "$out/$src.o" "$vinc/$src.cpp"
 done
 
-mkdir -p "$out/compare"
+# done FILE: FILE holds a finished step's JSON made with this SIGS and
+# PARAMS (compare's documents and diverge's result both say both).
+done_() {
+  [ -s "$1" ] && jq -e --argjson s "$sigs" --argjson p "$params" \
+    '(if type == "array" then .[0] else . end) | (.signatures // .compared) == $s and (.params // .n) == $p' "$1" >/dev/null 2>&1
+}
+
+mkdir -p "$out/compare" "$out/diverge"
 for t in $truncs; do
   tag=t$t-c$comp-r$rz
+  if done_ "$out/compare/$tag.json" && done_ "$out/diverge/$tag.json" && [ -s "$out/stat-$tag.txt" ]; then
+    echo "== $tag: done already"
+    continue
+  fi
   echo "== $tag: verilate"
   time verilator --cc -O3 -Mdir "$out/obj-$tag" -GTRUNC="$t" -GCOMP="$comp" -GRZ="$rz" "$here/fmul64.sv"
   echo "== $tag: build the plugin"
@@ -51,34 +67,56 @@ for t in $truncs; do
     -o "$out/libfmul64-$tag.so" "$here/plugin.cpp" "$out/obj-$tag"/*.cpp "$out/verilated.o" "$out/verilated_threads.o"
   echo "== $tag: yosys synth; stat (generic gate cells)"
   time yosys -q -p "read_verilog -sv $here/fmul64.sv; chparam -set TRUNC $t -set COMP $comp -set RZ $rz fmul64; synth -top fmul64; tee -q -o $out/stat-$tag.txt stat"
-  echo "== $tag: fprlab compare, $sigs signatures at Falcon-$params"
-  time "$fprlab" compare --backend "so:$out/libfmul64-$tag.so" --params "$params" --signatures "$sigs" --json >"$out/compare/$tag.json"
+  if ! done_ "$out/compare/$tag.json"; then
+    echo "== $tag: fprlab compare, $sigs signatures at Falcon-$params"
+    time "$fprlab" compare --backend "so:$out/libfmul64-$tag.so" --params "$params" --signatures "$sigs" --json >"$out/compare/$tag.json.tmp"
+    mv "$out/compare/$tag.json.tmp" "$out/compare/$tag.json"
+  fi
+  echo "== $tag: fprlab diverge against native, $sigs signatures"
+  time "$fprlab" diverge --backend native --against "so:$out/libfmul64-$tag.so" --params "$params" --signatures "$sigs" --json >"$out/diverge/$tag.json.tmp"
+  mv "$out/diverge/$tag.json.tmp" "$out/diverge/$tag.json"
 done
 # native's document, once, as the reference row and curve.
-echo "== native: fprlab compare"
-time "$fprlab" compare --backend native --params "$params" --signatures "$sigs" --json >"$out/compare/native.json"
+if ! done_ "$out/compare/native.json"; then
+  echo "== native: fprlab compare"
+  time "$fprlab" compare --backend native --params "$params" --signatures "$sigs" --json >"$out/compare/native.json.tmp"
+  mv "$out/compare/native.json.tmp" "$out/compare/native.json"
+fi
 
 # The table: cells from Yosys; from compare's per-signature statistics the
 # worst and median delta_c, the fraction of signatures whose
 # delta_c + delta_sigma is below 2^-46 (histogram bins of width one binade
-# below 2^-46), and the decision flips.
-row() { # doc cells
-  jq -r --arg cells "$2" '.[0] | [.backend, $cells,
+# below 2^-46), and the decision flips; from diverge, how many signatures
+# differ from native's and how many of those pairs reveal the key.
+row() { # doc cells diverge-doc
+  local differ="-"
+  if [ -s "${3:-}" ]; then
+    differ=$(jq -r '"\(.differing) of \(.compared), \(.key_revealing) key-revealing"' "$3")
+  fi
+  jq -r --arg cells "$2" --arg differ "$differ" '.[0] | [(.backend | sub("^so:.*/"; "so:")), $cells,
       (.per_signature.delta_c.max_log2 | . * 100 | round / 100 | "2^\(.)"),
       (.per_signature.delta_c.median_log2 | . * 100 | round / 100 | "2^\(.)"),
       ((([.per_signature.sum.histogram[] | select(.log2 < -46) | .count] | add // 0) + .per_signature.sum.zeros) / .per_signature.sum.count | . * 1000 | round / 1000),
-      .flips.total] | "| " + (map(tostring) | join(" | ")) + " |"' "$1"
+      .flips.total, $differ] | "| " + (map(tostring) | join(" | ")) + " |"' "$1"
 }
+cells() { awk '/Number of cells:/ { print $4 }' "$out/stat-$1.txt"; }
 {
-  echo "| backend | cells | worst delta_c | median delta_c | P(sig <= 2^-46) | flips |"
-  echo "|---|---:|---:|---:|---:|---:|"
+  echo "| backend | cells | worst delta_c | median delta_c | P(sig <= 2^-46) | flips | differs from native |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
   for t in $truncs; do
     tag=t$t-c$comp-r$rz
-    row "$out/compare/$tag.json" "$(awk '/Number of cells:/ { print $4 }' "$out/stat-$tag.txt")"
+    row "$out/compare/$tag.json" "$(cells "$tag")" "$out/diverge/$tag.json"
   done
   row "$out/compare/native.json" "-"
 } >"$out/table.md"
 cat "$out/table.md"
+echo "== figure: fprlab plot cost (delta_c against cells)"
+costs=()
+for t in $truncs; do
+  tag=t$t-c$comp-r$rz
+  costs+=(--cost "so:$out/libfmul64-$tag.so=$(cells "$tag")")
+done
+time "$fprlab" plot cost --in "$out/compare" "${costs[@]}" --cost-unit "cells (Yosys generic gates)" --out "$out/cost.svg"
 echo "== figure: fprlab plot histogram"
 time "$fprlab" plot histogram --in "$out/compare" --out "$out/histogram.svg"
-echo "wrote $out/table.md and $out/histogram.svg"
+echo "wrote $out/table.md, $out/cost.svg and $out/histogram.svg"
