@@ -17,6 +17,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
@@ -356,5 +357,20 @@ func TestTruncatedWithinBound(t *testing.T) {
 		}
 		t.Logf("TRUNC=%d COMP=%d RZ=%d: worst relative error 2^%.2f, bound 2^%.2f, %d of %d products not correctly rounded",
 			trunc, comp, rz, math.Log2(worst), math.Log2(bound), differ, n)
+		// fprlab arith errors' measurement (against the oracle, over
+		// Falcon's exponent range) of the products that go through the
+		// RTL stays within the bound too.
+		b := lookup(t, "so:"+build(t, trunc, comp, rz))
+		rows, err := analysis.MeasureOpErrors(b, []string{"mul", "sqr"}, analysis.OpErrorConfig{N: n / 4, Seed: 7, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if r.Samples == 0 || r.MaxRelErrLog2 > math.Log2(bound) {
+				t.Errorf("TRUNC=%d COMP=%d RZ=%d: arith errors %s: worst 2^%.2f over %d samples, bound 2^%.2f",
+					trunc, comp, rz, r.Op, r.MaxRelErrLog2, r.Samples, math.Log2(bound))
+			}
+			t.Logf("TRUNC=%d COMP=%d RZ=%d: arith errors %s: worst 2^%.2f over %d samples", trunc, comp, rz, r.Op, r.MaxRelErrLog2, r.Samples)
+		}
 	}
 }
