@@ -82,13 +82,25 @@ module fmul64 #(
   assign mb = {1'b1, fb};
 
   // The significand product: the rows a*b[i]*2^i without their dropped
-  // columns, summed, plus the compensation.
+  // columns, summed, plus the compensation. A row i >= TRUNC is kept whole,
+  // so those rows are the product of a and b with its TRUNC low bits
+  // cleared (their AND gates are constant zeros, which synthesis removes);
+  // a row i < TRUNC keeps the bits of a from position TRUNC-i up, which is
+  // (a >> (TRUNC-i)) << TRUNC, and those kept parts add up to less than
+  // 2^53. This is the same sum as the rows one by one,
+  //   sum = CONST + sum_{i: b[i]} ((a << i) & KEEP),
+  // written so that Verilator computes it with one wide product and word
+  // additions instead of 53 additions 106 bits wide.
+  logic [52:0] mbh;
+  logic [63:0] low;
   logic [105:0] sum;
+  assign mbh = mb & 53'(KEEP);
   always_comb begin
-    sum = CONST;
-    for (int i = 0; i < 53; i++)
-      if (mb[i]) sum = sum + ((106'(ma) << i) & KEEP);
+    low = 64'd0;
+    for (int i = 0; i < TRUNC; i++)
+      low = low + ((64'(ma) >> (TRUNC - i)) & {64{mb[i]}});
   end
+  assign sum = CONST + 106'(ma) * 106'(mbh) + (106'(low) << TRUNC);
 
   // Normalise (the sum is in [2^104, 2^106)) and round to 53 bits.
   logic top, guard, sticky, up;

@@ -13,24 +13,27 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cputime"
 	"github.com/fprlab/fprlab/internal/plugintest"
 	_ "github.com/fprlab/fprlab/valuetype"
 )
 
 var (
-	buildMu  sync.Mutex
-	buildDir string
-	runtime  []string // verilated.cpp and verilated_threads.cpp, compiled once
-	builtLib = map[string]string{}
+	buildMu    sync.Mutex
+	buildDir   string
+	vltRuntime []string // verilated.cpp and verilated_threads.cpp, compiled once
+	builtLib   = map[string]string{}
 )
 
 func TestMain(m *testing.M) {
@@ -51,7 +54,7 @@ func run(name string, args ...string) error {
 // build verilates fmul64.sv with the parameters and builds plugin.cpp
 // around it, as run.sh does, once per parameter set; without verilator or
 // g++ the test skips, except under CI=true.
-func build(t *testing.T, trunc, comp, rz int) string {
+func build(t testing.TB, trunc, comp, rz int) string {
 	t.Helper()
 	for _, tool := range []string{"verilator", "g++"} {
 		if _, err := exec.LookPath(tool); err != nil {
@@ -80,13 +83,13 @@ func build(t *testing.T, trunc, comp, rz int) string {
 	}
 	inc := filepath.Join(strings.TrimSpace(string(out)), "include")
 	flags := []string{"-O2", "-fPIC", "-I" + inc, "-I" + filepath.Join(inc, "vltstd")}
-	if runtime == nil {
+	if vltRuntime == nil {
 		for _, src := range []string{"verilated.cpp", "verilated_threads.cpp"} {
 			obj := filepath.Join(buildDir, strings.TrimSuffix(src, ".cpp")+".o")
 			if err := run("g++", append(flags, "-c", "-o", obj, filepath.Join(inc, src))...); err != nil {
 				t.Fatal(err)
 			}
-			runtime = append(runtime, obj)
+			vltRuntime = append(vltRuntime, obj)
 		}
 	}
 	obj := filepath.Join(buildDir, "obj-"+tag)
@@ -100,7 +103,7 @@ func build(t *testing.T, trunc, comp, rz int) string {
 	}
 	lib := filepath.Join(buildDir, "libfmul64-"+tag+".so")
 	args := append(flags, "-shared", "-I"+obj, fmt.Sprintf("-DFMUL64_PARAMS=%q", tag), "-o", lib, "../plugin.cpp")
-	args = append(append(args, srcs...), runtime...)
+	args = append(append(args, srcs...), vltRuntime...)
 	if err := run("g++", args...); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +111,7 @@ func build(t *testing.T, trunc, comp, rz int) string {
 	return lib
 }
 
-func lookup(t *testing.T, name string) arith.Backend {
+func lookup(t testing.TB, name string) arith.Backend {
 	t.Helper()
 	b, err := arith.Lookup(name)
 	if err != nil {
@@ -318,10 +321,57 @@ func relBound(trunc, comp, rz int) float64 {
 	return d*0x1p-104 + float64(1+rz)*0x1p-53
 }
 
+// truncatedMul is the product fmul64.sv's header defines, computed here
+// from that definition alone for normal operands whose product is normal:
+// the rows a*b[i]*2^i of the significands without their TRUNC lowest
+// columns, summed with the compensation constant, then normalised and
+// rounded to 53 bits (nearest even, or toward zero).
+func truncatedMul(x, y float64, trunc, comp, rz int) float64 {
+	bits := func(v float64) (int, *big.Int) {
+		u := math.Float64bits(v)
+		return int(u>>52) & 0x7ff, new(big.Int).SetUint64(u&(1<<52-1) | 1<<52)
+	}
+	ea, ma := bits(x)
+	eb, mb := bits(y)
+	keep := new(big.Int).Lsh(big.NewInt(1), 106)
+	keep.Sub(keep, new(big.Int).Lsh(big.NewInt(1), uint(trunc)))
+	sum := new(big.Int)
+	if comp == 1 && trunc > 0 {
+		dmax := new(big.Int).Lsh(big.NewInt(int64(trunc-1)), uint(trunc))
+		sum.Rsh(dmax.Add(dmax, big.NewInt(3)), 2) // round(Dmax/4), Dmax = (TRUNC-1)*2^TRUNC + 1
+	}
+	for i := range 53 {
+		if mb.Bit(i) == 1 {
+			row := new(big.Int).Lsh(ma, uint(i))
+			sum.Add(sum, row.And(row, keep))
+		}
+	}
+	top := int(sum.Bit(105))
+	m := new(big.Int).Rsh(sum, uint(52+top))
+	guard := sum.Bit(51 + top)
+	sticky := new(big.Int).And(sum, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(51+top)), big.NewInt(1))).Sign() != 0
+	if rz == 0 && guard == 1 && (sticky || m.Bit(0) == 1) {
+		m.Add(m, big.NewInt(1))
+	}
+	carry := int(m.Bit(53))
+	e := ea + eb - 1023 + top + carry
+	if e <= 0 || e >= 2047 {
+		panic("truncatedMul: a product outside the normal range")
+	}
+	frac := m.Uint64() & (1<<52 - 1)
+	if carry == 1 {
+		frac = 0
+	}
+	sign := (math.Float64bits(x) ^ math.Float64bits(y)) >> 63
+	return math.Float64frombits(sign<<63 | uint64(e)<<52 | frac)
+}
+
 // TestTruncatedWithinBound: truncated multipliers (with and without the
-// compensation, both roundings) stay within the header's relative error
-// bound on random operands, and some products differ from the correctly
-// rounded ones (the truncation is there).
+// compensation, both roundings) give the product the header defines (the
+// kept partial products summed, then rounded: truncatedMul), bit for bit,
+// stay within the header's relative error bound on random operands, and
+// some products differ from the correctly rounded ones (the truncation is
+// there).
 func TestTruncatedWithinBound(t *testing.T) {
 	for _, c := range [][3]int{{48, 0, 0}, {48, 1, 1}} {
 		trunc, comp, rz := c[0], c[1], c[2]
@@ -340,6 +390,10 @@ func TestTruncatedWithinBound(t *testing.T) {
 				y = math.Float64frombits(math.Float64bits(y) | (1<<52-1)&^(1<<r.IntN(52)-1))
 			}
 			got := f(x, y)
+			if want := truncatedMul(x, y, trunc, comp, rz); !same(got, want) {
+				t.Fatalf("TRUNC=%d COMP=%d RZ=%d: %x * %x = %x, the header's sum of kept partial products gives %x",
+					trunc, comp, rz, x, y, got, want)
+			}
 			exact := new(big.Float).SetPrec(106).Mul(big.NewFloat(x), big.NewFloat(y))
 			diff := new(big.Float).SetPrec(200).Sub(big.NewFloat(got).SetPrec(200), exact)
 			rel, _ := new(big.Float).Quo(diff.Abs(diff), exact).Float64()
@@ -373,4 +427,59 @@ func TestTruncatedWithinBound(t *testing.T) {
 			t.Logf("TRUNC=%d COMP=%d RZ=%d: arith errors %s: worst 2^%.2f over %d samples", trunc, comp, rz, r.Op, r.MaxRelErrLog2, r.Samples)
 		}
 	}
+}
+
+// BenchmarkShadowedSignRatio signs the same eight Falcon-512 messages
+// under compare's dd shadow (one goroutine) over native and over the
+// Verilated multiplier (TRUNC = 0, the exact one, and TRUNC = 32),
+// interleaved so that a machine whose speed drifts slows both alike, and
+// reports the process CPU time per signature of each and their ratio
+// (RTL/native): the figure of docs/rtl.md's target (within 5x of native).
+//
+//	go test -run='^$' -bench=ShadowedSignRatio -count=5 ./examples/rtl/rtltest
+func BenchmarkShadowedSignRatio(b *testing.B) {
+	for _, trunc := range []int{0, 32} {
+		b.Run(fmt.Sprintf("trunc=%d", trunc), func(b *testing.B) { benchRatio(b, build(b, trunc, 0, 0)) })
+	}
+}
+
+func benchRatio(b *testing.B, lib string) {
+	cfg := shadow.Config{LogN: 9, Signatures: 8, Keys: 1, Seed: "bench", OracleBits: 256, Sigma: shadow.SigmaFormula,
+		Shadow: shadow.ShadowDD, KeygenBackend: "native", Workers: 1}
+	sk, _, err := falcon.Keygen(lookup(b, "native"), cfg.LogN, stream("bench key", 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var signers [2]*shadow.Signer
+	for k, name := range []string{"native", "so:" + lib} {
+		if signers[k], err = shadow.NewSigner(lookup(b, name), cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var cpu [2]time.Duration
+	sign := func(k int) {
+		t0, _ := cputime.Now()
+		for j := 1; j <= cfg.Signatures; j++ {
+			if _, err := signers[k].Sign(sk, j); err != nil {
+				b.Fatal(err)
+			}
+		}
+		t1, _ := cputime.Now()
+		cpu[k] += t1 - t0
+	}
+	if _, ok := cputime.Now(); !ok {
+		b.Skip("no process CPU time on this platform")
+	}
+	sign(0)
+	sign(1)
+	cpu = [2]time.Duration{}
+	runtime.GC()
+	for b.Loop() {
+		sign(0)
+		sign(1)
+	}
+	sigs := float64(b.N * cfg.Signatures)
+	b.ReportMetric(float64(cpu[0])/sigs, "native-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/sigs, "rtl-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "ratio")
 }
