@@ -35,6 +35,7 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -60,6 +61,7 @@ func Register[F any, A arith.Arith[F]]() {
 	analysis.RegisterValueType[F, A]()
 	accel.RegisterValueType[F, A]()
 	diverge.RegisterValueType[F, A]()
+	certify.RegisterValueType[F, A]()
 }
 
 // The value types of every backend. native.Arith has an instance of its

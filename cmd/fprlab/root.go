@@ -42,6 +42,7 @@ func commands(s *streams) []*cobra.Command {
 		newKatCmd(s),
 		newCompareCmd(s),
 		newDivergeCmd(s),
+		newCertifyCmd(s),
 		newLeakCmd(s),
 		newSweepCmd(s),
 		newTuneCmd(s),

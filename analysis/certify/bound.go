@@ -1,0 +1,327 @@
+package certify
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// Rounding-up arithmetic on non-negative bounds. Go's float64 operations
+// round to nearest; one step up with Nextafter turns each into an upper
+// bound of the exact result (a nearest rounding lies below the exact value
+// by less than one ulp of the same binade, underflow included), so every
+// quantity below is computed with rounding toward +Inf.
+
+func up(x float64) float64       { return math.Nextafter(x, math.Inf(1)) }
+func add(x, y float64) float64   { return up(x + y) }
+func mul(x, y float64) float64   { return up(x * y) }
+func hypot(x, y float64) float64 { return up(math.Sqrt(add(mul(x, x), mul(y, y)))) }
+
+var sqrt2 = up(math.Sqrt2)
+
+// bigUp returns an upper bound of |x| as a float64.
+func bigUp(x *big.Float) float64 {
+	f, acc := new(big.Float).Abs(x).Float64()
+	if acc == big.Below {
+		f = up(f)
+	}
+	return f
+}
+
+// bigDiffUp returns an upper bound of |x - y|, computed exactly first.
+func bigDiffUp(x, y *big.Float) float64 {
+	return bigUp(exactSub(x, y))
+}
+
+// exactSub returns x - y without rounding.
+func exactSub(x, y *big.Float) *big.Float {
+	p := x.Prec() + y.Prec()
+	if x.Sign() != 0 && y.Sign() != 0 {
+		d := x.MantExp(nil) - y.MantExp(nil)
+		if d < 0 {
+			d = -d
+		}
+		p += uint(d)
+	}
+	if p > 1<<20 {
+		p = 1 << 20
+	}
+	return new(big.Float).SetPrec(p).Sub(x, y)
+}
+
+// A stage is where an error term of the bound comes from.
+type stage int
+
+const (
+	stTarget stage = iota // the target t: FFT of the hashed point, products with the basis and 1/q
+	stSplit               // ffSampling's splits
+	stMerge               // ffSampling's merges of the sampled halves (and integer conversions)
+	stUpdate              // ffSampling's updates tb0 = t0 + (t1 - z1) l10
+	stKey                 // the backend's errors in the key's values: basis and tree l10
+	stConst               // the backend's errors in the twiddle factors and 1/q
+	stExact               // the exact side's own rounding and constants
+	numStages
+)
+
+var stageNames = [numStages]string{"target", "ffsampling_split", "ffsampling_merge", "ffsampling_update", "key_values", "constants", "exact_side"}
+
+// vec bounds a vector of complex values of the run (h of them; at a leaf,
+// one real value): m bounds the Euclidean norm of its values in R, the
+// real-number run (see the package documentation), and the sum of e
+// bounds the norm of the difference between R and the backend's values
+// plus that between R and the exact side's values, split by the stage the
+// terms come from. For one value the norm is its modulus.
+type vec struct {
+	h int
+	m float64
+	e [numStages]float64
+}
+
+func (v *vec) tot() float64 {
+	s := 0.0
+	for _, x := range v.e {
+		s = add(s, x)
+	}
+	return s
+}
+
+// bounder computes the bounds for one key, backend and exact side.
+type bounder struct {
+	b, x Model
+	// twB, twX bound the modulus of the difference between a twiddle
+	// factor as each side holds it and the true root of unity.
+	twB, twX float64
+	// invQB, invQX bound |1/q as each side holds it - 1/q|.
+	invQB, invQX float64
+
+	calls []callBound // per sampler call, in order
+	nodes int         // inner nodes consumed
+	kv    *keyValues  // the backend's key values
+	kx    *keyValues  // the exact side's
+	leaf  int
+}
+
+// callBound is the bound at one sampler call.
+type callBound struct {
+	bound float64
+	e     [numStages]float64
+	leaf  int
+	path  string // the tree path, from the root: R (right child) or L
+}
+
+// round adds to v the rounding errors of nr real roundings per complex
+// value of v (relative to the results, whose norm is at most mag on either
+// side): relB |.| + abs per rounding on the backend, relX on the exact
+// side. The absolute terms of a vector of h complex values add up to
+// abs sqrt(2h) per rounding and component in norm.
+func (bd *bounder) round(v *vec, st stage, mag, relB, relX float64, nr int) {
+	absN := mul(float64(nr), up(math.Sqrt(float64(2*v.h))))
+	v.e[st] = add(v.e[st], add(mul(relB, mag), mul(absN, bd.b.Abs)))
+	v.e[stExact] = add(v.e[stExact], add(mul(relX, mag), mul(absN, bd.x.Abs)))
+}
+
+// cmulRel is the relative bound of a complex product as the reference
+// computes it (four rounded products, two rounded sums), in modulus: the
+// products err by at most sqrt2 relMul |x||y| (the vector (|xr yr| +
+// |xi yi|, |xr yi| + |xi yr|) has modulus at most sqrt2 |x||y|), the sums
+// by relAdd (|xy| + that).
+func cmulRel(m Model) float64 {
+	return add(mul(sqrt2, m.MulRel), mul(m.AddRel, add(1, mul(sqrt2, m.MulRel))))
+}
+
+// times returns x (h complex values) multiplied componentwise by constants
+// c_i of modulus at most cmax in R, of which the backend's copies differ by
+// at most ceB and the exact side's by at most ceX (ceB attributed to stage
+// cst), each product complex (reference order) or, when real, a real
+// constant times both components. x'c' - xc = x'(c' - c) + (x' - x)c.
+func (bd *bounder) times(x vec, cmax, ceB, ceX float64, cst, st stage, real bool) vec {
+	r := vec{h: x.h, m: mul(x.m, cmax)}
+	xs := add(x.m, x.tot())
+	for k := range r.e {
+		r.e[k] = mul(x.e[k], cmax)
+	}
+	r.e[cst] = add(r.e[cst], mul(xs, ceB))
+	r.e[stExact] = add(r.e[stExact], mul(xs, ceX))
+	mag := mul(xs, add(cmax, math.Max(ceB, ceX)))
+	if real {
+		bd.round(&r, st, mag, bd.b.MulRel, bd.x.MulRel, 1)
+	} else {
+		bd.round(&r, st, mag, cmulRel(bd.b), cmulRel(bd.x), 3)
+	}
+	return r
+}
+
+// twiddled multiplies x by twiddle factors (true modulus 1).
+func (bd *bounder) twiddled(x vec, st stage) vec {
+	return bd.times(x, 1, bd.twB, bd.twX, stConst, st, false)
+}
+
+// butterfly returns the bounds of (x + y, x - y) for two vectors of h
+// values (2h values out): in R its norm is sqrt2 |(x, y)|, a linear map of
+// norm sqrt2, which also carries the errors; then one rounding per
+// component.
+func (bd *bounder) butterfly(x, y vec, st stage) vec {
+	j := vec{h: x.h + y.h, m: hypot(x.m, y.m)}
+	for k := range j.e {
+		j.e[k] = hypot(x.e[k], y.e[k])
+	}
+	return bd.butterflyJoint(j, st)
+}
+
+// butterflyJoint is butterfly when one bound v covers (x, y) together
+// (the two halves of one vector): norm sqrt2 |v|.
+func (bd *bounder) butterflyJoint(v vec, st stage) vec {
+	r := vec{h: v.h, m: mul(sqrt2, v.m)}
+	for k := range r.e {
+		r.e[k] = mul(sqrt2, v.e[k])
+	}
+	bd.round(&r, st, add(r.m, r.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	return r
+}
+
+// halve returns x/2: exact but for underflow (one absolute term).
+func (bd *bounder) halve(x vec, st stage) vec {
+	r := vec{h: x.h, m: x.m / 2}
+	for k := range r.e {
+		r.e[k] = x.e[k] / 2
+	}
+	bd.round(&r, st, 0, 0, 0, 1)
+	return r
+}
+
+// keyConst returns the bounds of a key polynomial (basis, l10) of h
+// complex values: the largest modulus of the exact side's values (R's) and
+// the largest modulus of the backend's differences from them.
+func keyConst(pb, px []*big.Float) (cmax, ce float64) {
+	h := len(pb) / 2
+	for u := range h {
+		cmax = math.Max(cmax, hypot(bigUp(px[u]), bigUp(px[u+h])))
+		ce = math.Max(ce, hypot(bigDiffUp(pb[u], px[u]), bigDiffUp(pb[u+h], px[u+h])))
+	}
+	return cmax, ce
+}
+
+// target returns the bounds of (t0, t1) = (FFT(hm) b11 / q, -FFT(hm) b01 / q)
+// for every hashed point hm in [0, q)^n. hm has norm at most sqrt(n) (q-1);
+// Of is exact. Each of the logn - 1 layers of the FFT is a butterfly of
+// the twiddled half of the vector with the other half, |(x, y w)| = |(x, y)|
+// in R.
+func (bd *bounder) target(logn uint) (t0, t1 vec) {
+	n := 1 << logn
+	hn := n >> 1
+	const q = 12289
+	f := vec{h: hn, m: mul(up(math.Sqrt(float64(n))), q-1)}
+	for u := uint(1); u < logn; u++ {
+		// (x, y w') bounded as a whole: twiddling f's bound covers the
+		// half y (the errors e_y w' + y (w' - w) + rounding), and x is
+		// untouched; in R |(x, y w)| = |f|.
+		v := bd.twiddled(f, stTarget)
+		v.m = f.m
+		f = bd.butterflyJoint(v, stTarget)
+	}
+	iqUp := up(1.0 / q)
+	b01, e01 := keyConst(bd.kv.b01, bd.kx.b01)
+	b11, e11 := keyConst(bd.kv.b11, bd.kx.b11)
+	t1 = bd.times(bd.times(f, b01, e01, 0, stKey, stTarget, false), iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
+	t0 = bd.times(bd.times(f, b11, e11, 0, stKey, stTarget, false), iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
+	return t0, t1
+}
+
+// split returns the bounds of the two halves of a target of h >= 2
+// complex values: f0 = (a + b)/2, f1 = (a - b) conj(w)/2 over consecutive
+// pairs a, b. The sums are a butterfly of the pairs (norm sqrt2 |t|).
+func (bd *bounder) split(t vec) (f0, f1 vec) {
+	s := bd.butterflyJoint(t, stSplit)
+	s.h = t.h / 2 // (a + b) and (a - b) each: each has norm at most that of both
+	f0 = bd.halve(s, stSplit)
+	f1 = bd.halve(bd.twiddled(s, stSplit), stSplit)
+	return f0, f1
+}
+
+// merge returns the bounds of the merged samples z = (za + w zb, za - w zb)
+// and of D = t - z, which in R (where merge inverts split exactly) is
+// (Da + w Db, Da - w Db), of norm sqrt2 |(Da, Db)|. t is the node's
+// target (|z| <= |t| + |D| in R).
+func (bd *bounder) merge(za, zb vec, da, db float64, t vec) (z vec, d float64) {
+	z = bd.butterfly(za, bd.twiddled(zb, stMerge), stMerge)
+	d = mul(sqrt2, hypot(da, db))
+	z.m = math.Min(z.m, add(t.m, d))
+	return z, d
+}
+
+// node bounds ffSampling at an inner node of level L >= 1 with targets t0,
+// t1 (2^(L-1) complex values each); it returns the bounds of the merged
+// samples z0, z1 and of the norms of D0 = t0' - z0, D1 = t1 - z1 (t0' the
+// updated target).
+func (bd *bounder) node(L uint, t0, t1 vec, path string) (z0, z1 vec, d0, d1 float64, err error) {
+	if bd.nodes >= len(bd.kv.ldl) {
+		return z0, z1, 0, 0, fmt.Errorf("certify: more tree nodes than the key has")
+	}
+	lb, lx := bd.kv.ldl[bd.nodes], bd.kx.ldl[bd.nodes]
+	bd.nodes++
+	if len(lb) != 2*t1.h || len(lx) != 2*t1.h {
+		return z0, z1, 0, 0, fmt.Errorf("certify: tree node %d has %d values, want %d", bd.nodes-1, len(lb), 2*t1.h)
+	}
+	z1, d1, err = bd.child(L, t1, path+"R")
+	if err != nil {
+		return z0, z1, 0, 0, err
+	}
+	// d = t1 - z1, rounded, whose norm in R is |D1|: its rounding scales
+	// with |D1|, not with |t1| + |z1|.
+	dv := vec{h: t1.h, m: d1}
+	for k := range dv.e {
+		dv.e[k] = add(t1.e[k], z1.e[k])
+	}
+	bd.round(&dv, stUpdate, add(d1, dv.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	lmax, le := keyConst(lb, lx)
+	p := bd.times(dv, lmax, le, 0, stKey, stUpdate, false)
+	tb0 := vec{h: t0.h, m: add(t0.m, p.m)}
+	for k := range tb0.e {
+		tb0.e[k] = add(t0.e[k], p.e[k])
+	}
+	bd.round(&tb0, stUpdate, add(tb0.m, tb0.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	z0, d0, err = bd.child(L, tb0, path+"L")
+	return z0, z1, d0, d1, err
+}
+
+// child samples target t of level L with the subtree below: split, the
+// child node, merge.
+func (bd *bounder) child(L uint, t vec, path string) (z vec, d float64, err error) {
+	if L == 1 {
+		// One complex value; split and merge are copies of its real and
+		// imaginary parts, which the leaf samples in that order.
+		zr, dr := bd.sample(t, path)
+		zi, di := bd.sample(t, path)
+		zc := vec{h: 1}
+		d = hypot(dr, di)
+		zc.m = math.Min(hypot(zr.m, zi.m), add(t.m, d))
+		for k := range zc.e {
+			zc.e[k] = hypot(zr.e[k], zi.e[k])
+		}
+		bd.leaf++
+		return zc, d, nil
+	}
+	a, b := bd.split(t)
+	za, zb, da, db, err := bd.node(L-1, a, b, path)
+	if err != nil {
+		return z, 0, err
+	}
+	z, d = bd.merge(za, zb, da, db, t)
+	return z, d, nil
+}
+
+// sample records the bound at one sampler call whose centre is a
+// component of the complex value c (so within c's bounds) and returns the
+// bound of the integer sampled and of |c - z| in R: the sampler's support
+// keeps the backend's centre within 19 of z (see the package
+// documentation), so R's is within 19 + |c_R - c_B|.
+func (bd *bounder) sample(c vec, path string) (z vec, d float64) {
+	tot := c.tot()
+	bd.calls = append(bd.calls, callBound{bound: tot, e: c.e, leaf: bd.leaf, path: path})
+	d = add(19, tot)
+	z = vec{h: 1, m: add(c.m, d)}
+	if z.m >= math.Ldexp(1, bd.b.IntBits) || z.m >= math.Ldexp(1, bd.x.IntBits) {
+		bd.round(&z, stMerge, z.m, bd.b.AddRel, bd.x.AddRel, 1)
+	}
+	return z, d
+}

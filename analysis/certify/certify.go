@@ -1,0 +1,181 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"time"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+)
+
+// Target is the precision the Falcon specification asks of
+// delta_c + delta_sigma: 2^-46.
+const Target = 0x1p-46
+
+// DefaultOracleBits is the precision of the exact side, as compare's
+// `--shadow oracle` uses it.
+const DefaultOracleBits = 256
+
+// Options configure Certify.
+type Options struct {
+	// Model is the backend's error model (ModelFor).
+	Model Model
+	// OracleBits is the exact side's precision (0: DefaultOracleBits).
+	OracleBits uint
+}
+
+// StageShare is one stage's part of the bound at the worst call.
+type StageShare struct {
+	Stage string
+	Bound float64 // its terms' sum (an upper bound of their contribution)
+}
+
+// Result is the certificate of one key over one backend.
+type Result struct {
+	Backend string
+	LogN    uint
+	Model   Model
+	// DeltaSigma is the largest relative error of a leaf's inverse
+	// standard deviation, computed exactly (then rounded to float64), at
+	// leaf DeltaSigmaLeaf (sampler calls 2 leaf and 2 leaf + 1).
+	DeltaSigma     float64
+	DeltaSigmaLeaf int
+	// DeltaCBound is the largest bound over sampler calls on |mu_B - mu_X|,
+	// at call WorstCall (leaf WorstLeaf, tree path WorstPath from the
+	// root, R = right child).
+	DeltaCBound float64
+	WorstCall   int
+	WorstLeaf   int
+	WorstPath   string
+	// Stages splits DeltaCBound by where its terms come from.
+	Stages []StageShare
+	// SumBound bounds delta_c + delta_sigma (rounded up); Proven when it
+	// is at most Target.
+	SumBound float64
+	Proven   bool
+	// CallBounds is the bound at every sampler call, in order.
+	CallBounds []float64
+	Seconds    float64
+}
+
+// exactModel is the model of the exact side, the oracle at p bits:
+// correctly rounded to nearest, unbounded exponent range.
+func exactModel(p uint) Model {
+	return Model{Name: fmt.Sprintf("oracle:%d", p), AddRel: math.Ldexp(1, -int(p)), MulRel: math.Ldexp(1, -int(p)), IntBits: int(p)}
+}
+
+// Certify computes, for the key sk over backend b, the exact delta_sigma
+// and a bound on delta_c valid for every hashed point and every sampler
+// output (see the package documentation), against the oracle at
+// opts.OracleBits bits.
+func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, error) {
+	t0 := time.Now()
+	if sk == nil {
+		return nil, errors.New("certify: no key")
+	}
+	if sk.LogN < 2 || sk.LogN > 10 {
+		return nil, fmt.Errorf("certify: degree 2^%d not supported (want 4 to 1024)", sk.LogN)
+	}
+	if opts.OracleBits == 0 {
+		opts.OracleBits = DefaultOracleBits
+	}
+	if opts.OracleBits < 64 || opts.OracleBits > 4096 {
+		return nil, fmt.Errorf("certify: oracle precision %d out of range 64..4096", opts.OracleBits)
+	}
+	m := opts.Model
+	if !(m.AddRel > 0 && m.MulRel > 0 && m.AddRel < 0x1p-8 && m.MulRel < 0x1p-8 && m.Abs >= 0) {
+		return nil, fmt.Errorf("certify: error model %q has no usable relative bound", m.Name)
+	}
+	if m.IntBits < 15 {
+		return nil, fmt.Errorf("certify: error model %q converts integers exactly only below 2^%d; the hashed point needs 2^14", m.Name, m.IntBits)
+	}
+	ob, err := arith.Lookup(fmt.Sprintf("oracle:%d", opts.OracleBits))
+	if err != nil {
+		return nil, err
+	}
+	kv, err := captureKey(b, sk)
+	if err != nil {
+		return nil, err
+	}
+	kx, err := captureKey(ob, sk)
+	if err != nil {
+		return nil, err
+	}
+	bd := &bounder{b: m, x: exactModel(opts.OracleBits), kv: kv, kx: kx}
+	bd.twB, bd.twX = twiddleErrors(kv, kx)
+	bd.invQB, bd.invQX = invQError(kv.invQ), invQError(kx.invQ)
+
+	res := &Result{Backend: b.Name, LogN: sk.LogN, Model: m}
+	// delta_sigma, exactly, leaf by leaf.
+	for i := range kv.leaves {
+		d := exactSub(kv.leaves[i], kx.leaves[i])
+		d.Abs(d)
+		rel := new(big.Float).SetPrec(256).Quo(d, new(big.Float).Abs(kx.leaves[i]))
+		f, _ := rel.Float64()
+		if f > res.DeltaSigma || i == 0 {
+			res.DeltaSigma, res.DeltaSigmaLeaf = f, i
+		}
+	}
+	dsUp := up(res.DeltaSigma)
+
+	t0v, t1v := bd.target(sk.LogN)
+	if _, _, _, _, err := bd.node(sk.LogN, t0v, t1v, ""); err != nil {
+		return nil, err
+	}
+	if bd.nodes != len(kv.ldl) || len(bd.calls) != 2<<sk.LogN {
+		return nil, fmt.Errorf("certify: internal error: %d of %d tree nodes, %d sampler calls", bd.nodes, len(kv.ldl), len(bd.calls))
+	}
+	res.CallBounds = make([]float64, len(bd.calls))
+	for i, c := range bd.calls {
+		res.CallBounds[i] = c.bound
+		if i == 0 || c.bound > res.DeltaCBound {
+			res.DeltaCBound, res.WorstCall, res.WorstLeaf, res.WorstPath = c.bound, i, c.leaf, c.path
+		}
+	}
+	w := bd.calls[res.WorstCall]
+	for k, e := range w.e {
+		res.Stages = append(res.Stages, StageShare{Stage: stageNames[k], Bound: e})
+	}
+	res.SumBound = add(res.DeltaCBound, dsUp)
+	res.Proven = res.SumBound <= Target
+	res.Seconds = time.Since(t0).Seconds()
+	return res, nil
+}
+
+// gmRefBits is the precision of the reference roots of unity the sides'
+// twiddles are compared with; refErr bounds the reference's own error
+// (arith.GMExact computes sine and cosine with guard bits at its
+// precision: 2^-600 leaves 40 bits of margin at 640).
+const (
+	gmRefBits = 640
+	refErr    = 0x1p-600
+)
+
+// twiddleErrors returns bounds on the modulus of the difference between
+// each side's twiddle factors (table entries 2j, 2j+1 for 1 <= j < 1024,
+// every root the FFT, split and merge use up to degree 1024) and the true
+// roots.
+func twiddleErrors(kv, kx *keyValues) (tb, tx float64) {
+	for j := 1; j < 1024; j++ {
+		var eb, ex [2]float64
+		for c := range 2 {
+			ref := arith.GMExact(2*j+c, gmRefBits)
+			eb[c] = add(bigDiffUp(kv.gm[2*j+c], ref), refErr)
+			ex[c] = add(bigDiffUp(kx.gm[2*j+c], ref), refErr)
+		}
+		tb = math.Max(tb, hypot(eb[0], eb[1]))
+		tx = math.Max(tx, hypot(ex[0], ex[1]))
+	}
+	return tb, tx
+}
+
+// invQError returns an upper bound of |v - 1/q|, computed exactly.
+func invQError(v *big.Float) float64 {
+	r, _ := v.Rat(nil)
+	d := new(big.Rat).Sub(r, big.NewRat(1, 12289))
+	f, _ := d.Abs(d).Float64()
+	return up(f)
+}

@@ -1,0 +1,232 @@
+package certify_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/fprlab/fprlab/analysis"
+	"github.com/fprlab/fprlab/analysis/certify"
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/falcon/katref"
+	_ "github.com/fprlab/fprlab/valuetype"
+)
+
+// katKey returns the private key of NIST KAT record i at degree 2^logn,
+// from the published response file.
+func katKey(t testing.TB, logn uint, i int) *falcon.PrivateKey {
+	t.Helper()
+	rsp, err := katref.Response(logn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := falcon.DecodePrivateKey(recs[i].SK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk
+}
+
+func lookup(t testing.TB, name string) arith.Backend {
+	t.Helper()
+	b, err := arith.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// sampled signs n messages with sk over b under compare's exact shadow
+// with the oracle at 256 bits (compare --shadow oracle) and returns the
+// largest delta_c and delta_sigma (log2) over their sampler calls.
+func sampled(t *testing.T, b arith.Backend, sk *falcon.PrivateKey, n int) (dc, ds float64) {
+	t.Helper()
+	s, err := shadow.NewSigner(b, shadow.Config{LogN: sk.LogN, Signatures: n, Keys: 1, Seed: "certify-soundness",
+		Shadow: shadow.ShadowOracle, OracleBits: certify.DefaultOracleBits, Sigma: shadow.SigmaReference})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc, ds = math.Inf(-1), math.Inf(-1)
+	for j := range n {
+		rec, err := s.Sign(sk, j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.MaxDeltaC != nil {
+			dc = math.Max(dc, *rec.MaxDeltaC)
+		}
+		if rec.MaxDeltaSigma != nil {
+			ds = math.Max(ds, *rec.MaxDeltaSigma)
+		}
+	}
+	return dc, ds
+}
+
+// TestSoundness certifies KAT key 0 of Falcon-512 over native and triword
+// and signs messages with the key under the shadow: delta_sigma must be
+// the shadow's maximum (it is the same for every signature of the key),
+// and no sampled delta_c may exceed the bound. The shadow rounds its
+// measurement to binary64 (one rounding of the difference at 256 bits,
+// one to binary64), hence the 2^-50 relative tolerance.
+func TestSoundness(t *testing.T) {
+	sk := katKey(t, 9, 0)
+	sigs := 6
+	if testing.Short() {
+		sigs = 2
+	}
+	for _, name := range []string{"native", "triword"} {
+		b := lookup(t, name)
+		m, err := certify.ModelFor(b, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := certify.Certify(b, sk, certify.Options{Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc, ds := sampled(t, b, sk, sigs)
+		t.Logf("%s: delta_c bound 2^%.2f, sampled 2^%.2f over %d signatures; delta_sigma 2^%.4f, shadow 2^%.4f",
+			name, math.Log2(r.DeltaCBound), dc, sigs, math.Log2(r.DeltaSigma), ds)
+		if d := math.Abs(math.Log2(r.DeltaSigma) - ds); !(d < 1e-9) {
+			t.Errorf("%s: delta_sigma 2^%v, the shadow measures 2^%v", name, math.Log2(r.DeltaSigma), ds)
+		}
+		if dc > math.Log2(r.DeltaCBound)+0x1p-50 {
+			t.Errorf("%s: sampled delta_c 2^%v exceeds the certified bound 2^%v", name, dc, math.Log2(r.DeltaCBound))
+		}
+		if r.Proven != (r.SumBound <= certify.Target) || r.SumBound < r.DeltaCBound || r.SumBound < r.DeltaSigma {
+			t.Errorf("%s: inconsistent verdict: %+v", name, r)
+		}
+		if len(r.CallBounds) != 2*512 || r.CallBounds[r.WorstCall] != r.DeltaCBound || len(r.WorstPath) != 9 {
+			t.Errorf("%s: %d call bounds, worst call %d at %q", name, len(r.CallBounds), r.WorstCall, r.WorstPath)
+		}
+		var sum float64
+		for _, s := range r.Stages {
+			sum += s.Bound
+		}
+		if sum < r.DeltaCBound*(1-0x1p-40) || sum > r.DeltaCBound*(1+0x1p-40) {
+			t.Errorf("%s: stage shares sum to %v, bound %v", name, sum, r.DeltaCBound)
+		}
+	}
+}
+
+// TestBoundTracksModel checks that the bound answers to the model: with
+// the relative bounds raised 2^10 times the bound grows, and a model too
+// small for the arithmetic gives a smaller bound. (A model too small is
+// caught by TestModels against the measured per-operation errors: the
+// bound's looseness, see the package documentation, keeps the sampled
+// delta_c far below even the halved model's bound.)
+func TestBoundTracksModel(t *testing.T) {
+	sk := katKey(t, 9, 0)
+	b := lookup(t, "native")
+	m, _ := certify.ModelFor(b, "")
+	base, err := certify.Certify(b, sk, certify.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := m
+	big.AddRel, big.MulRel = m.AddRel*1024, m.MulRel*1024
+	rb, err := certify.Certify(b, sk, certify.Options{Model: big})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rh, err := certify.Certify(b, sk, certify.Options{Model: m.Halved()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(rb.DeltaCBound > 64*base.DeltaCBound) || !(rh.DeltaCBound < base.DeltaCBound) {
+		t.Errorf("bounds 2^%.2f (model), 2^%.2f (x1024), 2^%.2f (halved)",
+			math.Log2(base.DeltaCBound), math.Log2(rb.DeltaCBound), math.Log2(rh.DeltaCBound))
+	}
+}
+
+// TestModels checks every built-in model against the per-operation errors
+// `arith errors` measures (analysis.MeasureOpErrors, the oracle at 256
+// bits on Falcon's exponent range): the measured maximum never exceeds the
+// model, and for the formats rounded to nearest the halved model is
+// exceeded -- so this test catches a model too small by a factor of 2.
+func TestModels(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 1000
+	}
+	cases := []struct {
+		name      string
+		tightRN   bool // the measured maximum reaches the halved model
+		wantBelow bool // may have samples below the bounds' range
+	}{
+		{"native", true, false},
+		{"emu64", true, false},
+		{"vprec:48", true, false},
+		{"vprec:40:e8:rz", false, false},
+		{"dd", false, true},
+		{"triword", false, true},
+		{"triword-acc", false, true},
+	}
+	for _, c := range cases {
+		b := lookup(t, c.name)
+		m, err := certify.ModelFor(b, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := analysis.MeasureOpErrors(b, []string{"add", "sub", "mul"}, analysis.OpErrorConfig{N: n, Seed: 35})
+		if err != nil {
+			t.Fatal(err)
+		}
+		halvedCaught := false
+		for _, r := range res {
+			rel := m.AddRel
+			if r.Op == "mul" {
+				rel = m.MulRel
+			}
+			if r.MaxRelErrLog2 > math.Log2(rel) {
+				t.Errorf("%s %s: measured 2^%.3f above the model's 2^%.3f", c.name, r.Op, r.MaxRelErrLog2, math.Log2(rel))
+			}
+			if r.BelowRange > 0 && r.BelowRangeMaxAbsErrLog2 > math.Log2(m.Abs) {
+				t.Errorf("%s %s: below-range absolute error 2^%.1f above the model's 2^%.1f", c.name, r.Op, r.BelowRangeMaxAbsErrLog2, math.Log2(m.Abs))
+			}
+			if r.MaxRelErrLog2 > math.Log2(rel/2) {
+				halvedCaught = true
+			}
+		}
+		if c.tightRN && !halvedCaught {
+			t.Errorf("%s: the halved model is not exceeded by any measured operation", c.name)
+		}
+	}
+}
+
+func TestModelFor(t *testing.T) {
+	for _, c := range []struct{ name, declared, want string }{
+		{"native", "", "binary64"},
+		{"native-fma", "", "fuses"},
+		{"plan:all=vprec:53", "", "no built-in error model"},
+		{"oracle:200", "", "no built-in error model"},
+		{"native-fma", "rel=2^-52,abs=2^-1000", "declared"},
+		{"native", "rel=2^-3", "too large"},
+		{"native", "abs=2^-60", "missing rel"},
+		{"native", "rel=0.5", "want 2^-P"},
+		{"native", "rel=2^-50,x=2^-3", "unknown term"},
+	} {
+		b, err := arith.Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := certify.ModelFor(b, c.declared)
+		got := m.Name
+		if err != nil {
+			got = err.Error()
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%s %q: got %q, want it to mention %q", c.name, c.declared, got, c.want)
+		}
+	}
+	m, err := certify.ParseErrorModel("rel=2^-52.5,abs=2^-900")
+	if err != nil || !(m.AddRel >= math.Exp2(-52.5)) || m.AddRel > math.Exp2(-52.5)*(1+0x1p-40) || m.Abs != 0x1p-900 {
+		t.Errorf("ParseErrorModel: %+v, %v", m, err)
+	}
+}

@@ -1,0 +1,118 @@
+// Package certify proves, per key, a bound on the precision quantities of
+// the Falcon specification's analysis (v1.2, section 2.6) that holds for
+// every signature: for every hashed point (n integers in [0, q)) and every
+// output of the sampler in its support -- not a sample maximum.
+//
+// # What is computed
+//
+// For a key sk, a backend B with an error model (Model) and the exact side
+// X, the oracle at P = 256 bits (what `compare --shadow oracle` measures
+// against):
+//
+//   - delta_sigma, exactly: max over leaves of |isigma_B - isigma_X| /
+//     isigma_X. The leaves depend on the key alone, so this is the value
+//     compare's shadow measures at every sampler call of every signature
+//     with the key (tested).
+//   - delta_c, certified: for every sampler call j an upper bound on
+//     |mu_B(j) - mu_X(j)|, where both sides follow the same integer samples
+//     z (as in the shadow), valid for every hashed point and every z in the
+//     sampler's support; and its maximum over j with the call's tree path.
+//   - the verdict: proven when bound(delta_c) + delta_sigma <= 2^-46.
+//
+// # The method, step by step
+//
+// Step 1: the key's values, read exactly. Signing once over B and once over
+// X (falcon.Instantiate with an observer, dynamic path, any hashed point:
+// these values do not depend on it) records the basis polynomials the
+// target uses (-f, -F in FFT form), l10 of every inner node of the ffLDL
+// tree, the leaves' isigma, the twiddle table and 1/q, each converted
+// exactly to big.Float (Arith.Big). delta_sigma is computed from the
+// leaves with big.Float (exact difference, then one division at 256 bits).
+//
+// Step 2: the reference run R. Define R as ffSampling in real arithmetic
+// with the exact side's key values (X's basis and l10), the true roots of
+// unity as twiddles, the true 1/q, the same hashed point and the same
+// integer samples z as B. Then |mu_B - mu_X| <= |mu_B - mu_R| +
+// |mu_X - mu_R|, and both terms are bounded by the same analysis: B with
+// its model and its key values' differences from X's (measured in step 1),
+// X with the oracle's model (relative 2^-P per operation, unbounded
+// exponent) and no key-value differences. The twiddles' differences from
+// the true roots are measured against arith.GMExact at 640 bits (assumed
+// within 2^-600 of the roots), 1/q's exactly with big.Rat.
+//
+// Step 3: norm bounds. Every intermediate of ffSampling is a vector of
+// complex values (a polynomial in FFT form). For each, the analysis keeps
+// an upper bound m on the Euclidean norm of R's vector and bounds e_k, one
+// per stage k (target, split, merge, update, key values, constants, exact
+// side), whose sum bounds the norm of B's vector minus R's plus X's minus
+// R's. For a single value the norm is the modulus, and a sampler's centre
+// is a real or imaginary part of one value at level 1, so its error is at
+// most the bound of that value.
+//
+// Step 4: the operations. For an operation that B computes with its
+// operands x', y' (R: x, y) the error of the result splits into the
+// propagated part and the operation's own rounding:
+//
+//   - sums x +- y, componentwise: propagated e_x + e_y; rounding at most
+//     AddRel |x' +- y'| + Abs per component, i.e. in norm AddRel (m + e) +
+//     Abs sqrt(2h) for h complex values.
+//   - products by key values or twiddles c (max modulus cmax over the
+//     vector in R, backend copies within ce of R's): x'c' - xc = x'(c' -
+//     c) + (x' - x)c, so e <= (m_x + e_x) ce + e_x cmax; the complex
+//     product of the reference (four products, two sums) errs in modulus by
+//     at most (sqrt2 MulRel + AddRel (1 + sqrt2 MulRel)) |x'||c'| (the
+//     products' errors form a vector of modulus <= sqrt2 MulRel |x'||c'|),
+//     plus six absolute terms.
+//   - butterflies (x + y, x - y) -- the FFT layers, split and merge -- are
+//     linear maps of norm sqrt2 on (x, y): R's norm and every e_k are
+//     multiplied by sqrt2 (in R the twiddled half keeps its norm, |w| = 1),
+//     then rounded as sums. Halving is exact up to Abs.
+//   - Of(z) is exact for |z| < 2^IntBits (checked; otherwise rounded).
+//
+// Step 5: the target, for every hashed point. hm has norm at most sqrt(n)
+// (q - 1); the FFT's logn - 1 layers are butterflies of the twiddled half
+// with the other; then t1 = (FFT(hm) b01) (-1/q), t0 = (FFT(hm) b11) (1/q).
+//
+// Step 6: ffSampling, for every sampler output. At an inner node of level
+// L (targets t0, t1 of 2^(L-1) complex values): t1 is split (f0 = (a+b)/2,
+// f1 = (a-b) conj(w)/2: norms |t|/sqrt2 each), the right child is bounded
+// recursively and returns the merged samples z1 and a bound on |D1| =
+// |t1 - z1| in R; then d = t1 - z1 (rounded; its R norm is |D1|, so its
+// rounding scales with |D1|, not with |t1| + |z1|), the update tb0 = t0 +
+// d l10 (l10 of the node: cmax and ce over its values), the left child on
+// tb0. At a leaf, the sampler's support keeps the backend's centre within
+// 19 of the integer returned: z = floor(mu_B) + b + (2b - 1) z0 with z0 in
+// {0..18} and b in {0, 1} (sampler.go), so z - mu_B lies in (-19, 19];
+// hence |mu_R - z| <= 19 + |mu_B - mu_R|. Merging is linear, and in R merge
+// inverts split exactly (true roots), so |D| of a node is sqrt2 |(Da, Db)|
+// of its children and R's merged samples have norm at most |t| + |D|.
+//
+// Step 7: the rounding of the bound computation itself. All bounds are
+// non-negative float64 values computed with every operation rounded
+// toward +Inf: each result of Go's round-to-nearest arithmetic is moved one
+// ulp up (math.Nextafter), which lies above the exact result; big.Float
+// values are converted to float64 rounding up. So every number the analysis
+// writes is an upper bound of the quantity it names.
+//
+// # What the bound assumes
+//
+// The backend meets its Model on every operation ffSampling and the
+// target perform (add, sub, mul, half, neg, Of); the built-in models and
+// their sources are listed at ModelFor, and the model test checks each
+// against the per-operation maxima `arith errors` measures. The triword
+// model's absolute term is declared from that measurement, not proven. The
+// backend runs the generic ffSampling (no batched Vector kernels: a plugin
+// backend is refused unless it declares its model, and one that batches
+// ffSampling is refused at capture). Falcon round 3 only (FN-DSA's leaves
+// and sampler differ).
+//
+// # How tight it is
+//
+// Not very, yet: the norms are worst cases over all hashed points and
+// sampler outputs, and key values enter by their largest modulus over a
+// node (the root's l10 reaches about 18 for KAT key 0 of Falcon-512), so
+// the bound sits about 16 bits above binary64's sampled maximum and 20
+// bits above triword's (docs/certify.md). Per-coefficient weights for the
+// key values and an infinity-norm companion to the Euclidean one are the
+// obvious next steps.
+package certify

@@ -1,0 +1,202 @@
+package certify
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/fprlab/fprlab/arith"
+)
+
+// Model is the error model of one arithmetic's operations as the bound
+// uses it: every rounded addition or subtraction x+y returns a value
+// within AddRel |x+y| + Abs of x+y, every rounded product x*y a value
+// within MulRel |x*y| + Abs of x*y; halving and negation are exact up to
+// Abs; integer conversion (Of) is exact for |i| < 2^IntBits. These are
+// the only operations ffSampling and the target perform (Inv and Sqrt
+// are used by the ffLDL tree and the leaves, whose values the bound does
+// not model but reads exactly, see the package documentation).
+type Model struct {
+	// Name says where the model comes from ("binary64, round to nearest",
+	// "declared: rel=2^-40", ...).
+	Name string
+	// AddRel and MulRel are the relative bounds; Abs the absolute term
+	// (underflow: subnormal results, a flush to zero, limbs below their
+	// format's range).
+	AddRel, MulRel, Abs float64
+	// IntBits: Of(i) is exact for |i| < 2^IntBits.
+	IntBits int
+}
+
+func (m Model) String() string {
+	s := fmt.Sprintf("%s: add %s, mul %s", m.Name, log2Str(m.AddRel), log2Str(m.MulRel))
+	if m.Abs > 0 {
+		s += ", abs " + log2Str(m.Abs)
+	}
+	return s
+}
+
+func log2Str(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	return fmt.Sprintf("2^%.2f", math.Log2(x))
+}
+
+// Halved returns the model with both relative bounds and the absolute
+// term halved: a model too small for its arithmetic, which the soundness
+// test must catch.
+func (m Model) Halved() Model {
+	m.Name += " (halved)"
+	m.AddRel, m.MulRel, m.Abs = m.AddRel/2, m.MulRel/2, m.Abs/2
+	return m
+}
+
+// The binary64 models. Round to nearest at 53 bits: |fl(x) - x| <=
+// 2^-53 |x| for normal results; a subnormal result (gradual underflow,
+// native) is within 2^-1075 of x, and a result flushed to zero (emu64,
+// the reference's emulation) within 2^-1022.
+var (
+	binary64Native = Model{Name: "binary64, round to nearest, gradual underflow", AddRel: 0x1p-53, MulRel: 0x1p-53, Abs: 0x1p-1074, IntBits: 53}
+	binary64Emu    = Model{Name: "binary64, round to nearest, subnormals flushed to zero", AddRel: 0x1p-53, MulRel: 0x1p-53, Abs: 0x1p-1022, IntBits: 53}
+)
+
+// triwordAbs is the absolute term of the triple-word model. Below
+// 2^BoundMinExp = 2^-78 the lowest limb leaves binary32's normal range
+// and the proven relative bounds no longer hold; the error is then an
+// underflow of binary32 limbs, at most about 2^-149 times the scale of
+// the other operand. `arith errors` measures below-range absolute errors
+// up to 2^-71.8 over its exponent range -110..80 (a product with an
+// operand near 2^80; Falcon's operands stay below 2^35). 2^-70 covers
+// that range: it is a declared term, checked against the measurement by
+// the model test, not a theorem.
+const triwordAbs = 0x1p-70
+
+// ModelFor returns the built-in error model of backend b, or the declared
+// model (a non-empty spec, see ParseErrorModel), which replaces it. A
+// backend without a built-in model and no declaration is refused, with the
+// reason.
+func ModelFor(b arith.Backend, declared string) (Model, error) {
+	if declared != "" {
+		return ParseErrorModel(declared)
+	}
+	name := b.Name
+	switch {
+	case name == "native":
+		return binary64Native, nil
+	case name == "emu64":
+		return binary64Emu, nil
+	case name == "dd" || strings.HasPrefix(name, "triword"):
+		eb, ok := b.Impl.(arith.ErrorBounds)
+		if !ok {
+			return Model{}, fmt.Errorf("backend %q: no proven error bounds", name)
+		}
+		add, ok1 := eb.RelErrBound("add")
+		mul, ok2 := eb.RelErrBound("mul")
+		if !ok1 || !ok2 {
+			return Model{}, fmt.Errorf("backend %q: no proven bound for add or mul", name)
+		}
+		m := Model{Name: "proven per-operation bounds of " + name, AddRel: up(add), MulRel: up(mul)}
+		if name == "dd" {
+			// Below 2^-916 the low word leaves binary64's normal range:
+			// its error is then at most binary64's underflow, 2^-1074
+			// per word operation; 2^-1000 is a generous absolute term.
+			m.Abs, m.IntBits = 0x1p-1000, 53
+		} else {
+			// int -> TW is exact within +-2^24 (three float32 limbs).
+			m.Abs, m.IntBits = triwordAbs, 24
+		}
+		return m, nil
+	case strings.HasPrefix(name, "vprec:"):
+		return vprecModel(name)
+	case name == "native-fma":
+		return Model{}, fmt.Errorf("backend %q fuses products into additions where the reference's AVX2+FMA build does; the built-in models cover unfused operations only: declare one with --error-model rel=2^-P[,abs=2^-E] if you have a bound for the fused sequences", name)
+	}
+	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED]); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
+}
+
+// vprecModel is the model of "vprec:P[:eE][:rn|:rz|:sr=SEED]": round to
+// nearest at P bits errs by at most 2^-P relative, toward zero and
+// stochastic rounding by at most 2^-(P-1) (stochastic rounding picks one
+// of the two neighbours, either of which is within one ulp). With an
+// exponent field of E bits (emin = 2 - 2^(E-1)) an underflowing result is
+// within 2^emin of its value whether it is flushed or rounded gradually;
+// without one the range is unbounded (no absolute term).
+func vprecModel(name string) (Model, error) {
+	parts := strings.Split(name, ":")
+	p, err := strconv.Atoi(parts[1])
+	if err != nil || p < 2 || p > 4096 {
+		return Model{}, fmt.Errorf("backend %q: cannot read its precision", name)
+	}
+	m := Model{Name: fmt.Sprintf("%d-bit round to nearest", p), AddRel: math.Ldexp(1, -p), IntBits: p}
+	for _, f := range parts[2:] {
+		switch {
+		case f == "rn":
+		case f == "rz" || strings.HasPrefix(f, "sr"):
+			m.Name = fmt.Sprintf("%d-bit %s", p, map[bool]string{true: "round toward zero", false: "stochastic rounding"}[f == "rz"])
+			m.AddRel = math.Ldexp(1, 1-p)
+		case strings.HasPrefix(f, "e"):
+			e, err := strconv.Atoi(f[1:])
+			if err != nil || e < 2 || e > 30 {
+				return Model{}, fmt.Errorf("backend %q: cannot read its exponent width", name)
+			}
+			emin := 2 - (1 << (e - 1))
+			m.Abs = math.Ldexp(1, emin)
+		default:
+			return Model{}, fmt.Errorf("backend %q: unknown format field %q", name, f)
+		}
+	}
+	m.MulRel = m.AddRel
+	return m, nil
+}
+
+// ParseErrorModel reads a declared model "rel=2^-P[,abs=2^-E]" (the
+// exponents may be fractional): the same relative bound for every
+// rounded operation, an optional absolute term, Of exact below 2^24.
+func ParseErrorModel(spec string) (Model, error) {
+	m := Model{Name: "declared " + spec, IntBits: 24}
+	seen := false
+	for _, f := range strings.Split(spec, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(f), "=")
+		if !ok {
+			return Model{}, fmt.Errorf("error model %q: want rel=2^-P[,abs=2^-E]", spec)
+		}
+		x, err := parsePow2(v)
+		if err != nil {
+			return Model{}, fmt.Errorf("error model %q: %w", spec, err)
+		}
+		switch k {
+		case "rel":
+			if x >= 0x1p-8 {
+				return Model{}, fmt.Errorf("error model %q: relative bound %s too large to certify anything (want at most 2^-8)", spec, v)
+			}
+			m.AddRel, m.MulRel, seen = x, x, true
+		case "abs":
+			m.Abs = x
+		default:
+			return Model{}, fmt.Errorf("error model %q: unknown term %q (want rel, abs)", spec, k)
+		}
+	}
+	if !seen {
+		return Model{}, errors.New("error model " + strconv.Quote(spec) + ": missing rel=2^-P")
+	}
+	return m, nil
+}
+
+// parsePow2 reads "2^-P" and returns an upper bound of 2^-P.
+func parsePow2(v string) (float64, error) {
+	e, ok := strings.CutPrefix(strings.TrimSpace(v), "2^")
+	if !ok {
+		return 0, fmt.Errorf("%q: want 2^-P", v)
+	}
+	x, err := strconv.ParseFloat(e, 64)
+	if err != nil || x >= 0 || x < -2000 || math.IsNaN(x) {
+		return 0, fmt.Errorf("%q: want 2^-P with 0 < P <= 2000", v)
+	}
+	if x == math.Trunc(x) {
+		return math.Ldexp(1, int(x)), nil
+	}
+	return up(math.Exp2(x) * (1 + 0x1p-50)), nil
+}
