@@ -103,7 +103,7 @@ func TestFNDSAKeysCampaign(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.setScheme(SchemeFNDSA)
+	r.setScheme(SchemeFNDSA, falcon.Dyn)
 	var keys [2]*falcon.PrivateKey
 	for i := range keys {
 		ks := keySeedByHand(seed, i)

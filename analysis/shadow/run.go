@@ -89,6 +89,12 @@ type Config struct {
 	// Scheme is the signature scheme the campaign signs with (nil:
 	// scheme.Default, round 3, looked up by name; scheme.go).
 	Scheme scheme.Scheme
+	// Mode is the reference's signing procedure the signatures follow:
+	// falcon.Dyn (falcon_sign_dyn, the zero value) or falcon.Tree
+	// (falcon_expand_privkey + falcon_sign_tree, the tree expanded under
+	// the shadow for every signature). Tree is round 3's (a scheme that is
+	// a scheme.Formatter).
+	Mode falcon.Mode
 	// KeySource is the key generation of a seeded campaign of a scheme
 	// with key generation of its own: KeysOf(Scheme) (Scheme.KeyGen from
 	// SchemeKeySeed; KeygenBackend is then unused), or KeysFalcon (round
@@ -168,8 +174,9 @@ type runner interface {
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
 	// setAcceptance installs the acceptance of the signatures it runs.
 	setAcceptance(acc ExactAcceptance)
-	// setScheme chooses the scheme of the signatures it runs.
-	setScheme(s scheme.Scheme)
+	// setScheme chooses the scheme of the signatures it runs, and the
+	// signing procedure.
+	setScheme(s scheme.Scheme, m falcon.Mode)
 	// divergence runs one KAT record beside the reference side and
 	// returns the first decision that differs (see FirstDivergence).
 	divergence(kb arith.Backend, logn uint, req falcon.KATRecord) (*Divergence, error)
@@ -185,6 +192,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	res    float64         // the exact side's resolution (PairArith.resLog2)
 	acc    ExactAcceptance // replaces BerExp in signatures (nil: BerExp)
 	scheme scheme.Scheme
+	mode   falcon.Mode
 }
 
 // pair returns the pair arithmetic of one run. A backend that keeps
@@ -255,7 +263,7 @@ func (r *pairRunner[F, X, A, AX]) keygen(logn uint, rng *sha3.SHAKE, index int) 
 func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
 	t0 := time.Now()
 	pb, o := r.instance("signature", index, key)
-	verify, err := signWith(r.scheme, pb, sk, msg, rng)
+	_, verify, err := signWith(r.scheme, r.mode, pb, sk, msg, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -278,7 +286,7 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 		kb, ko = r.instance("keygen", req.Count, req.Count)
 	}
 	sb, so := r.instance("signature", req.Count, req.Count)
-	if err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb}); err != nil {
+	if err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb, Mode: r.mode}); err != nil {
 		return nil, nil, fmt.Errorf("KAT record %d: %w", req.Count, err)
 	}
 	var kg *Record
@@ -298,7 +306,7 @@ func newRunner(b arith.Backend, cfg *Config) (runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.setScheme(cfg.SchemeOf())
+	r.setScheme(cfg.SchemeOf(), cfg.Mode)
 	return r, nil
 }
 

@@ -135,6 +135,15 @@ func (c *Config) checkScheme() error {
 		_, err := ParseKeySource(string(c.KeySource), s)
 		return err
 	}
+	switch c.Mode {
+	case falcon.Dyn:
+	case falcon.Tree:
+		if _, ok := s.(scheme.Formatter); !ok {
+			return fmt.Errorf("signing mode tree is the reference's falcon_sign_tree, round 3's; scheme %s signs in one mode", s.Name())
+		}
+	default:
+		return fmt.Errorf("signing mode %v: want dyn or tree", c.Mode)
+	}
 	if scheme.IsDefault(s) {
 		return nil
 	}
@@ -147,7 +156,7 @@ func (c *Config) checkScheme() error {
 	return s.CheckLogN(c.LogN)
 }
 
-func (r *pairRunner[F, X, A, AX]) setScheme(s scheme.Scheme) { r.scheme = s }
+func (r *pairRunner[F, X, A, AX]) setScheme(s scheme.Scheme, m falcon.Mode) { r.scheme, r.mode = s, m }
 
 // ExpmP63FIPS206 implements fips206.Expm: FN-DSA's integer ApproxExp on
 // the measured side, measured against the exact side's 2^63 ccs exp(-x)
@@ -158,19 +167,26 @@ func (p *PairArith[F, X, A, AX]) ExpmP63FIPS206(x, ccs Pair[F, X]) uint64 {
 	return p.noteExpm(fips206.ExpmP63(p.b, x.B, ccs.B), x, ccs)
 }
 
-// signWith signs msg with sk over b in scheme s, reading the randomness
-// from rng; the function it returns verifies the signature.
-func signWith(s scheme.Scheme, b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE) (verify func() error, err error) {
+// signWith signs msg with sk over b in scheme s by the signing procedure
+// m (falcon.Dyn: the scheme's Sign), reading the randomness from rng; it
+// returns the signature and a function that verifies it.
+func signWith(s scheme.Scheme, m falcon.Mode, b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE) (sig []byte, verify func() error, err error) {
 	if s == nil {
-		return nil, errors.New("shadow: no scheme")
+		return nil, nil, errors.New("shadow: no scheme")
 	}
-	sig, err := s.Sign(b, sk, msg, rng)
+	if f, ok := s.(scheme.Formatter); ok && m != falcon.Dyn {
+		sig, err = f.SignFormat(b, sk, msg, falcon.Compressed, m, rng)
+	} else if m != falcon.Dyn {
+		return nil, nil, fmt.Errorf("shadow: scheme %s has no signing mode %v", s.Name(), m)
+	} else {
+		sig, err = s.Sign(b, sk, msg, rng)
+	}
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	pk, err := sk.Public()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return func() error { return s.Verify(pk, msg, sig) }, nil
+	return sig, func() error { return s.Verify(pk, msg, sig) }, nil
 }
