@@ -13,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/arith/plan"
+	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -40,6 +41,10 @@ type CompareIdentity struct {
 	// own keys; absent: round 3's keys (an FN-DSA campaign with
 	// --key-source falcon, and every one written before the field).
 	KeySource string `json:"key_source,omitempty"`
+	// Mode is "tree" for a campaign signing by the reference's
+	// falcon_sign_tree (absent: falcon_sign_dyn, as every campaign made
+	// before the choice).
+	Mode string `json:"mode,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes.
 	Shard string `json:"shard,omitempty"`
 	// TriwordNames is the meaning of the triword backend names
@@ -61,6 +66,7 @@ func NewCompareIdentity(cfg shadow.Config, backends []string, katRecords, versio
 	}
 	id.Scheme = cfg.SchemeName()
 	id.KeySource = KeySource(cfg)
+	id.Mode = cfg.ModeName()
 	if cfg.KATMode() {
 		id.Seed, id.Keys, id.KATRecords = "", 0, katRecords
 	}
@@ -118,6 +124,11 @@ func (id CompareIdentity) Config() (shadow.Config, error) {
 		Scheme: sc, KeySource: shadow.KeySource(id.KeySource)}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = 256
+	}
+	if id.Mode != "" {
+		if cfg.Mode, err = falcon.ParseMode(id.Mode); err != nil || cfg.Mode == falcon.Dyn {
+			return shadow.Config{}, fmt.Errorf("mode %q: want tree (or no mode, dyn)", id.Mode)
+		}
 	}
 	if id.Acceptance != "" {
 		var err error

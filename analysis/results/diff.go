@@ -58,6 +58,7 @@ type DiffPair struct {
 type Conditions struct {
 	Scheme     string `json:"scheme,omitempty"`
 	KeySource  string `json:"key_source,omitempty"`
+	Mode       string `json:"mode,omitempty"`
 	Shadow     string `json:"shadow,omitempty"`
 	OracleBits int    `json:"oracle_bits,omitempty"`
 	ExactSigma string `json:"exact_sigma,omitempty"`
@@ -68,7 +69,7 @@ type Conditions struct {
 // have no key_source there, and the oracle's precision matters only for
 // the oracle shadow.
 func ConditionsOf(c *Compare) Conditions {
-	k := Conditions{Scheme: c.Scheme, KeySource: c.KeySource, Shadow: c.Shadow, ExactSigma: c.ExactSigma, Acceptance: c.Acceptance}
+	k := Conditions{Scheme: c.Scheme, KeySource: c.KeySource, Mode: c.Mode, Shadow: c.Shadow, ExactSigma: c.ExactSigma, Acceptance: c.Acceptance}
 	if k.KeySource == "falcon" {
 		k.KeySource = ""
 	}

@@ -203,6 +203,9 @@ type Compare struct {
 	// (round 3's; also FN-DSA documents that predate the field).
 	Scheme    string `json:"scheme,omitempty"`
 	KeySource string `json:"key_source,omitempty"`
+	// Mode is "tree" for signatures by the reference's falcon_sign_tree
+	// (absent: falcon_sign_dyn).
+	Mode string `json:"mode,omitempty"`
 	// Acceptance names the acceptance test that replaced the reference's
 	// BerExp (absent: BerExp).
 	Acceptance   string          `json:"acceptance,omitempty"`

@@ -293,6 +293,7 @@ func (a *Aggregate) Summary(backend string, cfg Config) *Summary {
 	}
 	s.Scheme = cfg.SchemeName()
 	s.KeySource = string(cfg.KeySourceOf())
+	s.Mode = cfg.ModeName()
 	if cfg.Shadow == ShadowDD {
 		s.OracleBits = 106
 	}

@@ -157,6 +157,17 @@ func keySourceText(v any, ok bool) string {
 	return "from --key-source " + identityValue(v)
 }
 
+// modeText describes an identity's mode value (absent: dyn).
+func modeText(v any, ok bool) string {
+	if !ok {
+		return "falcon_sign_dyn (--mode dyn, the default)"
+	}
+	if s, isString := v.(string); isString {
+		return "--mode " + s
+	}
+	return "--mode " + identityValue(v)
+}
+
 // schemeText describes an identity's scheme value (absent: round 3).
 func schemeText(v any, ok bool) string {
 	if !ok {
@@ -248,6 +259,10 @@ func IdentityDiff(old, cur []byte) (string, error) {
 		case "scheme":
 			// Absent: round 3 (--scheme falcon, the default).
 			diffs = append(diffs, fmt.Sprintf("it signs %s, this run %s", schemeText(ov, ook), schemeText(cv, cok)))
+			continue
+		case "mode":
+			// Absent: falcon_sign_dyn.
+			diffs = append(diffs, fmt.Sprintf("it signs by %s, this run by %s", modeText(ov, ook), modeText(cv, cok)))
 			continue
 		case "key_source":
 			// A key source belongs to FN-DSA campaigns: where the schemes

@@ -99,6 +99,16 @@ func (c *Config) SchemeName() string {
 	return ""
 }
 
+// ModeName is the "mode" a summary or campaign identity records: ""
+// (absent) for falcon.Dyn, the signing procedure of every campaign made
+// before there was a choice; else the mode's name ("tree").
+func (c *Config) ModeName() string {
+	if c.Mode == falcon.Dyn {
+		return ""
+	}
+	return c.Mode.String()
+}
+
 // KeygenBackendOf is the backend that generates the campaign's keys over
 // b (Config.KeygenBackend, else KeygenBackend(b)); "" when the scheme's
 // own integer key generation makes them.

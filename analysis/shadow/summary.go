@@ -234,7 +234,10 @@ type Summary struct {
 	// (Config.KeySourceOf): "fn-dsa" (FN-DSA's own, fndsa.KeyGen;
 	// KeygenBackend is then "") or "falcon" (round 3's over
 	// KeygenBackend); absent for round 3.
-	KeySource    string `json:"key_source,omitempty"`
+	KeySource string `json:"key_source,omitempty"`
+	// Mode is "tree" for signatures by the reference's falcon_sign_tree
+	// (Config.Mode); absent for falcon_sign_dyn.
+	Mode         string `json:"mode,omitempty"`
 	Leaves       int64  `json:"leaves"`
 	SamplerCalls int64  `json:"sampler_calls"`
 	PerLeaf      Triple `json:"per_leaf"`

@@ -42,7 +42,9 @@ type compareOptions struct {
 	Scheme     string
 	// KeySource is --key-source: the keys of an FN-DSA campaign ("" is
 	// fn-dsa's own; see parseKeySource).
-	KeySource   string
+	KeySource string
+	// Mode is --mode: the reference's signing procedure (dyn or tree).
+	Mode        string
 	Workers     int
 	Out         string
 	JSON        bool
@@ -91,7 +93,10 @@ backend): key I's 32-byte seed is the first 32 bytes of
 SHAKE256("fprlab compare fn-dsa key" || 0x00 || BE64(len(seed)) || seed ||
 BE64(I)); --key-source falcon signs it with round 3's keys instead, as FN-DSA
 campaigns did before FN-DSA key generation existed (a campaign directory of
-those resumes with --key-source falcon only). compare never takes a user's
+those resumes with --key-source falcon only). --mode tree signs as the reference's falcon_expand_privkey +
+falcon_sign_tree (round 3 only; the tree is expanded under the shadow for
+every signature, so its error is part of each signature's), which signs some
+inputs differently from falcon_sign_dyn, the default. compare never takes a user's
 secret key: signing one point with two arithmetics can reveal it (Lin,
 Tibouchi, Yu, Zhang, Eurocrypt 2025).
 
@@ -128,6 +133,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: records and summary, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	addSchemeFlag(cmd, &opts.Scheme)
+	addModeFlag(f, &opts.Mode)
 	f.StringVar(&opts.Acceptance, "acceptance", campaign.AcceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
@@ -219,6 +225,11 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	}
 	if cfg.KeySource, err = parseKeySource(opts.KeySource, cfg.Scheme); err != nil {
 		return nil, cfg, err
+	}
+	if opts.Mode != "" {
+		if cfg.Mode, err = parseMode(opts.Mode); err != nil {
+			return nil, cfg, err
+		}
 	}
 	if cfg.Scheme.FixedInvSigma() && !opts.exactSigmaSet {
 		cfg.Sigma = shadow.SigmaReference
@@ -435,8 +446,8 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 			fmt.Fprintf(tw, "%s, %s (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, schemeName(s.Scheme, s.Params), src)
 			continue
 		}
-		fmt.Fprintf(tw, "%s, %s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
-			s.Backend, schemeName(s.Scheme, s.Params), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+		fmt.Fprintf(tw, "%s, %s%s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
+			s.Backend, schemeName(s.Scheme, s.Params), modeNote(s.Mode), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		if note := campaign.WeakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
 			fmt.Fprint(tw, note)
 		}
