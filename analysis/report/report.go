@@ -127,6 +127,7 @@ var captions = map[string]string{
 	"expm":      "expm_p63's relative error over [0, ln 2) per backend, measured when this page was built: read each backend's peak against binary64's.",
 	"kat":       "NIST KAT records reproduced and failed signing attempts against precision: read the least precision that reproduces every record.",
 	"ops":       "Largest and median relative error of each operation per backend, with the proven bounds: read whether each backend stays below its bound.",
+	"cost":      "Per-signature worst and median δc of each backend against its hardware cost (Yosys cells, LUTs, cycles: measured outside fprlab and given per backend): read the cheapest variant whose worst stays below 2^-46.",
 	"pareto":    "Cost against error of every precision plan tune measured: read the Pareto front, the chosen plan on it, and the chosen plan's width per stage.",
 }
 
