@@ -7,7 +7,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/certify"
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
@@ -42,32 +41,6 @@ func lookup(t testing.TB, name string) arith.Backend {
 	return b
 }
 
-// sampled signs n messages with sk over b under compare's exact shadow
-// with the oracle at 256 bits (compare --shadow oracle) and returns the
-// largest delta_c and delta_sigma (log2) over their sampler calls.
-func sampled(t *testing.T, b arith.Backend, sk *falcon.PrivateKey, n int) (dc, ds float64) {
-	t.Helper()
-	s, err := shadow.NewSigner(b, shadow.Config{LogN: sk.LogN, Signatures: n, Keys: 1, Seed: "certify-soundness",
-		Shadow: shadow.ShadowOracle, OracleBits: certify.DefaultOracleBits, Sigma: shadow.SigmaReference})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dc, ds = math.Inf(-1), math.Inf(-1)
-	for j := range n {
-		rec, err := s.Sign(sk, j)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec.MaxDeltaC != nil {
-			dc = math.Max(dc, *rec.MaxDeltaC)
-		}
-		if rec.MaxDeltaSigma != nil {
-			ds = math.Max(ds, *rec.MaxDeltaSigma)
-		}
-	}
-	return dc, ds
-}
-
 // TestSoundness certifies KAT key 0 of Falcon-512 over native and triword
 // and signs messages with the key under the shadow: delta_sigma must be
 // the shadow's maximum (it is the same for every signature of the key),
@@ -90,13 +63,17 @@ func TestSoundness(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dc, ds := sampled(t, b, sk, sigs)
+		smp, err := certify.CheckSignatures(b, sk, sigs, "certify-soundness", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc, ds := smp.DeltaCMax, smp.DeltaSigmaMax
 		t.Logf("%s: delta_c bound 2^%.2f, sampled 2^%.2f over %d signatures; delta_sigma 2^%.4f, shadow 2^%.4f",
 			name, math.Log2(r.DeltaCBound), dc, sigs, math.Log2(r.DeltaSigma), ds)
 		if d := math.Abs(math.Log2(r.DeltaSigma) - ds); !(d < 1e-9) {
 			t.Errorf("%s: delta_sigma 2^%v, the shadow measures 2^%v", name, math.Log2(r.DeltaSigma), ds)
 		}
-		if dc > math.Log2(r.DeltaCBound)+0x1p-50 {
+		if r.Exceeds(smp) {
 			t.Errorf("%s: sampled delta_c 2^%v exceeds the certified bound 2^%v", name, dc, math.Log2(r.DeltaCBound))
 		}
 		if r.Proven != (r.SumBound <= certify.Target) || r.SumBound < r.DeltaCBound || r.SumBound < r.DeltaSigma {

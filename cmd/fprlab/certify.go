@@ -20,6 +20,7 @@ import (
 type certifyOptions struct {
 	Backends, Params, Scheme, KATRecords, ErrorModel string
 	JSON                                             bool
+	CheckSignatures                                  int
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -50,7 +51,10 @@ KAT records' keys (published responses). Scheme: falcon (round 3).
 "backend", "scheme", "params", "key" {"source", "index"},
 "delta_c_bound_log2", "delta_sigma_log2", "sum_bound_log2", "proven",
 "worst_call" {"call", "leaf", "path"}, "stages" (each stage's terms at the
-worst call, "bound_log2" and "share"), "error_model", "seconds".`
+worst call, "bound_log2" and "share"), "error_model", "seconds", and with
+--check-signatures N "signatures", "sampled_delta_c_max_log2" and "gap_bits"
+(bound over sampled maximum). A sampled delta_c above its bound is a bug
+(of the analysis or of the model) and exits 1.`
 
 func newCertifyCmd(s *streams) *cobra.Command {
 	opts := &certifyOptions{}
@@ -69,6 +73,7 @@ func newCertifyCmd(s *streams) *cobra.Command {
 	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` whose keys are certified (TO excluded, at most 100)")
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
+	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's oracle shadow and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -81,6 +86,9 @@ type certifyJob struct {
 
 // certifyConfig validates the flags.
 func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certifyJob, err error) {
+	if opts.CheckSignatures < 0 || opts.CheckSignatures > 10_000_000 {
+		return 0, 0, 0, nil, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
+	}
 	if opts.Backends == "" {
 		return 0, 0, 0, nil, errors.New("missing --backend B[,B...]")
 	}
@@ -145,7 +153,13 @@ type certifyResult struct {
 	Stages          []certifyStage `json:"stages"`
 	ErrorModel      string         `json:"error_model"`
 	Seconds         float64        `json:"seconds"`
-	res             *certify.Result
+	// With --check-signatures: the signatures signed under the oracle
+	// shadow, the largest delta_c they measured (absent when every one
+	// was exact) and the bound's distance above it in bits.
+	Signatures       int      `json:"signatures,omitempty"`
+	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
+	GapBits          *float64 `json:"gap_bits,omitempty"`
+	res              *certify.Result
 }
 
 func finiteLog2(x float64) *float64 {
@@ -171,6 +185,7 @@ func runCertify(opts *certifyOptions, s *streams) error {
 		return err
 	}
 	var out []certifyResult
+	exceeded := 0
 	for _, j := range jobs {
 		for i := from; i < to; i++ {
 			sk, err := falcon.DecodePrivateKey(recs[i].SK)
@@ -189,13 +204,33 @@ func runCertify(opts *certifyOptions, s *streams) error {
 			for _, st := range r.Stages {
 				cr.Stages = append(cr.Stages, certifyStage{Stage: st.Stage, BoundLog2: finiteLog2(st.Bound), Share: st.Bound / r.DeltaCBound})
 			}
+			if opts.CheckSignatures > 0 {
+				smp, err := certify.CheckSignatures(j.b, sk, opts.CheckSignatures, fmt.Sprintf("fprlab certify %d", i), 0)
+				if err != nil {
+					return err
+				}
+				cr.Signatures = smp.Signatures
+				if !math.IsInf(smp.DeltaCMax, -1) {
+					v, gap := smp.DeltaCMax, cr.DeltaCBoundLog2-smp.DeltaCMax
+					cr.SampledDeltaCMax, cr.GapBits = &v, &gap
+				}
+				if r.Exceeds(smp) {
+					exceeded++
+				}
+			}
 			out = append(out, cr)
 		}
 	}
+	var err2 error
 	if opts.JSON {
-		return printJSON(s.Out, map[string]any{"results": out})
+		err2 = printJSON(s.Out, map[string]any{"results": out})
+	} else {
+		err2 = printCertify(s.Out, out)
 	}
-	return printCertify(s.Out, out)
+	if err2 == nil && exceeded > 0 {
+		err2 = &exitError{code: exitFalse, err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
+	}
+	return err2
 }
 
 // printCertify prints the verdicts first, then each certificate.
@@ -229,6 +264,9 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 		var parts []string
 		for _, st := range r.Stages {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
+		}
+		if r.SampledDeltaCMax != nil {
+			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the oracle shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, *r.GapBits)
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, certify.DefaultOracleBits, r.Seconds)

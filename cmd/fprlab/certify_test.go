@@ -93,3 +93,35 @@ func TestCertifyBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// --check-signatures signs under the oracle shadow and prints the sampled
+// maximum beside the bound, and the gap between them. (No backend fprlab
+// has exceeds its bound, even with a declared model far below its real
+// error: the key's own values' error alone keeps the bound 13 bits above
+// the sample, so the exit status 1 of an exceeded bound is not reached
+// here.)
+func TestCertifyCheckSignatures(t *testing.T) {
+	code, out, errs := runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var doc struct {
+		Results []struct {
+			Bound      float64  `json:"delta_c_bound_log2"`
+			Signatures int      `json:"signatures"`
+			Sampled    *float64 `json:"sampled_delta_c_max_log2"`
+			Gap        *float64 `json:"gap_bits"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Results) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := doc.Results[0]
+	if r.Signatures != 3 || r.Sampled == nil || r.Gap == nil || *r.Gap <= 0 || *r.Sampled > -30 || *r.Sampled < -60 || r.Bound-*r.Sampled != *r.Gap {
+		t.Fatalf("document:\n%s", out)
+	}
+	code, _, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "-1")
+	if code != 2 || !strings.Contains(errs, "--check-signatures -1") {
+		t.Errorf("--check-signatures -1: exit %d, stderr %q", code, errs)
+	}
+}
