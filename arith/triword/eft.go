@@ -63,20 +63,40 @@ func twoProd(a, b float32) (p, e float32) {
 // fma32 returns RN(a*b + c) in binary32 with a single rounding, the FMA
 // that the paper's algorithms assume, without any FMA instruction.
 //
-// The product a*b is exact in binary64. The sum p+c is computed in
-// binary64 with its exact error (2Sum), and turned into the
-// round-to-odd sum at 53 bits: if the sum was inexact and its last bit is
-// even, it is moved one unit toward the exact value. Rounding a
-// round-to-odd value with at least p+2 bits to p bits gives the
-// correctly rounded result (Boldo and Melquiond, "Emulation of FMA and
-// correctly rounded sums: proved algorithms using rounding to odd", IEEE
-// TC 2008); 53 >= 24+2, also for subnormal binary32 results. A plain
-// float32(p+c) would round twice and could differ from the FMA when p+c
-// lands exactly on a binary32 midpoint.
+// The product p = a*b is exact in binary64, so s = RN53(p + c) is one
+// binary64 rounding of the exact value x. Rounding s again to binary32
+// gives RN24(x) unless s is exactly a binary32 midpoint: RN53 is monotone
+// and every binary32 midpoint of the normal range is a binary64 number, so
+// s lies on the same side of each midpoint as x, or on it. So float32(s)
+// is returned at once unless s is such a midpoint (the 29 bits below
+// binary32's last significand bit are 1000...0) or lies below binary32's
+// normal range (where the midpoints sit higher).
+//
+// Those rare cases take the round-to-odd sum: the error e of p + c is
+// computed by 2Sum, and if the sum was inexact and the last bit of s is
+// even, s is moved one unit toward the exact value. Rounding a
+// round-to-odd value with at least p+2 bits to p bits gives the correctly
+// rounded result (Boldo and Melquiond, "Emulation of FMA and correctly
+// rounded sums: proved algorithms using rounding to odd", IEEE TC 2008);
+// 53 >= 24+2, also for subnormal binary32 results. Applied to every
+// input (TestFMA32 does), it gives the same results as the shortcut: an
+// adjusted s is odd, hence never a midpoint, and adjacent to the
+// unadjusted one, so both round to the same binary32 value.
 func fma32(a, b, c float32) float32 {
 	p := float64(float64(a) * float64(b))
 	q := float64(c)
 	s := p + q
+	const midpoint, lowBits = 1 << 28, 1<<29 - 1
+	const minNormal32 = 0x3810000000000000 // bits of 2^-126, binary32's smallest normal
+	if u := math.Float64bits(s); u&lowBits != midpoint && u<<1 >= minNormal32<<1 {
+		return float32(s)
+	}
+	return roundToOdd32(p, q, s)
+}
+
+// roundToOdd32 returns float32 of the round-to-odd sum of p and q at 53
+// bits, given s = RN53(p + q) (see fma32).
+func roundToOdd32(p, q, s float64) float32 {
 	q1 := s - p
 	p1 := s - q1
 	e := (p - p1) + (q - q1)

@@ -140,6 +140,12 @@ func TestFMA32(t *testing.T) {
 		if got != want || math.Signbit(float64(got)) != math.Signbit(float64(want)) && want != 0 {
 			t.Fatalf("fma32(%g, %g, %g) = %g, want %g", a, b, c, got, want)
 		}
+		// The round-to-odd path alone, which fma32 takes only near
+		// midpoints and below the normal range, is exact everywhere.
+		p := float64(float64(a) * float64(b))
+		if odd := roundToOdd32(p, float64(c), p+float64(c)); math.Float32bits(odd) != math.Float32bits(got) {
+			t.Fatalf("round to odd (%g, %g, %g) = %g, fma32 %g", a, b, c, odd, got)
+		}
 		naive := float32(float64(float64(a)*float64(b)) + float64(c))
 		return naive != want
 	}
