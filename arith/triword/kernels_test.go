@@ -81,7 +81,7 @@ func TestKernelsMatchLoops(t *testing.T) {
 	special := []TW{{}, {Hi: float32(math.Copysign(0, -1))}, {Hi: 1}, {Hi: -1}, {Hi: 0x1p-149}, {Hi: math.MaxFloat32}}
 	for i := range n {
 		var x, y TW
-		switch i % 4 {
+		switch i % 5 {
 		case 0:
 			x, y = randTW(r, -140, 120), randTW(r, -140, 120)
 		case 1:
@@ -93,6 +93,22 @@ func TestKernelsMatchLoops(t *testing.T) {
 		case 2:
 			x = randTW(r, -30, 30)
 			y = TW{x.Hi, -x.Mid, x.Lo} // equal magnitudes, mixed signs
+		case 3:
+			// Raw limbs, unordered, with infinities and NaNs among
+			// them: the kernels must merge exactly as the loop does
+			// whatever the limbs.
+			raw := func() float32 {
+				switch r.IntN(16) {
+				case 0:
+					return float32(math.Inf(1 - 2*r.IntN(2)))
+				case 1:
+					return float32(math.NaN())
+				case 2:
+					return 0
+				}
+				return randF32(r, -40, 40)
+			}
+			x, y = TW{raw(), raw(), raw()}, TW{raw(), raw(), raw()}
 		default:
 			x = special[r.IntN(len(special))]
 			y = randTW(r, -60, 60)

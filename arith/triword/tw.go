@@ -45,16 +45,31 @@ func add(x, y TW) TW {
 		z0, z1, z2, z3, z4, z5 = z[0], z[1], z[2], z[3], z[4], z[5]
 	}
 	// VecSum(z) then VSEB(3), unrolled: the operations of vecSum and
-	// vseb, in their order, without their loops (which do not inline).
+	// vseb, in their order, without their loops (which do not inline),
+	// less two shortcuts that leave every result as it was.
 	s, z5 := twoSum(z4, z5)
 	s, z4 = twoSum(z3, s)
 	s, z3 = twoSum(z2, s)
 	s, z2 = twoSum(z1, s)
 	z0, z1 = twoSum(z0, s)
 	var r [3]float32
-	eps, k := vsebStep(r[:], 0, z0, z1)
+	// VSEB's first step is the 2Sum of z0 and z1, themselves a 2Sum's
+	// result: RN(z0+z1) = z0 and the error is z1. When z1 is finite and
+	// nonzero that step emits z0 and carries z1, exactly the values it
+	// would compute; otherwise (zero, or a NaN after an overflow) it runs.
+	eps, k := z1, 1
+	if v := math.Float32bits(z1) &^ (1 << 31); v-1 < 0x7f800000-1 {
+		r[0] = z0
+	} else {
+		eps, k = vsebStep(r[:], 0, z0, z1)
+	}
 	eps, k = vsebStep(r[:], k, eps, z2)
 	eps, k = vsebStep(r[:], k, eps, z3)
+	if k == len(r) {
+		// All three terms are out: VSEB's remaining steps would emit
+		// only terms past the third, which are dropped.
+		return TW{r[0], r[1], r[2]}
+	}
 	eps, k = vsebStep(r[:], k, eps, z4)
 	vsebEnd(r[:], k, eps, z5)
 	return TW{r[0], r[1], r[2]}
@@ -163,7 +178,9 @@ func mul33(x, y TW, accurate bool) TW {
 		e0, e1 := twoSum(z00p, s)
 		eps, k := vsebStep(r[:], 0, e1, e2)
 		eps, k = vsebStep(r[:], k, eps, e3)
-		vsebEnd(r[:], k, eps, e4)
+		if k < len(r) { // otherwise the last step would emit only dropped terms
+			vsebEnd(r[:], k, eps, e4)
+		}
 		return TW{e0, r[0], r[1]}
 	}
 	// VecSum(z00+, b0, b1, c+z3), then VSEB(2) of its last three.
