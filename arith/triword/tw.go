@@ -38,9 +38,61 @@ func toTW(a, b, c float32) TW {
 // magnitude, VecSum them, and keep the first three terms of VSEB. The
 // result is a triple word within 2u^3 + 4.2u^4 of the exact sum
 // (Theorem 6 and Theorem 3 with k = 3).
+//
+// The merge runs without data-dependent branches in the usual case, the
+// pairwise order: the larger and then the smaller of the heads (x's on a
+// tie), of the middle limbs, and of the last limbs. Follow the merge
+// (mergeLimbs) from its state (i, j) = (k, k), pair k not yet taken: it
+// takes x's limb a_k when |b_k| <= |a_k| and b_k otherwise, which is the
+// pair's first element. If it took a_k, the next step compares b_k with
+// a_{k+1} and takes b_k exactly when |b_k| > |a_{k+1}|; if it took b_k,
+// the next step takes a_k exactly when |b_{k+1}| <= |a_k|. Either way it
+// is then back at (k+1, k+1). At k = 2 the remaining limb follows whatever
+// the magnitudes (one list is exhausted). So the merge is the pairwise
+// order exactly when that condition holds at k = 0 and k = 1; add checks
+// it, for any limbs, and runs mergeLimbs when it fails.
+//
+// Magnitudes are compared as the integers of their bit patterns without
+// the sign, which orders non-NaN binary32 values by absolute value as the
+// floating-point comparison does (-0 and +0 both 0); a NaN limb takes
+// mergeLimbs. Selecting on those integers compiles to conditional moves,
+// where the merge's comparisons of random limbs are unpredictable
+// branches.
 func add(x, y TW) TW {
-	z0, z1, z2, z3, z4, z5, ok := mergePairs(x, y)
-	if !ok {
+	const mag, inf = 1<<31 - 1, 0x7f800000
+	xh, xm, xl := math.Float32bits(x.Hi), math.Float32bits(x.Mid), math.Float32bits(x.Lo)
+	yh, ym, yl := math.Float32bits(y.Hi), math.Float32bits(y.Mid), math.Float32bits(y.Lo)
+	ah, am, al := xh&mag, xm&mag, xl&mag
+	bh, bm, bl := yh&mag, ym&mag, yl&mag
+	// Pair k's first element: x's limb when |b_k| <= |a_k|.
+	t0, t1, t2 := bh <= ah, bm <= am, bl <= al
+	// The condition at k = 0 and k = 1, as one comparison each of
+	// selected operands: |a_{k+1}| < |b_k| after a_k, !(|a_k| < |b_{k+1}|)
+	// after b_k.
+	l0, r0 := ah, bm
+	if t0 {
+		l0, r0 = am, bh
+	}
+	l1, r1 := am, bl
+	if t1 {
+		l1, r1 = al, bm
+	}
+	c0, c1 := (l0 < r0) == t0, (l1 < r1) == t1
+	p0, p1 := yh, xh
+	if t0 {
+		p0, p1 = xh, yh
+	}
+	p2, p3 := ym, xm
+	if t1 {
+		p2, p3 = xm, ym
+	}
+	p4, p5 := yl, xl
+	if t2 {
+		p4, p5 = xl, yl
+	}
+	z0, z1, z2 := math.Float32frombits(p0), math.Float32frombits(p1), math.Float32frombits(p2)
+	z3, z4, z5 := math.Float32frombits(p3), math.Float32frombits(p4), math.Float32frombits(p5)
+	if !c0 || !c1 || max(ah, am, al, bh, bm, bl) > inf {
 		z := mergeLimbs(x, y)
 		z0, z1, z2, z3, z4, z5 = z[0], z[1], z[2], z[3], z[4], z[5]
 	}
@@ -94,63 +146,6 @@ func mergeLimbs(x, y TW) [6]float32 {
 		}
 	}
 	return z
-}
-
-// mergePairs is mergeLimbs without its data-dependent branches, for the
-// usual case, and reports whether that case holds (ok); otherwise the
-// caller merges with mergeLimbs.
-//
-// The usual case is the pairwise order: the larger and then the smaller
-// of the heads (x's on a tie), of the middle limbs, and of the last limbs.
-// Follow the merge from its state (i, j) = (k, k), pair k not yet taken:
-// it takes x's limb a_k when |b_k| <= |a_k| and b_k otherwise, which is
-// the pair's first element. If it took a_k, the next step compares b_k
-// with a_{k+1} and takes b_k exactly when |b_k| > |a_{k+1}|; if it took
-// b_k, the next step takes a_k exactly when |b_{k+1}| <= |a_k|. Either
-// way it is then back at (k+1, k+1). At k = 2 the remaining limb follows
-// whatever the magnitudes (one list is exhausted). So the merge is the
-// pairwise order exactly when that condition holds at k = 0 and k = 1; it
-// is checked here, for any limbs, and is what ok reports.
-//
-// Magnitudes are compared as the integers of their bit patterns without
-// the sign, which orders non-NaN binary32 values by absolute value as the
-// floating-point comparison does (-0 and +0 both 0); a NaN limb gives
-// ok = false. Selecting on those integers compiles to conditional moves,
-// where the merge's comparisons of random limbs are unpredictable
-// branches.
-func mergePairs(x, y TW) (z0, z1, z2, z3, z4, z5 float32, ok bool) {
-	const mag = 1<<31 - 1
-	xh, xm, xl := math.Float32bits(x.Hi), math.Float32bits(x.Mid), math.Float32bits(x.Lo)
-	yh, ym, yl := math.Float32bits(y.Hi), math.Float32bits(y.Mid), math.Float32bits(y.Lo)
-	ah, am, al := xh&mag, xm&mag, xl&mag
-	bh, bm, bl := yh&mag, ym&mag, yl&mag
-	// Pair k's first element: x's limb when |b_k| <= |a_k|.
-	t0, t1, t2 := bh <= ah, bm <= am, bl <= al
-	// The condition at k = 0 and k = 1.
-	c0 := bm <= ah
-	if t0 {
-		c0 = bh > am
-	}
-	c1 := bl <= am
-	if t1 {
-		c1 = bm > al
-	}
-	const inf = 0x7f800000
-	ok = c0 && c1 && max(ah, am, al, bh, bm, bl) <= inf
-	p0, p1 := yh, xh
-	if t0 {
-		p0, p1 = xh, yh
-	}
-	p2, p3 := ym, xm
-	if t1 {
-		p2, p3 = xm, ym
-	}
-	p4, p5 := yl, xl
-	if t2 {
-		p4, p5 = xl, yl
-	}
-	return math.Float32frombits(p0), math.Float32frombits(p1), math.Float32frombits(p2),
-		math.Float32frombits(p3), math.Float32frombits(p4), math.Float32frombits(p5), ok
 }
 
 // mul33 is Algorithm 9 (3Prod^acc_{3,3}) when accurate is set and
