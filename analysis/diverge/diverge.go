@@ -97,6 +97,9 @@ type Result struct {
 	CIMethod     string     `json:"ci_method"`
 	KeyRevealing int        `json:"key_revealing"`
 	Pairs        []Pair     `json:"pairs"`
+	// Shard is "I/N" for one shard of a campaign split over N processes
+	// (absent for a whole campaign and a merged one).
+	Shard string `json:"shard,omitempty"`
 }
 
 // Check reports what is wrong with c.
@@ -131,27 +134,57 @@ func stream(label, seed string, i int) io.Reader {
 	return h
 }
 
-// Run runs the campaign. progress (may be nil) is called with the number
-// of signatures done.
-func Run(ctx context.Context, c Config, progress func(done int)) (*Result, error) {
+// Campaign is a Config with its keys made: the state its ranges of
+// signatures share.
+type Campaign struct {
+	c       Config
+	l2Bound uint32
+	sks     []*falcon.PrivateKey
+	pks     [][]byte
+}
+
+// Prepare checks c and makes its keys.
+func Prepare(c Config) (*Campaign, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	p, _ := falcon.ParamsFor(c.LogN)
-	sks := make([]*falcon.PrivateKey, c.Keys)
-	pks := make([][]byte, c.Keys)
-	for k := range sks {
+	cp := &Campaign{c: c, l2Bound: p.L2Bound, sks: make([]*falcon.PrivateKey, c.Keys), pks: make([][]byte, c.Keys)}
+	for k := range cp.sks {
 		sk, pk, err := falcon.Keygen(c.KeyBackend, c.LogN, stream("fprlab diverge key", c.Seed, k))
 		if err != nil {
 			return nil, fmt.Errorf("diverge: key %d: %w", k, err)
 		}
-		sks[k], pks[k] = sk, pk.Encode()
+		cp.sks[k], cp.pks[k] = sk, pk.Encode()
+	}
+	return cp, nil
+}
+
+// Run runs the whole campaign. progress (may be nil) is called with the
+// number of signatures done.
+func Run(ctx context.Context, c Config, progress func(done int)) (*Result, error) {
+	cp, err := Prepare(c)
+	if err != nil {
+		return nil, err
+	}
+	return cp.Range(ctx, 0, c.Signatures, progress)
+}
+
+// Range signs the campaign's signatures from (included) to to (excluded):
+// the result counts those alone. A campaign run as ranges, their results
+// combined by Merge, gives the result of the campaign run whole (signature
+// i depends on the seed and i only).
+func (cp *Campaign) Range(ctx context.Context, from, to int, progress func(done int)) (*Result, error) {
+	c := cp.c
+	if from < 0 || to > c.Signatures || from > to {
+		return nil, fmt.Errorf("diverge: range %d to %d outside the campaign's %d signatures", from, to, c.Signatures)
 	}
 	workers := c.Workers
 	if workers == 0 {
 		workers = runtime.NumCPU()
 	}
-	res := &Result{Backend: c.A.Name(), Against: c.B.Name(), N: p.N, Seed: c.Seed, Keys: c.Keys, Compared: c.Signatures, CIMethod: "wilson"}
+	res := cp.empty()
+	res.Compared = to - from
 	var (
 		mu    sync.Mutex
 		first error
@@ -164,7 +197,7 @@ func Run(ctx context.Context, c Config, progress func(done int)) (*Result, error
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				pair, err := c.one(i, sks[i%c.Keys], pks[i%c.Keys], p.L2Bound)
+				pair, err := c.one(i, cp.sks[i%c.Keys], cp.pks[i%c.Keys], cp.l2Bound)
 				mu.Lock()
 				if err != nil && first == nil {
 					first = err
@@ -181,7 +214,7 @@ func Run(ctx context.Context, c Config, progress func(done int)) (*Result, error
 		}()
 	}
 feed:
-	for i := range c.Signatures {
+	for i := from; i < to; i++ {
 		mu.Lock()
 		stop := first != nil
 		mu.Unlock()
@@ -202,16 +235,60 @@ feed:
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sortPairs(res.Pairs)
-	res.Differing = len(res.Pairs)
-	for _, pr := range res.Pairs {
+	res.total()
+	return res, nil
+}
+
+// empty is a result of no signature yet, naming the campaign.
+func (cp *Campaign) empty() *Result {
+	return &Result{Backend: cp.c.A.Name(), Against: cp.c.B.Name(), N: 1 << cp.c.LogN, Seed: cp.c.Seed, Keys: cp.c.Keys, CIMethod: "wilson", Pairs: []Pair{}}
+}
+
+// total sorts the pairs and computes the counts and the rate from them and
+// Compared.
+func (r *Result) total() {
+	sortPairs(r.Pairs)
+	r.Differing = len(r.Pairs)
+	r.KeyRevealing = 0
+	for _, pr := range r.Pairs {
 		if pr.Diff.KeyRevealing() {
-			res.KeyRevealing++
+			r.KeyRevealing++
 		}
 	}
-	res.Rate = float64(res.Differing) / float64(res.Compared)
-	res.RateCI95 = Wilson(res.Differing, res.Compared)
-	return res, nil
+	r.Rate = 0
+	if r.Compared > 0 {
+		r.Rate = float64(r.Differing) / float64(r.Compared)
+	}
+	r.RateCI95 = Wilson(r.Differing, r.Compared)
+}
+
+// Merge combines the results of disjoint ranges of one campaign (the
+// chunks of a resumed run, the shards of a split one) into one. The
+// results must name the same signers, degree, seed and keys; a signature
+// index found in two of them is an error (a range counted twice).
+func Merge(rs ...*Result) (*Result, error) {
+	if len(rs) == 0 {
+		return nil, errors.New("diverge: nothing to merge")
+	}
+	out := *rs[0]
+	out.Pairs = slices.Clone(rs[0].Pairs)
+	out.Shard = ""
+	for _, r := range rs[1:] {
+		if r.Backend != out.Backend || r.Against != out.Against || r.N != out.N || r.Seed != out.Seed || r.Keys != out.Keys {
+			return nil, fmt.Errorf("diverge: cannot merge %s vs %s (n = %d, seed %q, %d keys) with %s vs %s (n = %d, seed %q, %d keys)",
+				out.Backend, out.Against, out.N, out.Seed, out.Keys, r.Backend, r.Against, r.N, r.Seed, r.Keys)
+		}
+		out.Compared += r.Compared
+		out.Pairs = append(out.Pairs, r.Pairs...)
+	}
+	sortPairs(out.Pairs)
+	for i := 1; i < len(out.Pairs); i++ {
+		if out.Pairs[i].Index == out.Pairs[i-1].Index {
+			return nil, fmt.Errorf("diverge: signature %d is in two of the results merged", out.Pairs[i].Index)
+		}
+	}
+	out.total()
+	return &out, nil
 }
 
 // message is the campaign's message i.

@@ -4,6 +4,10 @@ import (
 	"context"
 	"crypto/sha3"
 	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/diverge"
@@ -218,5 +222,102 @@ func TestRecoverBadInputs(t *testing.T) {
 	rec, err := diverge.Recover(native, pk, msg, good, good)
 	if err != nil || rec.Key != nil {
 		t.Errorf("same signature twice: %v %v", rec, err)
+	}
+}
+
+// TestRangesMerge: a campaign run as three ranges, merged (in any order),
+// is the campaign run whole; a range merged twice and results of other
+// campaigns are refused.
+func TestRangesMerge(t *testing.T) {
+	c := diverge.Config{LogN: 9, Signatures: 10, Keys: 2, Seed: "diverge test", Workers: 2, A: side(t, "native"), B: side(t, "vprec:22"), KeyBackend: side(t, "native").Backend}
+	whole, err := diverge.Run(context.Background(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Differing == 0 {
+		t.Fatal("no differing pair to merge")
+	}
+	cp, err := diverge.Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*diverge.Result
+	for _, r := range [][2]int{{7, 10}, {0, 3}, {3, 7}} {
+		p, err := cp.Range(context.Background(), r[0], r[1], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	merged, err := diverge.Merge(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(merged, whole) {
+		t.Errorf("merged ranges:\n%+v\nwhole:\n%+v", merged, whole)
+	}
+	withPair := parts[0]
+	for _, p := range parts {
+		if len(p.Pairs) > 0 {
+			withPair = p
+		}
+	}
+	if _, err := diverge.Merge(append(parts, withPair)...); err == nil || !strings.Contains(err.Error(), "two of the results") {
+		t.Errorf("a range merged twice: %v", err)
+	}
+	other := *parts[0]
+	other.Seed = "another"
+	if _, err := diverge.Merge(parts[1], &other); err == nil || !strings.Contains(err.Error(), "cannot merge") {
+		t.Errorf("another campaign merged: %v", err)
+	}
+	if _, err := cp.Range(context.Background(), 5, 11, nil); err == nil {
+		t.Error("a range past the campaign accepted")
+	}
+}
+
+// TestRunDirResumes: a directory run interrupted after some checkpoints
+// continues from them and ends with the result of the campaign run whole;
+// other flags are refused, and a finished directory is not run again.
+func TestRunDirResumes(t *testing.T) {
+	defer diverge.SetChunk(3)()
+	c := diverge.Config{LogN: 9, Signatures: 10, Keys: 2, Seed: "diverge test", Workers: 1, A: side(t, "native"), B: side(t, "vprec:22"), KeyBackend: side(t, "native").Backend}
+	whole, err := diverge.Run(context.Background(), c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := diverge.Prepare(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "camp")
+	flags := map[string]string{"signatures": "10", "seed": "diverge test"}
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := cp.RunDir(ctx, dir, flags, "v1", "", 0, 10, func(done, total int) {
+		if done == 7 {
+			cancel()
+		}
+	}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, diverge.ResultName)); err == nil {
+		t.Fatal("an interrupted run wrote its result")
+	}
+	var resumedFrom int
+	got, err := cp.RunDir(context.Background(), dir, flags, "v1", "", 0, 10, func(done, total int) {
+		if resumedFrom == 0 {
+			resumedFrom = done
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumedFrom != 7 {
+		t.Errorf("the resumed run's first progress is %d signatures done, want 7 (the two chunks of 3 kept, and one more)", resumedFrom)
+	}
+	if !reflect.DeepEqual(got, whole) {
+		t.Errorf("resumed:\n%+v\nwhole:\n%+v", got, whole)
+	}
+	if _, err := cp.RunDir(context.Background(), dir, map[string]string{"signatures": "11", "seed": "diverge test"}, "v1", "", 0, 10, nil); err == nil || !strings.Contains(err.Error(), `--signatures "10" there, "11" here`) {
+		t.Errorf("other flags: %v", err)
 	}
 }

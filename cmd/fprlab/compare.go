@@ -393,6 +393,12 @@ func writeManifestFile(dir, title string, run results.Run) error {
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.
 func compareProgress(w io.Writer, name string) func(done, total int) {
+	return progressLines(w, "compare: "+name, "units")
+}
+
+// progressLines reports "LABEL: done/total UNIT, rate, ETA" at most every
+// 2 s, and at the end.
+func progressLines(w io.Writer, label, unit string) func(done, total int) {
 	var mu sync.Mutex
 	start, last := time.Now(), time.Time{}
 	return func(done, total int) {
@@ -408,7 +414,7 @@ func compareProgress(w io.Writer, name string) func(done, total int) {
 		if rate > 0 {
 			eta = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
 		}
-		fmt.Fprintf(w, "compare: %s: %d/%d units, %.1f/s, ETA %s\n", name, done, total, rate, eta)
+		fmt.Fprintf(w, "%s: %d/%d %s, %.1f/s, ETA %s\n", label, done, total, unit, rate, eta)
 	}
 }
 

@@ -7,10 +7,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/diverge"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
 )
 
@@ -19,6 +22,11 @@ type divergeOptions struct {
 	Backend, Against, Params, Seed string
 	Signatures, Keys, Workers      int
 	JSON                           bool
+	// Out is the campaign directory (resumable); Shard "I/N" or "slurm".
+	Out, Shard string
+	// Progress forces progress lines; Interactive shows them (stderr is
+	// a terminal).
+	Progress, Interactive bool
 }
 
 const divergeLong = `diverge signs every (key, message, nonce, sampler seed) of a seeded campaign
@@ -46,7 +54,16 @@ Keys are made in binary64 (native) from SHAKE256("fprlab diverge key" ||
 0x00 || BE64(len(seed)) || seed || BE64(K)), so both signers hold the same
 key; message I and its signing randomness (nonce, then a 56-byte sampler
 seed per attempt) come from the same stream under the labels "fprlab
-diverge message" and "fprlab diverge sign". Signatures are padded.`
+diverge message" and "fprlab diverge sign". Signatures are padded.
+
+--out DIR keeps the campaign in DIR: its identity (run.json), the result of
+the signatures finished so far (checkpoint.json, saved every 2048
+signatures) and, when done, result.json (what --json prints). The same
+command run again after an interruption continues from the checkpoint;
+other flags are refused. --shard I/N signs the I-th of N equal ranges of
+the signatures (or slurm: the job array's task); 'fprlab merge' combines
+the shard directories into the result of the whole campaign, equal to that
+of one process.`
 
 func newDivergeCmd(s *streams) *cobra.Command {
 	opts := &divergeOptions{}
@@ -56,6 +73,7 @@ func newDivergeCmd(s *streams) *cobra.Command {
 		Long:  divergeLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Interactive = s.ErrIsTerminal
 			return runDiverge(cmd.Context(), opts, s)
 		},
 	}
@@ -68,6 +86,9 @@ func newDivergeCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
 	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: checkpoints and result, resumable")
+	f.StringVar(&opts.Shard, "shard", "", "sign shard `I/N` of the signatures, I counted from 0 (or slurm: the job array's task); combine with fprlab merge")
+	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	return cmd
 }
 
@@ -103,21 +124,77 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 	if err != nil || s.validateOnly {
 		return err
 	}
-	res, err := diverge.Run(ctx, c, nil)
+	var sc shadow.Config
+	if err := parseShard(opts.Shard, &sc); err != nil {
+		return err
+	}
+	shard, from, to := "", 0, c.Signatures
+	if sc.Shards > 1 {
+		shard = campaign.ShardName(sc.Shard, sc.Shards)
+		from, to = c.Signatures*sc.Shard/sc.Shards, c.Signatures*(sc.Shard+1)/sc.Shards
+	}
+	cp, err := diverge.Prepare(c)
 	if err != nil {
 		return err
 	}
-	if opts.JSON {
+	var progress func(done, total int)
+	if opts.Progress || opts.Interactive {
+		progress = progressLines(s.Err, "diverge: "+c.A.Name()+" vs "+c.B.Name(), "signatures")
+	}
+	var res *diverge.Result
+	if opts.Out == "" {
+		var report func(int)
+		if progress != nil {
+			report = func(d int) { progress(d, to-from) }
+		}
+		res, err = cp.Range(ctx, from, to, report)
+		if err == nil {
+			res.Shard = shard
+		}
+	} else {
+		s.stopOnInterrupt()
+		flags := map[string]string{"backend": opts.Backend, "against": opts.Against, "params": opts.Params,
+			"signatures": strconv.Itoa(opts.Signatures), "keys": strconv.Itoa(opts.Keys), "seed": opts.Seed}
+		if shard != "" {
+			flags["shard"] = shard
+		}
+		res, err = cp.RunDir(ctx, opts.Out, flags, releaseVersion(), shard, from, to, progress)
+	}
+	if err != nil && ctx.Err() != nil {
+		return interrupted(opts.Out)
+	}
+	if err != nil {
+		return err
+	}
+	return printDivergeResult(s, res, opts.JSON)
+}
+
+// printDivergeResult prints a result as --json or as text.
+func printDivergeResult(s *streams, res *diverge.Result, asJSON bool) error {
+	if asJSON {
 		return printJSON(s.Out, res)
 	}
 	return printDiverge(s.Out, res)
 }
 
+// mergeDiverge combines diverge shard directories into out.
+func mergeDiverge(opts *mergeOptions, s *streams) error {
+	res, err := diverge.MergeDirs(opts.Dirs, opts.Out)
+	if err != nil {
+		return err
+	}
+	return printDivergeResult(s, res, opts.JSON)
+}
+
 // printDiverge prints the answer first, then the pairs.
 func printDiverge(w io.Writer, r *diverge.Result) error {
 	fmt.Fprintf(w, "%d of %d differing pairs reveal the secret key\n", r.KeyRevealing, r.Differing)
-	fmt.Fprintf(w, "%s vs %s, n = %d: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
-		r.Backend, r.Against, r.N, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
+	shard := ""
+	if r.Shard != "" {
+		shard = " (shard " + r.Shard + ")"
+	}
+	fmt.Fprintf(w, "%s vs %s, n = %d%s: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
+		r.Backend, r.Against, r.N, shard, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
 	for _, p := range r.Pairs {
 		d := p.Diff
 		what := fmt.Sprintf("s2_A - s2_B = %d x^%d %s: the key", d.C, d.K, d.Kind)

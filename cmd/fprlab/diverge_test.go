@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha3"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -148,5 +149,46 @@ func TestLeakRecoversFabricatedPair(t *testing.T) {
 	// One signature is a usage error.
 	if code, _, errs := runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af); code != exitUsage || !strings.Contains(errs, "--sig twice") {
 		t.Errorf("one --sig: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestDivergeShardsMerge: three shards in their directories, merged, give
+// the JSON of the campaign run whole in one process; a missing shard and
+// an unfinished one are named.
+func TestDivergeShardsMerge(t *testing.T) {
+	args := func(extra ...string) []string {
+		return append([]string{"diverge", "--backend", "native", "--against", "vprec:22", "--params", "512", "--signatures", "8", "--keys", "2", "--seed", "shards", "--json"}, extra...)
+	}
+	code, whole, errs := runCLI(t, args()...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	base := t.TempDir()
+	var dirs []string
+	for i := range 3 {
+		d := filepath.Join(base, fmt.Sprint("s", i))
+		dirs = append(dirs, d)
+		code, out, errs := runCLI(t, args("--shard", fmt.Sprintf("%d/3", i), "--out", d)...)
+		if code != 0 || !strings.Contains(out, fmt.Sprintf(`"shard": "%d/3"`, i)) {
+			t.Fatalf("shard %d: exit %d: %s\n%s", i, code, errs, out)
+		}
+	}
+	code, merged, errs := runCLI(t, "merge", dirs[0], dirs[1], dirs[2], "--out", filepath.Join(base, "m"), "--json")
+	if code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errs)
+	}
+	if merged != whole {
+		t.Errorf("merged shards:\n%s\nwhole:\n%s", merged, whole)
+	}
+	code, _, errs = runCLI(t, "merge", dirs[0], dirs[2], "--out", filepath.Join(base, "m2"))
+	if code == 0 || !strings.Contains(errs, "missing shards 1/3") {
+		t.Errorf("a missing shard: exit %d: %s", code, errs)
+	}
+	if err := os.Remove(filepath.Join(dirs[1], "result.json")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, "merge", dirs[0], dirs[1], dirs[2], "--out", filepath.Join(base, "m3"))
+	if code == 0 || !strings.Contains(errs, "not finished") {
+		t.Errorf("an unfinished shard: exit %d: %s", code, errs)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
+	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/spf13/cobra"
 )
 
@@ -17,13 +18,14 @@ type mergeOptions struct {
 	JSON bool
 }
 
-const mergeLong = `merge combines the campaign directories of the shards of one compare or
-sweep run (compare|sweep --shard I/N --out DIR_I, I from 0 to N-1) into one
+const mergeLong = `merge combines the campaign directories of the shards of one compare,
+sweep or diverge run (compare|sweep --shard I/N --out DIR_I, I from 0 to N-1) into one
 new directory. For compare it holds the summary a single process would have
 computed: the summary depends only on the records, so the merged result
 equals, field for field, that of one process running the whole campaign with
 the same flags (apart from "seconds", the sum of the measured times). For
-sweep it holds every format's point, each from the shard that measured it.
+sweep it holds every format's point, each from the shard that measured it;
+for diverge, the counts, rate and differing pairs of the whole campaign.
 The shards must come from the same command, flags and version (their
 run.json); missing and duplicated shards are named by index, a unit recorded
 by two shards or missing from all is an error, and nothing is counted twice.
@@ -33,7 +35,7 @@ func newMergeCmd(s *streams) *cobra.Command {
 	opts := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge DIR... --out DIR",
-		Short: "Combine the shard directories of a compare or sweep campaign into one",
+		Short: "Combine the shard directories of a compare, sweep or diverge campaign into one",
 		Long:  mergeLong,
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,6 +56,9 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 	}
 	if d := campaign.SameDir(opts.Out, opts.Dirs); d != "" {
 		return fmt.Errorf("--out %s is the input directory %s: merge into a new directory", opts.Out, d)
+	}
+	if diverge.IsDir(opts.Dirs[0]) {
+		return mergeDiverge(opts, s)
 	}
 	if campaign.IsSweep(opts.Dirs[0]) {
 		m, err := campaign.MergeSweep(opts.Dirs, opts.Out, releaseVersion())
