@@ -55,6 +55,16 @@ type ContextSigner interface {
 	VerifyContext(pk, ctx []byte, preHash string, msg, sig []byte) (logn uint, err error)
 }
 
+// SeededSigner is the capability of a scheme whose signature reads a
+// fixed number of random bytes (the draft of 2026's hedged 40-byte seed),
+// so that a signature is reproduced from exactly the bytes another
+// implementation's RNG gave (sign --raw-seed).
+type SeededSigner interface {
+	Scheme
+	// SignSeedSize is the number of random bytes one signature reads.
+	SignSeedSize() int
+}
+
 // KATReplayer is the capability of a scheme with a known-answer test of
 // its own (not the NIST round-3 files of ReplaysNISTKAT): kat replays it
 // over a backend, each record's keys and signature compared with the

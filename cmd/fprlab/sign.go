@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha3"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -42,6 +44,9 @@ type signOptions struct {
 	Format, Backend string
 	Seed, Mode      string
 	SeedSet         bool // --seed given (an empty value is refused, not ignored)
+	// RawSeed is --raw-seed: the exact random bytes of a scheme.SeededSigner.
+	RawSeed    string
+	RawSeedSet bool
 	Hex, JSON       bool
 	schemeFlags
 	formatSet bool
@@ -59,7 +64,10 @@ runs on --backend (default native).
 The nonce and the sampler seeds come from the operating system's random
 source. --seed HEX replaces them with SHAKE256(seed), which makes the
 signature reproducible; it is for research and tests only (see the warning
-it prints). With the same --seed, the signature is the reference's
+it prints). --raw-seed HEX gives a scheme that reads a fixed number of random
+bytes per signature (fn-dsa-2026: the 40-byte hedged seed) exactly those
+bytes, to reproduce another implementation's signature from its RNG's
+output. With the same --seed, the signature is the reference's
 (Falcon-impl-20211101 through falcon.h, shake256_init_prng_from_seed) byte
 for byte: --mode dyn (the default) is falcon_sign_dyn, --mode tree is
 falcon_expand_privkey then falcon_sign_tree; the two differ once in some
@@ -80,6 +88,7 @@ func newSignCmd(s *streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.SeedSet = cmd.Flags().Changed("seed")
+			opts.RawSeedSet = cmd.Flags().Changed("raw-seed")
 			opts.formatSet = cmd.Flags().Changed("format")
 			return runSign(cmd.Context(), opts, s)
 		},
@@ -92,6 +101,7 @@ func newSignCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Backend, "backend", "native", "arithmetic backend (see 'fprlab backends')")
 	addModeFlag(f, &opts.Mode)
 	f.StringVar(&opts.Seed, "seed", "", "research only: derive nonce and sampler randomness from SHAKE256(`HEX`)")
+	f.StringVar(&opts.RawSeed, "raw-seed", "", "research only: the signature's exact random bytes in `HEX` (fn-dsa-2026: its 40-byte seed), instead of --seed")
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text, and the signature is written as hex")
 	f.BoolVar(&opts.JSON, "json", false, "print the summary as JSON")
 	opts.schemeFlags.add(cmd)
@@ -155,7 +165,12 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		}
 	}
 	var rng io.Reader = rand.Reader
-	if opts.SeedSet {
+	if opts.RawSeedSet {
+		if rng, err = rawSignSeed(opts, fs, cs); err != nil {
+			return err
+		}
+		fmt.Fprintln(s.Err, seededWarning)
+	} else if opts.SeedSet {
 		seed, err := hex.DecodeString(strings.TrimSpace(opts.Seed))
 		if err != nil || len(seed) == 0 {
 			return fmt.Errorf("--seed must be a non-empty hex string, got %q", opts.Seed)
@@ -191,7 +206,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	if opts.JSON {
 		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
-			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet, Scheme: sc.Name()})
+			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet || opts.RawSeedSet, Scheme: sc.Name()})
 	}
 	if safefile.IsStdout(opts.Out) {
 		return nil // the signature is the output
@@ -199,4 +214,25 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (%s, backend %s) to %s\n",
 		len(sig), formatName, schemeName(opts.Scheme, 1<<logn), b.Name, opts.Out)
 	return err
+}
+
+// rawSignSeed reads --raw-seed: exactly the random bytes one signature of
+// the scheme reads, for a scheme.SeededSigner only.
+func rawSignSeed(opts *signOptions, fs scheme.Formatter, cs *contextSigning) (io.Reader, error) {
+	if opts.SeedSet {
+		return nil, errors.New("--seed and --raw-seed are two forms of one seed: give one")
+	}
+	var sc scheme.Scheme = fs
+	if cs != nil {
+		sc = cs.ContextSigner
+	}
+	ss, ok := sc.(scheme.SeededSigner)
+	if !ok {
+		return nil, fmt.Errorf("--raw-seed: %s signing reads a random stream of no fixed size (use --seed); --raw-seed applies to --scheme %s", sc.Description(), strings.Join(scheme.With(func(s scheme.Scheme) bool { _, ok := s.(scheme.SeededSigner); return ok }), " or "))
+	}
+	seed, err := hex.DecodeString(strings.TrimSpace(opts.RawSeed))
+	if err != nil || len(seed) != ss.SignSeedSize() {
+		return nil, fmt.Errorf("--raw-seed must be exactly %d bytes (%d hex digits, the seed one %s signature reads), got %q", ss.SignSeedSize(), 2*ss.SignSeedSize(), sc.Name(), opts.RawSeed)
+	}
+	return bytes.NewReader(seed), nil
 }

@@ -43,6 +43,9 @@ func (fnDSA2026) CheckLogN(logn uint) error {
 
 func (fnDSA2026) KeySeedSize() int { return draft.KeygenSeedSize }
 
+// SignSeedSize is the hedged signing seed's size (scheme.SeededSigner).
+func (fnDSA2026) SignSeedSize() int { return draft.SignSeedSize }
+
 // KeyGen is the draft's integer key generation (rust-fn-dsa 0.4.0's keys
 // bit for bit) as round 3's private key, the form in which campaigns
 // sign with it.
