@@ -47,7 +47,7 @@ type signOptions struct {
 	// RawSeed is --raw-seed: the exact random bytes of a scheme.SeededSigner.
 	RawSeed    string
 	RawSeedSet bool
-	Hex, JSON       bool
+	Hex, JSON  bool
 	schemeFlags
 	formatSet bool
 }
