@@ -6,7 +6,8 @@
 # do the signatures differ, and would a differing pair give the key
 # away), then write a table (table.md) and draw two figures into OUT: the
 # per-signature delta_c against cells (fprlab plot cost) and the error
-# distributions (fprlab plot histogram). A step whose output is in OUT
+# distributions (fprlab plot histogram), and the HTML report (fprlab
+# report). A step whose output is in OUT
 # already, made with the same SIGS and PARAMS, is not run again: an
 # interrupted run resumes.
 #
@@ -119,4 +120,21 @@ done
 time "$fprlab" plot cost --in "$out/compare" "${costs[@]}" --cost-unit "cells (Yosys generic gates)" --out "$out/cost.svg"
 echo "== figure: fprlab plot histogram"
 time "$fprlab" plot histogram --in "$out/compare" --out "$out/histogram.svg"
-echo "wrote $out/table.md, $out/cost.svg and $out/histogram.svg"
+# The report: fprlab report reads a directory of compare documents with a
+# manifest saying what was run; compare --json printed the documents, so
+# the manifest is written here from them (command, seed, sample size).
+echo "== report: fprlab report"
+version=$("$fprlab" version | awk '{print $2}')
+(cd "$out/compare" && for f in *.json; do [ "$f" = manifest.json ] || echo "$f"; done) |
+  jq -R -s --arg version "$version" --arg params "$params" --arg out "$out" --argjson sigs "$sigs" '
+    split("\n") | map(select(. != "")) | {
+      title: "examples/rtl/run.sh: fmul64.sv truncations against native, Falcon-\($params)",
+      version: $version,
+      runs: map(. as $f | ($f | sub("\\.json$"; "")) as $tag |
+        (if $tag == "native" then "native" else "so:\($out)/libfmul64-\($tag).so" end) as $b |
+        {command: "fprlab compare --backend \($b) --params \($params) --signatures \($sigs) --json",
+         output: $f, version: $version, seed: "fprlab", signatures: $sigs})
+    }' >"$out/compare/manifest.json.tmp"
+mv "$out/compare/manifest.json.tmp" "$out/compare/manifest.json"
+time "$fprlab" report --in "$out/compare" --out "$out/report.html"
+echo "wrote $out/table.md, $out/cost.svg, $out/histogram.svg and $out/report.html"
