@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/certify"
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
@@ -19,8 +20,15 @@ import (
 // certifyOptions holds the flags of certify.
 type certifyOptions struct {
 	Backends, Params, Scheme, KATRecords, ErrorModel string
-	JSON                                             bool
-	CheckSignatures                                  int
+	// Keys and Seed are --keys K --seed S (compare's seeded keys), SK
+	// --sk FILE: the other two sources of keys besides --kat-records.
+	Keys            int
+	Seed            string
+	SK              string
+	JSON            bool
+	CheckSignatures int
+	// PStar is --pstar: the least vprec precision certified per key.
+	PStar bool
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -44,8 +52,20 @@ Error models are built in for native, emu64 (binary64; emu64 flushes
 subnormals), vprec:P[:eE][:rn|:rz|:sr=SEED] (2^-P relative to nearest,
 2^-(P-1) toward zero or stochastic), dd and triword* (their proven
 per-operation bounds); any other backend needs --error-model rel=2^-P
-[,abs=2^-E], the bound you vouch for. Keys: --kat-records FROM:TO, the NIST
-KAT records' keys (published responses). Scheme: falcon (round 3).
+[,abs=2^-E], the bound you vouch for. Keys (one source): --kat-records
+FROM:TO, the NIST KAT records' keys (published responses); --keys K --seed S,
+the keys compare --keys K --seed S signs with over the same backend (made on
+it, or on emu64 where it cannot run NTRUSolve); or --sk FILE, one private key
+(falcon.h encoding; bytes or hex; --params, when given, must be its degree).
+Scheme: falcon (round 3).
+
+--pstar, instead of --backend, finds for each key the least P whose
+vprec:P (round to nearest) is proven, by bisection over P = 24 to 160 with
+the answer checked from both sides (P* proven, P* - 1 not), and the worst
+over the keys: a certified counterpart of sweep's sampled P*. Its keys are
+made in binary64, the same key for every P; --json prints {"pstar":
+{"params", "per_key": [{"key", "pstar", "sum_bound_log2",
+"below_sum_bound_log2"}], "worst_pstar"}}.
 
 --json prints {"results": [...]}, one object per (backend, key) with
 "backend", "scheme", "params", "key" {"source", "index"},
@@ -59,7 +79,7 @@ worst call, "bound_log2" and "share"), "error_model", "seconds", and with
 func newCertifyCmd(s *streams) *cobra.Command {
 	opts := &certifyOptions{}
 	cmd := &cobra.Command{
-		Use:   "certify --backend B[,B...] --params 512|1024 --kat-records FROM:TO",
+		Use:   "certify --backend B[,B...] --params 512|1024 (--kat-records FROM:TO | --keys K [--seed S] | --sk FILE)",
 		Short: "Prove per key a bound on delta_c + delta_sigma valid for every message (exact delta_sigma, certified delta_c)",
 		Long:  certifyLong,
 		Args:  cobra.NoArgs,
@@ -72,8 +92,12 @@ func newCertifyCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.Params, "params", "", "degree: 512 or 1024")
 	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` whose keys are certified (TO excluded, at most 100)")
+	f.IntVar(&opts.Keys, "keys", 0, "certify the first `K` keys of compare's seeded campaign (--seed) instead of KAT records")
+	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of the keys of --keys (as compare's --seed)")
+	f.StringVar(&opts.SK, "sk", "", "certify the private key in `FILE` (falcon.h encoding; bytes or hex)")
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's oracle shadow and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
+	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	return cmd
 }
@@ -89,11 +113,16 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 	if opts.CheckSignatures < 0 || opts.CheckSignatures > 10_000_000 {
 		return 0, 0, 0, nil, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
 	}
-	if opts.Backends == "" {
-		return 0, 0, 0, nil, errors.New("missing --backend B[,B...]")
+	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.ErrorModel != "") {
+		return 0, 0, 0, nil, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model and --check-signatures")
 	}
-	if logn, err = paramSetLogn(opts.Params); err != nil {
-		return 0, 0, 0, nil, err
+	if opts.Backends == "" && !opts.PStar {
+		return 0, 0, 0, nil, errors.New("missing --backend B[,B...] (or --pstar)")
+	}
+	if opts.SK == "" || opts.Params != "" {
+		if logn, err = paramSetLogn(opts.Params); err != nil {
+			return 0, 0, 0, nil, err
+		}
 	}
 	sc, err := parseScheme(opts.Scheme)
 	if err != nil {
@@ -102,16 +131,32 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 	if sc.Name() != "falcon" {
 		return 0, 0, 0, nil, fmt.Errorf("--scheme %s: certify analyses Falcon round 3's signing (its dynamic ffSampling and sampler support) only so far", opts.Scheme)
 	}
-	if opts.KATRecords == "" {
-		return 0, 0, 0, nil, errors.New("missing --kat-records FROM:TO (the keys to certify)")
+	sources := 0
+	for _, set := range []bool{opts.KATRecords != "", opts.Keys != 0, opts.SK != ""} {
+		if set {
+			sources++
+		}
 	}
-	a, b, ok := strings.Cut(opts.KATRecords, ":")
-	from, err1 := strconv.Atoi(a)
-	to, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || from < 0 || to <= from || to > 100 {
-		return 0, 0, 0, nil, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+	switch {
+	case sources == 0:
+		return 0, 0, 0, nil, errors.New("missing --kat-records FROM:TO, --keys K or --sk FILE (the keys to certify)")
+	case sources > 1:
+		return 0, 0, 0, nil, errors.New("--kat-records, --keys and --sk are three sources of keys: give one")
+	case opts.Keys < 0 || opts.Keys > 1000:
+		return 0, 0, 0, nil, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
+	case opts.KATRecords != "":
+		a, b, ok := strings.Cut(opts.KATRecords, ":")
+		var err1, err2 error
+		from, err1 = strconv.Atoi(a)
+		to, err2 = strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || from < 0 || to <= from || to > 100 {
+			return 0, 0, 0, nil, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+		}
 	}
 	for _, name := range strings.Split(opts.Backends, ",") {
+		if opts.PStar {
+			break
+		}
 		bk, err := lookupBackend(strings.TrimSpace(name))
 		if err != nil {
 			return 0, 0, 0, nil, err
@@ -129,6 +174,18 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 type certifyKey struct {
 	Source string `json:"source"`
 	Index  int    `json:"index"`
+}
+
+// name names the key for people: "KAT key 3", "seeded key 0", "the key
+// of --sk".
+func (k certifyKey) name() string {
+	switch k.Source {
+	case "seed":
+		return fmt.Sprintf("seeded key %d", k.Index)
+	case "file":
+		return "the key of --sk"
+	}
+	return fmt.Sprintf("KAT key %d", k.Index)
 }
 
 // certifyStage is one stage's share of the bound at the worst call.
@@ -176,27 +233,27 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	if err != nil || s.validateOnly {
 		return err
 	}
-	rsp, err := katref.Response(logn)
+	keysFor, logn, err := certifyKeys(opts, s, logn, from, to)
 	if err != nil {
 		return err
 	}
-	_, recs, err := falcon.ParseKAT(rsp)
-	if err != nil {
-		return err
+	if opts.PStar {
+		return runCertifyPStar(opts, s, logn, keysFor)
 	}
 	var out []certifyResult
 	exceeded := 0
 	for _, j := range jobs {
-		for i := from; i < to; i++ {
-			sk, err := falcon.DecodePrivateKey(recs[i].SK)
-			if err != nil {
-				return fmt.Errorf("KAT record %d: %w", i, err)
-			}
+		keys, err := keysFor(j.b)
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			sk, i := k.sk, k.key.Index
 			r, err := certify.Certify(j.b, sk, certify.Options{Model: j.model})
 			if err != nil {
 				return err
 			}
-			cr := certifyResult{Backend: j.b.Name, Scheme: "falcon", Params: 1 << logn, Key: certifyKey{"kat", i},
+			cr := certifyResult{Backend: j.b.Name, Scheme: "falcon", Params: 1 << logn, Key: k.key,
 				DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
 				SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
 				WorstCall:  map[string]any{"call": r.WorstCall, "leaf": r.WorstLeaf, "path": r.WorstPath},
@@ -233,6 +290,66 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	return err2
 }
 
+// certKey is a key to certify and what the output calls it.
+type certKey struct {
+	key certifyKey
+	sk  *falcon.PrivateKey
+}
+
+// certifyKeys returns the keys to certify over a backend (seeded keys
+// are made over the backend, as compare makes them) and the degree, read
+// from the key file with --sk.
+func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (func(arith.Backend) ([]certKey, error), uint, error) {
+	switch {
+	case opts.SK != "":
+		data, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
+		if err != nil {
+			return nil, 0, err
+		}
+		sk, err := falcon.DecodePrivateKey(data)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--sk %s: %w", opts.SK, err)
+		}
+		if opts.Params != "" && sk.LogN != logn {
+			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d, --params says %d", opts.SK, 1<<sk.LogN, 1<<logn)
+		}
+		if sk.LogN != 9 && sk.LogN != 10 {
+			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d: certify analyses 512 and 1024", opts.SK, 1<<sk.LogN)
+		}
+		keys := []certKey{{certifyKey{"file", 0}, sk}}
+		return func(arith.Backend) ([]certKey, error) { return keys, nil }, sk.LogN, nil
+	case opts.Keys > 0:
+		return func(b arith.Backend) ([]certKey, error) {
+			keys := make([]certKey, opts.Keys)
+			for i := range keys {
+				sk, err := shadow.SeededKey(b, logn, opts.Seed, i)
+				if err != nil {
+					return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
+				}
+				keys[i] = certKey{certifyKey{"seed", i}, sk}
+			}
+			return keys, nil
+		}, logn, nil
+	}
+	rsp, err := katref.Response(logn)
+	if err != nil {
+		return nil, 0, err
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		return nil, 0, err
+	}
+	keys := make([]certKey, 0, to-from)
+	for i := from; i < to; i++ {
+		sk, err := falcon.DecodePrivateKey(recs[i].SK)
+		if err != nil {
+			return nil, 0, fmt.Errorf("KAT record %d: %w", i, err)
+		}
+		keys = append(keys, certKey{certifyKey{"kat", i}, sk})
+	}
+	return func(arith.Backend) ([]certKey, error) { return keys, nil }, logn, nil
+}
+
 // printCertify prints the verdicts first, then each certificate.
 func printCertify(w io.Writer, rs []certifyResult) error {
 	proven := 0
@@ -252,8 +369,8 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 		if r.Proven {
 			verdict = "proven"
 		}
-		fmt.Fprintf(w, "\n%s: %s, %s, KAT key %d: delta_c + delta_sigma <= 2^%.2f (target 2^-46)\n",
-			verdict, r.Backend, schemeName(r.Scheme, r.Params), r.Key.Index, r.SumBoundLog2)
+		fmt.Fprintf(w, "\n%s: %s, %s, %s: delta_c + delta_sigma <= 2^%.2f (target 2^-46)\n",
+			verdict, r.Backend, schemeName(r.Scheme, r.Params), r.Key.name(), r.SumBoundLog2)
 		ds := "0 (exact)"
 		if r.DeltaSigmaLog2 != nil {
 			ds = fmt.Sprintf("2^%.2f", *r.DeltaSigmaLog2)
@@ -270,6 +387,123 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, certify.DefaultOracleBits, r.Seconds)
+	}
+	return nil
+}
+
+// pstarRange is the precisions --pstar searches: vprec's significand
+// widths from binary32's to well past what any key needs.
+const pstarLow, pstarHigh = 24, 160
+
+// certifyPStar is the --pstar result of one key.
+type certifyPStar struct {
+	Key certifyKey `json:"key"`
+	// PStar is the least P proven; absent when none up to pstarHigh is.
+	PStar *int `json:"pstar"`
+	// SumBoundLog2 is the bound at PStar, and BelowLog2 the bound at
+	// PStar - 1 (not proven).
+	SumBoundLog2 *float64 `json:"sum_bound_log2,omitempty"`
+	BelowLog2    *float64 `json:"below_sum_bound_log2,omitempty"`
+}
+
+// runCertifyPStar finds, per key, the least P with vprec:P proven, by
+// bisection between pstarLow and pstarHigh, and checks the answer: P*
+// proven and P* - 1 not. Keys are made in binary64 (native), the same key
+// for every P.
+func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(arith.Backend) ([]certKey, error)) error {
+	nat, err := lookupBackend("native")
+	if err != nil {
+		return err
+	}
+	keys, err := keysFor(nat)
+	if err != nil {
+		return err
+	}
+	sums := map[int]float64{}
+	bound := func(sk *falcon.PrivateKey, p int) (float64, error) {
+		if v, ok := sums[p]; ok {
+			return v, nil
+		}
+		b, err := lookupBackend(fmt.Sprintf("vprec:%d", p))
+		if err != nil {
+			return 0, err
+		}
+		m, err := certify.ModelFor(b, "")
+		if err != nil {
+			return 0, err
+		}
+		r, err := certify.Certify(b, sk, certify.Options{Model: m})
+		if err != nil {
+			return 0, err
+		}
+		sums[p] = r.SumBound
+		return r.SumBound, nil
+	}
+	var out []certifyPStar
+	worst, unproven := 0, false
+	for _, k := range keys {
+		clear(sums)
+		res := certifyPStar{Key: k.key}
+		top, err := bound(k.sk, pstarHigh)
+		if err != nil {
+			return err
+		}
+		if top <= certify.Target {
+			lo, hi := pstarLow-1, pstarHigh // bound(lo) unknown or above, bound(hi) proven
+			for hi-lo > 1 {
+				mid := (lo + hi) / 2
+				v, err := bound(k.sk, mid)
+				if err != nil {
+					return err
+				}
+				if v <= certify.Target {
+					hi = mid
+				} else {
+					lo = mid
+				}
+			}
+			p := hi
+			at := math.Log2(sums[p])
+			res.PStar, res.SumBoundLog2 = &p, &at
+			if p > pstarLow {
+				v, err := bound(k.sk, p-1)
+				if err != nil {
+					return err
+				}
+				if v <= certify.Target {
+					return fmt.Errorf("%s: vprec:%d is proven but vprec:%d, above it, was not found by bisection: the bound is not monotone in P here", k.key.name(), p-1, p)
+				}
+				below := math.Log2(v)
+				res.BelowLog2 = &below
+			}
+			worst = max(worst, p)
+		} else {
+			unproven = true
+		}
+		out = append(out, res)
+	}
+	doc := map[string]any{"params": 1 << logn, "per_key": out, "worst_pstar": worst}
+	if unproven {
+		doc["worst_pstar"] = nil
+	}
+	if opts.JSON {
+		return printJSON(s.Out, map[string]any{"pstar": doc})
+	}
+	if unproven {
+		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: no vprec:P up to P = %d is proven for every key\n", 1<<logn, pstarHigh)
+	} else {
+		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", 1<<logn, worst, len(out))
+	}
+	for _, r := range out {
+		if r.PStar == nil {
+			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.name(), pstarHigh)
+			continue
+		}
+		below := ""
+		if r.BelowLog2 != nil {
+			below = fmt.Sprintf("; at P = %d, 2^%.2f", *r.PStar-1, *r.BelowLog2)
+		}
+		fmt.Fprintf(s.Out, "  %s: P* = %d (delta_c + delta_sigma <= 2^%.2f%s)\n", r.Key.name(), *r.PStar, *r.SumBoundLog2, below)
 	}
 	return nil
 }

@@ -1,9 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/falcon/katref"
 )
 
 // The text leads with the verdict: binary64 is not proven by this
@@ -123,5 +132,104 @@ func TestCertifyCheckSignatures(t *testing.T) {
 	code, _, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "-1")
 	if code != 2 || !strings.Contains(errs, "--check-signatures -1") {
 		t.Errorf("--check-signatures -1: exit %d, stderr %q", code, errs)
+	}
+}
+
+// The other sources of keys: --sk FILE holding KAT key 0 certifies as
+// --kat-records 0:1 does; --keys 1 --seed S certifies the key compare
+// --keys 1 --seed S signs with, whose delta_sigma compare's oracle shadow
+// measures at every signature.
+func TestCertifyKeySources(t *testing.T) {
+	result := func(args ...string) map[string]any {
+		t.Helper()
+		code, out, errs := runCLI(t, append([]string{"certify", "--backend", "native", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var doc struct{ Results []map[string]any }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Results) != 1 {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+		return doc.Results[0]
+	}
+	rsp, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skFile := filepath.Join(t.TempDir(), "sk")
+	if err := os.WriteFile(skFile, recs[0].SK, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kat, file := result("--params", "512", "--kat-records", "0:1"), result("--sk", skFile)
+	for _, k := range []string{"delta_c_bound_log2", "delta_sigma_log2", "sum_bound_log2", "proven", "params"} {
+		if kat[k] != file[k] {
+			t.Errorf("%s: KAT record 0 gives %v, --sk of its key %v", k, kat[k], file[k])
+		}
+	}
+	if key := file["key"].(map[string]any); key["source"] != "file" {
+		t.Errorf("--sk key: %v", key)
+	}
+	seeded := result("--params", "512", "--keys", "1", "--seed", "certify keys")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"compare", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "certify keys",
+		"--signatures", "1", "--shadow", "oracle", "--exact-sigma", "reference", "--json"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("compare: exit %d: %s", code, errb.String())
+	}
+	var sums []struct {
+		PerSignature struct {
+			DeltaSigma struct {
+				Max float64 `json:"max_log2"`
+			} `json:"delta_sigma"`
+		} `json:"per_signature"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &sums); err != nil || len(sums) != 1 {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if got, want := seeded["delta_sigma_log2"].(float64), sums[0].PerSignature.DeltaSigma.Max; math.Abs(got-want) > 1e-6 {
+		t.Errorf("seeded key 0: certify's delta_sigma 2^%v, compare's oracle shadow 2^%v", got, want)
+	}
+	code, _, errs := runCLI(t, "certify", "--backend", "native", "--params", "512", "--keys", "1", "--kat-records", "0:1")
+	if code != 2 || !strings.Contains(errs, "give one") {
+		t.Errorf("two sources: exit %d: %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "certify", "--backend", "native", "--params", "1024", "--sk", skFile)
+	if code != 2 || !strings.Contains(errs, "--params says 1024") {
+		t.Errorf("--sk of another degree: exit %d: %s", code, errs)
+	}
+}
+
+// --pstar: the least vprec:P proven for KAT key 0 at Falcon-512, checked
+// from both sides by certifying vprec:P* and vprec:P*-1 as backends.
+func TestCertifyPStar(t *testing.T) {
+	code, out, errs := runCLI(t, "certify", "--pstar", "--params", "512", "--kat-records", "0:1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		PStar struct {
+			Worst  *int `json:"worst_pstar"`
+			PerKey []struct {
+				PStar *int `json:"pstar"`
+			} `json:"per_key"`
+		} `json:"pstar"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.PStar.Worst == nil || len(doc.PStar.PerKey) != 1 || doc.PStar.PerKey[0].PStar == nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	p := *doc.PStar.Worst
+	if p <= 53 || p > 160 || *doc.PStar.PerKey[0].PStar != p {
+		t.Fatalf("P* %d:\n%s", p, out)
+	}
+	code, out, errs = runCLI(t, "certify", "--backend", fmt.Sprintf("vprec:%d,vprec:%d", p-1, p), "--params", "512", "--kat-records", "0:1")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf("\nnot proven: vprec:%d,", p-1)) || !strings.Contains(out, fmt.Sprintf("\nproven: vprec:%d,", p)) {
+		t.Errorf("vprec:%d and vprec:%d: exit %d: %s\n%s", p-1, p, code, errs, out)
+	}
+	code, _, errs = runCLI(t, "certify", "--pstar", "--backend", "native", "--params", "512", "--kat-records", "0:1")
+	if code != 2 || !strings.Contains(errs, "excludes --backend") {
+		t.Errorf("--pstar --backend: exit %d: %s", code, errs)
 	}
 }
