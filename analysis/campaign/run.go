@@ -28,6 +28,9 @@ type Compare struct {
 	// backend's run (shadow.Config.Progress) and a function called when
 	// the run ends.
 	Progress func(backend string) (progress func(done, total int), stop func())
+	// Annotate, when not nil, adds to each backend's summary before it is
+	// written (compare --certify's bound).
+	Annotate func(sum *shadow.Summary, b arith.Backend) error
 	// Measured, when not nil, is called with each backend's summary and
 	// the time its run took.
 	Measured func(sum *shadow.Summary, elapsed time.Duration)
@@ -115,6 +118,11 @@ func (c *Compare) measure(ctx context.Context, camp *shadow.Campaign, b arith.Ba
 	Finish(sum, c.Config, b)
 	if c.Measured != nil {
 		c.Measured(sum, time.Since(t0))
+	}
+	if c.Annotate != nil {
+		if err := c.Annotate(sum, b); err != nil {
+			return nil, fmt.Errorf("backend %s: %w", b.Name, err)
+		}
 	}
 	return sum, nil
 }

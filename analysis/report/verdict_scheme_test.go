@@ -28,3 +28,24 @@ func TestCompareVerdictScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareVerdictCertified: with compare --certify's certificates the
+// row says "proven for every message" when every key is proven, else that
+// the figure is a sample, with the share certified.
+func TestCompareVerdictCertified(t *testing.T) {
+	no := false
+	doc := results.CompareDoc{File: "summary.json", Backends: []results.Compare{
+		{Backend: "all", Params: 512, Signatures: 1000, Meets246: &no, Certified: &results.Certified{Keys: 2, Proven: 2, SumBoundLog2: -50.5}},
+		{Backend: "some", Params: 512, Signatures: 1000, Meets246: &no, Certified: &results.Certified{Keys: 2, Proven: 1, SumBoundLog2: -40.25}},
+	}}
+	v := compareVerdict(doc)
+	want := []string{
+		"proven for every message (2 keys certified, bound 2^-50.50); 1,000 signatures, Falcon-512",
+		"sampled on 1,000 signatures, Falcon-512 (certified for 1 of 2 keys; largest bound 2^-40.25)",
+	}
+	for i, w := range want {
+		if got := v.Table.Rows[i][2]; got != w {
+			t.Errorf("row %s: %q, want %q", doc.Backends[i].Backend, got, w)
+		}
+	}
+}

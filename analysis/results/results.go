@@ -206,6 +206,9 @@ type Compare struct {
 	// Mode is "tree" for signatures by the reference's falcon_sign_tree
 	// (absent: falcon_sign_dyn).
 	Mode string `json:"mode,omitempty"`
+	// Certified is compare --certify's bound over the campaign's keys
+	// (absent when not asked).
+	Certified *Certified `json:"certified,omitempty"`
 	// Acceptance names the acceptance test that replaced the reference's
 	// BerExp (absent: BerExp).
 	Acceptance   string          `json:"acceptance,omitempty"`
@@ -417,4 +420,13 @@ func (e *Errors) UnmarshalJSON(b []byte) error {
 	}
 	*e = Errors(v)
 	return nil
+}
+
+// Certified is a compare document's "certified" object: a bound valid for
+// every message, per key, Proven of the Keys at most 2^-46, the largest
+// bound SumBoundLog2.
+type Certified struct {
+	Keys         int     `json:"keys"`
+	Proven       int     `json:"proven"`
+	SumBoundLog2 float64 `json:"sum_bound_log2"`
 }

@@ -243,6 +243,9 @@ type Summary struct {
 	PerLeaf      Triple `json:"per_leaf"`
 	PerTreeLeaf  Q      `json:"per_tree_leaf"`
 	PerSignature Triple `json:"per_signature"`
+	// Certified is the certified bound of the campaign's keys (compare
+	// --certify, package analysis/certify): absent unless asked.
+	Certified *Certified `json:"certified,omitempty"`
 	// Meets is nil (null) for a summary of no signature: an empty shard
 	// neither meets nor misses the target.
 	Meets   *bool          `json:"meets_2^-46"`
@@ -293,4 +296,20 @@ func recordLabel(r *Record) string {
 		return "key " + strconv.Itoa(r.Index)
 	}
 	return "signature " + strconv.Itoa(r.Index)
+}
+
+// Certified summarises the certificates of a campaign's keys over its
+// backend (compare --certify): a bound on delta_c + delta_sigma valid for
+// every message, per key, by package analysis/certify's analysis.
+type Certified struct {
+	// Keys is the number of keys certified, Proven those whose bound is
+	// at most 2^-46.
+	Keys   int `json:"keys"`
+	Proven int `json:"proven"`
+	// SumBoundLog2 is the largest bound over the keys, DeltaCBoundLog2
+	// the largest delta_c bound.
+	SumBoundLog2    float64 `json:"sum_bound_log2"`
+	DeltaCBoundLog2 float64 `json:"delta_c_bound_log2"`
+	// ErrorModel is the per-operation error model the bounds assume.
+	ErrorModel string `json:"error_model"`
 }

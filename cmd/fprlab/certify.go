@@ -507,3 +507,53 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	}
 	return nil
 }
+
+// certifySummary certifies each key of the compare campaign cfg over b
+// (its seeded keys as the campaign makes them, or its KAT records' keys)
+// and records the bound in sum (compare --certify).
+func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) error {
+	m, err := certify.ModelFor(b, "")
+	if err != nil {
+		return err
+	}
+	var keys []*falcon.PrivateKey
+	if cfg.KATMode() {
+		rsp, err := katref.Response(cfg.LogN)
+		if err != nil {
+			return err
+		}
+		_, recs, err := falcon.ParseKAT(rsp)
+		if err != nil {
+			return err
+		}
+		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
+			sk, err := falcon.DecodePrivateKey(recs[i].SK)
+			if err != nil {
+				return fmt.Errorf("KAT record %d: %w", i, err)
+			}
+			keys = append(keys, sk)
+		}
+	} else {
+		for i := range cfg.Keys {
+			sk, err := shadow.SeededKey(b, cfg.LogN, cfg.Seed, i)
+			if err != nil {
+				return fmt.Errorf("key %d: %w", i, err)
+			}
+			keys = append(keys, sk)
+		}
+	}
+	c := &shadow.Certified{Keys: len(keys), SumBoundLog2: math.Inf(-1), DeltaCBoundLog2: math.Inf(-1), ErrorModel: m.String()}
+	for _, sk := range keys {
+		r, err := certify.Certify(b, sk, certify.Options{Model: m})
+		if err != nil {
+			return err
+		}
+		if r.Proven {
+			c.Proven++
+		}
+		c.SumBoundLog2 = math.Max(c.SumBoundLog2, math.Log2(r.SumBound))
+		c.DeltaCBoundLog2 = math.Max(c.DeltaCBoundLog2, math.Log2(r.DeltaCBound))
+	}
+	sum.Certified = c
+	return nil
+}

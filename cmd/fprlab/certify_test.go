@@ -233,3 +233,66 @@ func TestCertifyPStar(t *testing.T) {
 		t.Errorf("--pstar --backend: exit %d: %s", code, errs)
 	}
 }
+
+// compare --certify adds, per backend, the certificates of the campaign's
+// keys: the same bounds certify --keys gives for those keys, in --json and
+// in summary.json; schemes and backends it cannot certify are refused.
+func TestCompareCertify(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "camp")
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"compare", "--backend", "native,triword", "--params", "512", "--keys", "2", "--seed", "cc",
+		"--signatures", "2", "--certify", "--json", "--out", dir}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var sums []struct {
+		Backend   string
+		Certified *struct {
+			Keys, Proven int
+			Sum          float64 `json:"sum_bound_log2"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &sums); err != nil || len(sums) != 2 {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	file, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil || !bytes.Contains(file, []byte(`"certified"`)) {
+		t.Errorf("summary.json lacks the certificates: %v", err)
+	}
+	for _, s := range sums {
+		code, cout, errs := runCLI(t, "certify", "--backend", s.Backend, "--params", "512", "--keys", "2", "--seed", "cc", "--json")
+		if code != 0 {
+			t.Fatalf("certify %s: exit %d: %s", s.Backend, code, errs)
+		}
+		var doc struct {
+			Results []struct {
+				Sum    float64 `json:"sum_bound_log2"`
+				Proven bool
+			}
+		}
+		if err := json.Unmarshal([]byte(cout), &doc); err != nil || len(doc.Results) != 2 {
+			t.Fatalf("%v\n%s", err, cout)
+		}
+		worst, proven := math.Max(doc.Results[0].Sum, doc.Results[1].Sum), 0
+		for _, r := range doc.Results {
+			if r.Proven {
+				proven++
+			}
+		}
+		if c := s.Certified; c == nil || c.Keys != 2 || c.Proven != proven || c.Sum != worst {
+			t.Errorf("%s: compare --certify %+v, certify: worst 2^%v, %d proven", s.Backend, c, worst, proven)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--backend", "native", "--scheme", "fn-dsa"}, "--certify analyses round 3"},
+		{[]string{"--backend", "oracle:200"}, "--error-model"},
+	} {
+		errb.Reset()
+		args := append([]string{"compare", "--params", "512", "--signatures", "1", "--certify"}, c.args...)
+		if code := run(context.Background(), args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
+	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -51,6 +52,9 @@ type compareOptions struct {
 	Progress    bool
 	Interactive bool
 	Shard       string
+	// Certify is --certify: certify each key of the campaign (package
+	// analysis/certify) and add the bound to each summary.
+	Certify bool
 	// AllowWeakShadow measures backends the shadow is not campaign.ShadowMargin
 	// bits wider than.
 	AllowWeakShadow bool
@@ -134,6 +138,7 @@ func newCompareCmd(s *streams) *cobra.Command {
 	f.BoolVar(&opts.JSON, "json", false, "print the summaries as JSON (an array, one object per backend)")
 	addSchemeFlag(cmd, &opts.Scheme)
 	addModeFlag(f, &opts.Mode)
+	f.BoolVar(&opts.Certify, "certify", false, "also certify each key of the campaign over each backend (fprlab certify): a bound on delta_c + delta_sigma valid for every message, beside the sample")
 	f.StringVar(&opts.Acceptance, "acceptance", campaign.AcceptBerExp, "the sampler's acceptance test: berexp (the reference's) or two-bernoulli (the pipelined SamplerZ's binary64 exp and two 64-bit Bernoulli trials; see 'fprlab backends')")
 	f.StringVar(&opts.Shard, "shard", "", "run shard `I/N` of the campaign, I counted from 0 (0/4 .. 3/4; or slurm: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, for a whole array submitted at once); combine with fprlab merge")
 	return cmd
@@ -254,6 +259,16 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err := parseShard(opts.Shard, &cfg); err != nil {
 		return nil, cfg, err
 	}
+	if opts.Certify {
+		if cfg.SchemeName() != "" || cfg.Mode != falcon.Dyn || cfg.Acceptance != nil {
+			return nil, cfg, errors.New("--certify analyses round 3's dynamic signing with the reference's BerExp: it excludes --scheme, --mode tree and --acceptance")
+		}
+		for _, b := range bs {
+			if _, err := certify.ModelFor(b, ""); err != nil {
+				return nil, cfg, fmt.Errorf("--certify: %w (fprlab certify --error-model takes a declared model)", err)
+			}
+		}
+	}
 	if err := checkWorkers(opts.Workers); err != nil {
 		return nil, cfg, err
 	}
@@ -297,6 +312,9 @@ var segmentUnits = shadow.DefaultSegmentUnits
 // summaries.
 func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
 	c := &campaign.Compare{Config: cfg, Backends: bs, Dir: opts.Out, KATRecords: opts.KATRecords, Version: releaseVersion(), SegmentUnits: segmentUnits}
+	if opts.Certify {
+		c.Annotate = func(sum *shadow.Summary, b arith.Backend) error { return certifySummary(cfg, b, sum) }
+	}
 	if opts.Progress || opts.Interactive {
 		c.Progress = func(name string) (func(done, total int), func()) {
 			return untilFirstUnit(ctx, s, "compare: "+name+": generating keys", compareProgress(s.Err, name))
@@ -473,6 +491,13 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		verdict := "NOT met"
 		if s.Meets != nil && *s.Meets {
 			verdict = "met"
+		}
+		if k := s.Certified; k != nil {
+			what := "proven for every message"
+			if k.Proven < k.Keys {
+				what = fmt.Sprintf("not proven for %d of them (a bound above 2^-46 shows no failure)", k.Keys-k.Proven)
+			}
+			fmt.Fprintf(tw, "\ncertified (fprlab certify, %s): delta_c + delta_sigma <= 2^%.2f for every message over the %d keys, %s\n", k.ErrorModel, k.SumBoundLog2, k.Keys, what)
 		}
 		r := s.Renyi
 		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, lg(s.PerSignature.Sum.Max))
