@@ -114,40 +114,12 @@ func (fnDSA) ReplayKAT(ctx context.Context, b arith.Backend, logn uint, n int, p
 		return scheme.KATResult{}, fmt.Errorf("fn-dsa: %d records asked of go-fn-dsa's KAT, which has %d", n, len(recs))
 	}
 	recs = recs[:n]
-	res := scheme.KATResult{Scheme: "fn-dsa", Backend: b.Name, Records: len(recs)}
-	for i, r := range recs {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		got, err := fndsa.RunKAT(b, r)
-		if err != nil {
-			res.Error = fmt.Sprintf("record %d (degree %d, j %d): %v", i, 1<<r.LogN, r.J, err)
-			if res.FirstMismatch == nil {
-				res.FirstMismatch = &scheme.KATMismatch{Record: i, LogN: r.LogN, J: r.J, Field: "signature"}
+	return scheme.ReplayKATRecords(ctx, "fn-dsa", b, n, func(i int) (uint, int) { return recs[i].LogN, recs[i].J },
+		func(i int) (scheme.KATOutcome, error) {
+			got, err := fndsa.RunKAT(b, recs[i])
+			if err != nil {
+				return scheme.KATOutcome{}, err
 			}
-			fmt.Fprintf(progress, "kat: fn-dsa over %s: stopped at record %d: %v\n", b.Name, i, err)
-			res.Records = i
-			break
-		}
-		if got.KeysMatch {
-			res.MatchKeys++
-		}
-		if got.PinMatch {
-			res.MatchPins++
-		}
-		if got.Verified {
-			res.Verified++
-		}
-		if i+1 == len(recs) || recs[i+1].LogN != r.LogN {
-			fmt.Fprintf(progress, "kat: fn-dsa over %s: degree %d done, %d/%d records\n", b.Name, 1<<r.LogN, i+1, len(recs))
-		}
-		if !got.PinMatch && res.FirstMismatch == nil {
-			field := "signature"
-			if !got.KeysMatch {
-				field = "keys"
-			}
-			res.FirstMismatch = &scheme.KATMismatch{Record: i, LogN: r.LogN, J: r.J, Field: field}
-		}
-	}
-	return res, nil
+			return scheme.KATOutcome{KeysMatch: got.KeysMatch, PinMatch: got.PinMatch, Verified: got.Verified}, nil
+		}, progress)
 }

@@ -65,45 +65,17 @@ func (fnDSA2026) ReplayKAT(ctx context.Context, b arith.Backend, logn uint, n in
 		return scheme.KATResult{}, err
 	}
 	recs = recs[:n]
-	res := scheme.KATResult{Scheme: "fn-dsa-2026", Backend: b.Name, Records: len(recs)}
-	for i, r := range recs {
-		if ctx.Err() != nil {
-			return res, ctx.Err()
-		}
-		got, err := draft.RunKAT(b, r)
-		if err != nil {
-			res.Error = fmt.Sprintf("record %d (degree %d, j %d): %v", i, 1<<r.LogN, r.J, err)
-			if res.FirstMismatch == nil {
-				res.FirstMismatch = &scheme.KATMismatch{Record: i, LogN: r.LogN, J: r.J, Field: "signature"}
+	return scheme.ReplayKATRecords(ctx, "fn-dsa-2026", b, n, func(i int) (uint, int) { return recs[i].LogN, recs[i].J },
+		func(i int) (scheme.KATOutcome, error) {
+			got, err := draft.RunKAT(b, recs[i])
+			if err != nil {
+				return scheme.KATOutcome{}, err
 			}
-			fmt.Fprintf(progress, "kat: fn-dsa-2026 over %s: stopped at record %d: %v\n", b.Name, i, err)
-			res.Records = i
-			break
-		}
-		keysOK := got.PinMatch
-		if !keysOK {
-			ref, err := draft.RunKAT(nat, r)
-			keysOK = err == nil && ref.PinMatch
-		}
-		if keysOK {
-			res.MatchKeys++
-		}
-		if got.PinMatch {
-			res.MatchPins++
-		}
-		if got.Verified {
-			res.Verified++
-		}
-		if i+1 == len(recs) || recs[i+1].LogN != r.LogN {
-			fmt.Fprintf(progress, "kat: fn-dsa-2026 over %s: degree %d done, %d/%d records\n", b.Name, 1<<r.LogN, i+1, len(recs))
-		}
-		if !got.PinMatch && res.FirstMismatch == nil {
-			field := "signature"
-			if !keysOK {
-				field = "keys"
+			keys := got.PinMatch
+			if !keys {
+				ref, err := draft.RunKAT(nat, recs[i])
+				keys = err == nil && ref.PinMatch
 			}
-			res.FirstMismatch = &scheme.KATMismatch{Record: i, LogN: r.LogN, J: r.J, Field: field}
-		}
-	}
-	return res, nil
+			return scheme.KATOutcome{KeysMatch: keys, PinMatch: got.PinMatch, Verified: got.Verified}, nil
+		}, progress)
 }
