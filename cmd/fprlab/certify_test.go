@@ -110,6 +110,9 @@ func TestCertifyBadFlags(t *testing.T) {
 // the sample, so the exit status 1 of an exceeded bound is not reached
 // here.)
 func TestCertifyCheckSignatures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies several keys (about 10 s, minutes under the race detector): run without -short")
+	}
 	code, out, errs := runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
@@ -140,6 +143,9 @@ func TestCertifyCheckSignatures(t *testing.T) {
 // --keys 1 --seed S signs with, whose delta_sigma compare's oracle shadow
 // measures at every signature.
 func TestCertifyKeySources(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies several keys (about 10 s, minutes under the race detector): run without -short")
+	}
 	result := func(args ...string) map[string]any {
 		t.Helper()
 		code, out, errs := runCLI(t, append([]string{"certify", "--backend", "native", "--json"}, args...)...)
@@ -205,6 +211,9 @@ func TestCertifyKeySources(t *testing.T) {
 // --pstar: the least vprec:P proven for KAT key 0 at Falcon-512, checked
 // from both sides by certifying vprec:P* and vprec:P*-1 as backends.
 func TestCertifyPStar(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies several keys (about 10 s, minutes under the race detector): run without -short")
+	}
 	code, out, errs := runCLI(t, "certify", "--pstar", "--params", "512", "--kat-records", "0:1", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -238,6 +247,9 @@ func TestCertifyPStar(t *testing.T) {
 // keys: the same bounds certify --keys gives for those keys, in --json and
 // in summary.json; schemes and backends it cannot certify are refused.
 func TestCompareCertify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies several keys (about 10 s, minutes under the race detector): run without -short")
+	}
 	dir := filepath.Join(t.TempDir(), "camp")
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"compare", "--backend", "native,triword", "--params", "512", "--keys", "2", "--seed", "cc",
