@@ -225,7 +225,7 @@ func TestMergeRefusesInputAsOut(t *testing.T) {
 }
 
 // TestHelpTexts: help of an unknown command is a usage error; merge's help
-// names sweep; compare's names its default shadow; --shard says I counts
+// names sweep and diverge; compare's names its default shadow; --shard says I counts
 // from 0 and --workers its range.
 func TestHelpTexts(t *testing.T) {
 	if code, out, errOut := runArgs("help", "nosuch"); code != exitUsage || out != "" || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
@@ -235,10 +235,10 @@ func TestHelpTexts(t *testing.T) {
 		t.Errorf("help campaign slurm: exit %d, %q", code, out)
 	}
 	code, out, _ := runArgs("help", "merge")
-	if code != 0 || !strings.Contains(out, "compare or\nsweep run") || !strings.Contains(out, "compare --json or sweep --json") {
+	if code != 0 || !strings.Contains(out, "compare,\nsweep or diverge run") || !strings.Contains(out, "compare --json or sweep --json") {
 		t.Errorf("help merge: exit %d, %q", code, out)
 	}
-	if _, out, _ := runArgs("--help"); !strings.Contains(out, "compare or sweep campaign") || !strings.Contains(out, "exact shadow (double-double, or the big-float oracle)") {
+	if _, out, _ := runArgs("--help"); !strings.Contains(out, "compare, sweep or diverge campaign") || !strings.Contains(out, "exact shadow (double-double, or the big-float oracle)") {
 		t.Errorf("command list: %q", out)
 	}
 	for _, c := range []string{"compare", "sweep"} {
