@@ -331,23 +331,37 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 			return keys, nil
 		}, logn, nil
 	}
-	rsp, err := katref.Response(logn)
+	sks, err := katKeys(logn, from, to)
 	if err != nil {
 		return nil, 0, err
+	}
+	keys := make([]certKey, len(sks))
+	for i, sk := range sks {
+		keys[i] = certKey{certifyKey{"kat", from + i}, sk}
+	}
+	return func(arith.Backend) ([]certKey, error) { return keys, nil }, logn, nil
+}
+
+// katKeys decodes the private keys of the NIST KAT records from to to
+// (excluded) of degree 2^logn.
+func katKeys(logn uint, from, to int) ([]*falcon.PrivateKey, error) {
+	rsp, err := katref.Response(logn)
+	if err != nil {
+		return nil, err
 	}
 	_, recs, err := falcon.ParseKAT(rsp)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	keys := make([]certKey, 0, to-from)
+	var keys []*falcon.PrivateKey
 	for i := from; i < to; i++ {
 		sk, err := falcon.DecodePrivateKey(recs[i].SK)
 		if err != nil {
-			return nil, 0, fmt.Errorf("KAT record %d: %w", i, err)
+			return nil, fmt.Errorf("KAT record %d: %w", i, err)
 		}
-		keys = append(keys, certKey{certifyKey{"kat", i}, sk})
+		keys = append(keys, sk)
 	}
-	return func(arith.Backend) ([]certKey, error) { return keys, nil }, logn, nil
+	return keys, nil
 }
 
 // printCertify prints the verdicts first, then each certificate.
@@ -518,20 +532,8 @@ func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) err
 	}
 	var keys []*falcon.PrivateKey
 	if cfg.KATMode() {
-		rsp, err := katref.Response(cfg.LogN)
-		if err != nil {
+		if keys, err = katKeys(cfg.LogN, cfg.KATFrom, cfg.KATTo); err != nil {
 			return err
-		}
-		_, recs, err := falcon.ParseKAT(rsp)
-		if err != nil {
-			return err
-		}
-		for i := cfg.KATFrom; i < cfg.KATTo; i++ {
-			sk, err := falcon.DecodePrivateKey(recs[i].SK)
-			if err != nil {
-				return fmt.Errorf("KAT record %d: %w", i, err)
-			}
-			keys = append(keys, sk)
 		}
 	} else {
 		for i := range cfg.Keys {
