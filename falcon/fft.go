@@ -50,6 +50,9 @@ func cdiv[F any, A arith.Arith[F]](a A, xr, xi, yr, yi F) (F, F) {
 // for m = 2^u, taken from the backend's copy of the reference table
 // (a.GM, entries 2(m+i) and 2(m+i)+1).
 func fft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
+	if fusedFFT(a, f, logn) {
+		return
+	}
 	if vecFFT(a, f, logn) {
 		return
 	}
@@ -78,6 +81,9 @@ func fft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
 // (the constant arith.P2(logn); the reference multiplies, it does not
 // divide).
 func ifft[F any, A arith.Arith[F]](a A, f []F, logn uint) {
+	if fusedIFFT(a, f, logn) {
+		return
+	}
 	if vecIFFT(a, f, logn) {
 		return
 	}
@@ -151,6 +157,9 @@ func polyAdjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) {
 
 // polyMulFFT sets x = x * y (FFT representation).
 func polyMulFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if fusedPolyMulFFT(a, x, y, logn) {
+		return
+	}
 	if vecPolyMulFFT(a, x, y, logn) {
 		return
 	}
@@ -162,6 +171,9 @@ func polyMulFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 
 // polyMuladjFFT sets x = x * adj(y) (FFT representation).
 func polyMuladjFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
+	if fusedPolyMuladjFFT(a, x, y, logn) {
+		return
+	}
 	if vecPolyMuladjFFT(a, x, y, logn) {
 		return
 	}
@@ -175,6 +187,9 @@ func polyMuladjFFT[F any, A arith.Arith[F]](a A, x, y []F, logn uint) {
 // is self-adjoint, hence real at every root: the imaginary parts are set
 // to zero rather than computed.
 func polyMulselfadjFFT[F any, A arith.Arith[F]](a A, x []F, logn uint) {
+	if fusedPolyMulselfadjFFT(a, x, logn) {
+		return
+	}
 	if vecPolyMulselfadjFFT(a, x, logn) {
 		return
 	}
@@ -201,6 +216,9 @@ func polyMulconst[F any, A arith.Arith[F]](a A, x []F, c F, logn uint) {
 // written; the imaginary half of d is left untouched and callers treat
 // d as "auto-adjoint" (see polyMulAutoadjFFT).
 func polyInvnorm2FFT[F any, A arith.Arith[F]](a A, d, x, y []F, logn uint) {
+	if fusedPolyInvnorm2FFT(a, d, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		nx := a.Add(a.Sqr(x[u]), a.Sqr(x[u+hn]))
@@ -212,6 +230,9 @@ func polyInvnorm2FFT[F any, A arith.Arith[F]](a A, d, x, y []F, logn uint) {
 // polyAddMuladjFFT sets d = F*adj(f) + G*adj(g) (FFT representation); the
 // argument order is the reference's (d, F, G, f, g).
 func polyAddMuladjFFT[F any, A arith.Arith[F]](a A, d, bigF, bigG, f, g []F, logn uint) {
+	if fusedPolyAddMuladjFFT(a, d, bigF, bigG, f, g, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		ar, ai := cmul(a, bigF[u], bigF[u+hn], f[u], a.Neg(f[u+hn]))
@@ -260,6 +281,9 @@ func ldlStep[F any, A arith.Arith[F]](a A, g00r, g00i, g01r, g01i, g11r, g11i F)
 // g01 receives L's off-diagonal entry l10 and g11 receives D's d11
 // (d00 = g00 is unchanged).
 func polyLDLFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) {
+	if fusedPolyLDLFFT(a, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLFFT(a, g00, g01, g11, logn) {
 		return
 	}
@@ -274,6 +298,9 @@ func polyLDLFFT[F any, A arith.Arith[F]](a A, g00, g01, g11 []F, logn uint) {
 // and l10; the inputs are not modified and may be the same slice (the
 // ffLDL tree calls it with g11 = g00).
 func polyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, logn uint) {
+	if fusedPolyLDLmvFFT(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLmvFFT(a, d11, l10, g00, g01, g11, logn) {
 		return
 	}
@@ -295,6 +322,9 @@ func polyLDLmvFFT[F any, A arith.Arith[F]](a A, d11, l10, g00, g01, g11 []F, log
 // where dividing by w is a product by conj(w) from the twiddle table.
 // For logn = 1 there is a single complex value and the split is a copy.
 func polySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
+	if fusedPolySplitFFT(a, f0, f1, f, logn) {
+		return
+	}
 	if vecPolySplitFFT(a, f0, f1, f, logn) {
 		return
 	}
@@ -320,6 +350,9 @@ func polySplitFFT[F any, A arith.Arith[F]](a A, f0, f1, f []F, logn uint) {
 // polyMergeFFT (mergefft, Algorithm 2) is the inverse of polySplitFFT: f = f0(X^2) + X f1(X^2),
 // i.e. f(w) = f0(w^2) + w f1(w^2) and f(-w) = f0(w^2) - w f1(w^2).
 func polyMergeFFT[F any, A arith.Arith[F]](a A, f, f0, f1 []F, logn uint) {
+	if fusedPolyMergeFFT(a, f, f0, f1, logn) {
+		return
+	}
 	if vecPolyMergeFFT(a, f, f0, f1, logn) {
 		return
 	}

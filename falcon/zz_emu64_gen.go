@@ -490,6 +490,9 @@ func cdivEmu64(a emu64.Arith, xr, xi, yr, yi emu64.FPR) (emu64.FPR, emu64.FPR) {
 
 // fftEmu64 is fft (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func fftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
+	if fusedFFTEmu64(a, f, logn) {
+		return
+	}
 	if vecFFTEmu64(a, f, logn) {
 		return
 	}
@@ -515,6 +518,9 @@ func fftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
 
 // ifftEmu64 is ifft (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func ifftEmu64(a emu64.Arith, f []emu64.FPR, logn uint) {
+	if fusedIFFTEmu64(a, f, logn) {
+		return
+	}
 	if vecIFFTEmu64(a, f, logn) {
 		return
 	}
@@ -587,6 +593,9 @@ func polyAdjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
 
 // polyMulFFTEmu64 is polyMulFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if fusedPolyMulFFTEmu64(a, x, y, logn) {
+		return
+	}
 	if vecPolyMulFFTEmu64(a, x, y, logn) {
 		return
 	}
@@ -598,6 +607,9 @@ func polyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polyMuladjFFTEmu64 is polyMuladjFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
+	if fusedPolyMuladjFFTEmu64(a, x, y, logn) {
+		return
+	}
 	if vecPolyMuladjFFTEmu64(a, x, y, logn) {
 		return
 	}
@@ -609,6 +621,9 @@ func polyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) {
 
 // polyMulselfadjFFTEmu64 is polyMulselfadjFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) {
+	if fusedPolyMulselfadjFFTEmu64(a, x, logn) {
+		return
+	}
 	if vecPolyMulselfadjFFTEmu64(a, x, logn) {
 		return
 	}
@@ -632,6 +647,9 @@ func polyMulconstEmu64(a emu64.Arith, x []emu64.FPR, c emu64.FPR, logn uint) {
 
 // polyInvnorm2FFTEmu64 is polyInvnorm2FFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyInvnorm2FFTEmu64(a emu64.Arith, d, x, y []emu64.FPR, logn uint) {
+	if fusedPolyInvnorm2FFTEmu64(a, d, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		nx := a.Add(a.Sqr(x[u]), a.Sqr(x[u+hn]))
@@ -642,6 +660,9 @@ func polyInvnorm2FFTEmu64(a emu64.Arith, d, x, y []emu64.FPR, logn uint) {
 
 // polyAddMuladjFFTEmu64 is polyAddMuladjFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyAddMuladjFFTEmu64(a emu64.Arith, d, bigF, bigG, f, g []emu64.FPR, logn uint) {
+	if fusedPolyAddMuladjFFTEmu64(a, d, bigF, bigG, f, g, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		ar, ai := cmulEmu64(a, bigF[u], bigF[u+hn], f[u], a.Neg(f[u+hn]))
@@ -679,6 +700,9 @@ func ldlStepEmu64(a emu64.Arith, g00r, g00i, g01r, g01i, g11r, g11i emu64.FPR) (
 
 // polyLDLFFTEmu64 is polyLDLFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) {
+	if fusedPolyLDLFFTEmu64(a, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLFFTEmu64(a, g00, g01, g11, logn) {
 		return
 	}
@@ -691,6 +715,9 @@ func polyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) {
 
 // polyLDLmvFFTEmu64 is polyLDLmvFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) {
+	if fusedPolyLDLmvFFTEmu64(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLmvFFTEmu64(a, d11, l10, g00, g01, g11, logn) {
 		return
 	}
@@ -703,6 +730,9 @@ func polyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn 
 
 // polySplitFFTEmu64 is polySplitFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) {
+	if fusedPolySplitFFTEmu64(a, f0, f1, f, logn) {
+		return
+	}
 	if vecPolySplitFFTEmu64(a, f0, f1, f, logn) {
 		return
 	}
@@ -727,6 +757,9 @@ func polySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) {
 
 // polyMergeFFTEmu64 is polyMergeFFT (fft.go) with F = emu64.FPR, A = emu64.Arith.
 func polyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) {
+	if fusedPolyMergeFFTEmu64(a, f, f0, f1, logn) {
+		return
+	}
 	if vecPolyMergeFFTEmu64(a, f, f0, f1, logn) {
 		return
 	}
@@ -823,6 +856,72 @@ func splitScratchEmu64(a vecArithEmu64, hn, size int) (tw, rest []emu64.FPR, sp 
 	}
 	return tw, rest, sp, pool
 }
+
+// fusedOfEmu64 is fusedOf (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedOfEmu64(a emu64.Arith) (arith.Fused[emu64.FPR], bool) {
+	fu, ok := any(a).(arith.Fused[emu64.FPR])
+	return fu, ok
+}
+
+// fcmulEmu64 is fcmul (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fcmulEmu64(a emu64.Arith, fu arith.Fused[emu64.FPR], xr, xi, yr, yi emu64.FPR) (emu64.FPR, emu64.FPR) {
+	re := fu.FMA(xr, yr, a.Neg(a.Mul(xi, yi)))
+	im := fu.FMA(xr, yi, a.Mul(xi, yr))
+	return re, im
+}
+
+// fusedFFTEmu64 is fusedFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedFFTEmu64(a emu64.Arith, f []emu64.FPR, logn uint) bool { return false }
+
+// fusedIFFTEmu64 is fusedIFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedIFFTEmu64(a emu64.Arith, f []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyMulFFTEmu64 is fusedPolyMulFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyMulFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyMuladjFFTEmu64 is fusedPolyMuladjFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyMuladjFFTEmu64(a emu64.Arith, x, y []emu64.FPR, logn uint) bool { return false }
+
+// fnorm2Emu64 is fnorm2 (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fnorm2Emu64(a emu64.Arith, fu arith.Fused[emu64.FPR], xr, xi emu64.FPR) emu64.FPR {
+	return fu.FMA(xr, xr, a.Mul(xi, xi))
+}
+
+// fusedPolyMulselfadjFFTEmu64 is fusedPolyMulselfadjFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyMulselfadjFFTEmu64(a emu64.Arith, x []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyInvnorm2FFTEmu64 is fusedPolyInvnorm2FFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyInvnorm2FFTEmu64(a emu64.Arith, d, x, y []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyAddMuladjFFTEmu64 is fusedPolyAddMuladjFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyAddMuladjFFTEmu64(a emu64.Arith, d, bigF, bigG, f, g []emu64.FPR, logn uint) bool {
+	return false
+}
+
+// fldlStepEmu64 is fldlStep (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fldlStepEmu64(a emu64.Arith, fu arith.Fused[emu64.FPR], g00r, g00i, g01r, g01i, g11r, g11i emu64.FPR) (d11r, d11i, l10r, l10i emu64.FPR) {
+	t := a.Inv(fnorm2Emu64(a, fu, g00r, g00i))
+	wr, wi := a.Mul(g00r, t), a.Mul(g00i, t)
+	l10r = fu.FMA(g01r, wr, a.Mul(g01i, wi))
+	l10i = fu.FMA(g01r, wi, a.Neg(a.Mul(g01i, wr)))
+	xr := fu.FMA(l10r, g01r, a.Neg(a.Mul(l10i, g01i)))
+	xi := fu.FMA(l10i, g01r, a.Mul(l10r, g01i))
+	return a.Sub(g11r, xr), a.Add(g11i, xi), l10r, l10i
+}
+
+// fusedPolyLDLFFTEmu64 is fusedPolyLDLFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyLDLFFTEmu64(a emu64.Arith, g00, g01, g11 []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyLDLmvFFTEmu64 is fusedPolyLDLmvFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyLDLmvFFTEmu64(a emu64.Arith, d11, l10, g00, g01, g11 []emu64.FPR, logn uint) bool {
+	return false
+}
+
+// fusedPolySplitFFTEmu64 is fusedPolySplitFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolySplitFFTEmu64(a emu64.Arith, f0, f1, f []emu64.FPR, logn uint) bool { return false }
+
+// fusedPolyMergeFFTEmu64 is fusedPolyMergeFFT (fft_fused.go) with F = emu64.FPR, A = emu64.Arith.
+func fusedPolyMergeFFTEmu64(a emu64.Arith, f, f0, f1 []emu64.FPR, logn uint) bool { return false }
 
 // vecOfInt8Emu64 is vecOfInt8 (fft_vec.go) with F = emu64.FPR, A = emu64.Arith.
 func vecOfInt8Emu64(a emu64.Arith, dst []emu64.FPR, x []int8) bool { return false }

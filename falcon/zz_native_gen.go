@@ -490,6 +490,9 @@ func cdivNative(a native.Arith, xr, xi, yr, yi float64) (float64, float64) {
 
 // fftNative is fft (fft.go) with F = float64, A = native.Arith.
 func fftNative(a native.Arith, f []float64, logn uint) {
+	if fusedFFTNative(a, f, logn) {
+		return
+	}
 	if vecFFTNative(a, f, logn) {
 		return
 	}
@@ -515,6 +518,9 @@ func fftNative(a native.Arith, f []float64, logn uint) {
 
 // ifftNative is ifft (fft.go) with F = float64, A = native.Arith.
 func ifftNative(a native.Arith, f []float64, logn uint) {
+	if fusedIFFTNative(a, f, logn) {
+		return
+	}
 	if vecIFFTNative(a, f, logn) {
 		return
 	}
@@ -587,6 +593,9 @@ func polyAdjFFTNative(a native.Arith, x []float64, logn uint) {
 
 // polyMulFFTNative is polyMulFFT (fft.go) with F = float64, A = native.Arith.
 func polyMulFFTNative(a native.Arith, x, y []float64, logn uint) {
+	if fusedPolyMulFFTNative(a, x, y, logn) {
+		return
+	}
 	if vecPolyMulFFTNative(a, x, y, logn) {
 		return
 	}
@@ -598,6 +607,9 @@ func polyMulFFTNative(a native.Arith, x, y []float64, logn uint) {
 
 // polyMuladjFFTNative is polyMuladjFFT (fft.go) with F = float64, A = native.Arith.
 func polyMuladjFFTNative(a native.Arith, x, y []float64, logn uint) {
+	if fusedPolyMuladjFFTNative(a, x, y, logn) {
+		return
+	}
 	if vecPolyMuladjFFTNative(a, x, y, logn) {
 		return
 	}
@@ -609,6 +621,9 @@ func polyMuladjFFTNative(a native.Arith, x, y []float64, logn uint) {
 
 // polyMulselfadjFFTNative is polyMulselfadjFFT (fft.go) with F = float64, A = native.Arith.
 func polyMulselfadjFFTNative(a native.Arith, x []float64, logn uint) {
+	if fusedPolyMulselfadjFFTNative(a, x, logn) {
+		return
+	}
 	if vecPolyMulselfadjFFTNative(a, x, logn) {
 		return
 	}
@@ -632,6 +647,9 @@ func polyMulconstNative(a native.Arith, x []float64, c float64, logn uint) {
 
 // polyInvnorm2FFTNative is polyInvnorm2FFT (fft.go) with F = float64, A = native.Arith.
 func polyInvnorm2FFTNative(a native.Arith, d, x, y []float64, logn uint) {
+	if fusedPolyInvnorm2FFTNative(a, d, x, y, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		nx := a.Add(a.Sqr(x[u]), a.Sqr(x[u+hn]))
@@ -642,6 +660,9 @@ func polyInvnorm2FFTNative(a native.Arith, d, x, y []float64, logn uint) {
 
 // polyAddMuladjFFTNative is polyAddMuladjFFT (fft.go) with F = float64, A = native.Arith.
 func polyAddMuladjFFTNative(a native.Arith, d, bigF, bigG, f, g []float64, logn uint) {
+	if fusedPolyAddMuladjFFTNative(a, d, bigF, bigG, f, g, logn) {
+		return
+	}
 	hn := 1 << logn >> 1
 	for u := range hn {
 		ar, ai := cmulNative(a, bigF[u], bigF[u+hn], f[u], a.Neg(f[u+hn]))
@@ -679,6 +700,9 @@ func ldlStepNative(a native.Arith, g00r, g00i, g01r, g01i, g11r, g11i float64) (
 
 // polyLDLFFTNative is polyLDLFFT (fft.go) with F = float64, A = native.Arith.
 func polyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) {
+	if fusedPolyLDLFFTNative(a, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLFFTNative(a, g00, g01, g11, logn) {
 		return
 	}
@@ -691,6 +715,9 @@ func polyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) {
 
 // polyLDLmvFFTNative is polyLDLmvFFT (fft.go) with F = float64, A = native.Arith.
 func polyLDLmvFFTNative(a native.Arith, d11, l10, g00, g01, g11 []float64, logn uint) {
+	if fusedPolyLDLmvFFTNative(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLmvFFTNative(a, d11, l10, g00, g01, g11, logn) {
 		return
 	}
@@ -703,6 +730,9 @@ func polyLDLmvFFTNative(a native.Arith, d11, l10, g00, g01, g11 []float64, logn 
 
 // polySplitFFTNative is polySplitFFT (fft.go) with F = float64, A = native.Arith.
 func polySplitFFTNative(a native.Arith, f0, f1, f []float64, logn uint) {
+	if fusedPolySplitFFTNative(a, f0, f1, f, logn) {
+		return
+	}
 	if vecPolySplitFFTNative(a, f0, f1, f, logn) {
 		return
 	}
@@ -727,6 +757,9 @@ func polySplitFFTNative(a native.Arith, f0, f1, f []float64, logn uint) {
 
 // polyMergeFFTNative is polyMergeFFT (fft.go) with F = float64, A = native.Arith.
 func polyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) {
+	if fusedPolyMergeFFTNative(a, f, f0, f1, logn) {
+		return
+	}
 	if vecPolyMergeFFTNative(a, f, f0, f1, logn) {
 		return
 	}
@@ -823,6 +856,72 @@ func splitScratchNative(a vecArithNative, hn, size int) (tw, rest []float64, sp 
 	}
 	return tw, rest, sp, pool
 }
+
+// fusedOfNative is fusedOf (fft_fused.go) with F = float64, A = native.Arith.
+func fusedOfNative(a native.Arith) (arith.Fused[float64], bool) {
+	fu, ok := any(a).(arith.Fused[float64])
+	return fu, ok
+}
+
+// fcmulNative is fcmul (fft_fused.go) with F = float64, A = native.Arith.
+func fcmulNative(a native.Arith, fu arith.Fused[float64], xr, xi, yr, yi float64) (float64, float64) {
+	re := fu.FMA(xr, yr, a.Neg(a.Mul(xi, yi)))
+	im := fu.FMA(xr, yi, a.Mul(xi, yr))
+	return re, im
+}
+
+// fusedFFTNative is fusedFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedFFTNative(a native.Arith, f []float64, logn uint) bool { return false }
+
+// fusedIFFTNative is fusedIFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedIFFTNative(a native.Arith, f []float64, logn uint) bool { return false }
+
+// fusedPolyMulFFTNative is fusedPolyMulFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyMulFFTNative(a native.Arith, x, y []float64, logn uint) bool { return false }
+
+// fusedPolyMuladjFFTNative is fusedPolyMuladjFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyMuladjFFTNative(a native.Arith, x, y []float64, logn uint) bool { return false }
+
+// fnorm2Native is fnorm2 (fft_fused.go) with F = float64, A = native.Arith.
+func fnorm2Native(a native.Arith, fu arith.Fused[float64], xr, xi float64) float64 {
+	return fu.FMA(xr, xr, a.Mul(xi, xi))
+}
+
+// fusedPolyMulselfadjFFTNative is fusedPolyMulselfadjFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyMulselfadjFFTNative(a native.Arith, x []float64, logn uint) bool { return false }
+
+// fusedPolyInvnorm2FFTNative is fusedPolyInvnorm2FFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyInvnorm2FFTNative(a native.Arith, d, x, y []float64, logn uint) bool { return false }
+
+// fusedPolyAddMuladjFFTNative is fusedPolyAddMuladjFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyAddMuladjFFTNative(a native.Arith, d, bigF, bigG, f, g []float64, logn uint) bool {
+	return false
+}
+
+// fldlStepNative is fldlStep (fft_fused.go) with F = float64, A = native.Arith.
+func fldlStepNative(a native.Arith, fu arith.Fused[float64], g00r, g00i, g01r, g01i, g11r, g11i float64) (d11r, d11i, l10r, l10i float64) {
+	t := a.Inv(fnorm2Native(a, fu, g00r, g00i))
+	wr, wi := a.Mul(g00r, t), a.Mul(g00i, t)
+	l10r = fu.FMA(g01r, wr, a.Mul(g01i, wi))
+	l10i = fu.FMA(g01r, wi, a.Neg(a.Mul(g01i, wr)))
+	xr := fu.FMA(l10r, g01r, a.Neg(a.Mul(l10i, g01i)))
+	xi := fu.FMA(l10i, g01r, a.Mul(l10r, g01i))
+	return a.Sub(g11r, xr), a.Add(g11i, xi), l10r, l10i
+}
+
+// fusedPolyLDLFFTNative is fusedPolyLDLFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyLDLFFTNative(a native.Arith, g00, g01, g11 []float64, logn uint) bool { return false }
+
+// fusedPolyLDLmvFFTNative is fusedPolyLDLmvFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyLDLmvFFTNative(a native.Arith, d11, l10, g00, g01, g11 []float64, logn uint) bool {
+	return false
+}
+
+// fusedPolySplitFFTNative is fusedPolySplitFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolySplitFFTNative(a native.Arith, f0, f1, f []float64, logn uint) bool { return false }
+
+// fusedPolyMergeFFTNative is fusedPolyMergeFFT (fft_fused.go) with F = float64, A = native.Arith.
+func fusedPolyMergeFFTNative(a native.Arith, f, f0, f1 []float64, logn uint) bool { return false }
 
 // attemptFIPS206 is the native copy of engineOf.attemptFIPS206 (fips206.go).
 func (e *engineOfNative) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error) {

@@ -68,6 +68,9 @@ func cdivTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triwor
 
 // fftTriword is fft (fft.go) with F = triword.TW, A = triword.Arith.
 func fftTriword(a triword.Arith, f []triword.TW, logn uint) {
+	if fusedFFTTriword(a, f, logn) {
+		return
+	}
 	if vecFFTTriword(a, f, logn) {
 		return
 	}
@@ -93,6 +96,9 @@ func fftTriword(a triword.Arith, f []triword.TW, logn uint) {
 
 // ifftTriword is ifft (fft.go) with F = triword.TW, A = triword.Arith.
 func ifftTriword(a triword.Arith, f []triword.TW, logn uint) {
+	if fusedIFFTTriword(a, f, logn) {
+		return
+	}
 	if vecIFFTTriword(a, f, logn) {
 		return
 	}
@@ -165,6 +171,9 @@ func polyAdjFFTTriword(a triword.Arith, x []triword.TW, logn uint) {
 
 // polyMulFFTTriword is polyMulFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if fusedPolyMulFFTTriword(a, x, y, logn) {
+		return
+	}
 	if vecPolyMulFFTTriword(a, x, y, logn) {
 		return
 	}
@@ -176,6 +185,9 @@ func polyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polyMuladjFFTTriword is polyMuladjFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
+	if fusedPolyMuladjFFTTriword(a, x, y, logn) {
+		return
+	}
 	if vecPolyMuladjFFTTriword(a, x, y, logn) {
 		return
 	}
@@ -187,6 +199,9 @@ func polyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) {
 
 // polyMulselfadjFFTTriword is polyMulselfadjFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) {
+	if fusedPolyMulselfadjFFTTriword(a, x, logn) {
+		return
+	}
 	if vecPolyMulselfadjFFTTriword(a, x, logn) {
 		return
 	}
@@ -217,6 +232,9 @@ func ldlStepTriword(a triword.Arith, g00r, g00i, g01r, g01i, g11r, g11i triword.
 
 // polyLDLFFTTriword is polyLDLFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) {
+	if fusedPolyLDLFFTTriword(a, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLFFTTriword(a, g00, g01, g11, logn) {
 		return
 	}
@@ -229,6 +247,9 @@ func polyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) {
 
 // polyLDLmvFFTTriword is polyLDLmvFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) {
+	if fusedPolyLDLmvFFTTriword(a, d11, l10, g00, g01, g11, logn) {
+		return
+	}
 	if vecPolyLDLmvFFTTriword(a, d11, l10, g00, g01, g11, logn) {
 		return
 	}
@@ -241,6 +262,9 @@ func polyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, 
 
 // polySplitFFTTriword is polySplitFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) {
+	if fusedPolySplitFFTTriword(a, f0, f1, f, logn) {
+		return
+	}
 	if vecPolySplitFFTTriword(a, f0, f1, f, logn) {
 		return
 	}
@@ -265,6 +289,9 @@ func polySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) {
 
 // polyMergeFFTTriword is polyMergeFFT (fft.go) with F = triword.TW, A = triword.Arith.
 func polyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) {
+	if fusedPolyMergeFFTTriword(a, f, f0, f1, logn) {
+		return
+	}
 	if vecPolyMergeFFTTriword(a, f, f0, f1, logn) {
 		return
 	}
@@ -280,6 +307,37 @@ func polyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) {
 		f[(u<<1)+1], f[(u<<1)+1+hn] = a.Sub(ar, br), a.Sub(ai, bi)
 	}
 }
+
+// fusedFFTTriword is fusedFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
+
+// fusedIFFTTriword is fusedIFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
+
+// fusedPolyMulFFTTriword is fusedPolyMulFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// fusedPolyMuladjFFTTriword is fusedPolyMuladjFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
+
+// fusedPolyMulselfadjFFTTriword is fusedPolyMulselfadjFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
+
+// fusedPolyLDLFFTTriword is fusedPolyLDLFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
+	return false
+}
+
+// fusedPolyLDLmvFFTTriword is fusedPolyLDLmvFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
+	return false
+}
+
+// fusedPolySplitFFTTriword is fusedPolySplitFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool { return false }
+
+// fusedPolyMergeFFTTriword is fusedPolyMergeFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
+func fusedPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool { return false }
 
 // vecOfInt8Triword is vecOfInt8 (fft_vec.go) with F = triword.TW, A = triword.Arith.
 func vecOfInt8Triword(a triword.Arith, dst []triword.TW, x []int8) bool { return false }

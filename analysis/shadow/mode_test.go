@@ -5,6 +5,7 @@ import (
 	"crypto/sha3"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"testing"
 
@@ -31,11 +32,14 @@ func (k *keepSignature) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte,
 	return k.SignFormat(b, sk, msg, falcon.Compressed, falcon.Dyn, rng)
 }
 
-// TestModeUnderShadow signs, under the dd shadow, one of the inputs on
-// which the reference C's falcon_sign_dyn and falcon_sign_tree sign
-// differently (Falcon-512, key 0, message 16299 of
-// falcon/testdata/reference_modes.txt): in each mode the shadowed run signs
-// as that reference procedure does, byte for byte (the file holds the
+// TestModeUnderShadow signs, under the shadow, inputs on which the reference
+// C's builds and procedures sign differently (falcon/testdata/
+// reference_modes.txt, Falcon-512, key 0): message 16299, where its plain
+// build's falcon_sign_dyn and falcon_sign_tree differ, over native; message
+// 834, where its AVX2+FMA build signs differently from the plain one, over
+// native-fma under both exact sides (the pair must pass Falcon's fused
+// multiply-adds on to the backend). Each shadowed run signs as that
+// reference build and procedure does, byte for byte (the file holds the
 // SHA-256 of the padded signatures, so the signature is re-encoded so).
 func TestModeUnderShadow(t *testing.T) {
 	shake := func(b []byte) *sha3.SHAKE {
@@ -43,36 +47,45 @@ func TestModeUnderShadow(t *testing.T) {
 		h.Write(b)
 		return h
 	}
-	native := lookup(t, "native")
-	sk, _, err := falcon.Keygen(native, 9, shake(binary.BigEndian.AppendUint32([]byte{'K', 9}, 0)))
-	if err != nil {
-		t.Fatal(err)
-	}
 	round3, err := scheme.Lookup("falcon")
 	if err != nil {
 		t.Fatal(err)
 	}
 	keep := &keepSignature{Formatter: round3.(scheme.Formatter)}
-	for mode, want := range map[falcon.Mode]string{
-		falcon.Dyn:  "15240d7f915e307870d7f04f3aa98d205dfe9b0c7ebee0c86e3f1ea46e076a4c",
-		falcon.Tree: "abebe8aa0ad67dd00638f439b4770d8ac197f034ecd413f8b3b757b9ba60f745",
+	for _, c := range []struct {
+		backend string
+		shadow  Kind
+		mode    falcon.Mode
+		j       uint32
+		want    string
+	}{
+		{"native", ShadowDD, falcon.Dyn, 16299, "15240d7f915e307870d7f04f3aa98d205dfe9b0c7ebee0c86e3f1ea46e076a4c"},
+		{"native", ShadowDD, falcon.Tree, 16299, "abebe8aa0ad67dd00638f439b4770d8ac197f034ecd413f8b3b757b9ba60f745"},
+		{"native-fma", ShadowDD, falcon.Dyn, 834, "0a95bf811fd0a0cdd3f4393d374a74a0ed22aa6eba298e8994745456d510e3dc"},
+		{"native-fma", ShadowDD, falcon.Tree, 834, "0a95bf811fd0a0cdd3f4393d374a74a0ed22aa6eba298e8994745456d510e3dc"},
+		{"native-fma", ShadowOracle, falcon.Dyn, 834, "0a95bf811fd0a0cdd3f4393d374a74a0ed22aa6eba298e8994745456d510e3dc"},
 	} {
-		cfg := Config{LogN: 9, Signatures: 1, Keys: 1, Seed: "mode", Sigma: SigmaFormula, Shadow: ShadowDD, Scheme: keep, Mode: mode}
+		b := lookup(t, c.backend)
+		sk, _, err := falcon.Keygen(b, 9, shake(binary.BigEndian.AppendUint32([]byte{'K', 9}, 0)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := Config{LogN: 9, Signatures: 1, Keys: 1, Seed: "mode", Sigma: SigmaFormula, Shadow: c.shadow, OracleBits: 256, Scheme: keep, Mode: c.mode}
 		if err := cfg.Check(); err != nil {
 			t.Fatal(err)
 		}
-		r, err := newRunner(native, &cfg)
+		r, err := newRunner(b, &cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		keep.last = nil
-		seed := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte{'S', 9}, 0), 16299)
-		rec, err := r.sign(sk, []byte("message 16299"), shake(seed), 0, 0)
+		seed := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte{'S', 9}, 0), c.j)
+		rec, err := r.sign(sk, fmt.Appendf(nil, "message %d", c.j), shake(seed), 0, 0)
 		if err != nil {
-			t.Fatalf("%v: %v", mode, err)
+			t.Fatalf("%s %v: %v", c.backend, c.mode, err)
 		}
 		if rec.Attempts < 1 || keep.last == nil {
-			t.Fatalf("%v: %d attempts, signature %x", mode, rec.Attempts, keep.last)
+			t.Fatalf("%s %v: %d attempts, signature %x", c.backend, c.mode, rec.Attempts, keep.last)
 		}
 		d, err := falcon.DecodeSignature(keep.last)
 		if err != nil {
@@ -82,8 +95,8 @@ func TestModeUnderShadow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h := sha256.Sum256(padded); hex.EncodeToString(h[:]) != want {
-			t.Errorf("%v under the shadow: not the reference's %v signature", mode, mode)
+		if h := sha256.Sum256(padded); hex.EncodeToString(h[:]) != c.want {
+			t.Errorf("%s %v under the %v shadow, message %d: not the reference's signature", c.backend, c.mode, c.shadow, c.j)
 		}
 	}
 	// A scheme with one signing procedure refuses tree mode.

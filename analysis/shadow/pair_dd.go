@@ -106,10 +106,14 @@ var (
 )
 
 // instantiate is falcon.Instantiate of the pair arithmetic p with observer
-// obs, through nativeDDPair or ddPair when the exact side is dd.
+// obs, through nativeDDPair or ddPair when the exact side is dd, and
+// through a fused pair (pair_fused.go) when the backend has FMA.
 func instantiate[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend {
 	if q, ok := any(p).(*PairArith[float64, ddouble.DD, native.Arith, ddouble.Arith]); ok {
 		return falcon.Instantiate[nativeDD](b, nativeDDPair{ddPair[float64, native.Arith]{q}}, any(obs).(falcon.Observer[nativeDD]))
+	}
+	if fb, ok := instantiateFused(b, p, obs); ok {
+		return fb
 	}
 	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
 		if v := newDDPairVec(q); v != nil {

@@ -10,13 +10,13 @@
 //     as a tree of powers of -x with two fused multiply-adds, instead of
 //     Horner's rule;
 //   - FMA(x, y, z) = x*y + z rounded once (math.FMA, which gives the same
-//     correctly rounded result as vfmadd), for Falcon's code to call where
-//     the reference's FMA build fuses (see arith.Fused).
+//     correctly rounded result as vfmadd), which Falcon's FFT-domain
+//     kernels call exactly where that build fuses (arith.Fused; the
+//     schedule is falcon/fft_fused.go's).
 //
-// Status: the sampler's ExpmP63 is the FMA build's; the fused FFT-domain
-// kernels of that build (the FMADD/FMSUB sites of fft.c, listed in
-// docs/backends.md) are not applied by Falcon's code yet, so native-fma
-// does not yet reproduce that build's signatures on every input.
+// With both, native-fma signs as that build does, byte for byte, in both
+// signing modes, also on the inputs where it signs differently from the
+// plain build (falcon's TestReferenceModes and TestFusedKernels).
 package nativefma
 
 import (
@@ -39,7 +39,7 @@ func init() {
 		Name:        "native-fma",
 		Bits:        53,
 		ExpBits:     11,
-		Description: "hardware IEEE-754 binary64 with the reference AVX2+FMA build's fpr_expm_p63 (its fused FFT kernels: not yet)",
+		Description: "hardware IEEE-754 binary64 fused where the reference's AVX2+FMA build fuses (FFT kernels, expm_p63)",
 		Impl:        Arith{},
 	})
 }

@@ -74,9 +74,9 @@ func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles
 // backend whose arithmetic is cheap enough for a dictionary call to
 // dominate (oracle's big.Float arithmetic is not).
 var instances = []instance{
-	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks, stubs: programHooks},
-	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: slices.Concat(vecHooks, programHooks)},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: slices.Concat(vecHooks, programHooks)},
+	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks, stubs: slices.Concat(fusedHooks, programHooks)},
+	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
 }
 
 // keygenFiles are package falcon's key generation files: NTRUSolve needs
@@ -100,6 +100,16 @@ var vecHooks = []string{
 // ffsampling_batch.go).
 // Stubs for all of them.
 var programHooks = []string{"drawProgram", "vecFFSampling", "vecRint", "vecKeepBasis"}
+
+// fusedHooks are package falcon's hooks that run the FFT-domain kernels
+// with the reference AVX2+FMA build's fused multiply-adds when the
+// arithmetic implements arith.Fused (falcon/fft_fused.go), which none of
+// the instances' arithmetics does. Stubs for all of them.
+var fusedHooks = []string{
+	"fusedFFT", "fusedIFFT", "fusedPolyMulFFT", "fusedPolyMuladjFFT", "fusedPolyMulselfadjFFT",
+	"fusedPolyInvnorm2FFT", "fusedPolyAddMuladjFFT", "fusedPolyLDLFFT", "fusedPolyLDLmvFFT",
+	"fusedPolySplitFFT", "fusedPolyMergeFFT",
+}
 
 // genName and genTestName are the files written for the instance.
 func (in instance) genName() string     { return "zz_" + in.name + "_gen.go" }
