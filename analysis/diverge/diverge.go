@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 )
@@ -68,6 +69,9 @@ type Config struct {
 	// KeyBackend makes the keys (binary64, native, in the command), so that
 	// both sides sign with the same key whatever their arithmetic.
 	KeyBackend arith.Backend
+	// Shadow, when set, is the exact side that judges each differing pair:
+	// which side signed as exact arithmetic would (judge.go).
+	Shadow shadow.Kind
 }
 
 // Pair is a differing pair: everything needed to check it again (and to
@@ -81,6 +85,8 @@ type Pair struct {
 	SigB      string     `json:"sig_b"`      // hex
 	Parting   Parting    `json:"first_decision"`
 	Diff      Difference `json:"difference"`
+	// Exact is the shadow's verdict (absent without Config.Shadow).
+	Exact *Judgement `json:"exact,omitempty"`
 }
 
 // Result is a campaign's outcome.
@@ -96,7 +102,12 @@ type Result struct {
 	RateCI95     [2]float64 `json:"rate_ci95"`
 	CIMethod     string     `json:"ci_method"`
 	KeyRevealing int        `json:"key_revealing"`
-	Pairs        []Pair     `json:"pairs"`
+	// Right counts the differing pairs by the shadow's verdict (A, B,
+	// neither, undecided; absent without Config.Shadow).
+	Right map[string]int `json:"right,omitempty"`
+	// Ties counts the verdicts reached at a tie (Judgement.Tie).
+	Ties  int    `json:"ties,omitempty"`
+	Pairs []Pair `json:"pairs"`
 	// Shard is "I/N" for one shard of a campaign split over N processes
 	// (absent for a whole campaign and a merged one).
 	Shard string `json:"shard,omitempty"`
@@ -115,6 +126,11 @@ func (c Config) Check() error {
 	}
 	if c.Workers < 0 {
 		return errors.New("diverge: negative workers")
+	}
+	switch c.Shadow {
+	case "", shadow.ShadowDD, shadow.ShadowOracle:
+	default:
+		return fmt.Errorf("diverge: shadow %q: want %s, %s or none", c.Shadow, shadow.ShadowDD, shadow.ShadowOracle)
 	}
 	return nil
 }
@@ -250,9 +266,19 @@ func (r *Result) total() {
 	sortPairs(r.Pairs)
 	r.Differing = len(r.Pairs)
 	r.KeyRevealing = 0
+	r.Right, r.Ties = nil, 0
 	for _, pr := range r.Pairs {
 		if pr.Diff.KeyRevealing() {
 			r.KeyRevealing++
+		}
+		if pr.Exact != nil {
+			if r.Right == nil {
+				r.Right = map[string]int{}
+			}
+			r.Right[pr.Exact.Right]++
+			if pr.Exact.Tie {
+				r.Ties++
+			}
 		}
 	}
 	r.Rate = 0
@@ -349,13 +375,19 @@ func (c Config) one(i int, sk *falcon.PrivateKey, pk []byte, l2Bound uint32) (*P
 	if err != nil {
 		return nil, err
 	}
-	return &Pair{
+	pair := &Pair{
 		Index: i, Key: i % c.Keys, PublicKey: hex.EncodeToString(pk),
 		Message: hex.EncodeToString(message(c.Seed, i)),
 		SigA:    hex.EncodeToString(sa), SigB: hex.EncodeToString(sb),
 		Parting: part(&ta, &tb, l2Bound),
 		Diff:    Structure(sk, da.S2, db.S2),
-	}, nil
+	}
+	if c.Shadow != "" {
+		if pair.Exact, err = c.judge(sk, i); err != nil {
+			return nil, err
+		}
+	}
+	return pair, nil
 }
 
 func sortPairs(ps []Pair) {

@@ -676,3 +676,10 @@ func NewSigner(b arith.Backend, cfg Config) (*Signer, error) {
 func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
 	return s.r.sign(sk, Message(s.cfg.Seed, j), derive("signature", s.cfg.Seed, j), j, 0)
 }
+
+// SignMessage shadows the signature of msg with sk from the randomness rng
+// (a caller's own derivation), checks that it verifies and returns its
+// record.
+func (s *Signer) SignMessage(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE) (*Record, error) {
+	return s.r.sign(sk, msg, rng, 0, 0)
+}

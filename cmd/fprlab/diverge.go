@@ -20,8 +20,11 @@ import (
 // divergeOptions holds the flags of diverge.
 type divergeOptions struct {
 	Backend, Against, Params, Seed string
-	Signatures, Keys, Workers      int
-	JSON                           bool
+	// Shadow is the exact side that judges differing pairs (dd, oracle,
+	// none).
+	Shadow                    string
+	Signatures, Keys, Workers int
+	JSON                      bool
 	// Out is the campaign directory (resumable); Shard "I/N" or "slurm".
 	Out, Shard string
 	// Progress forces progress lines; Interactive shows them (stderr is
@@ -46,9 +49,17 @@ rate of differing signatures with its 95 % Wilson score interval, and for
 each differing pair the first decision where the two runs part (attempt,
 leaf, SamplerZ call, kind: floor, BerExp, rint, acceptance, restart), its
 margin on side A, and the structure of s2_A - s2_B (c and k, or its norm).
+Each differing pair is then signed again by both sides under the --shadow
+exact side (dd by default; oracle, the 256-bit big-float oracle; none to
+skip), which says which side was right: the one whose every decision is the
+one exact arithmetic takes (A, B; neither when both flipped somewhere;
+undecided when a decision lies below the exact side's resolution). A pair
+left undecided is signed again beside a 1024-bit oracle; a floor still below
+its resolution is a tie -- a centre that is an integer m -- and the side
+that floored to m is right.
 --json prints {"compared", "differing", "rate", "rate_ci95", "key_revealing",
-"pairs", ...}, each pair with its public key, message and both signatures
-(hex) for 'fprlab leak'.
+"right", "pairs", ...}, each pair with its public key, message and both
+signatures (hex) for 'fprlab leak' and the verdict ("exact").
 
 Keys are made in binary64 (native) from SHAKE256("fprlab diverge key" ||
 0x00 || BE64(len(seed)) || seed || BE64(K)), so both signers hold the same
@@ -85,6 +96,7 @@ func newDivergeCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
 	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
+	f.StringVar(&opts.Shadow, "shadow", "dd", "exact side that judges each differing pair: dd, oracle or none")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: checkpoints and result, resumable")
 	f.StringVar(&opts.Shard, "shard", "", "sign shard `I/N` of the signatures, I counted from 0 (or slurm: the job array's task); combine with fprlab merge")
@@ -115,6 +127,13 @@ func divergeConfig(opts *divergeOptions) (diverge.Config, error) {
 		return c, err
 	}
 	c.LogN, c.Signatures, c.Keys, c.Seed, c.Workers = logn, opts.Signatures, opts.Keys, opts.Seed, opts.Workers
+	switch opts.Shadow {
+	case "none":
+	case string(shadow.ShadowDD), string(shadow.ShadowOracle):
+		c.Shadow = shadow.Kind(opts.Shadow)
+	default:
+		return c, fmt.Errorf("--shadow %q: want dd, oracle or none", opts.Shadow)
+	}
 	return c, c.Check()
 }
 
@@ -158,6 +177,11 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 		if shard != "" {
 			flags["shard"] = shard
 		}
+		if opts.Shadow != "none" {
+			// A directory of a campaign run before pairs were judged is
+			// one with --shadow none.
+			flags["shadow"] = opts.Shadow
+		}
 		res, err = cp.RunDir(ctx, opts.Out, flags, releaseVersion(), shard, from, to, progress)
 	}
 	if err != nil && ctx.Err() != nil {
@@ -195,11 +219,22 @@ func printDiverge(w io.Writer, r *diverge.Result) error {
 	}
 	fmt.Fprintf(w, "%s vs %s, n = %d%s: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
 		r.Backend, r.Against, r.N, shard, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
+	if r.Right != nil {
+		fmt.Fprintf(w, "signed as exact arithmetic would (%s shadow): A (%s) in %d, B (%s) in %d, neither in %d, undecided in %d; %d decided at a tie (a centre that is an integer to %d-bit oracle precision)\n",
+			r.Pairs[0].Exact.Shadow, r.Backend, r.Right[diverge.RightA], r.Against, r.Right[diverge.RightB], r.Right[diverge.RightNeither], r.Right[diverge.RightUndecided],
+			r.Ties, diverge.TieBits)
+	}
 	for _, p := range r.Pairs {
 		d := p.Diff
 		what := fmt.Sprintf("s2_A - s2_B = %d x^%d %s: the key", d.C, d.K, d.Kind)
 		if !d.KeyRevealing() {
 			what = fmt.Sprintf("s2_A - s2_B has norm %.1f (%d nonzero coefficients)", d.Norm, d.Nonzero)
+		}
+		if p.Exact != nil {
+			what += "; right: " + p.Exact.Right
+			if p.Exact.Tie {
+				what += " (at a tie)"
+			}
 		}
 		q := p.Parting
 		_, err := fmt.Fprintf(w, "  signature %d (key %d): part at attempt %d, leaf %d, call %d, %s (margin %.3g); %s\n",
