@@ -383,7 +383,7 @@ func (c Config) one(i int, sk *falcon.PrivateKey, pk []byte, l2Bound uint32) (*P
 		Diff:    Structure(sk, da.S2, db.S2),
 	}
 	if c.Shadow != "" {
-		if pair.Exact, err = c.judge(sk, i); err != nil {
+		if pair.Exact, err = c.judge(sk, i, sa, sb); err != nil {
 			return nil, err
 		}
 	}

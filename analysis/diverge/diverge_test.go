@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha3"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/diverge"
+	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
@@ -380,6 +383,56 @@ func TestJudgeSaysWhichSideWasRight(t *testing.T) {
 				t.Errorf("native vs %s, signature %d: not decided at a tie (%+v)", c.against, c.index, j)
 			}
 			t.Logf("native vs %s, signature %d, %s shadow: right %s (tie %v); first flips %q / %q", c.against, c.index, sh, j.Right, j.Tie, j.FirstA, j.FirstB)
+		}
+	}
+}
+
+// TestResultReadsBack writes a campaign's result as JSON and reads it with
+// package results, the reader of report and plot: every count and every
+// pair's classification and verdict must come back, so that the two types
+// cannot drift apart unnoticed.
+func TestResultReadsBack(t *testing.T) {
+	cfg := diverge.Config{LogN: 9, Signatures: 40, Keys: 1, Seed: "report", Workers: 2,
+		A: side(t, "native"), B: side(t, "vprec:24"), KeyBackend: side(t, "native").Backend, Shadow: shadow.ShadowDD}
+	r, err := diverge.Run(context.Background(), cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Differing == 0 || r.Right == nil {
+		t.Fatalf("no judged differing pair to read back (%d differing)", r.Differing)
+	}
+	// vprec:24's thresholds differ from binary64's in their third byte:
+	// some of its Bernoulli trials draw more bytes than exact arithmetic
+	// would, which the shadow must count (berexp_fewer_bytes), or the pair
+	// is left undecided with no flip on either side.
+	if r.Right[diverge.RightUndecided] != 0 {
+		t.Errorf("verdicts %v: a pair undecided", r.Right)
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "result.json")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err := results.Read(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Diverges) != 1 {
+		t.Fatalf("read %d diverge documents", len(c.Diverges))
+	}
+	d := c.Diverges[0]
+	if d.Backend != r.Backend || d.Against != r.Against || d.N != r.N || d.Compared != r.Compared || d.Differing != r.Differing ||
+		d.Rate != r.Rate || d.RateCI95 != r.RateCI95 || d.KeyRevealing != r.KeyRevealing || !maps.Equal(d.Right, r.Right) || d.Ties != r.Ties {
+		t.Errorf("read back %+v\nfrom %+v", d, r)
+	}
+	for i, q := range d.Pairs {
+		w := r.Pairs[i]
+		if q.Index != w.Index || q.Parting.Kind != w.Parting.Kind || q.Parting.Call != w.Parting.Call || q.Diff.Kind != w.Diff.Kind ||
+			q.Diff.Norm != w.Diff.Norm || q.Exact == nil || q.Exact.Right != w.Exact.Right || q.Exact.Tie != w.Exact.Tie {
+			t.Errorf("pair %d read back as %+v, written %+v", i, q, w)
 		}
 	}
 }

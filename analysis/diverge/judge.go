@@ -1,6 +1,7 @@
 package diverge
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -70,12 +71,18 @@ type Judgement struct {
 	// sign attempt 1, sampler call 844 (z = 3), floor #0" ("" for none).
 	FirstA string `json:"first_flip_a,omitempty"`
 	FirstB string `json:"first_flip_b,omitempty"`
+	// Note says why a pair is undecided when it is not for want of
+	// resolution.
+	Note string `json:"note,omitempty"`
 }
 
 // sideFlips is one side's shadowed signature, reduced to its flips.
 type sideFlips struct {
 	flips, unresolved int64
 	first             *shadow.FlipDetail
+	// replayed is whether the shadowed run signed exactly the side's own
+	// signature: its flips say nothing about that signature otherwise.
+	replayed bool
 }
 
 func (s sideFlips) clean() bool { return s.flips == 0 && s.unresolved == 0 }
@@ -102,7 +109,7 @@ func (p paddedSide) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng
 
 // shadowed signs message i with side s beside the exact side kind
 // (the oracle at bits bits) and returns its flips.
-func (c Config) shadowed(s Side, kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i int) (sideFlips, error) {
+func (c Config) shadowed(s Side, kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i int, own []byte) (sideFlips, error) {
 	var out sideFlips
 	round3, err := scheme.Lookup("falcon")
 	if err != nil {
@@ -138,22 +145,27 @@ func (c Config) shadowed(s Side, kind shadow.Kind, bits uint, sk *falcon.Private
 	if len(rec.FlipDetail) > 0 {
 		out.first = &rec.FlipDetail[0]
 	}
+	out.replayed = bytes.Equal(rec.Signature, own)
 	return out, nil
 }
 
 // judgeWith is the verdict of the exact side kind (at bits bits).
-func (c Config) judgeWith(kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i int) (*Judgement, sideFlips, sideFlips, error) {
-	a, err := c.shadowed(c.A, kind, bits, sk, i)
+func (c Config) judgeWith(kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i int, sa, sb []byte) (*Judgement, sideFlips, sideFlips, error) {
+	a, err := c.shadowed(c.A, kind, bits, sk, i, sa)
 	if err != nil {
 		return nil, a, a, err
 	}
-	b, err := c.shadowed(c.B, kind, bits, sk, i)
+	b, err := c.shadowed(c.B, kind, bits, sk, i, sb)
 	if err != nil {
 		return nil, a, b, err
 	}
 	j := &Judgement{Shadow: string(c.Shadow), FlipsA: a.flips, FlipsB: b.flips, UnresolvedA: a.unresolved, UnresolvedB: b.unresolved,
 		FirstA: a.where(), FirstB: b.where()}
 	switch {
+	case !a.replayed || !b.replayed:
+		j.Right = RightUndecided
+		j.Note = "beside the exact side, side " + map[bool]string{true: "B", false: "A"}[a.replayed] +
+			" signs otherwise than on its own: its arithmetic computes differently when shadowed, so its flips say nothing about its signature"
 	case a.clean() && b.flips > 0:
 		j.Right = RightA
 	case b.clean() && a.flips > 0:
@@ -167,16 +179,16 @@ func (c Config) judgeWith(kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i 
 }
 
 // judge is the shadow's verdict on differing pair i.
-func (c Config) judge(sk *falcon.PrivateKey, i int) (*Judgement, error) {
-	j, a, b, err := c.judgeWith(c.Shadow, 256, sk, i)
-	if err != nil || j.Right != RightUndecided || a.unresolved+b.unresolved == 0 {
+func (c Config) judge(sk *falcon.PrivateKey, i int, sa, sb []byte) (*Judgement, error) {
+	j, a, b, err := c.judgeWith(c.Shadow, 256, sk, i, sa, sb)
+	if err != nil || j.Right != RightUndecided || j.Note != "" || a.unresolved+b.unresolved == 0 {
 		return j, err
 	}
-	jt, a, b, err := c.judgeWith(shadow.ShadowOracle, TieBits, sk, i)
+	jt, a, b, err := c.judgeWith(shadow.ShadowOracle, TieBits, sk, i, sa, sb)
 	if err != nil {
 		return nil, err
 	}
-	if jt.Right != RightUndecided {
+	if jt.Right != RightUndecided || jt.Note != "" {
 		return jt, nil
 	}
 	if right, ok := tie(a, b); ok {

@@ -23,6 +23,7 @@ const (
 	KindOps       Kind = "ops"       // per-operation errors per backend (arith errors)
 	KindPareto    Kind = "pareto"    // precision plans: cost against error, chosen plan's widths (tune)
 	KindCost      Kind = "cost"      // per-signature δc against a cost given per backend (compare + Options.Cost)
+	KindDiverge   Kind = "diverge"   // rate of differing and key-revealing signatures per pair of arithmetics (diverge)
 )
 
 // Kinds lists every kind with what it draws from.
@@ -38,6 +39,7 @@ var Kinds = []struct {
 	{KindOps, "arith errors documents (max_rel_err_log2, median_rel_err_log2, bound_log2)"},
 	{KindPareto, "a tune result (fprlab tune --json, DIR/result.json)"},
 	{KindCost, "compare documents and a cost per backend (--cost BACKEND=N: Yosys cells, LUTs, cycles)"},
+	{KindDiverge, "diverge documents (fprlab diverge --json, DIR/result.json)"},
 	{KindExpm, "nothing: measures the backends (default: those of the compare documents, else native, emu64, triword)"},
 }
 
@@ -105,6 +107,12 @@ func Draw(k Kind, c *results.Campaign, o Options) (*Figure, error) {
 			ts = append(ts, d.Tune)
 		}
 		return Pareto(ts)
+	case KindDiverge:
+		var ds []results.Diverge
+		for _, d := range c.Diverges {
+			ds = append(ds, d.Diverge)
+		}
+		return Diverge(ds)
 	case KindCost:
 		return Cost(c.AllCompares(), o.Cost, o.CostUnit)
 	case KindExpm:

@@ -50,8 +50,8 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	if o.Baseline != nil && o.Baseline.Manifest == nil && o.RequireManifest {
 		return nil, fmt.Errorf("baseline %s: no %s saying what was run (command, version, seeds, sample sizes)", o.Baseline.Dir, results.ManifestName)
 	}
-	if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
-		return nil, fmt.Errorf("%s: %w: no compare, sweep, tune or arith errors documents", c.Dir, results.ErrNoData)
+	if c.Documents() == 0 {
+		return nil, fmt.Errorf("%s: %w: no compare, sweep, tune, diverge or arith errors documents", c.Dir, results.ErrNoData)
 	}
 	page := pageData{Campaign: c, Title: "fprlab campaign"}
 	if c.Manifest != nil && c.Manifest.Title != "" {
@@ -82,6 +82,10 @@ func Build(c *results.Campaign, o Options) ([]byte, error) {
 	for i, d := range c.Tunes {
 		page.Verdicts = append(page.Verdicts, tuneVerdict(d))
 		page.TuneTables = append(page.TuneTables, tuneTable(i, d))
+	}
+	if len(c.Diverges) > 0 {
+		page.Verdicts = append(page.Verdicts, divergeVerdict(c.Diverges))
+		page.DivergeTables = append(page.DivergeTables, divergePairsTable(c.Diverges))
 	}
 	for i, d := range c.OpErrors {
 		page.Verdicts = append(page.Verdicts, opVerdict(d))
@@ -128,6 +132,7 @@ var captions = map[string]string{
 	"kat":       "NIST KAT records reproduced and failed signing attempts against precision: read the least precision that reproduces every record.",
 	"ops":       "Largest and median relative error of each operation per backend, with the proven bounds: read whether each backend stays below its bound.",
 	"cost":      "Per-signature worst and median δc of each backend against its hardware cost (Yosys cells, LUTs, cycles: measured outside fprlab and given per backend): read the cheapest variant whose worst stays below 2^-46.",
+	"diverge":   "How often two arithmetics sign the same key, message and randomness differently, with the 95 % interval, and how often the difference is the secret key: read each pair's rate against the reference C's (dyn against tree once in 27,000-34,000 signatures at n = 512) and whether any pair reveals the key.",
 	"pareto":    "Cost against error of every precision plan tune measured: read the Pareto front, the chosen plan on it, and the chosen plan's width per stage.",
 }
 
@@ -220,6 +225,7 @@ type pageData struct {
 	CompareTables []table
 	SweepTables   []table
 	TuneTables    []table
+	DivergeTables []table
 	OpTables      []table
 	PStars        []results.PStar
 	Figures       []figure
@@ -236,7 +242,7 @@ func (p *pageData) contents() []tocEntry {
 	if len(p.PStars) > 0 {
 		toc = append(toc, tocEntry{ID: "pstar", Text: "P*"})
 	}
-	for _, ts := range [][]table{p.CompareTables, p.SweepTables, p.TuneTables, p.OpTables} {
+	for _, ts := range [][]table{p.CompareTables, p.SweepTables, p.TuneTables, p.DivergeTables, p.OpTables} {
 		for _, t := range ts {
 			toc = append(toc, tocEntry{ID: t.ID, Text: tableHeading(t)})
 		}
@@ -254,7 +260,7 @@ func (p *pageData) contents() []tocEntry {
 // tableHeading is the section heading of a document's table.
 func tableHeading(t table) string {
 	kind, _, _ := strings.Cut(t.ID, "-")
-	names := map[string]string{"compare": "Compare", "sweep": "Sweep", "tune": "Tune", "ops": "Operation errors"}
+	names := map[string]string{"compare": "Compare", "sweep": "Sweep", "tune": "Tune", "diverge": "Diverge", "ops": "Operation errors"}
 	return names[kind] + ": " + t.File
 }
 

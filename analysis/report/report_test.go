@@ -55,7 +55,7 @@ func TestBuild(t *testing.T) {
 		"notes.json: a JSON object that is not a sweep",
 		`<a href="#figures">Figures</a>`,
 		`<p id="report-status" data-status="pending" hidden>`,
-		"Not drawn, for want of the documents they need: ops, pareto, cost",
+		"Not drawn, for want of the documents they need: ops, pareto, cost, diverge",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
@@ -66,7 +66,7 @@ func TestBuild(t *testing.T) {
 	}
 	n := 0
 	for _, k := range plot.Kinds {
-		if k.Kind == plot.KindOps || k.Kind == plot.KindPareto || k.Kind == plot.KindCost { // no arith errors document, tune result nor costs in the example
+		if k.Kind == plot.KindOps || k.Kind == plot.KindPareto || k.Kind == plot.KindCost || k.Kind == plot.KindDiverge { // no arith errors document, tune result, costs nor diverge document in the example
 			if strings.Contains(page, `id="figure-`+string(k.Kind)+`"`) {
 				t.Errorf("figure %s drawn without its documents", k.Kind)
 			}

@@ -131,6 +131,11 @@ nav ol { margin: 0.3em 0; } nav li { margin: 0.1em 0; }
 <p class="note">The plans of the Pareto front (cost, error) that meet the target, and the uniform plan the descent started from, with their widths per stage.</p>
 {{template "table" .}}
 {{end}}
+{{range .DivergeTables}}
+<h2 id="{{.ID}}">Diverge: {{.File}}</h2>
+<p class="note">Every differing pair: where the two runs first part (signing attempt, sampler call, decision), the structure of the s2 difference (c x^k f or c x^k F is the secret key: <code>fprlab leak</code> recovers it), and which side signed as exact arithmetic would.</p>
+{{template "table" .}}
+{{end}}
 {{range .OpTables}}
 <h2 id="{{.ID}}">Operation errors: {{.File}}</h2>
 {{template "table" .}}

@@ -304,3 +304,76 @@ func diffTables(d *results.Diff) []table {
 	}
 	return out
 }
+
+// divergeVerdict states, per diverge document, how often the two sides
+// signed differently and how often the difference was the key.
+func divergeVerdict(ds []results.DivergeDoc) verdict {
+	v := verdict{Kind: "diverge", Heading: "Diverge: how often two arithmetics sign the same inputs differently, and when that reveals the key"}
+	v.Table = newTable("", "", "A", "B", "n", "signatures", "differing", "rate (95 % interval) | Wilson score interval", "key-\nrevealing", "right: A / B /\nneither / undecided | which side signed as exact arithmetic would (shadow)", "file")
+	revealing := 0
+	for _, d := range ds {
+		right := "not judged"
+		if d.Right != nil {
+			right = fmt.Sprintf("%d / %d / %d / %d", d.Right["A"], d.Right["B"], d.Right["neither"], d.Right["undecided"])
+			if d.Ties > 0 {
+				right += fmt.Sprintf(" (%d at ties)", d.Ties)
+			}
+		}
+		name := d.File
+		if d.Shard != "" {
+			name += " (shard " + d.Shard + ")"
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{d.Backend, d.Against, fmt.Sprint(d.N), results.Thousands(int64(d.Compared)), results.Thousands(int64(d.Differing)),
+			oneIn(d.Rate, d.RateCI95), results.Thousands(int64(d.KeyRevealing)), right, name})
+		revealing += d.KeyRevealing
+	}
+	if revealing > 0 {
+		v.Sentences = append(v.Sentences, fmt.Sprintf("%d differing pairs hand over the secret key: an implementation that can sign the same inputs with both arithmetics leaks it.", revealing))
+	} else {
+		v.Sentences = append(v.Sentences, "No differing pair revealed the secret key in these samples.")
+	}
+	v.Table.align()
+	return v
+}
+
+// oneIn writes a rate and its interval as "1 in N (1 in N_hi to 1 in
+// N_lo)", or "0 (below 1 in N)" when nothing differed.
+func oneIn(rate float64, ci [2]float64) string {
+	inv := func(r float64) string { return results.Thousands(int64(math.Round(1 / r))) }
+	if rate == 0 {
+		return "0 (below 1 in " + inv(ci[1]) + ")"
+	}
+	lo := "∞"
+	if ci[0] > 0 {
+		lo = inv(ci[0])
+	}
+	return fmt.Sprintf("1 in %s (1 in %s to %s)", inv(rate), inv(ci[1]), lo)
+}
+
+// divergePairsTable lists every differing pair of the diverge documents.
+func divergePairsTable(ds []results.DivergeDoc) table {
+	files := make([]string, len(ds))
+	for i, d := range ds {
+		files[i] = d.File
+	}
+	t := newTable("diverge-0", strings.Join(files, ", "), "A vs B, n", "signature", "key", "parting decision | first decision where the two runs part", "margin | how near that decision was on side A", "s2_A - s2_B", "right | which side signed as exact arithmetic would")
+	for _, d := range ds {
+		for _, p := range d.Pairs {
+			diff := fmt.Sprintf("norm %.1f (%d nonzero)", p.Diff.Norm, p.Diff.Nonzero)
+			if p.KeyRevealing() {
+				diff = fmt.Sprintf("%d x^%d %s: the key", p.Diff.C, p.Diff.K, p.Diff.Kind)
+			}
+			right := "–"
+			if p.Exact != nil {
+				right = p.Exact.Right
+				if p.Exact.Tie {
+					right += " (tie)"
+				}
+			}
+			t.Rows = append(t.Rows, []string{d.Name(), fmt.Sprint(p.Index), fmt.Sprint(p.Key),
+				fmt.Sprintf("attempt %d, call %d, %s", p.Parting.Attempt, p.Parting.Call, p.Parting.Kind), fmt.Sprintf("%.3g", p.Parting.Margin), diff, right})
+		}
+	}
+	t.align()
+	return t
+}

@@ -88,6 +88,7 @@ type Campaign struct {
 	Sweeps   []SweepDoc
 	OpErrors []OpErrorDoc
 	Tunes    []TuneDoc
+	Diverges []DivergeDoc
 	Skipped  []Skipped
 	// Own are the files fprlab keeps beside its documents (run.json,
 	// checkpoints), read but holding no result.
@@ -112,7 +113,7 @@ func Read(path string) (*Campaign, error) {
 		if err := c.add(path); err != nil {
 			return nil, err
 		}
-		if len(c.Compares)+len(c.Sweeps)+len(c.OpErrors)+len(c.Tunes) == 0 {
+		if c.Documents() == 0 {
 			if len(c.Own) > 0 {
 				return nil, fmt.Errorf("%s: a file fprlab keeps beside its results (a run identity or checkpoint), not a document", path)
 			}
@@ -148,6 +149,12 @@ func Read(path string) (*Campaign, error) {
 		}
 	}
 	return c, nil
+}
+
+// Documents counts the documents read (the manifest and skipped files
+// not counted).
+func (c *Campaign) Documents() int {
+	return len(c.Compares) + len(c.Sweeps) + len(c.OpErrors) + len(c.Tunes) + len(c.Diverges)
 }
 
 // InputArgs returns the files read as inputs of the flag --flag, for
@@ -210,8 +217,18 @@ func (c *Campaign) add(path string) error {
 			}
 			c.Tunes = append(c.Tunes, TuneDoc{name, t})
 			return nil
+		case obj["compared"] != nil && obj["differing"] != nil && obj["against"] != nil:
+			var d Diverge
+			if err := json.Unmarshal(b, &d); err != nil {
+				return fmt.Errorf("%s: diverge document: %w", path, err)
+			}
+			if err := d.validate(); err != nil {
+				return fmt.Errorf("%s: diverge document: %w", path, err)
+			}
+			c.Diverges = append(c.Diverges, DivergeDoc{name, d})
+			return nil
 		}
-		c.Skipped = append(c.Skipped, Skipped{name, "a JSON object that is not a sweep (formats, pstar) nor a tune (pareto, chosen) document"})
+		c.Skipped = append(c.Skipped, Skipped{name, "a JSON object that is not a sweep (formats, pstar), tune (pareto, chosen) or diverge (compared, differing, against) document"})
 		return nil
 	}
 	if len(objs) == 0 {

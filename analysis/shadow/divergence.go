@@ -17,7 +17,7 @@ type Divergence struct {
 	Record int    `json:"record"`
 	Phase  string `json:"phase"` // "keygen" or "sign"
 	Where  string `json:"where"` // e.g. "keygen candidate 0, NTRUSolve depth 1, Babai iteration 0, rint #17"
-	Kind   string `json:"kind"`  // the decision: rint, floor, trunc, lt, berexp, berexp_more_bytes
+	Kind   string `json:"kind"`  // the decision: rint, floor, trunc, lt, berexp, berexp_more_bytes, berexp_fewer_bytes
 	B      int64  `json:"backend"`
 	Ref    int64  `json:"emu64"`
 }

@@ -58,17 +58,18 @@ type Decision int
 
 // The decisions a shadow compares.
 const (
-	DecRint       Decision = iota // Rint: the final rounding of s1, s2; NTRUSolve's Babai quotients
-	DecFloor                      // Floor: the sampler's integer part of mu
-	DecTrunc                      // Trunc: the sampler's exponent reduction in BerExp
-	DecLt                         // Lt: key generation's bound and range checks
-	DecBerExp                     // a Bernoulli trial decided the other way with the same random bytes
-	DecBerExpMore                 // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
-	DecAcceptance                 // a replacing acceptance test (Config.Acceptance) decided the other way with the same words
+	DecRint        Decision = iota // Rint: the final rounding of s1, s2; NTRUSolve's Babai quotients
+	DecFloor                       // Floor: the sampler's integer part of mu
+	DecTrunc                       // Trunc: the sampler's exponent reduction in BerExp
+	DecLt                          // Lt: key generation's bound and range checks
+	DecBerExp                      // a Bernoulli trial decided the other way with the same random bytes
+	DecBerExpMore                  // a Bernoulli trial that exact arithmetic could not decide with the bytes drawn
+	DecAcceptance                  // a replacing acceptance test (Config.Acceptance) decided the other way with the same words
+	DecBerExpFewer                 // a Bernoulli trial that exact arithmetic decides with fewer bytes than the backend drew
 	numDecisions
 )
 
-var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes", "acceptance"}
+var decisionNames = [numDecisions]string{"rint", "floor", "trunc", "lt", "berexp", "berexp_more_bytes", "acceptance", "berexp_fewer_bytes"}
 
 func (d Decision) String() string { return decisionNames[d] }
 

@@ -263,7 +263,7 @@ func (r *pairRunner[F, X, A, AX]) keygen(logn uint, rng *sha3.SHAKE, index int) 
 func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error) {
 	t0 := time.Now()
 	pb, o := r.instance("signature", index, key)
-	_, verify, err := signWith(r.scheme, r.mode, pb, sk, msg, rng)
+	sig, verify, err := signWith(r.scheme, r.mode, pb, sk, msg, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +271,7 @@ func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *s
 		return nil, fmt.Errorf("signature %d over %s does not verify: %w", index, r.b.Name, err)
 	}
 	rec := o.finish()
+	rec.Signature = sig
 	rec.Seconds = time.Since(t0).Seconds()
 	return rec, nil
 }
@@ -679,7 +680,7 @@ func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
 
 // SignMessage shadows the signature of msg with sk from the randomness rng
 // (a caller's own derivation), checks that it verifies and returns its
-// record.
+// record, which holds the signature (Record.Signature).
 func (s *Signer) SignMessage(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE) (*Record, error) {
 	return s.r.sign(sk, msg, rng, 0, 0)
 }

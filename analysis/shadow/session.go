@@ -78,6 +78,9 @@ type Record struct {
 	AcceptErr *Hist        `json:"acceptance_rel,omitempty"`
 	Stages    []*StageStat `json:"stages"`
 	Seconds   float64      `json:"seconds"`
+	// Signature is the signature the shadowed run made (not written out:
+	// for callers that check it against an unshadowed run's).
+	Signature []byte `json:"-"`
 }
 
 // observer is the falcon.Observer of one shadowed run (one signature, or
@@ -234,6 +237,17 @@ func (o *observer[F, X, A, AX]) BerExp(expm uint64, shift uint, drawn uint64, nb
 		span = uint64(1)<<(64-8*uint(nbytes)) - 1
 	}
 	lo, hi := drawn, drawn+span
+	// The trial draws bytes while they equal the threshold's; the backend's
+	// threshold matched the first nbytes-1 drawn bytes. Where the exact
+	// threshold differs from one of them, exact arithmetic stops there,
+	// having drawn fewer bytes: whatever its outcome, the random stream
+	// parts from the backend's (DecBerExpFewer).
+	for k := range nbytes - 1 {
+		if sh := 56 - 8*uint(k); byte(drawn>>sh) != byte(zx>>sh) {
+			o.p.d.noteLog2(DecBerExpFewer, int64(nbytes), int64(k+1), math.Inf(-1), func() float64 { return math.Inf(-1) })
+			return
+		}
+	}
 	var margin float64
 	switch {
 	case hi < zx:

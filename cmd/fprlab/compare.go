@@ -508,7 +508,7 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 			fmt.Fprintf(tw, "\nsampler acceptance: %s (replaces BerExp; its trials are the \"acceptance\" decisions below)\n", s.Acceptance)
 		}
 		fmt.Fprintf(tw, "\ndecision\tdecisions\tflips\tsmallest margin\n")
-		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "acceptance", "rint"} {
+		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "berexp_fewer_bytes", "acceptance", "rint"} {
 			if n, ok := s.Flips.Decisions[k]; ok {
 				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", k, n, s.Flips.ByKind[k], lg(s.Flips.MinMarginLog2[k]))
 			}

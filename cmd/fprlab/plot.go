@@ -56,7 +56,10 @@ precision plan tune measured, its Pareto front, the target and margin, and the
 chosen plan's width per stage. cost: the per-signature worst and median
 delta_c of each backend given --cost BACKEND=N (a figure measured outside
 fprlab: Yosys cells, LUTs, cycles; --cost-unit names it) against that cost,
-2^-46 marked -- examples/rtl/run.sh draws its truncations so.`)
+2^-46 marked -- examples/rtl/run.sh draws its truncations so. diverge: per
+diverge document, the rate of signatures the two arithmetics sign
+differently with its 95 % interval (the interval's upper end when none
+differed) and the rate of key-revealing pairs.`)
 	return b.String()
 }
 
@@ -66,7 +69,7 @@ func plotShort() string {
 	for i, k := range plot.Kinds {
 		names[i] = string(k.Kind)
 	}
-	return "Draw a figure (" + strings.Join(names, ", ") + ") from compare, sweep, arith errors or tune JSON"
+	return "Draw a figure (" + strings.Join(names, ", ") + ") from compare, sweep, arith errors, tune or diverge JSON"
 }
 
 func newPlotCmd(s *streams) *cobra.Command {
