@@ -11,7 +11,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -128,7 +127,7 @@ func claim(dir string, id checkpoint.Identity) error {
 	if err != nil {
 		return err
 	}
-	if d := identityDiff(have, id, false); d != "" {
+	if d := checkpoint.Diff(have, id); d != "" {
 		return fmt.Errorf("%s holds another diverge campaign (%s): run with its flags, or use another --out", dir, d)
 	}
 	return nil
@@ -148,30 +147,6 @@ func readIdentity(dir string) (checkpoint.Identity, error) {
 		return id, fmt.Errorf("%s is not a diverge campaign's identity", path)
 	}
 	return id, nil
-}
-
-// identityDiff describes how identity a differs from b ("" when they are
-// the same), leaving out the shard when skipShard.
-func identityDiff(a, b checkpoint.Identity, skipShard bool) string {
-	var diffs []string
-	if a.Version != b.Version {
-		diffs = append(diffs, fmt.Sprintf("made by fprlab %s, this is fprlab %s", a.Version, b.Version))
-	}
-	keys := slices.Sorted(maps.Keys(a.Flags))
-	for k := range b.Flags {
-		if _, ok := a.Flags[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	for _, k := range keys {
-		if k == "shard" && skipShard {
-			continue
-		}
-		if av, bv := a.Flags[k], b.Flags[k]; av != bv {
-			diffs = append(diffs, fmt.Sprintf("--%s %q there, %q here", k, av, bv))
-		}
-	}
-	return strings.Join(diffs, "; ")
 }
 
 // readResult reads dir's result.json.
@@ -233,7 +208,7 @@ func MergeDirs(dirs []string, out string) (*Result, error) {
 		}
 		if i == 0 {
 			first, shards = id, n
-		} else if d := identityDiff(first, id, true); d != "" {
+		} else if d := checkpoint.Diff(first, id, "shard"); d != "" {
 			return nil, fmt.Errorf("%s and %s are shards of different campaigns: %s", dirs[0], dir, d)
 		}
 		if n != shards {

@@ -322,7 +322,7 @@ func TestRunDirResumes(t *testing.T) {
 	if !reflect.DeepEqual(got, whole) {
 		t.Errorf("resumed:\n%+v\nwhole:\n%+v", got, whole)
 	}
-	if _, err := cp.RunDir(context.Background(), dir, map[string]string{"signatures": "11", "seed": "diverge test"}, "v1", "", 0, 10, nil); err == nil || !strings.Contains(err.Error(), `--signatures "10" there, "11" here`) {
+	if _, err := cp.RunDir(context.Background(), dir, map[string]string{"signatures": "11", "seed": "diverge test"}, "v1", "", 0, 10, nil); err == nil || !strings.Contains(err.Error(), "it has --signatures 10, this run --signatures 11") {
 		t.Errorf("other flags: %v", err)
 	}
 }

@@ -405,14 +405,11 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 	return nil
 }
 
-// pstarRange is the precisions --pstar searches: vprec's significand
-// widths from binary32's to well past what any key needs.
-const pstarLow, pstarHigh = 24, 160
-
 // certifyPStar is the --pstar result of one key.
 type certifyPStar struct {
 	Key certifyKey `json:"key"`
-	// PStar is the least P proven; absent when none up to pstarHigh is.
+	// PStar is the least P proven; absent when none up to
+	// certify.PStarHigh is.
 	PStar *int `json:"pstar"`
 	// SumBoundLog2 is the bound at PStar, and BelowLog2 the bound at
 	// PStar - 1 (not proven).
@@ -421,7 +418,7 @@ type certifyPStar struct {
 }
 
 // runCertifyPStar finds, per key, the least P with vprec:P proven, by
-// bisection between pstarLow and pstarHigh, and checks the answer: P*
+// bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
 func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(arith.Backend) ([]certKey, error)) error {
@@ -433,68 +430,19 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	if err != nil {
 		return err
 	}
-	sums := map[int]float64{}
-	bound := func(sk *falcon.PrivateKey, p int) (float64, error) {
-		if v, ok := sums[p]; ok {
-			return v, nil
-		}
-		b, err := lookupBackend(fmt.Sprintf("vprec:%d", p))
-		if err != nil {
-			return 0, err
-		}
-		m, err := certify.ModelFor(b, "")
-		if err != nil {
-			return 0, err
-		}
-		r, err := certify.Certify(b, sk, certify.Options{Model: m})
-		if err != nil {
-			return 0, err
-		}
-		sums[p] = r.SumBound
-		return r.SumBound, nil
-	}
 	var out []certifyPStar
 	worst, unproven := 0, false
 	for _, k := range keys {
-		clear(sums)
-		res := certifyPStar{Key: k.key}
-		top, err := bound(k.sk, pstarHigh)
+		r, err := certify.PStar(k.sk)
 		if err != nil {
-			return err
+			return fmt.Errorf("%s: %w", k.key.name(), err)
 		}
-		if top <= certify.Target {
-			lo, hi := pstarLow-1, pstarHigh // bound(lo) unknown or above, bound(hi) proven
-			for hi-lo > 1 {
-				mid := (lo + hi) / 2
-				v, err := bound(k.sk, mid)
-				if err != nil {
-					return err
-				}
-				if v <= certify.Target {
-					hi = mid
-				} else {
-					lo = mid
-				}
-			}
-			p := hi
-			at := math.Log2(sums[p])
-			res.PStar, res.SumBoundLog2 = &p, &at
-			if p > pstarLow {
-				v, err := bound(k.sk, p-1)
-				if err != nil {
-					return err
-				}
-				if v <= certify.Target {
-					return fmt.Errorf("%s: vprec:%d is proven but vprec:%d, above it, was not found by bisection: the bound is not monotone in P here", k.key.name(), p-1, p)
-				}
-				below := math.Log2(v)
-				res.BelowLog2 = &below
-			}
-			worst = max(worst, p)
-		} else {
+		out = append(out, certifyPStar{Key: k.key, PStar: r.PStar, SumBoundLog2: r.SumBoundLog2, BelowLog2: r.BelowLog2})
+		if r.PStar == nil {
 			unproven = true
+		} else {
+			worst = max(worst, *r.PStar)
 		}
-		out = append(out, res)
 	}
 	doc := map[string]any{"params": 1 << logn, "per_key": out, "worst_pstar": worst}
 	if unproven {
@@ -504,13 +452,13 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 		return printJSON(s.Out, map[string]any{"pstar": doc})
 	}
 	if unproven {
-		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: no vprec:P up to P = %d is proven for every key\n", 1<<logn, pstarHigh)
+		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: no vprec:P up to P = %d is proven for every key\n", 1<<logn, certify.PStarHigh)
 	} else {
 		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", 1<<logn, worst, len(out))
 	}
 	for _, r := range out {
 		if r.PStar == nil {
-			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.name(), pstarHigh)
+			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.name(), certify.PStarHigh)
 			continue
 		}
 		below := ""
@@ -526,11 +474,8 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 // (its seeded keys as the campaign makes them, or its KAT records' keys)
 // and records the bound in sum (compare --certify).
 func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) error {
-	m, err := certify.ModelFor(b, "")
-	if err != nil {
-		return err
-	}
 	var keys []*falcon.PrivateKey
+	var err error
 	if cfg.KATMode() {
 		if keys, err = katKeys(cfg.LogN, cfg.KATFrom, cfg.KATTo); err != nil {
 			return err
@@ -544,17 +489,9 @@ func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) err
 			keys = append(keys, sk)
 		}
 	}
-	c := &shadow.Certified{Keys: len(keys), SumBoundLog2: math.Inf(-1), DeltaCBoundLog2: math.Inf(-1), ErrorModel: m.String()}
-	for _, sk := range keys {
-		r, err := certify.Certify(b, sk, certify.Options{Model: m})
-		if err != nil {
-			return err
-		}
-		if r.Proven {
-			c.Proven++
-		}
-		c.SumBoundLog2 = math.Max(c.SumBoundLog2, math.Log2(r.SumBound))
-		c.DeltaCBoundLog2 = math.Max(c.DeltaCBoundLog2, math.Log2(r.DeltaCBound))
+	c, err := certify.Summarize(b, keys)
+	if err != nil {
+		return err
 	}
 	sum.Certified = c
 	return nil

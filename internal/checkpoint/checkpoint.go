@@ -133,6 +133,17 @@ func sameRun(got, want Identity) error {
 	if got.Command != want.Command {
 		return fmt.Errorf("it was written by `fprlab %s`, this is `fprlab %s`", got.Command, want.Command)
 	}
+	if d := Diff(got, want); d != "" {
+		return errors.New(d)
+	}
+	return nil
+}
+
+// Diff describes how the flags and version of identity got (from a file)
+// differ from want's, leaving out the flags named in ignore; "" when they
+// agree. Commands that keep several files of one run (shards of a
+// campaign) compare identities with it.
+func Diff(got, want Identity, ignore ...string) string {
 	var diffs []string
 	keys := slices.Sorted(maps.Keys(want.Flags))
 	for k := range got.Flags {
@@ -141,6 +152,9 @@ func sameRun(got, want Identity) error {
 		}
 	}
 	for _, k := range keys {
+		if slices.Contains(ignore, k) {
+			continue
+		}
 		g, gok := got.Flags[k]
 		w, wok := want.Flags[k]
 		switch {
@@ -155,10 +169,7 @@ func sameRun(got, want Identity) error {
 	if got.Version != want.Version {
 		diffs = append(diffs, fmt.Sprintf("it was written by fprlab %s, this is fprlab %s", got.Version, want.Version))
 	}
-	if len(diffs) > 0 {
-		return errors.New(strings.Join(diffs, "; "))
-	}
-	return nil
+	return strings.Join(diffs, "; ")
 }
 
 // Float is a float64 whose JSON form keeps infinities and NaN, which JSON
