@@ -123,6 +123,37 @@ type Parting struct {
 	Margin float64 `json:"margin"`
 }
 
+// floorOfCall reports the parting as a floor when the sampler call under
+// way at event i -- whose Bernoulli trials come before its Sample event --
+// took different floors of its centre on the two sides: the trials then
+// differ because their centres' fractional parts do, and the floor is the
+// decision where the runs part.
+func floorOfCall(a, b *trace, i int, p Parting) (Parting, bool) {
+	next := func(t *trace) *event {
+		for j := i; j < len(t.events); j++ {
+			switch t.events[j].kind {
+			case evSample:
+				return &t.events[j]
+			case evBerExp:
+			default:
+				return nil
+			}
+		}
+		return nil
+	}
+	x, y := next(a), next(b)
+	if x == nil || y == nil {
+		return p, false
+	}
+	fa, fb := math.Floor(x.mu), math.Floor(y.mu)
+	if fa == fb {
+		return p, false
+	}
+	p.Kind = KindFloor
+	p.Margin = math.Abs(x.mu - math.Max(fa, fb))
+	return p, true
+}
+
 // part finds where traces a and b part; l2Bound is the degree's norm bound.
 func part(a, b *trace, l2Bound uint32) Parting {
 	attempt, call := 0, 0
@@ -131,12 +162,18 @@ func part(a, b *trace, l2Bound uint32) Parting {
 		x, y := &a.events[i], &b.events[i]
 		p := Parting{Attempt: attempt, Call: call, Leaf: call / 2}
 		if x.kind != y.kind {
+			if q, ok := floorOfCall(a, b, i, p); ok {
+				return q
+			}
 			p.Kind = KindRestart
 			return p
 		}
 		switch x.kind {
 		case evBerExp:
 			if x.accept != y.accept {
+				if q, ok := floorOfCall(a, b, i, p); ok {
+					return q
+				}
 				p.Kind = KindBerExp
 				shift := uint(64 - 8*x.nbytes)
 				if x.nbytes >= 8 {
