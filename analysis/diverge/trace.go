@@ -27,6 +27,7 @@ type event struct {
 	z          int64
 	rejections int
 	mu         float64
+	floor      int64  // the side's own floor of mu (mu above is rounded to binary64)
 	threshold  uint64 // BerExp: (2 expm - 1) >> shift
 	drawn      uint64
 	nbytes     int
@@ -60,7 +61,7 @@ func (r *recorder[F, A]) Stage(st falcon.Stage, level, iter int, values ...[]F) 
 }
 
 func (r *recorder[F, A]) Sample(mu, isigma F, z int64, rejections int) {
-	r.t.events = append(r.t.events, event{kind: evSample, z: z, rejections: rejections, mu: r.a.Float64(mu)})
+	r.t.events = append(r.t.events, event{kind: evSample, z: z, rejections: rejections, mu: r.a.Float64(mu), floor: r.a.Floor(mu)})
 }
 
 func (r *recorder[F, A]) BerExp(expm uint64, shift uint, drawn uint64, nbytes int, accept bool) {
@@ -145,12 +146,11 @@ func floorOfCall(a, b *trace, i int, p Parting) (Parting, bool) {
 	if x == nil || y == nil {
 		return p, false
 	}
-	fa, fb := math.Floor(x.mu), math.Floor(y.mu)
-	if fa == fb {
+	if x.floor == y.floor {
 		return p, false
 	}
 	p.Kind = KindFloor
-	p.Margin = math.Abs(x.mu - math.Max(fa, fb))
+	p.Margin = math.Abs(x.mu - float64(max(x.floor, y.floor)))
 	return p, true
 }
 
@@ -187,9 +187,9 @@ func part(a, b *trace, l2Bound uint32) Parting {
 				return p
 			}
 		case evSample:
-			if fa, fb := math.Floor(x.mu), math.Floor(y.mu); fa != fb {
+			if x.floor != y.floor {
 				p.Kind = KindFloor
-				p.Margin = math.Abs(x.mu - math.Max(fa, fb))
+				p.Margin = math.Abs(x.mu - float64(max(x.floor, y.floor)))
 				return p
 			}
 			if x.z != y.z || x.rejections != y.rejections {

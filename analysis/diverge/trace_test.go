@@ -1,6 +1,9 @@
 package diverge
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 // TestPartAtFloorBeforeTrials: a sampler call's Bernoulli trials come
 // before its Sample event, so two runs whose floors of the centre differ
@@ -11,7 +14,7 @@ func TestPartAtFloorBeforeTrials(t *testing.T) {
 	call := func(mu float64, accept bool) []event {
 		return []event{
 			{kind: evBerExp, threshold: 1 << 62, drawn: 1 << 61, nbytes: 1, accept: accept},
-			{kind: evSample, mu: mu, z: 3},
+			{kind: evSample, mu: mu, floor: int64(math.Floor(mu)), z: 3},
 		}
 	}
 	same := call(2.5, true)
@@ -24,5 +27,14 @@ func TestPartAtFloorBeforeTrials(t *testing.T) {
 	b = &trace{events: append(append([]event{}, same...), call(7-0x1p-50, false)...)}
 	if p := part(a, b, 1000); p.Kind != KindBerExp || p.Call != 1 {
 		t.Errorf("equal floors part as %+v, want a BerExp at call 1", p)
+	}
+	// A side whose centre is wider than binary64 (triword) floors below
+	// an integer its binary64 rounding reaches: the side's own floor
+	// decides, not the floor of the rounded centre.
+	b = &trace{events: append(append([]event{}, same...), call(7, false)...)}
+	b.events[3].floor = 6
+	a = &trace{events: append(append([]event{}, same...), call(7, true)...)}
+	if p := part(a, b, 1000); p.Kind != KindFloor || p.Call != 1 {
+		t.Errorf("floors 7 and 6 of one rounded centre part as %+v, want a floor at call 1", p)
 	}
 }
