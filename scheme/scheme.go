@@ -54,6 +54,12 @@ const Default = "falcon"
 // verdict on the plan rather than a failure of the search.
 var ErrSignAttempts = errors.New("scheme: no signature within the bound on attempts")
 
+// ErrSamplerStuck is matched (errors.Is) by the error of a Sign whose
+// sampler rejected every candidate (falcon.ErrSamplerStuck, which the
+// engine returns however a scheme drives it): like ErrSignAttempts, a
+// verdict on the backend's precision, not a failure of the caller.
+var ErrSamplerStuck = errors.New("scheme: the sampler rejected every candidate")
+
 // Scheme is a signature scheme over falcon's engine.
 type Scheme interface {
 	// Name is the scheme's --scheme value, and the "scheme" recorded in
@@ -232,3 +238,20 @@ func mark(err, target error) error {
 // when its attempts ran out, so that it matches ErrSignAttempts as well
 // as what it matched before; its message is unchanged.
 func MarkSignAttempts(err error) error { return mark(err, ErrSignAttempts) }
+
+// MarkEngine returns err, an error of falcon's engine or wrapping one,
+// marked with this package's sentinel for it: falcon.ErrSignAttempts as
+// ErrSignAttempts, falcon.ErrSamplerStuck as ErrSamplerStuck. Every
+// implementation's signer passes its error through it, and so does code
+// that runs the engine itself (the shadow's KAT records), so that a
+// caller matches the two verdicts on precision without importing the
+// engine. Other errors are returned as they are.
+func MarkEngine(err error) error {
+	switch {
+	case errors.Is(err, falcon.ErrSignAttempts):
+		return mark(err, ErrSignAttempts)
+	case errors.Is(err, falcon.ErrSamplerStuck):
+		return mark(err, ErrSamplerStuck)
+	}
+	return err
+}

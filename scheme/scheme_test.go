@@ -3,11 +3,12 @@ package scheme_test
 import (
 	"crypto/sha3"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
-	_ "github.com/fprlab/fprlab/arith/native"
+	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/scheme"
@@ -127,5 +128,56 @@ func TestMarkSignAttempts(t *testing.T) {
 	}
 	if scheme.MarkSignAttempts(nil) != nil {
 		t.Error("MarkSignAttempts(nil) != nil")
+	}
+}
+
+// stuckExp (also in scheme/fndsa2026's test, which must not link the
+// schemes this package's tests count) is native arithmetic whose ExpmP63, and FN-DSA's integer
+// ApproxExp in its place, always return 1 (an acceptance probability of
+// 2^-63), so that the sampler never accepts.
+type stuckExp struct{ native.Arith }
+
+func (stuckExp) ExpmP63(x, ccs float64) uint64        { return 1 }
+func (stuckExp) ExpmP63FIPS206(x, ccs float64) uint64 { return 1 }
+
+// TestMarkEngine: the engine's verdicts on precision reach a caller of
+// every scheme as this package's sentinels, with their messages; errors
+// the engine did not return pass unmarked.
+func TestMarkEngine(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want error
+	}{
+		{falcon.ErrSignAttempts, scheme.ErrSignAttempts},
+		{falcon.ErrSamplerStuck, scheme.ErrSamplerStuck},
+	} {
+		wrapped := fmt.Errorf("KAT record 3: %w", c.err)
+		err := scheme.MarkEngine(wrapped)
+		if err.Error() != wrapped.Error() || !errors.Is(err, c.err) || !errors.Is(err, c.want) {
+			t.Errorf("MarkEngine(%v) = %v: message or matches lost", wrapped, err)
+		}
+	}
+	other := errors.New("other")
+	if err := scheme.MarkEngine(other); err != other || errors.Is(err, scheme.ErrSamplerStuck) || errors.Is(err, scheme.ErrSignAttempts) {
+		t.Errorf("MarkEngine(other) = %v", err)
+	}
+	if scheme.MarkEngine(nil) != nil {
+		t.Error("MarkEngine(nil) != nil")
+	}
+
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, _, err := falcon.Keygen(b, 9, sha3.NewSHAKE256())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuck := falcon.Instantiate[float64](arith.Backend{Name: "stuck-exp", Bits: 53}, stuckExp{}, nil)
+	for _, s := range []scheme.Scheme{round3.Scheme, fndsa2025.Scheme} { // fn-dsa-2026: scheme/fndsa2026's test
+		_, err := s.Sign(stuck, sk, []byte("m"), sha3.NewSHAKE256())
+		if !errors.Is(err, scheme.ErrSamplerStuck) || !errors.Is(err, falcon.ErrSamplerStuck) || errors.Is(err, scheme.ErrSignAttempts) {
+			t.Errorf("%s over a sampler that never accepts: %v, want it to match scheme.ErrSamplerStuck", s.Name(), err)
+		}
 	}
 }

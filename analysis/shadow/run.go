@@ -288,7 +288,7 @@ func (r *pairRunner[F, X, A, AX]) kat(logn uint, req falcon.KATRecord, shadowKey
 	}
 	sb, so := r.instance("signature", req.Count, req.Count)
 	if err := falcon.GenerateKAT(logn, &req, falcon.KATOptions{Keygen: kb, Sign: sb, Mode: r.mode}); err != nil {
-		return nil, nil, fmt.Errorf("KAT record %d: %w", req.Count, err)
+		return nil, nil, scheme.MarkEngine(fmt.Errorf("KAT record %d: %w", req.Count, err))
 	}
 	var kg *Record
 	if ko != nil {

@@ -3,6 +3,7 @@ package tune
 import (
 	"context"
 	"crypto/sha3"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // A small FN-DSA-512 search: it signs FN-DSA (its measurements are of
@@ -239,5 +241,25 @@ func TestMeasureKeySource(t *testing.T) {
 	bad.KeySource = "ntru"
 	if err := bad.Check(); err == nil {
 		t.Error("an unknown key source accepted")
+	}
+}
+
+// cannotSign takes the engine's two verdicts on precision as the scheme
+// layer marks them (scheme.MarkEngine, through a shadow's error wrapping),
+// and nothing else.
+func TestCannotSign(t *testing.T) {
+	for _, err := range []error{
+		scheme.MarkEngine(falcon.ErrSignAttempts),
+		scheme.MarkEngine(falcon.ErrSamplerStuck),
+		scheme.MarkSignAttempts(fndsa.ErrSignAttempts),
+	} {
+		if marked := fmt.Errorf("signature 3: %w", err); !cannotSign(marked) {
+			t.Errorf("cannotSign(%v) = false", marked)
+		}
+	}
+	for _, err := range []error{errors.New("signature 3 does not verify"), context.Canceled, nil} {
+		if cannotSign(err) {
+			t.Errorf("cannotSign(%v) = true", err)
+		}
 	}
 }

@@ -43,7 +43,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/plan"
-	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -588,7 +587,7 @@ func (s *searcher) measure(w Widths, seed string, n int, limit float64) (*Evalua
 // scheme's signer, scheme.ErrSignAttempts), or a sampler that rejects
 // without end.
 func cannotSign(err error) bool {
-	return errors.Is(err, scheme.ErrSignAttempts) || errors.Is(err, falcon.ErrSignAttempts) || errors.Is(err, falcon.ErrSamplerStuck)
+	return errors.Is(err, scheme.ErrSignAttempts) || errors.Is(err, scheme.ErrSamplerStuck)
 }
 
 // done records a new measurement.

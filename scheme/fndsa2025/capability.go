@@ -43,10 +43,7 @@ func (fnDSA) SignContext(b arith.Backend, sk, ctx []byte, preHash string, msg []
 		return nil, 0, err
 	}
 	sig, err := k.Sign(b, ctx, ph, msg, rng)
-	if errors.Is(err, fndsa.ErrSignAttempts) {
-		err = scheme.MarkSignAttempts(err)
-	}
-	return sig, k.LogN(), err
+	return sig, k.LogN(), signError(err)
 }
 
 // VerifyContext: fndsa's Verify checks the length and header of FN-DSA's

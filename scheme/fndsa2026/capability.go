@@ -38,10 +38,7 @@ func (fnDSA2026) SignContext(b arith.Backend, sk, ctx []byte, preHash string, ms
 		return nil, 0, err
 	}
 	sig, err := k.Sign(b, ctx, ph, msg, rng)
-	if errors.Is(err, draft.ErrSignAttempts) {
-		err = scheme.MarkSignAttempts(err)
-	}
-	return sig, k.LogN(), err
+	return sig, k.LogN(), signError(err)
 }
 
 // VerifyContext: the draft's Verify checks the length and header of its

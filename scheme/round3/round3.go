@@ -48,10 +48,7 @@ func (r round3) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.
 // falcon.h's three formats, by falcon_sign_dyn or falcon_sign_tree.
 func (round3) SignFormat(b arith.Backend, sk *falcon.PrivateKey, msg []byte, f falcon.SigFormat, m falcon.Mode, rng io.Reader) ([]byte, error) {
 	sig, err := falcon.SignMode(b, sk, msg, f, rng, m)
-	if errors.Is(err, falcon.ErrSignAttempts) {
-		err = scheme.MarkSignAttempts(err)
-	}
-	return sig, err
+	return sig, scheme.MarkEngine(err)
 }
 
 func (round3) Verify(pk *falcon.PublicKey, msg, sig []byte) error { return falcon.Verify(pk, msg, sig) }
