@@ -17,10 +17,12 @@ const PStarLow, PStarHigh = 24, 160
 type PStarResult struct {
 	// PStar is the least P at which vprec:P is proven (bound <= Target);
 	// nil when none up to PStarHigh is.
-	PStar *int
+	PStar *int `json:"pstar"`
 	// SumBoundLog2 is log2 of the bound at PStar; BelowLog2 that at
-	// PStar - 1, which is not proven (nil when PStar is PStarLow).
-	SumBoundLog2, BelowLog2 *float64
+	// PStar - 1, which is not proven (nil when PStar is PStarLow). Both
+	// are absent from certify --pstar's JSON when nil.
+	SumBoundLog2 *float64 `json:"sum_bound_log2,omitempty"`
+	BelowLog2    *float64 `json:"below_sum_bound_log2,omitempty"`
 }
 
 // PStar finds the least P with vprec:P proven for sk, by bisection between

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -170,63 +169,6 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 	return logn, from, to, jobs, nil
 }
 
-// certifyKey is the "key" object of a result.
-type certifyKey struct {
-	Source string `json:"source"`
-	Index  int    `json:"index"`
-}
-
-// name names the key for people: "KAT key 3", "seeded key 0", "the key
-// of --sk".
-func (k certifyKey) name() string {
-	switch k.Source {
-	case "seed":
-		return fmt.Sprintf("seeded key %d", k.Index)
-	case "file":
-		return "the key of --sk"
-	}
-	return fmt.Sprintf("KAT key %d", k.Index)
-}
-
-// certifyStage is one stage's share of the bound at the worst call.
-type certifyStage struct {
-	Stage     string   `json:"stage"`
-	BoundLog2 *float64 `json:"bound_log2"`
-	Share     float64  `json:"share"`
-}
-
-// certifyResult is one object of --json's "results".
-type certifyResult struct {
-	Backend         string         `json:"backend"`
-	Scheme          string         `json:"scheme"`
-	Params          int            `json:"params"`
-	Key             certifyKey     `json:"key"`
-	DeltaCBoundLog2 float64        `json:"delta_c_bound_log2"`
-	DeltaSigmaLog2  *float64       `json:"delta_sigma_log2"`
-	DeltaSigmaLeaf  int            `json:"delta_sigma_leaf"`
-	SumBoundLog2    float64        `json:"sum_bound_log2"`
-	Proven          bool           `json:"proven"`
-	WorstCall       map[string]any `json:"worst_call"`
-	Stages          []certifyStage `json:"stages"`
-	ErrorModel      string         `json:"error_model"`
-	Seconds         float64        `json:"seconds"`
-	// With --check-signatures: the signatures signed under the oracle
-	// shadow, the largest delta_c they measured (absent when every one
-	// was exact) and the bound's distance above it in bits.
-	Signatures       int      `json:"signatures,omitempty"`
-	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
-	GapBits          *float64 `json:"gap_bits,omitempty"`
-	res              *certify.Result
-}
-
-func finiteLog2(x float64) *float64 {
-	if x <= 0 {
-		return nil
-	}
-	v := math.Log2(x)
-	return &v
-}
-
 // runCertify certifies every (backend, key) and prints the results.
 func runCertify(opts *certifyOptions, s *streams) error {
 	logn, from, to, jobs, err := certifyConfig(opts)
@@ -240,7 +182,7 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	if opts.PStar {
 		return runCertifyPStar(opts, s, logn, keysFor)
 	}
-	var out []certifyResult
+	var out []certify.Document
 	exceeded := 0
 	for _, j := range jobs {
 		keys, err := keysFor(j.b)
@@ -253,25 +195,13 @@ func runCertify(opts *certifyOptions, s *streams) error {
 			if err != nil {
 				return err
 			}
-			cr := certifyResult{Backend: j.b.Name, Scheme: "falcon", Params: 1 << logn, Key: k.key,
-				DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
-				SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
-				WorstCall:  map[string]any{"call": r.WorstCall, "leaf": r.WorstLeaf, "path": r.WorstPath},
-				ErrorModel: r.Model.String(), Seconds: r.Seconds, res: r}
-			for _, st := range r.Stages {
-				cr.Stages = append(cr.Stages, certifyStage{Stage: st.Stage, BoundLog2: finiteLog2(st.Bound), Share: st.Bound / r.DeltaCBound})
-			}
+			cr := certify.NewDocument(j.b.Name, logn, k.key, r)
 			if opts.CheckSignatures > 0 {
 				smp, err := certify.CheckSignatures(j.b, sk, opts.CheckSignatures, fmt.Sprintf("fprlab certify %d", i), 0)
 				if err != nil {
 					return err
 				}
-				cr.Signatures = smp.Signatures
-				if !math.IsInf(smp.DeltaCMax, -1) {
-					v, gap := smp.DeltaCMax, cr.DeltaCBoundLog2-smp.DeltaCMax
-					cr.SampledDeltaCMax, cr.GapBits = &v, &gap
-				}
-				if r.Exceeds(smp) {
+				if cr.AddSampled(smp) {
 					exceeded++
 				}
 			}
@@ -292,7 +222,7 @@ func runCertify(opts *certifyOptions, s *streams) error {
 
 // certKey is a key to certify and what the output calls it.
 type certKey struct {
-	key certifyKey
+	key certify.KeyRef
 	sk  *falcon.PrivateKey
 }
 
@@ -316,7 +246,7 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 		if sk.LogN != 9 && sk.LogN != 10 {
 			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d: certify analyses 512 and 1024", opts.SK, 1<<sk.LogN)
 		}
-		keys := []certKey{{certifyKey{"file", 0}, sk}}
+		keys := []certKey{{certify.KeyRef{Source: "file"}, sk}}
 		return func(arith.Backend) ([]certKey, error) { return keys, nil }, sk.LogN, nil
 	case opts.Keys > 0:
 		return func(b arith.Backend) ([]certKey, error) {
@@ -326,7 +256,7 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 				if err != nil {
 					return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
 				}
-				keys[i] = certKey{certifyKey{"seed", i}, sk}
+				keys[i] = certKey{certify.KeyRef{Source: "seed", Index: i}, sk}
 			}
 			return keys, nil
 		}, logn, nil
@@ -337,7 +267,7 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 	}
 	keys := make([]certKey, len(sks))
 	for i, sk := range sks {
-		keys[i] = certKey{certifyKey{"kat", from + i}, sk}
+		keys[i] = certKey{certify.KeyRef{Source: "kat", Index: from + i}, sk}
 	}
 	return func(arith.Backend) ([]certKey, error) { return keys, nil }, logn, nil
 }
@@ -365,7 +295,7 @@ func katKeys(logn uint, from, to int) ([]*falcon.PrivateKey, error) {
 }
 
 // printCertify prints the verdicts first, then each certificate.
-func printCertify(w io.Writer, rs []certifyResult) error {
+func printCertify(w io.Writer, rs []certify.Document) error {
 	proven := 0
 	for _, r := range rs {
 		if r.Proven {
@@ -384,14 +314,14 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 			verdict = "proven"
 		}
 		fmt.Fprintf(w, "\n%s: %s, %s, %s: delta_c + delta_sigma <= 2^%.2f (target 2^-46)\n",
-			verdict, r.Backend, schemeName(r.Scheme, r.Params), r.Key.name(), r.SumBoundLog2)
+			verdict, r.Backend, schemeName(r.Scheme, r.Params), r.Key.Name(), r.SumBoundLog2)
 		ds := "0 (exact)"
 		if r.DeltaSigmaLog2 != nil {
 			ds = fmt.Sprintf("2^%.2f", *r.DeltaSigmaLog2)
 		}
 		fmt.Fprintf(w, "  delta_sigma, exact:     %s at leaf %d\n", ds, r.DeltaSigmaLeaf)
 		fmt.Fprintf(w, "  delta_c, certified:  <= 2^%.2f at sampler call %d (leaf %d, tree path %s from the root)\n",
-			r.DeltaCBoundLog2, r.res.WorstCall, r.res.WorstLeaf, r.res.WorstPath)
+			r.DeltaCBoundLog2, r.Result.WorstCall, r.Result.WorstLeaf, r.Result.WorstPath)
 		var parts []string
 		for _, st := range r.Stages {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
@@ -403,18 +333,6 @@ func printCertify(w io.Writer, rs []certifyResult) error {
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, certify.DefaultOracleBits, r.Seconds)
 	}
 	return nil
-}
-
-// certifyPStar is the --pstar result of one key.
-type certifyPStar struct {
-	Key certifyKey `json:"key"`
-	// PStar is the least P proven; absent when none up to
-	// certify.PStarHigh is.
-	PStar *int `json:"pstar"`
-	// SumBoundLog2 is the bound at PStar, and BelowLog2 the bound at
-	// PStar - 1 (not proven).
-	SumBoundLog2 *float64 `json:"sum_bound_log2,omitempty"`
-	BelowLog2    *float64 `json:"below_sum_bound_log2,omitempty"`
 }
 
 // runCertifyPStar finds, per key, the least P with vprec:P proven, by
@@ -430,14 +348,14 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	if err != nil {
 		return err
 	}
-	var out []certifyPStar
+	var out []certify.PStarDocument
 	worst, unproven := 0, false
 	for _, k := range keys {
 		r, err := certify.PStar(k.sk)
 		if err != nil {
-			return fmt.Errorf("%s: %w", k.key.name(), err)
+			return fmt.Errorf("%s: %w", k.key.Name(), err)
 		}
-		out = append(out, certifyPStar{Key: k.key, PStar: r.PStar, SumBoundLog2: r.SumBoundLog2, BelowLog2: r.BelowLog2})
+		out = append(out, certify.PStarDocument{Key: k.key, PStarResult: r})
 		if r.PStar == nil {
 			unproven = true
 		} else {
@@ -458,14 +376,14 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	}
 	for _, r := range out {
 		if r.PStar == nil {
-			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.name(), certify.PStarHigh)
+			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.Name(), certify.PStarHigh)
 			continue
 		}
 		below := ""
 		if r.BelowLog2 != nil {
 			below = fmt.Sprintf("; at P = %d, 2^%.2f", *r.PStar-1, *r.BelowLog2)
 		}
-		fmt.Fprintf(s.Out, "  %s: P* = %d (delta_c + delta_sigma <= 2^%.2f%s)\n", r.Key.name(), *r.PStar, *r.SumBoundLog2, below)
+		fmt.Fprintf(s.Out, "  %s: P* = %d (delta_c + delta_sigma <= 2^%.2f%s)\n", r.Key.Name(), *r.PStar, *r.SumBoundLog2, below)
 	}
 	return nil
 }

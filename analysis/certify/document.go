@@ -1,0 +1,109 @@
+package certify
+
+import (
+	"fmt"
+	"math"
+)
+
+// The documents `fprlab certify --json` writes: one Document per
+// (backend, key) under "results", or with --pstar one PStarDocument per key
+// under "pstar"."per_key". Their field names are the output format; a
+// change here is a change of that format.
+
+// KeyRef names the key a document is about: "kat" (index: the KAT
+// record's), "seed" (index: the seeded campaign's key) or "file" (the key
+// of --sk).
+type KeyRef struct {
+	Source string `json:"source"`
+	Index  int    `json:"index"`
+}
+
+// Name names the key for people: "KAT key 3", "seeded key 0", "the key
+// of --sk".
+func (k KeyRef) Name() string {
+	switch k.Source {
+	case "seed":
+		return fmt.Sprintf("seeded key %d", k.Index)
+	case "file":
+		return "the key of --sk"
+	}
+	return fmt.Sprintf("KAT key %d", k.Index)
+}
+
+// StageDocument is one stage's share of the bound at the worst call:
+// StageShare in log2 and as a fraction of the bound.
+type StageDocument struct {
+	Stage     string   `json:"stage"`
+	BoundLog2 *float64 `json:"bound_log2"`
+	Share     float64  `json:"share"`
+}
+
+// Document is the certificate of one (backend, key): Result in log2, with
+// what sampling measured when the certificate was checked against
+// signatures (AddSampled).
+type Document struct {
+	Backend         string          `json:"backend"`
+	Scheme          string          `json:"scheme"`
+	Params          int             `json:"params"`
+	Key             KeyRef          `json:"key"`
+	DeltaCBoundLog2 float64         `json:"delta_c_bound_log2"`
+	DeltaSigmaLog2  *float64        `json:"delta_sigma_log2"` // absent: delta_sigma is 0
+	DeltaSigmaLeaf  int             `json:"delta_sigma_leaf"`
+	SumBoundLog2    float64         `json:"sum_bound_log2"`
+	Proven          bool            `json:"proven"`
+	WorstCall       map[string]any  `json:"worst_call"`
+	Stages          []StageDocument `json:"stages"`
+	ErrorModel      string          `json:"error_model"`
+	Seconds         float64         `json:"seconds"`
+	// After AddSampled: the signatures signed under the oracle shadow,
+	// the largest delta_c they measured (absent when every one was
+	// exact) and the bound's distance above it in bits.
+	Signatures       int      `json:"signatures,omitempty"`
+	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
+	GapBits          *float64 `json:"gap_bits,omitempty"`
+
+	// Result is the certificate the document was made from.
+	Result *Result `json:"-"`
+}
+
+// NewDocument is the document of r, the certificate over the backend
+// named backend of key at 2^logn (round 3, the scheme Certify analyses).
+func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
+	d := Document{Backend: backend, Scheme: "falcon", Params: 1 << logn, Key: key,
+		DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
+		SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
+		WorstCall:  map[string]any{"call": r.WorstCall, "leaf": r.WorstLeaf, "path": r.WorstPath},
+		ErrorModel: r.Model.String(), Seconds: r.Seconds, Result: r}
+	for _, st := range r.Stages {
+		d.Stages = append(d.Stages, StageDocument{Stage: st.Stage, BoundLog2: finiteLog2(st.Bound), Share: st.Bound / r.DeltaCBound})
+	}
+	return d
+}
+
+// AddSampled records what signing measured (CheckSignatures) and reports
+// whether it exceeds the certificate's bound (Result.Exceeds): the
+// analysis or an error model is then wrong.
+func (d *Document) AddSampled(s Sampled) (exceeds bool) {
+	d.Signatures = s.Signatures
+	if !math.IsInf(s.DeltaCMax, -1) {
+		v, gap := s.DeltaCMax, d.DeltaCBoundLog2-s.DeltaCMax
+		d.SampledDeltaCMax, d.GapBits = &v, &gap
+	}
+	return d.Result.Exceeds(s)
+}
+
+// PStarDocument is certify --pstar's result for one key: the key, then
+// PStarResult's fields.
+type PStarDocument struct {
+	Key KeyRef `json:"key"`
+	PStarResult
+}
+
+// finiteLog2 is log2 x, or nil (JSON's absent) for x <= 0.
+func finiteLog2(x float64) *float64 {
+	if x <= 0 {
+		return nil
+	}
+	v := math.Log2(x)
+	return &v
+}
