@@ -234,23 +234,24 @@ func mark(err, target error) error {
 	return marked{err, target}
 }
 
-// MarkSignAttempts returns err, which an implementation's signer returned
-// when its attempts ran out, so that it matches ErrSignAttempts as well
-// as what it matched before; its message is unchanged.
-func MarkSignAttempts(err error) error { return mark(err, ErrSignAttempts) }
-
 // MarkEngine returns err, an error of falcon's engine or wrapping one,
-// marked with this package's sentinel for it: falcon.ErrSignAttempts as
-// ErrSignAttempts, falcon.ErrSamplerStuck as ErrSamplerStuck. Every
+// marked with this package's sentinel for it: falcon.ErrSignAttempts, or
+// any of attempts (an implementation's own error for attempts run out),
+// as ErrSignAttempts; falcon.ErrSamplerStuck as ErrSamplerStuck. Every
 // implementation's signer passes its error through it, and so does code
 // that runs the engine itself (the shadow's KAT records), so that a
 // caller matches the two verdicts on precision without importing the
 // engine. Other errors are returned as they are.
-func MarkEngine(err error) error {
-	switch {
-	case errors.Is(err, falcon.ErrSignAttempts):
+func MarkEngine(err error, attempts ...error) error {
+	if errors.Is(err, falcon.ErrSignAttempts) {
 		return mark(err, ErrSignAttempts)
-	case errors.Is(err, falcon.ErrSamplerStuck):
+	}
+	for _, a := range attempts {
+		if errors.Is(err, a) {
+			return mark(err, ErrSignAttempts)
+		}
+	}
+	if errors.Is(err, falcon.ErrSamplerStuck) {
 		return mark(err, ErrSamplerStuck)
 	}
 	return err

@@ -119,15 +119,16 @@ func TestSignVerify(t *testing.T) {
 	}
 }
 
-// TestMarkSignAttempts: a marked error keeps its message and what it
-// matched, and matches ErrSignAttempts.
+// TestMarkSignAttempts: an implementation's own error for attempts run
+// out, marked, keeps its message and what it matched, and matches
+// ErrSignAttempts.
 func TestMarkSignAttempts(t *testing.T) {
-	err := scheme.MarkSignAttempts(fndsa.ErrSignAttempts)
+	err := scheme.MarkEngine(fndsa.ErrSignAttempts, fndsa.ErrSignAttempts)
 	if err.Error() != fndsa.ErrSignAttempts.Error() || !errors.Is(err, fndsa.ErrSignAttempts) || !errors.Is(err, scheme.ErrSignAttempts) {
 		t.Errorf("marked %v: message or matches lost", err)
 	}
-	if scheme.MarkSignAttempts(nil) != nil {
-		t.Error("MarkSignAttempts(nil) != nil")
+	if scheme.MarkEngine(nil, fndsa.ErrSignAttempts) != nil {
+		t.Error("MarkEngine(nil, ...) != nil")
 	}
 }
 

@@ -251,7 +251,7 @@ func TestCannotSign(t *testing.T) {
 	for _, err := range []error{
 		scheme.MarkEngine(falcon.ErrSignAttempts),
 		scheme.MarkEngine(falcon.ErrSamplerStuck),
-		scheme.MarkSignAttempts(fndsa.ErrSignAttempts),
+		scheme.MarkEngine(fndsa.ErrSignAttempts, fndsa.ErrSignAttempts),
 	} {
 		if marked := fmt.Errorf("signature 3: %w", err); !cannotSign(marked) {
 			t.Errorf("cannotSign(%v) = false", marked)

@@ -43,7 +43,7 @@ func (fnDSA) SignContext(b arith.Backend, sk, ctx []byte, preHash string, msg []
 		return nil, 0, err
 	}
 	sig, err := k.Sign(b, ctx, ph, msg, rng)
-	return sig, k.LogN(), signError(err)
+	return sig, k.LogN(), scheme.MarkEngine(err, fndsa.ErrSignAttempts)
 }
 
 // VerifyContext: fndsa's Verify checks the length and header of FN-DSA's

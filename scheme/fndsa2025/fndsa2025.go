@@ -12,7 +12,6 @@
 package fndsa2025
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -73,7 +72,7 @@ func (fnDSA) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Rea
 		return nil, err
 	}
 	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
-	return sig, signError(err)
+	return sig, scheme.MarkEngine(err, fndsa.ErrSignAttempts)
 }
 
 func (fnDSA) Verify(pk *falcon.PublicKey, msg, sig []byte) error {
@@ -104,14 +103,4 @@ func (fnDSA) IdleStage(st arith.PlanStage) string {
 
 func (fnDSA) CostNote() string {
 	return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
-}
-
-// signError is err, an error of the signer, marked for callers of package
-// scheme: attempts run out as scheme.ErrSignAttempts, and the engine's
-// verdicts (scheme.MarkEngine).
-func signError(err error) error {
-	if errors.Is(err, fndsa.ErrSignAttempts) {
-		return scheme.MarkSignAttempts(err)
-	}
-	return scheme.MarkEngine(err)
 }

@@ -38,7 +38,7 @@ func (fnDSA2026) SignContext(b arith.Backend, sk, ctx []byte, preHash string, ms
 		return nil, 0, err
 	}
 	sig, err := k.Sign(b, ctx, ph, msg, rng)
-	return sig, k.LogN(), signError(err)
+	return sig, k.LogN(), scheme.MarkEngine(err, draft.ErrSignAttempts)
 }
 
 // VerifyContext: the draft's Verify checks the length and header of its

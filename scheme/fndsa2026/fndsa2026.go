@@ -9,7 +9,6 @@
 package fndsa2026
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -67,7 +66,7 @@ func (fnDSA2026) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io
 		return nil, err
 	}
 	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
-	return sig, signError(err)
+	return sig, scheme.MarkEngine(err, draft.ErrSignAttempts)
 }
 
 // Verify takes pk as round 3's public key (h in coefficient form, which
@@ -101,14 +100,4 @@ func (fnDSA2026) IdleStage(st arith.PlanStage) string {
 
 func (fnDSA2026) CostNote() string {
 	return "floating-point work only: FN-DSA's integer ApproxExp (13 64x64-bit products per Bernoulli trial, the same for every plan) is not priced"
-}
-
-// signError is err, an error of the signer, marked for callers of package
-// scheme: attempts run out as scheme.ErrSignAttempts, and the engine's
-// verdicts (scheme.MarkEngine).
-func signError(err error) error {
-	if errors.Is(err, draft.ErrSignAttempts) {
-		return scheme.MarkSignAttempts(err)
-	}
-	return scheme.MarkEngine(err)
 }
