@@ -29,7 +29,8 @@ func TestDoubleWordShadowedByOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &pairRunner[ddouble.DD, *big.Float, ddouble.Arith, BigExact]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	r := &pairRunner[ddouble.DD, *big.Float, ddouble.Arith, BigExact]{b: b, a: ddouble.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{},
+		inst: instantiatePair[ddouble.DD, *big.Float, ddouble.Arith, BigExact]}
 	for _, c := range []struct {
 		logn       uint
 		short, all int // records signed with and without -short
@@ -82,7 +83,8 @@ func TestDoubleWordAsExactSide(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br := &pairRunner[float64, *big.Float, native.Arith, BigExact]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{}}
+	br := &pairRunner[float64, *big.Float, native.Arith, BigExact]{b: nb, a: native.Arith{}, ex: ex, consts: map[arith.Constant]*big.Float{},
+		inst: instantiatePair[float64, *big.Float, native.Arith, BigExact]}
 	var tBig, tDD time.Duration
 	worstDiff := 0.0 // largest difference of the maxima, in bits
 	for _, req := range falcon.KATRequests(cfg.KATTo) {

@@ -105,21 +105,36 @@ var (
 	_ arith.Arith[Pair[float64, ddouble.DD]] = nativeDDPair{}
 )
 
-// instantiate is falcon.Instantiate of the pair arithmetic p with observer
-// obs, through nativeDDPair or ddPair when the exact side is dd, and
-// through a fused pair (pair_fused.go) when the backend has FMA.
-func instantiate[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend {
+// An instantiator is falcon.Instantiate of a run's pair arithmetic with
+// its observer. Each exact side has its own (instantiateDD for dd,
+// instantiatePair for the others), so that a value type's registration
+// compiles Falcon over only the pairs a run can choose: every
+// instantiation is a copy of the whole engine, and one the run can never
+// take costs as much compile time as one it takes.
+type instantiator[F, X any, A arith.Arith[F], AX Exact[X]] func(b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend
+
+// instantiateDD instantiates Falcon over the pairs with a dd exact side:
+// through nativeDDPair for native, a fused pair (pair_fused.go) for a
+// backend with FMA, ddPairVec for a backend with batched operations, and
+// ddPair otherwise.
+func instantiateDD[F any, A arith.Arith[F]](b arith.Backend, p *PairArith[F, ddouble.DD, A, ddouble.Arith], obs falcon.Observer[ddPairValue[F]]) arith.Backend {
 	if q, ok := any(p).(*PairArith[float64, ddouble.DD, native.Arith, ddouble.Arith]); ok {
 		return falcon.Instantiate[nativeDD](b, nativeDDPair{ddPair[float64, native.Arith]{q}}, any(obs).(falcon.Observer[nativeDD]))
 	}
-	if fb, ok := instantiateFused(b, p, obs); ok {
-		return fb
+	if _, fused := any(p.b).(arith.Fused[F]); fused {
+		return instantiateFusedDD(b, p, obs)
 	}
-	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
-		if v := newDDPairVec(q); v != nil {
-			return falcon.Instantiate[ddPairValue[F]](b, v, any(obs).(falcon.Observer[ddPairValue[F]]))
-		}
-		return falcon.Instantiate[ddPairValue[F]](b, ddPair[F, A]{q}, any(obs).(falcon.Observer[ddPairValue[F]]))
+	if v := newDDPairVec(p); v != nil {
+		return falcon.Instantiate[ddPairValue[F]](b, v, obs)
+	}
+	return falcon.Instantiate[ddPairValue[F]](b, ddPair[F, A]{p}, obs)
+}
+
+// instantiatePair instantiates Falcon over the pairs with an exact side
+// other than dd: PairArith, or a fused pair for a backend with FMA.
+func instantiatePair[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) arith.Backend {
+	if _, fused := any(p.b).(arith.Fused[F]); fused {
+		return instantiateFusedPair[X, AX](b, p, obs)
 	}
 	return falcon.Instantiate[Pair[F, X]](b, p, obs)
 }

@@ -12,9 +12,9 @@ import (
 // arith.Fused (falcon/fft_fused.go), so the pair over such a backend
 // (native-fma) must implement it too, or the backend side would be
 // computed without its fused operations. They are types of their own,
-// chosen by instantiate only for a backend with FMA, so that the pairs over
-// every other backend do not implement arith.Fused and Falcon keeps their
-// schedule. The exact side computes x*y + z as its product then its sum:
+// chosen by instantiateDD and instantiatePair only for a backend with FMA,
+// so that the pairs over every other backend do not implement arith.Fused
+// and Falcon keeps their schedule. The exact side computes x*y + z as its product then its sum:
 // exact to its precision, as every other operation of the exact side.
 
 // pairFused is PairArith with FMA.
@@ -44,15 +44,30 @@ var (
 	_ arith.Arith[Pair[float64, ddouble.DD]] = ddPairFused[float64, arith.Arith[float64]]{}
 )
 
-// instantiateFused is instantiate for a backend with FMA; ok is false when
-// p's backend has none.
-func instantiateFused[F, X any, A arith.Arith[F], AX Exact[X]](b arith.Backend, p *PairArith[F, X, A, AX], obs falcon.Observer[Pair[F, X]]) (_ arith.Backend, ok bool) {
-	fu, ok := any(p.b).(arith.Fused[F])
-	if !ok {
-		return b, false
-	}
-	if q, ok := any(p).(*PairArith[F, ddouble.DD, A, ddouble.Arith]); ok {
-		return falcon.Instantiate[ddPairValue[F]](b, ddPairFused[F, A]{ddPair[F, A]{q}, fu}, any(obs).(falcon.Observer[ddPairValue[F]])), true
-	}
-	return falcon.Instantiate[Pair[F, X]](b, pairFused[F, X, A, AX]{p, fu}, obs), true
+// The fused pairs are instantiated for float64 values under the
+// arithmetic interface only (native-fma, registered as
+// arith.Arith[float64]), not for every registered value type: each is a
+// copy of the whole engine, and no other backend has FMA.
+// RegisterValueType refuses (pairsFused) a backend with FMA of any other
+// registration, which the fused pairs below would not carry.
+
+// pairsFused reports whether the fused pairs below carry the backends of
+// the registration (F, A).
+func pairsFused[F any, A arith.Arith[F]]() bool {
+	_, ok := any((*A)(nil)).(*arith.Arith[float64])
+	return ok
+}
+
+// instantiateFusedDD is instantiateDD for a backend with FMA.
+func instantiateFusedDD(b arith.Backend, p, obs any) arith.Backend {
+	q := p.(*PairArith[float64, ddouble.DD, arith.Arith[float64], ddouble.Arith])
+	fu := q.b.(arith.Fused[float64])
+	return falcon.Instantiate[ddPairValue[float64]](b, ddPairFused[float64, arith.Arith[float64]]{ddPair[float64, arith.Arith[float64]]{q}, fu}, obs.(falcon.Observer[ddPairValue[float64]]))
+}
+
+// instantiateFusedPair is instantiatePair for a backend with FMA.
+func instantiateFusedPair[X any, AX Exact[X]](b arith.Backend, p, obs any) arith.Backend {
+	q := p.(*PairArith[float64, X, arith.Arith[float64], AX])
+	fu := q.b.(arith.Fused[float64])
+	return falcon.Instantiate[Pair[float64, X]](b, pairFused[float64, X, arith.Arith[float64], AX]{q, fu}, obs.(falcon.Observer[Pair[float64, X]]))
 }

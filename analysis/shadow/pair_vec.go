@@ -17,7 +17,7 @@ import (
 // for bit (TestPairVectorRecords in package cabi compares them over the C
 // double plugin, with and without the vector path).
 //
-// It is a type of its own, chosen by instantiate only for a backend that
+// It is a type of its own, chosen by instantiateDD only for a backend that
 // implements arith.Vector, so that the pairs over other backends (above
 // all nativeDDPair, the reference point of the plugin benchmark) do not
 // implement arith.Vector and Falcon keeps their scalar loops.

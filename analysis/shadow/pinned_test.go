@@ -122,7 +122,7 @@ func tapSign[F, X any, A arith.Arith[F], AX Exact[X]](r *pairRunner[F, X, A, AX]
 	p := r.pair()
 	o := newObserver(p, "signature", j, 0)
 	tap := &tapObserver[F, X, A, AX]{observer: o, h: h}
-	if _, err := falcon.Sign(instantiate(r.b, p, tap), sk, msg, falcon.Compressed, rng); err != nil {
+	if _, err := falcon.Sign(r.inst(r.b, p, tap), sk, msg, falcon.Compressed, rng); err != nil {
 		return err
 	}
 	rec := o.finish()

@@ -193,6 +193,7 @@ type pairRunner[F, X any, A arith.Arith[F], AX Exact[X]] struct {
 	acc    ExactAcceptance // replaces BerExp in signatures (nil: BerExp)
 	scheme scheme.Scheme
 	mode   falcon.Mode
+	inst   instantiator[F, X, A, AX]
 }
 
 // pair returns the pair arithmetic of one run. A backend that keeps
@@ -237,7 +238,7 @@ func (r *pairRunner[F, X, A, AX]) instance(kind string, index, key int) (arith.B
 	p := r.pair()
 	o := newObserver(p, kind, index, key)
 	o.acc = r.acc
-	pb := instantiate(r.b, p, o)
+	pb := r.inst(r.b, p, o)
 	if r.acc != nil && kind == "signature" {
 		// pb is an Instance and Config.Check bounded the words per
 		// decision, the two conditions under which WithAcceptance fails.
@@ -354,6 +355,7 @@ type runnerMakers struct {
 	oracle func(b arith.Backend, ex BigExact, consts map[arith.Constant]*big.Float, res float64) runner
 	dd     func(b arith.Backend, ex ddouble.Arith, consts map[arith.Constant]ddouble.DD, res float64) runner
 	emu    func(b arith.Backend, ex emuSide, consts map[arith.Constant]emu64.FPR, res float64) runner
+	err    error // the backend cannot be shadowed (an FMA the pairs do not carry)
 }
 
 // runners holds the pair runners of the registered value types.
@@ -366,8 +368,15 @@ var runners arith.Instances[runnerMakers]
 // registers a value type with every consumer.
 func RegisterValueType[F any, A arith.Arith[F]]() {
 	arith.Add(&runners, func(a A) runnerMakers {
-		return runnerMakers{oracle: runnerFor[F, *big.Float, A, BigExact](a), dd: runnerFor[F, ddouble.DD, A, ddouble.Arith](a),
-			emu: runnerFor[F, emu64.FPR, A, emuSide](a)}
+		mk := runnerMakers{
+			oracle: runnerFor(a, instantiatePair[F, *big.Float, A, BigExact]),
+			dd:     runnerFor(a, instantiateDD[F, A]),
+			emu:    runnerFor(a, instantiatePair[F, emu64.FPR, A, emuSide]),
+		}
+		if _, fused := any(a).(arith.Fused[F]); fused && !pairsFused[F, A]() {
+			mk.err = fmt.Errorf("the shadow pairs a backend with FMA only when its values are float64, registered as arith.Arith[float64]; this one has value type %T", *new(F))
+		}
+		return mk
 	})
 }
 
@@ -377,13 +386,17 @@ func runnersOf(b arith.Backend) (runnerMakers, error) {
 	if !ok {
 		return mk, fmt.Errorf("backend %q has value type %T, which the shadow is not instantiated for (register it with package valuetype)", b.Name, b.Impl)
 	}
+	if mk.err != nil {
+		return mk, fmt.Errorf("backend %q: %w", b.Name, mk.err)
+	}
 	return mk, nil
 }
 
-// runnerFor returns the pair runner of arithmetic a with exact side AX.
-func runnerFor[F, X any, A arith.Arith[F], AX Exact[X]](a A) func(arith.Backend, AX, map[arith.Constant]X, float64) runner {
+// runnerFor returns the pair runner of arithmetic a with exact side AX,
+// which instantiates Falcon over its pairs with inst.
+func runnerFor[F, X any, A arith.Arith[F], AX Exact[X]](a A, inst instantiator[F, X, A, AX]) func(arith.Backend, AX, map[arith.Constant]X, float64) runner {
 	return func(b arith.Backend, ex AX, consts map[arith.Constant]X, res float64) runner {
-		return &pairRunner[F, X, A, AX]{b: b, a: a, ex: ex, consts: consts, res: res}
+		return &pairRunner[F, X, A, AX]{b: b, a: a, ex: ex, consts: consts, res: res, inst: inst}
 	}
 }
 
