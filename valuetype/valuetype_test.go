@@ -1,4 +1,4 @@
-package valuetype
+package valuetype_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/valuetype"
 )
 
 // userValue is a value type of a user's own backend: binary64 in a struct,
@@ -95,7 +96,7 @@ func TestUserValueType(t *testing.T) {
 	}
 	// Registering twice changes nothing.
 	for range 2 {
-		Register[userValue, arith.Arith[userValue]]()
+		valuetype.Register[userValue, arith.Arith[userValue]]()
 		for c, err := range consumers(t, b) {
 			if err != nil {
 				t.Errorf("%s after Register: %v", c, err)
