@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -16,10 +14,8 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/analysis/tune"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/shellword"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -185,59 +181,6 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 	return "vprec:%d" + vprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
-// tuneIdentity names the run an --out directory belongs to. The scheme is
-// in it for FN-DSA only, so that a round-3 directory written before
-// --scheme existed still resumes, and neither scheme's directory resumes as
-// the other's; the key source likewise for FN-DSA's own keys only (as in
-// compare's run.json, campaign.KeySource), so that an FN-DSA directory of
-// round-3 keys written before --key-source existed resumes with
-// --key-source falcon.
-func tuneIdentity(cfg tune.Config) checkpoint.Identity {
-	flags := map[string]string{
-		"params": strconv.Itoa(1 << cfg.LogN), "target": strconv.FormatFloat(cfg.TargetLog2, 'g', -1, 64), "margin": strconv.FormatFloat(cfg.MarginBits, 'g', -1, 64),
-		"statistic": string(cfg.Statistic), "seed": cfg.Seed, "keys": strconv.Itoa(cfg.Keys), "format": cfg.Format,
-	}
-	if !scheme.IsDefault(cfg.Scheme) {
-		flags["scheme"] = cfg.Scheme.Name()
-	}
-	if ks := tuneKeySource(cfg); ks != "" {
-		flags["key_source"] = ks
-	}
-	return checkpoint.Identity{Command: "tune", Flags: flags, Version: releaseVersion()}
-}
-
-// tuneKeySource is the key source of tune's identity: campaign.KeySource
-// of the search's campaigns.
-func tuneKeySource(cfg tune.Config) string {
-	return campaign.KeySource(shadow.Config{Scheme: cfg.Scheme, KeySource: cfg.KeySource})
-}
-
-// checkTuneKeySource refuses to resume the tune directory dir whose
-// checkpoint (path) signs FN-DSA with keys from another source than
-// cfg's, naming the --key-source that resumes it, as compare does
-// (campaign.KeySourceRefusal); checkpoint.Load would refuse it with a bare
-// difference of flags. A missing or unreadable checkpoint is left to
-// checkpoint.Load.
-func checkTuneKeySource(dir, path string, cfg tune.Config) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var env struct {
-		Identity checkpoint.Identity `json:"identity"`
-	}
-	if json.Unmarshal(data, &env) != nil || env.Identity.Command != "tune" {
-		return nil
-	}
-	f := env.Identity.Flags
-	return campaign.KeySourceRefusal(dir, filepath.Base(path), f["scheme"], f["key_source"], cfg.Scheme, tuneKeySource(cfg))
-}
-
-// tuneCheckpoint is the payload of DIR/evaluations.json.
-type tuneCheckpoint struct {
-	Evaluations []*tune.Evaluation `json:"evaluations"`
-}
-
 func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	cfg, err := tuneConfig(opts)
 	if err != nil {
@@ -248,31 +191,8 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	}
 	var ckptPath string
 	if opts.Out != "" {
-		if err := checkTuneDir(opts.Out); err != nil {
+		if ckptPath, err = tune.Resume(opts.Out, &cfg, releaseVersion()); err != nil {
 			return err
-		}
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
-			return fmt.Errorf("--out %s: %w", opts.Out, err)
-		}
-		ckptPath = filepath.Join(opts.Out, "evaluations.json")
-		if err := checkTuneKeySource(opts.Out, ckptPath, cfg); err != nil {
-			return err
-		}
-		ck := &tuneCheckpoint{}
-		if _, err := checkpoint.Load(ckptPath, tuneIdentity(cfg), ck); err != nil {
-			return err
-		}
-		have := map[string]*tune.Evaluation{}
-		for _, e := range ck.Evaluations {
-			if e == nil {
-				return fmt.Errorf("%s: an empty evaluation", ckptPath)
-			}
-			have[e.Key()] = e
-		}
-		cfg.Have = func(k string) (*tune.Evaluation, bool) { e, ok := have[k]; return e, ok }
-		cfg.Done = func(e *tune.Evaluation) error {
-			ck.Evaluations = append(ck.Evaluations, e)
-			return checkpoint.Save(ckptPath, tuneIdentity(cfg), ck)
 		}
 		s.stopOnInterrupt()
 	}
@@ -289,13 +209,13 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 	}
 	data = append(data, '\n')
 	if opts.Out != "" {
-		if err := campaign.WriteFile(filepath.Join(opts.Out, "result.json"), data); err != nil {
+		if err := campaign.WriteFile(filepath.Join(opts.Out, tune.ResultName), data); err != nil {
 			return err
 		}
 		// The manifest, as compare and sweep write theirs: report --in
 		// DIR then says what was run.
 		argv := s.commandArgv("tune")
-		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: "result.json", Version: releaseVersion(), Seed: cfg.Seed,
+		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: tune.ResultName, Version: releaseVersion(), Seed: cfg.Seed,
 			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
 			Note:      fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm),
 			KeySource: res.KeySource}
@@ -390,29 +310,4 @@ func orNone(s []string) string {
 		return "none"
 	}
 	return strings.Join(s, ", ")
-}
-
-// tuneFiles are the files tune keeps in its --out directory.
-var tuneFiles = []string{"evaluations.json", "result.json", results.ManifestName}
-
-// checkTuneDir refuses an --out directory holding anything tune does not
-// write there (a compare or sweep campaign, say): tune would add its
-// files beside that campaign's, and report would then read both as one.
-// A missing or empty directory, or one of an earlier tune run, is fine.
-func checkTuneDir(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("--out %s: %w", dir, err)
-	}
-	for _, e := range ents {
-		name := e.Name()
-		if slices.Contains(tuneFiles, name) || (strings.HasPrefix(name, ".") && strings.Contains(name, ".tmp")) {
-			continue
-		}
-		return fmt.Errorf("--out %s holds %s, which tune does not write (a compare or sweep directory?): give tune a directory of its own", dir, name)
-	}
-	return nil
 }

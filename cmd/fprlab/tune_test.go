@@ -270,7 +270,7 @@ func TestTuneKeySource(t *testing.T) {
 	}
 
 	// A directory tune --scheme fn-dsa wrote before the key source
-	// existed: its identity as that version's tuneIdentity wrote it, the
+	// existed: its identity as that version's tune.Identity wrote it, the
 	// round-3-key search's measurements as its checkpoint.
 	old := filepath.Join(tmp, "old")
 	if err := os.MkdirAll(old, 0o755); err != nil {
@@ -280,7 +280,9 @@ func TestTuneKeySource(t *testing.T) {
 		"params": "512", "target": "-40", "margin": "0.5", "statistic": "per-signature-worst", "seed": "tune-keys", "keys": "1",
 		"format": "vprec:%d", "scheme": "fn-dsa"}}
 	// The round-3-key search's identity is the old one (Load compares).
-	var ck tuneCheckpoint
+	var ck struct {
+		Evaluations []json.RawMessage `json:"evaluations"`
+	}
 	if _, err := checkpoint.Load(filepath.Join(r3Dir, "evaluations.json"), oldID, &ck); err != nil {
 		t.Fatal(err)
 	}
