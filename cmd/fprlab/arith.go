@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/checkpoint"
 )
 
 func newArithCmd(s *streams) *cobra.Command {
@@ -127,7 +125,7 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *streams) e
 	if opts.N >= progressThreshold {
 		cfg.Progress = progressPrinter(s.Err)
 	}
-	ckpt, err := loadErrorsCheckpoint(opts, s)
+	ckpt, err := loadErrorsCheckpoint(opts, cfg, s)
 	if err != nil {
 		return err
 	}
@@ -175,10 +173,10 @@ func arithBackends(name string) ([]arith.Backend, error) {
 
 // measureOps measures each operation on b, taking finished ones from the
 // checkpoint and saving new ones to it.
-func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *errorsCheckpoint, opts *arithErrorsOptions, s *streams) ([]results.OpError, error) {
+func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *analysis.OpErrorCheckpoint, opts *arithErrorsOptions, s *streams) ([]results.OpError, error) {
 	var have func(op string) (results.OpError, bool)
 	if ckpt != nil {
-		have = func(op string) (results.OpError, bool) { return ckpt.find(b.Name, op) }
+		have = ckpt.Have(b.Name)
 	}
 	done := func(r results.OpError, took time.Duration) error {
 		if cfg.Progress != nil {
@@ -187,8 +185,7 @@ func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis
 		if ckpt == nil {
 			return nil
 		}
-		ckpt.Done = append(ckpt.Done, r)
-		return checkpoint.Save(opts.Checkpoint, errorsIdentity(opts), ckpt)
+		return ckpt.Add(r)
 	}
 	res, err := analysis.MeasureOpErrorsFrom(ctx, b, ops, cfg, have, done)
 	if err != nil && ctx.Err() != nil {
@@ -325,48 +322,18 @@ func worstString(r results.OpError) string {
 	return fmt.Sprintf("x = %v", x)
 }
 
-// errorsCheckpoint is the checkpoint payload of `arith errors`: the
-// operations finished so far, keyed by backend and operation, so one file
-// serves --backend all and single backends alike, each in the form the
-// --json document has (results.OpError).
-type errorsCheckpoint struct {
-	Done []results.OpError `json:"done"`
-}
-
-// find returns the finished result of op on backend, if any.
-func (c *errorsCheckpoint) find(backend, op string) (results.OpError, bool) {
-	for _, r := range c.Done {
-		if r.Backend == backend && r.Op == op {
-			return r, true
-		}
-	}
-	return results.OpError{}, false
-}
-
-// errorsIdentity is the identity of an `arith errors` checkpoint: the
-// flags that determine the statistics (the backend keys the records), and
-// the form of its records ("records": "document", results.OpError's JSON;
-// a checkpoint of the earlier record form is refused, not misread).
-func errorsIdentity(o *arithErrorsOptions) checkpoint.Identity {
-	return checkpoint.Identity{Command: "arith errors", Flags: map[string]string{
-		"n": strconv.Itoa(o.N), "seed": strconv.FormatUint(o.Seed, 10),
-		"emin": strconv.Itoa(o.Emin), "emax": strconv.Itoa(o.Emax),
-		"records": "document",
-	}, Version: releaseVersion()}
-}
-
 // loadErrorsCheckpoint reads --checkpoint, if given (nil without one).
-func loadErrorsCheckpoint(o *arithErrorsOptions, s *streams) (*errorsCheckpoint, error) {
+func loadErrorsCheckpoint(o *arithErrorsOptions, cfg analysis.OpErrorConfig, s *streams) (*analysis.OpErrorCheckpoint, error) {
 	if o.Checkpoint == "" {
 		return nil, nil
 	}
 	s.stopOnInterrupt()
-	ckpt := &errorsCheckpoint{}
-	if _, err := checkpoint.Load(o.Checkpoint, errorsIdentity(o), ckpt); err != nil {
+	ckpt, err := analysis.LoadOpErrorCheckpoint(o.Checkpoint, cfg, releaseVersion())
+	if err != nil {
 		return nil, err
 	}
-	if len(ckpt.Done) > 0 {
-		fmt.Fprintf(s.Err, "arith errors: resuming from %s: %d operations already measured\n", o.Checkpoint, len(ckpt.Done))
+	if n := ckpt.Len(); n > 0 {
+		fmt.Fprintf(s.Err, "arith errors: resuming from %s: %d operations already measured\n", o.Checkpoint, n)
 	}
 	return ckpt, nil
 }
