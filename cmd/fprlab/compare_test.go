@@ -234,7 +234,8 @@ func TestSweepFormats(t *testing.T) {
 			t.Errorf("%+v: %v, %v; want %s", tc.opts, got, err, tc.want)
 		}
 	}
-	for _, bad := range []sweepOptions{{}, {Format: "a", Bits: "1:2"}, {Bits: "30:20"}, {Bits: "1:2:0"}, {Bits: "x"}, {Format: "vprec:{9..1}"}, {Bits: "1:5000"}} {
+	for _, bad := range []sweepOptions{{}, {Format: "a", Bits: "1:2"}, {Bits: "30:20"}, {Bits: "1:2:0"}, {Bits: "x"}, {Format: "vprec:{9..1}"}, {Bits: "1:5000"},
+		{Bits: "1:9223372036854775807"}, {Bits: "-9223372036854775808:9223372036854775807"}, {Bits: "0:3"}} {
 		if got, err := sweepFormats(&bad); err == nil {
 			t.Errorf("%+v accepted: %v", bad, got)
 		}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -91,88 +89,22 @@ func newSweepCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// braceRange matches one {A..B} range in a format.
-var braceRange = regexp.MustCompile(`\{(\d+)\.\.(\d+)\}`)
-
-// sweepFormats expands the flags into backend names.
-// vprecSuffix is the part of a vprec format's name after "vprec:P" that
-// --exp and --rounding choose (sweep --bits, tune): rz and sr need an
-// exponent width, 11 unless given.
-func vprecSuffix(exp int, rounding string) string {
-	if rounding != "rn" && exp == 0 {
-		exp = 11
-	}
-	suffix := ""
-	if exp != 0 {
-		suffix = ":e" + strconv.Itoa(exp)
-	}
-	if rounding != "rn" {
-		suffix += ":" + rounding
-	}
-	return suffix
-}
-
-func sweepFormats(opts *sweepOptions) ([]string, error) {
-	var names []string
+// sweepFormats expands --format or --bits into backend names.
+func sweepFormats(opts *sweepOptions) (names []string, err error) {
 	switch {
 	case opts.Format != "" && opts.Bits != "":
 		return nil, errors.New("--format and --bits exclude each other")
 	case opts.Format != "":
-		for _, f := range strings.Split(opts.Format, ",") {
-			f = strings.TrimSpace(f)
-			m := braceRange.FindStringSubmatchIndex(f)
-			if m == nil {
-				names = append(names, f)
-				continue
-			}
-			a, _ := strconv.Atoi(f[m[2]:m[3]])
-			b, _ := strconv.Atoi(f[m[4]:m[5]])
-			if a > b || b-a > 1000 {
-				return nil, fmt.Errorf("--format %q: range {%d..%d} must increase and hold at most 1000 values", f, a, b)
-			}
-			for p := a; p <= b; p++ {
-				names = append(names, f[:m[0]]+strconv.Itoa(p)+f[m[1]:])
-			}
-		}
+		names, err = campaign.ExpandFormats(opts.Format)
 	case opts.Bits != "":
-		parts := strings.Split(opts.Bits, ":")
-		var v [3]int
-		v[2] = 1
-		ok := len(parts) == 2 || len(parts) == 3
-		for i, p := range parts {
-			n, err := strconv.Atoi(p)
-			ok = ok && err == nil && i < 3
-			if ok {
-				v[i] = n
-			}
-		}
-		if !ok || v[0] > v[1] || v[2] < 1 {
-			return nil, fmt.Errorf("--bits %q: want FROM:TO or FROM:TO:STEP with FROM <= TO and STEP >= 1", opts.Bits)
-		}
-		suffix := vprecSuffix(opts.Exp, opts.Rounding)
-		for p := v[0]; p <= v[1]; p += v[2] {
-			names = append(names, "vprec:"+strconv.Itoa(p)+suffix)
-		}
+		names, err = campaign.VprecFormats(opts.Bits, opts.Exp, opts.Rounding)
 	default:
 		return nil, errors.New("missing --format or --bits (for instance --bits 24:80)")
 	}
-	if len(names) > 1000 {
-		return nil, fmt.Errorf("%d formats: at most 1000 in one sweep", len(names))
+	if err == nil && len(names) > campaign.MaxFormats {
+		err = fmt.Errorf("%d formats: at most %d in one sweep", len(names), campaign.MaxFormats)
 	}
-	return names, nil
-}
-
-// formatRounding reads the rounding from a vprec name ("rn" unless it
-// ends in ":rz" or ":sr=SEED").
-func formatRounding(name string) (rounding string) {
-	rounding = "rn"
-	f := strings.Split(name, ":")
-	for _, s := range f[min(2, len(f)):] {
-		if s == "rz" || strings.HasPrefix(s, "sr") {
-			rounding = s
-		}
-	}
-	return rounding
+	return names, err
 }
 
 // sweepPlan is a sweep's validated flags: the backends measured (the
@@ -372,7 +304,7 @@ func (p *sweepPlan) print(points []shadow.Point, s *streams) error {
 // sweepPoint measures one format (or reference backend), taking a finished
 // result from the campaign directory when there is one.
 func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, sweepRun string, s *streams) (*shadow.Point, error) {
-	rounding := formatRounding(b.Name)
+	rounding := campaign.FormatRounding(b.Name)
 	if reference {
 		rounding = "reference"
 	}

@@ -178,7 +178,7 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 	if e := opts.Exp; e != 0 && (e < oracle.MinExpBits || e > oracle.MaxExpBits) {
 		return "", fmt.Errorf("--exp %d: want %d <= E <= %d", e, oracle.MinExpBits, oracle.MaxExpBits)
 	}
-	return "vprec:%d" + vprecSuffix(opts.Exp, opts.Rounding), nil
+	return "vprec:%d" + campaign.VprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
 func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
