@@ -13,7 +13,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/falcon/katref"
 )
 
 // certifyOptions holds the flags of certify.
@@ -101,14 +100,8 @@ func newCertifyCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// certifyJob is one (backend, key) to certify.
-type certifyJob struct {
-	b     arith.Backend
-	model certify.Model
-}
-
 // certifyConfig validates the flags.
-func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certifyJob, err error) {
+func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certify.Job, err error) {
 	if opts.CheckSignatures < 0 || opts.CheckSignatures > 10_000_000 {
 		return 0, 0, 0, nil, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
 	}
@@ -164,7 +157,7 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 		if err != nil {
 			return 0, 0, 0, nil, err
 		}
-		jobs = append(jobs, certifyJob{b: bk, model: m})
+		jobs = append(jobs, certify.Job{Backend: bk, Model: m})
 	}
 	return logn, from, to, jobs, nil
 }
@@ -182,31 +175,9 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	if opts.PStar {
 		return runCertifyPStar(opts, s, logn, keysFor)
 	}
-	var out []certify.Document
-	exceeded := 0
-	for _, j := range jobs {
-		keys, err := keysFor(j.b)
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			sk, i := k.sk, k.key.Index
-			r, err := certify.Certify(j.b, sk, certify.Options{Model: j.model})
-			if err != nil {
-				return err
-			}
-			cr := certify.NewDocument(j.b.Name, logn, k.key, r)
-			if opts.CheckSignatures > 0 {
-				smp, err := certify.CheckSignatures(j.b, sk, opts.CheckSignatures, fmt.Sprintf("fprlab certify %d", i), 0)
-				if err != nil {
-					return err
-				}
-				if cr.AddSampled(smp) {
-					exceeded++
-				}
-			}
-			out = append(out, cr)
-		}
+	out, exceeded, err := certify.All(jobs, keysFor, logn, opts.CheckSignatures)
+	if err != nil {
+		return err
 	}
 	var err2 error
 	if opts.JSON {
@@ -220,16 +191,10 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	return err2
 }
 
-// certKey is a key to certify and what the output calls it.
-type certKey struct {
-	key certify.KeyRef
-	sk  *falcon.PrivateKey
-}
-
 // certifyKeys returns the keys to certify over a backend (seeded keys
 // are made over the backend, as compare makes them) and the degree, read
 // from the key file with --sk.
-func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (func(arith.Backend) ([]certKey, error), uint, error) {
+func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (func(arith.Backend) ([]certify.Key, error), uint, error) {
 	switch {
 	case opts.SK != "":
 		data, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
@@ -246,52 +211,18 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 		if sk.LogN != 9 && sk.LogN != 10 {
 			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d: certify analyses 512 and 1024", opts.SK, 1<<sk.LogN)
 		}
-		keys := []certKey{{certify.KeyRef{Source: "file"}, sk}}
-		return func(arith.Backend) ([]certKey, error) { return keys, nil }, sk.LogN, nil
+		keys := []certify.Key{{Ref: certify.KeyRef{Source: "file"}, SK: sk}}
+		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, sk.LogN, nil
 	case opts.Keys > 0:
-		return func(b arith.Backend) ([]certKey, error) {
-			keys := make([]certKey, opts.Keys)
-			for i := range keys {
-				sk, err := shadow.SeededKey(b, logn, opts.Seed, i)
-				if err != nil {
-					return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
-				}
-				keys[i] = certKey{certify.KeyRef{Source: "seed", Index: i}, sk}
-			}
-			return keys, nil
+		return func(b arith.Backend) ([]certify.Key, error) {
+			return certify.SeededKeys(b, logn, opts.Seed, opts.Keys)
 		}, logn, nil
 	}
-	sks, err := katKeys(logn, from, to)
+	keys, err := certify.KATKeys(logn, from, to)
 	if err != nil {
 		return nil, 0, err
 	}
-	keys := make([]certKey, len(sks))
-	for i, sk := range sks {
-		keys[i] = certKey{certify.KeyRef{Source: "kat", Index: from + i}, sk}
-	}
-	return func(arith.Backend) ([]certKey, error) { return keys, nil }, logn, nil
-}
-
-// katKeys decodes the private keys of the NIST KAT records from to to
-// (excluded) of degree 2^logn.
-func katKeys(logn uint, from, to int) ([]*falcon.PrivateKey, error) {
-	rsp, err := katref.Response(logn)
-	if err != nil {
-		return nil, err
-	}
-	_, recs, err := falcon.ParseKAT(rsp)
-	if err != nil {
-		return nil, err
-	}
-	var keys []*falcon.PrivateKey
-	for i := from; i < to; i++ {
-		sk, err := falcon.DecodePrivateKey(recs[i].SK)
-		if err != nil {
-			return nil, fmt.Errorf("KAT record %d: %w", i, err)
-		}
-		keys = append(keys, sk)
-	}
-	return keys, nil
+	return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, logn, nil
 }
 
 // printCertify prints the verdicts first, then each certificate.
@@ -339,7 +270,7 @@ func printCertify(w io.Writer, rs []certify.Document) error {
 // bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
-func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(arith.Backend) ([]certKey, error)) error {
+func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(arith.Backend) ([]certify.Key, error)) error {
 	nat, err := lookupBackend("native")
 	if err != nil {
 		return err
@@ -348,33 +279,19 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	if err != nil {
 		return err
 	}
-	var out []certify.PStarDocument
-	worst, unproven := 0, false
-	for _, k := range keys {
-		r, err := certify.PStar(k.sk)
-		if err != nil {
-			return fmt.Errorf("%s: %w", k.key.Name(), err)
-		}
-		out = append(out, certify.PStarDocument{Key: k.key, PStarResult: r})
-		if r.PStar == nil {
-			unproven = true
-		} else {
-			worst = max(worst, *r.PStar)
-		}
-	}
-	doc := map[string]any{"params": 1 << logn, "per_key": out, "worst_pstar": worst}
-	if unproven {
-		doc["worst_pstar"] = nil
+	doc, err := certify.PStarAll(logn, keys)
+	if err != nil {
+		return err
 	}
 	if opts.JSON {
 		return printJSON(s.Out, map[string]any{"pstar": doc})
 	}
-	if unproven {
+	if doc.Worst == nil {
 		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: no vprec:P up to P = %d is proven for every key\n", 1<<logn, certify.PStarHigh)
 	} else {
-		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", 1<<logn, worst, len(out))
+		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", 1<<logn, *doc.Worst, len(doc.PerKey))
 	}
-	for _, r := range out {
+	for _, r := range doc.PerKey {
 		if r.PStar == nil {
 			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.Name(), certify.PStarHigh)
 			continue
@@ -389,23 +306,11 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 }
 
 // certifySummary certifies each key of the compare campaign cfg over b
-// (its seeded keys as the campaign makes them, or its KAT records' keys)
 // and records the bound in sum (compare --certify).
 func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) error {
-	var keys []*falcon.PrivateKey
-	var err error
-	if cfg.KATMode() {
-		if keys, err = katKeys(cfg.LogN, cfg.KATFrom, cfg.KATTo); err != nil {
-			return err
-		}
-	} else {
-		for i := range cfg.Keys {
-			sk, err := shadow.SeededKey(b, cfg.LogN, cfg.Seed, i)
-			if err != nil {
-				return fmt.Errorf("key %d: %w", i, err)
-			}
-			keys = append(keys, sk)
-		}
+	keys, err := certify.CampaignKeys(cfg, b)
+	if err != nil {
+		return err
 	}
 	c, err := certify.Summarize(b, keys)
 	if err != nil {

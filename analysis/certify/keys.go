@@ -1,0 +1,147 @@
+package certify
+
+import (
+	"fmt"
+
+	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/falcon/katref"
+)
+
+// The keys a certification covers, and the loops over (backend, key)
+// pairs of the certify command and of compare --certify.
+
+// Key is a key to certify and what the output calls it.
+type Key struct {
+	Ref KeyRef
+	SK  *falcon.PrivateKey
+}
+
+// KATKeys returns the private keys of the NIST KAT records from to to
+// (excluded) of degree 2^logn.
+func KATKeys(logn uint, from, to int) ([]Key, error) {
+	rsp, err := katref.Response(logn)
+	if err != nil {
+		return nil, err
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		return nil, err
+	}
+	if from < 0 || to > len(recs) || from > to {
+		return nil, fmt.Errorf("KAT records %d:%d: the file holds records 0 to %d", from, to, len(recs)-1)
+	}
+	var keys []Key
+	for i := from; i < to; i++ {
+		sk, err := falcon.DecodePrivateKey(recs[i].SK)
+		if err != nil {
+			return nil, fmt.Errorf("KAT record %d: %w", i, err)
+		}
+		keys = append(keys, Key{KeyRef{Source: "kat", Index: i}, sk})
+	}
+	return keys, nil
+}
+
+// SeededKeys returns the first n keys of a seeded campaign (seed seed)
+// over b, made as the campaign makes them (shadow.SeededKey).
+func SeededKeys(b arith.Backend, logn uint, seed string, n int) ([]Key, error) {
+	keys := make([]Key, n)
+	for i := range keys {
+		sk, err := shadow.SeededKey(b, logn, seed, i)
+		if err != nil {
+			return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
+		}
+		keys[i] = Key{KeyRef{Source: "seed", Index: i}, sk}
+	}
+	return keys, nil
+}
+
+// Job is a backend to certify, with the error model of its operations.
+type Job struct {
+	Backend arith.Backend
+	Model   Model
+}
+
+// All certifies every key keysFor gives for each job's backend and, when
+// check > 0, signs check messages with each under the oracle shadow
+// (CheckSignatures, messages seeded "fprlab certify INDEX") to set the
+// sampled maximum beside the bound. exceeded counts the keys whose
+// sampled maximum exceeds its certified bound: an analysis or an error
+// model that is wrong.
+func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check int) (docs []Document, exceeded int, err error) {
+	for _, j := range jobs {
+		keys, err := keysFor(j.Backend)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, k := range keys {
+			r, err := Certify(j.Backend, k.SK, Options{Model: j.Model})
+			if err != nil {
+				return nil, 0, err
+			}
+			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
+			if check > 0 {
+				smp, err := CheckSignatures(j.Backend, k.SK, check, fmt.Sprintf("fprlab certify %d", k.Ref.Index), 0)
+				if err != nil {
+					return nil, 0, err
+				}
+				if d.AddSampled(smp) {
+					exceeded++
+				}
+			}
+			docs = append(docs, d)
+		}
+	}
+	return docs, exceeded, nil
+}
+
+// PStarReport is the certified P* of a set of keys: each key's, and the
+// worst (nil when some key has none up to PStarHigh).
+type PStarReport struct {
+	Params int             `json:"params"`
+	PerKey []PStarDocument `json:"per_key"`
+	Worst  *int            `json:"worst_pstar"`
+}
+
+// PStarAll finds the certified P* of each key (PStar) and the worst.
+func PStarAll(logn uint, keys []Key) (*PStarReport, error) {
+	rep := &PStarReport{Params: 1 << logn}
+	worst, unproven := 0, false
+	for _, k := range keys {
+		r, err := PStar(k.SK)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k.Ref.Name(), err)
+		}
+		rep.PerKey = append(rep.PerKey, PStarDocument{Key: k.Ref, PStarResult: r})
+		if r.PStar == nil {
+			unproven = true
+		} else {
+			worst = max(worst, *r.PStar)
+		}
+	}
+	if !unproven {
+		rep.Worst = &worst
+	}
+	return rep, nil
+}
+
+// CampaignKeys returns the keys of the compare campaign cfg over b: its
+// seeded keys as the campaign makes them, or its KAT records' keys.
+func CampaignKeys(cfg shadow.Config, b arith.Backend) ([]*falcon.PrivateKey, error) {
+	var keys []Key
+	var err error
+	if cfg.KATMode() {
+		keys, err = KATKeys(cfg.LogN, cfg.KATFrom, cfg.KATTo)
+	} else {
+		keys, err = SeededKeys(b, cfg.LogN, cfg.Seed, cfg.Keys)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sks := make([]*falcon.PrivateKey, len(keys))
+	for i, k := range keys {
+		sks[i] = k.SK
+	}
+	return sks, nil
+}
