@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // divergeOptions holds the flags of diverge.
@@ -338,34 +338,9 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	if opts.Out == "" {
 		return nil
 	}
-	if err := writeNew(opts.Out, rec.Key.Encode()); err != nil {
+	if err := safefile.WriteNew(opts.Out, rec.Key.Encode(), true); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Out, "wrote %s\n", opts.Out)
-	return nil
-}
-
-// writeNew writes data to path atomically (a temporary file in the same
-// directory, linked into place) and never over an existing file.
-func writeNew(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".fprlab-leak-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), path); err != nil {
-		return fmt.Errorf("--out: %w", err)
-	}
 	return nil
 }

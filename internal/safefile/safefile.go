@@ -16,6 +16,8 @@
 //     output and devices are written before any rename and secret files
 //     last among them, so a failed write leaves no new file and a private
 //     key is never printed when another output fails.
+//   - WriteNew writes one new file the same way and never over anything
+//     that exists: what a recovered private key is written with.
 //   - Distinct refuses a command line whose outputs name one of its inputs
 //     or each other (a KAT reference overwritten by its own regeneration,
 //     a checkpoint replaced by a result file).
@@ -177,6 +179,37 @@ func WriteFiles(stdout io.Writer, files ...File) error {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", p.f.Path, unwrapPath(err))
 		}
+	}
+	return nil
+}
+
+// WriteNew writes data to path, which must not exist: to a temporary file
+// in path's directory first, synced, then linked into place, so that path
+// either does not exist or holds all of data, and an existing file, link
+// or device at path is refused and left as it was (a link, unlike a
+// rename, does not replace). The file is readable by its owner only when
+// secret.
+func WriteNew(path string, data []byte, secret bool) error {
+	if path == "" {
+		return errors.New("writing: empty file name")
+	}
+	tmp, err := writeTemp(path, File{Path: path, Data: data, Secret: secret})
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer os.Remove(tmp)
+	f, err := os.Open(tmp)
+	if err == nil {
+		err = errors.Join(f.Sync(), f.Close())
+	}
+	if err == nil {
+		err = os.Link(tmp, path)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("writing %s: it exists; give the name of a new file", path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, unwrapPath(err))
 	}
 	return nil
 }

@@ -231,3 +231,46 @@ func TestWriteFilesBothOrNeither(t *testing.T) {
 		t.Error("the public key file was written although the private key failed")
 	}
 }
+
+// TestWriteNew: a new file gets the data (private when secret) and no
+// temporary is left; an existing file, a link (even to a missing file)
+// and a device are refused by the user's name and left as they were.
+func TestWriteNew(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "key")
+	if err := WriteNew(p, []byte("secret"), true); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(p); err != nil || string(b) != "secret" {
+		t.Fatalf("read back %q, %v", b, err)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	if err := WriteNew(p, []byte("other"), true); err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "exists") {
+		t.Errorf("over an existing file: %v", err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "secret" {
+		t.Errorf("the existing file now holds %q", b)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink(filepath.Join(dir, "missing"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteNew(dangling, []byte("x"), false); err == nil {
+		t.Error("written through a dangling link")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); err == nil {
+		t.Error("the dangling link's target was created")
+	}
+	if err := WriteNew("/dev/null", []byte("x"), false); err == nil || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("over /dev/null: %v", err)
+	}
+	if err := WriteNew(filepath.Join(dir, "no", "such", "dir"), []byte("x"), false); err == nil || strings.Contains(err.Error(), ".tmp") {
+		t.Errorf("into a missing directory: %v", err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 2 {
+		t.Errorf("the directory holds %v, want the key and the link", ents)
+	}
+}
