@@ -7,7 +7,5 @@ import "os"
 // Without Unix processes and signals plugins are not isolated; no such
 // system loads them either (arith/cabi's dl_other.go).
 
-func isWorker() bool                                              { return false }
-func needsWorker([]string) bool                                   { return false }
 func workerMain([]string) int                                     { return exitUsage }
 func supervise(args []string, stdin, stdout, stderr *os.File) int { return exitUsage }

@@ -128,25 +128,3 @@ func TestHostilePluginKAT(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }
-
-// TestNeedsWorker: the command lines that name a plugin backend, in any
-// of the forms a backend is written, run in a worker; others do not.
-func TestNeedsWorker(t *testing.T) {
-	for _, c := range []struct {
-		args []string
-		want bool
-	}{
-		{[]string{"compare", "--backend", "native"}, false},
-		{[]string{"compare", "--backend", "native,so:./lib.so"}, true},
-		{[]string{"kat", "--backend=so:./lib.so@cfg"}, true},
-		{[]string{"sweep", "--backend", "plan:ldl=so:./t.so@40+all=vprec:53"}, true},
-		{[]string{"version"}, false},
-	} {
-		if got := needsWorker(c.args); got != c.want {
-			t.Errorf("needsWorker(%q) = %v", c.args, got)
-		}
-	}
-	if got := pluginNames([]string{"--backend", "native,so:./a.so", "plan:ldl=so:./b.so@4+all=binary64"}); strings.Join(got, " ") != "so:./a.so so:./b.so@4" {
-		t.Errorf("pluginNames: %q", got)
-	}
-}

@@ -88,14 +88,16 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/fprlab/fprlab/internal/isolate"
 )
 
 func main() {
 	args := os.Args[1:]
 	switch {
-	case isWorker():
+	case isolate.IsWorker():
 		os.Exit(workerMain(args))
-	case needsWorker(args):
+	case isolate.Needed(args):
 		// A plugin runs in a worker process (isolate.go).
 		os.Exit(supervise(args, os.Stdin, os.Stdout, os.Stderr))
 	}

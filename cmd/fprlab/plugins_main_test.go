@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/fprlab/fprlab/internal/isolate"
 	"github.com/fprlab/fprlab/internal/plugintest"
 )
 
@@ -15,7 +16,7 @@ import (
 // a plan's sampler stage (none without gcc, unless CI=true), and removes
 // the plugins the tests built.
 func TestMain(m *testing.M) {
-	if isWorker() {
+	if isolate.IsWorker() {
 		// The test binary is the plugin worker of the tests that run
 		// commands isolated (isolate_test.go).
 		if os.Getenv("FPRLAB_TEST_SEGMENT_UNITS") == "1" {

@@ -24,7 +24,7 @@ import (
 // is exitUsage; a run stopped by Ctrl-C exits with exitInterrupted, the
 // shell's code for SIGINT. A plugin backend that fails -- ends or
 // crashes the worker process it runs in, hangs, returns an error status,
-// writes past the memory it was given -- makes exitPlugin (isolate.go):
+// writes past the memory it was given -- makes exitPlugin (internal/isolate):
 // neither "no" nor bad input, and never the plugin's own exit status.
 const (
 	exitOK          = 0

@@ -1,0 +1,29 @@
+//go:build !unix
+
+package isolate
+
+import (
+	"errors"
+	"os"
+)
+
+// Without Unix processes and signals plugins are not isolated; no such
+// system loads them either (arith/cabi's dl_other.go).
+
+// Outcome is how a worker ended (see the Unix build).
+type Outcome struct {
+	Decided     bool
+	Code        int
+	Interrupted bool
+	Failure     string
+}
+
+var errNoWorkers = errors.New("plugin workers need a Unix system")
+
+func IsWorker() bool                      { return false }
+func Needed([]string) bool                { return false }
+func PluginNames([]string) []string       { return nil }
+func Attach() (*os.File, *os.File, error) { return nil, nil, errNoWorkers }
+func Supervise(args []string, stdin, stdout, stderr *os.File) (Outcome, error) {
+	return Outcome{}, errNoWorkers
+}
