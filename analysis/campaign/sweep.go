@@ -1,15 +1,18 @@
 package campaign
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
@@ -111,4 +114,88 @@ func WriteFile(path string, data []byte) error {
 		return err
 	}
 	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: data})
+}
+
+// Sweep measures the formats of a sweep in turn: each is one compare
+// campaign (Measure, in the format's directory FormatDir when Dir is
+// set), then, when KAT > 0, the NIST KAT conformance of its first KAT
+// records; a format whose finished result is in its directory
+// (LoadPoint) is taken from there, and each new result is saved there
+// before the next format starts.
+type Sweep struct {
+	Config shadow.Config
+	// Backends are the formats measured, the References reference
+	// backends first.
+	Backends   []arith.Backend
+	References int
+	KAT        int
+	// Dir is the sweep directory ("" for none) and Run the SHA-256 of its
+	// run.json, to which each format's result is bound.
+	Dir, Run string
+	Version  string
+	// ShardI and ShardN: the formats measured are those whose index is
+	// ShardI modulo ShardN (every one when ShardN <= 1).
+	ShardI, ShardN int
+	// Measure runs the compare campaign of backend b with cfg in the
+	// directory dir ("" for none) and returns its summary.
+	Measure func(ctx context.Context, cfg shadow.Config, b arith.Backend, dir string) (*shadow.Summary, error)
+	// Measured, if set, hears each format's point as it is finished (i is
+	// the format's index in Backends).
+	Measured func(i int, pt *shadow.Point)
+}
+
+// Points measures the sweep's formats and returns their points, in the
+// order of Backends.
+func (s *Sweep) Points(ctx context.Context) ([]shadow.Point, error) {
+	var points []shadow.Point
+	for i, b := range s.Backends {
+		if s.ShardN > 1 && i%s.ShardN != s.ShardI {
+			continue
+		}
+		pt, err := s.point(ctx, b, i < s.References)
+		if err != nil {
+			return nil, fmt.Errorf("format %s: %w", b.Name, err)
+		}
+		if s.Measured != nil {
+			s.Measured(i, pt)
+		}
+		points = append(points, *pt)
+	}
+	return points, nil
+}
+
+// point measures one format (or reference backend).
+func (s *Sweep) point(ctx context.Context, b arith.Backend, reference bool) (*shadow.Point, error) {
+	rounding := FormatRounding(b.Name)
+	if reference {
+		rounding = "reference"
+	}
+	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: b.ExpBits, Rounding: rounding}
+	var dir string
+	if s.Dir != "" {
+		dir = FormatDir(s.Dir, b.Name)
+		if cached, ok, err := LoadPoint(dir, b.Name, s.Run, s.Version); err != nil || ok {
+			return cached, err
+		}
+	}
+	sum, err := s.Measure(ctx, s.Config, b, dir)
+	if err != nil {
+		return nil, err
+	}
+	pt.Summary = sum
+	if s.KAT > 0 {
+		t0 := time.Now()
+		k, err := shadow.KATConformance(ctx, b, s.Config.LogN, s.KAT)
+		if err != nil {
+			return nil, err
+		}
+		pt.KAT = k
+		pt.Seconds += time.Since(t0).Seconds()
+	}
+	if dir != "" {
+		if err := SavePoint(dir, pt, s.Run, s.Version); err != nil {
+			return nil, err
+		}
+	}
+	return pt, nil
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -241,26 +240,31 @@ func (p *sweepPlan) openDir(opts *sweepOptions) (closeDir func(), err error) {
 	return func() { camp.Close() }, nil
 }
 
-// measure measures the formats of this shard in turn.
+// measure measures the formats of this shard in turn, each a compare
+// campaign as compare runs it (in the format's directory, with its
+// manifest).
 func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *streams) ([]shadow.Point, error) {
-	var points []shadow.Point
-	for i, b := range p.bs {
-		if p.shardN > 1 && i%p.shardN != p.shardI {
-			continue
-		}
-		pt, err := sweepPoint(ctx, opts, p.cfg, b, i < p.refs, p.run, s)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, interrupted(opts.Out)
+	sw := &campaign.Sweep{Config: p.cfg, Backends: p.bs, References: p.refs, KAT: opts.KAT, Dir: opts.Out, Run: p.run,
+		Version: releaseVersion(), ShardI: p.shardI, ShardN: p.shardN,
+		Measure: func(ctx context.Context, cfg shadow.Config, b arith.Backend, dir string) (*shadow.Summary, error) {
+			co := opts.compareOptions
+			co.Backends, co.Out, co.JSON = b.Name, dir, true
+			sums, err := compareRun(ctx, &co, cfg, []arith.Backend{b}, s)
+			if err != nil {
+				return nil, err
 			}
-			return nil, fmt.Errorf("format %s: %w", b.Name, err)
+			return sums[0], nil
+		}}
+	if !opts.JSON {
+		sw.Measured = func(i int, pt *shadow.Point) {
+			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", pt.Format, i+1, len(p.bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
 		}
-		if !opts.JSON {
-			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", b.Name, i+1, len(p.bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
-		}
-		points = append(points, *pt)
 	}
-	return points, nil
+	points, err := sw.Points(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(opts.Out)
+	}
+	return points, err
 }
 
 // save returns the sweep document of the points and, with --out, writes
@@ -299,45 +303,6 @@ func (p *sweepPlan) print(points []shadow.Point, s *streams) error {
 		}
 	}
 	return printSweep(s.Out, points, refs)
-}
-
-// sweepPoint measures one format (or reference backend), taking a finished
-// result from the campaign directory when there is one.
-func sweepPoint(ctx context.Context, opts *sweepOptions, cfg shadow.Config, b arith.Backend, reference bool, sweepRun string, s *streams) (*shadow.Point, error) {
-	rounding := campaign.FormatRounding(b.Name)
-	if reference {
-		rounding = "reference"
-	}
-	pt := &shadow.Point{Format: b.Name, Bits: b.Bits, ExpBits: b.ExpBits, Rounding: rounding}
-	var dir string
-	if opts.Out != "" {
-		dir = campaign.FormatDir(opts.Out, b.Name)
-		if cached, ok, err := campaign.LoadPoint(dir, b.Name, sweepRun, releaseVersion()); err != nil || ok {
-			return cached, err
-		}
-	}
-	co := opts.compareOptions
-	co.Backends, co.Out, co.JSON = b.Name, dir, true
-	sums, err := compareRun(ctx, &co, cfg, []arith.Backend{b}, s)
-	if err != nil {
-		return nil, err
-	}
-	pt.Summary = sums[0]
-	if opts.KAT > 0 {
-		t0 := time.Now()
-		k, err := shadow.KATConformance(ctx, b, cfg.LogN, opts.KAT)
-		if err != nil {
-			return nil, err
-		}
-		pt.KAT = k
-		pt.Seconds += time.Since(t0).Seconds()
-	}
-	if dir != "" {
-		if err := campaign.SavePoint(dir, pt, sweepRun, releaseVersion()); err != nil {
-			return nil, err
-		}
-	}
-	return pt, nil
 }
 
 // printSweep prints the per-format table and P*.
