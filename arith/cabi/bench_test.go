@@ -198,3 +198,60 @@ func BenchmarkVectorCall(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMonitorCost512 is the per-call part of isolation's cost:
+// shadowed Falcon-512 signing over the C double plugin with the monitor
+// page attached, as in a worker (each call into the plugin counted and
+// named on it), interleaved with the same signing without the page. It
+// reports both per signature and their ratio (monitored/plain); the
+// guards around blocks handed to the plugin are in both. The fixed part
+// (a second process, a second plugin load) is measured on the command
+// line (docs/findings.md).
+//
+//	go test -run='^$' -bench=MonitorCost512 -count=5 ./arith/cabi
+func BenchmarkMonitorCost512(b *testing.B) {
+	cfg := benchConfig()
+	sk, _, err := falcon.Keygen(lookup(b, "native"), cfg.LogN, sha3.NewSHAKE256())
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := shadow.NewSigner(benchBackend(b, "so:double"), cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	detach, err := cabi.SwitchMonitor(true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer detach()
+	var cpu [2]int64
+	sign := func(k int) {
+		if _, err := cabi.SwitchMonitor(k == 1); err != nil {
+			b.Fatal(err)
+		}
+		t0 := cpuTime(b)
+		for j := 1; j <= cfg.Signatures; j++ {
+			if _, err := s.Sign(sk, j); err != nil {
+				b.Fatal(err)
+			}
+		}
+		cpu[k] += cpuTime(b) - t0
+	}
+	sign(0)
+	sign(1)
+	cpu = [2]int64{}
+	runtime.GC()
+	for b.Loop() {
+		sign(0)
+		sign(1)
+	}
+	sigs := float64(b.N * cfg.Signatures)
+	calls := cabi.MonitorCompleted()
+	if calls == 0 {
+		b.Fatal("the monitor page counted no call")
+	}
+	b.ReportMetric(float64(calls)/(sigs+float64(cfg.Signatures)), "monitored-calls/sig")
+	b.ReportMetric(float64(cpu[0])/sigs, "plain-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/sigs, "monitored-cpu-ns/sig")
+	b.ReportMetric(float64(cpu[1])/float64(cpu[0]), "ratio")
+}

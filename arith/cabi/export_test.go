@@ -1,6 +1,10 @@
 package cabi
 
-import "sync"
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+)
 
 // CountCalls makes every later call into a plugin increment
 // counts[name of its function], until the returned function is called
@@ -25,4 +29,41 @@ func Words8(v Value8) []uint64 { return v.w[:] }
 func Decode(a Arith8, x Value8) error {
 	_, err := a.decodeCall(wide(x))
 	return err
+}
+
+// SwitchMonitor attaches a monitor page (a temporary file's) the first
+// time it is called with on, and afterwards switches that page on and
+// off, so that a benchmark can interleave calls counted on the page, as a
+// worker's are, with calls that are not. It returns a function that
+// detaches the page.
+func SwitchMonitor(on bool) (detach func(), err error) {
+	if on && switched == nil {
+		f, err := os.CreateTemp("", "fprlab-monitor-bench-")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name())
+		defer f.Close()
+		if err := AttachMonitor(f); err != nil {
+			return nil, err
+		}
+		switched = monitor
+	}
+	if on {
+		monitor = switched
+	} else {
+		monitor = nil
+	}
+	return func() { monitor, switched = nil, nil }, nil
+}
+
+var switched *[MonitorSize / 8]uint64
+
+// MonitorCompleted is the number of calls the page of SwitchMonitor
+// counted.
+func MonitorCompleted() uint64 {
+	if switched == nil {
+		return 0
+	}
+	return atomic.LoadUint64(&switched[monCompleted])
 }
