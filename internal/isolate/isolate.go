@@ -119,19 +119,6 @@ func Attach() (stdout, stderr *os.File, err error) {
 	return stdout, stderr, nil
 }
 
-// An Outcome is how a worker ended.
-type Outcome struct {
-	// Decided: the worker ended by its own decision, with status Code.
-	Decided bool
-	Code    int
-	// Interrupted: an interrupt ended the worker at once (a second
-	// interrupt, as it ends the program).
-	Interrupted bool
-	// Failure is the line saying how a plugin ended the worker, when
-	// neither of the above.
-	Failure string
-}
-
 // runtimeReport matches the first line of the Go runtime's report of a
 // crash (a signal in the plugin's C code reaches the runtime's handler),
 // a fatal error or a panic.

@@ -10,14 +10,6 @@ import (
 // Without Unix processes and signals plugins are not isolated; no such
 // system loads them either (arith/cabi's dl_other.go).
 
-// Outcome is how a worker ended (see the Unix build).
-type Outcome struct {
-	Decided     bool
-	Code        int
-	Interrupted bool
-	Failure     string
-}
-
 var errNoWorkers = errors.New("plugin workers need a Unix system")
 
 func IsWorker() bool                      { return false }
