@@ -93,6 +93,15 @@ func KeyGen(logn uint, seed []byte) (*SigningKey, error) {
 	if len(seed) != KeygenSeedSize {
 		return nil, fmt.Errorf("fndsa2026: key generation: seed of %d bytes, want %d", len(seed), KeygenSeedSize)
 	}
+	return keyGen(logn, seed)
+}
+
+// keyGen is KeyGen for a seed of any length: the draft's key generation
+// seeds its SHAKE256 stream with whatever bytes it is given, and
+// rust-fn-dsa's reference key tests (KAT_KG256/512/1024 in fn-dsa-kgen)
+// use short ASCII seeds ("test0", "test1", ...) that KeyGen's API does not
+// take.
+func keyGen(logn uint, seed []byte) (*SigningKey, error) {
 	n := 1 << logn
 	p := shakeprng.New(seed)
 	f, g := make([]int8, n), make([]int8, n)
