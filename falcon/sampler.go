@@ -209,6 +209,18 @@ func newSampler[F any, A arith.Arith[F]](a A, src randSource, logn uint, obs Obs
 	return s
 }
 
+// setProfile selects the sampler of an FN-DSA profile (FN-DSA's integer
+// ApproxExp, and for the 2026 draft its 80-bit base sampler); round 3's
+// is the default.
+func (s *sampler[F, A]) setProfile(prof fnDSAProfile) {
+	if prof == round3Profile {
+		return
+	}
+	s.fips206 = true
+	s.fipsExpm, _ = any(s.a).(fips206.Expm[F])
+	s.base79 = prof == fnDSA2026Profile
+}
+
 // u64 and u8 read the sampler's random source.
 func (s *sampler[F, A]) u64() uint64 {
 	if s.p != nil {

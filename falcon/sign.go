@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 )
 
@@ -452,11 +451,7 @@ func (e *engineOf[F, A]) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSampler(a, src, sk.LogN, e.obs)
-	if prof != round3Profile {
-		s.fips206 = true
-		s.fipsExpm, _ = any(a).(fips206.Expm[F])
-		s.base79 = prof == fnDSA2026Profile
-	}
+	s.setProfile(prof)
 	s.setAcceptance(e.acc)
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

@@ -1570,6 +1570,16 @@ func newSamplerEmu64(a emu64.Arith, src randSource, logn uint, obs Observer[emu6
 	return s
 }
 
+// setProfile is the emu64 copy of sampler.setProfile (sampler.go).
+func (s *samplerEmu64) setProfile(prof fnDSAProfile) {
+	if prof == round3Profile {
+		return
+	}
+	s.fips206 = true
+	s.fipsExpm, _ = any(s.a).(fips206.Expm[emu64.FPR])
+	s.base79 = prof == fnDSA2026Profile
+}
+
 // u64 is the emu64 copy of sampler.u64 (sampler.go).
 func (s *samplerEmu64) u64() uint64 {
 	if s.p != nil {
@@ -1736,11 +1746,7 @@ func (e *engineOfEmu64) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[See
 func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerEmu64(a, src, sk.LogN, e.obs)
-	if prof != round3Profile {
-		s.fips206 = true
-		s.fipsExpm, _ = any(a).(fips206.Expm[emu64.FPR])
-		s.base79 = prof == fnDSA2026Profile
-	}
+	s.setProfile(prof)
 	s.setAcceptance(e.acc)
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

@@ -1523,6 +1523,16 @@ func newSamplerNative(a native.Arith, src randSource, logn uint, obs Observer[fl
 	return s
 }
 
+// setProfile is the native copy of sampler.setProfile (sampler.go).
+func (s *samplerNative) setProfile(prof fnDSAProfile) {
+	if prof == round3Profile {
+		return
+	}
+	s.fips206 = true
+	s.fipsExpm, _ = any(s.a).(fips206.Expm[float64])
+	s.base79 = prof == fnDSA2026Profile
+}
+
 // u64 is the native copy of sampler.u64 (sampler.go).
 func (s *samplerNative) u64() uint64 {
 	if s.p != nil {
@@ -1689,11 +1699,7 @@ func (e *engineOfNative) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[Se
 func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerNative(a, src, sk.LogN, e.obs)
-	if prof != round3Profile {
-		s.fips206 = true
-		s.fipsExpm, _ = any(a).(fips206.Expm[float64])
-		s.base79 = prof == fnDSA2026Profile
-	}
+	s.setProfile(prof)
 	s.setAcceptance(e.acc)
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

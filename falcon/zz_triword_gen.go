@@ -497,6 +497,16 @@ func newSamplerTriword(a triword.Arith, src randSource, logn uint, obs Observer[
 	return s
 }
 
+// setProfile is the triword copy of sampler.setProfile (sampler.go).
+func (s *samplerTriword) setProfile(prof fnDSAProfile) {
+	if prof == round3Profile {
+		return
+	}
+	s.fips206 = true
+	s.fipsExpm, _ = any(s.a).(fips206.Expm[triword.TW])
+	s.base79 = prof == fnDSA2026Profile
+}
+
 // u64 is the triword copy of sampler.u64 (sampler.go).
 func (s *samplerTriword) u64() uint64 {
 	if s.p != nil {
@@ -663,11 +673,7 @@ func (e *engineOfTriword) attemptDyn(sk *PrivateKey, hNTT, hm []uint16, seed *[S
 func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src randSource, prof fnDSAProfile) (*Attempt, error) {
 	a := e.runArith()
 	s := newSamplerTriword(a, src, sk.LogN, e.obs)
-	if prof != round3Profile {
-		s.fips206 = true
-		s.fipsExpm, _ = any(a).(fips206.Expm[triword.TW])
-		s.base79 = prof == fnDSA2026Profile
-	}
+	s.setProfile(prof)
 	s.setAcceptance(e.acc)
 	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
 	if s.stuck {

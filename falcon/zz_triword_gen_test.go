@@ -75,6 +75,17 @@ func (e *engineOfTriword) expandedParts(key any) []any {
 	return []any{k.b00, k.b01, k.b10, k.b11, k.tree}
 }
 
+// samplerZ2026 is the triword copy of engineOf.samplerZ2026 (sampler_2026_test.go).
+func (e *engineOfTriword) samplerZ2026(src randSource, logn uint, mu, isigma []float64) []int64 {
+	s := newSamplerTriword(e.a, src, logn, nil)
+	s.setProfile(fnDSA2026Profile)
+	z := make([]int64, len(mu))
+	for i := range mu {
+		z[i] = s.sample(e.a.FromFloat64(mu[i]), e.a.FromFloat64(isigma[i]))
+	}
+	return z
+}
+
 // samplerZ is the triword copy of engineOf.samplerZ (sampler_test.go).
 func (e *engineOfTriword) samplerZ(src randSource, logn uint, mu, isigma, sigmin float64) int64 {
 	s := newSamplerTriword(e.a, src, logn, nil)
