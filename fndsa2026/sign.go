@@ -43,12 +43,26 @@ func (k *SigningKey) SignMu(b arith.Backend, mu *[MuSize]byte, rnd []byte) ([]by
 	if len(rnd) != SignSeedSize {
 		return nil, fmt.Errorf("fndsa2026: signing seed is %d bytes, want %d", len(rnd), SignSeedSize)
 	}
-	var seed [fips206.SeedSize2026]byte
+	return k.signHedged(b, mu, k.hedgedSeed(mu, rnd))
+}
+
+// hedgedSeed is the seed the draft signs mu with: SHAKE256(hsk || mu ||
+// rnd), its first SignSeedSize bytes, so that a signature depends on the
+// key and the message even when rnd is not random.
+func (k *SigningKey) hedgedSeed(mu *[MuSize]byte, rnd []byte) (seed [SignSeedSize]byte) {
 	h := sha3.NewSHAKE256()
 	h.Write(k.hsk[:])
 	h.Write(mu[:])
 	h.Write(rnd)
-	h.Read(seed[:SignSeedSize])
+	h.Read(seed[:])
+	return seed
+}
+
+// signHedged is SignMu after the hedged seed is derived: the attempts.
+func (k *SigningKey) signHedged(b arith.Backend, mu *[MuSize]byte, hedged [SignSeedSize]byte) ([]byte, error) {
+	var seed [fips206.SeedSize2026]byte
+	copy(seed[:], hedged[:])
+	h := sha3.NewSHAKE256()
 	logn := k.sk.LogN
 	sig := make([]byte, SignatureSize(logn))
 	for attempt := range MaxAttempts {
