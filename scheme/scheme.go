@@ -67,6 +67,10 @@ type Scheme interface {
 	Name() string
 	// Description names the scheme for people, as "Falcon round 3".
 	Description() string
+	// Source says which definition of the scheme is implemented, as
+	// "Falcon as submitted to NIST's third round"; --scheme's help lists
+	// it.
+	Source() string
 	// Title names the parameter set of degree 2^logn for people, as
 	// "Falcon-512" or "FN-DSA-1024".
 	Title(logn uint) string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -19,11 +20,30 @@ import (
 // not final). The binary links both (valuetype, the composition root); the
 // commands ask the scheme, and its optional capabilities, never its name.
 
-const schemeUsage = "signature scheme: falcon (round 3) or fn-dsa (FIPS 206 draft as go-fn-dsa e24833f implements it; not final)"
+// schemeUsage is --scheme's help: every linked scheme with its source and
+// aliases, from the registry (so a new scheme appears without an edit
+// here).
+func schemeUsage() string {
+	aliases := map[string][]string{}
+	for a, n := range scheme.Aliases() {
+		aliases[n] = append(aliases[n], a)
+	}
+	var parts []string
+	for _, name := range scheme.Names() {
+		sc, err := scheme.Lookup(name)
+		if err != nil {
+			continue
+		}
+		names := append([]string{name}, aliases[name]...)
+		slices.Sort(names[1:])
+		parts = append(parts, fmt.Sprintf("%s (%s)", strings.Join(names, " or "), sc.Source()))
+	}
+	return "signature scheme: " + strings.Join(parts, ", ")
+}
 
 // addSchemeFlag registers --scheme on cmd, into p.
 func addSchemeFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "scheme", scheme.Default, schemeUsage)
+	cmd.Flags().StringVar(p, "scheme", scheme.Default, schemeUsage())
 }
 
 // parseScheme looks up a --scheme value.

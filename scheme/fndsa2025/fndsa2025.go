@@ -38,6 +38,10 @@ func (fnDSA) Name() string { return "fn-dsa" }
 
 func (fnDSA) Description() string { return "FN-DSA" }
 
+func (fnDSA) Source() string {
+	return "FN-DSA, the FIPS 206 draft as go-fn-dsa e24833f implements it, March 2025, not final"
+}
+
 func (fnDSA) Title(logn uint) string { return fmt.Sprintf("FN-DSA-%d", 1<<logn) }
 
 // CheckLogN accepts the standard degrees, 512 and 1024: the weak degrees

@@ -30,6 +30,10 @@ func (fnDSA2026) Name() string { return "fn-dsa-2026" }
 
 func (fnDSA2026) Description() string { return "FN-DSA (2026 draft)" }
 
+func (fnDSA2026) Source() string {
+	return "FN-DSA, the draft of July 2026 as rust-fn-dsa 0.4.0 implements it, not final"
+}
+
 func (fnDSA2026) Title(logn uint) string { return fmt.Sprintf("FN-DSA-%d (2026 draft)", 1<<logn) }
 
 // CheckLogN accepts the standard degrees, 512 and 1024.

@@ -24,6 +24,8 @@ func (round3) Name() string { return "falcon" }
 
 func (round3) Description() string { return "Falcon round 3" }
 
+func (round3) Source() string { return "Falcon as submitted to NIST's third round" }
+
 func (round3) Title(logn uint) string { return fmt.Sprintf("Falcon-%d", 1<<logn) }
 
 // CheckLogN accepts every degree falcon defines (2 to 1024; the NIST
