@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -349,7 +350,8 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 		if sc := sweepScheme(points); !scheme.IsDefault(sc) {
 			// results.Curve's legend names round 3's degrees ("Falcon-512
 			// rn"); a sweep has one scheme.
-			curve = strings.TrimSuffix(sc.Title(9), "512") + strings.TrimPrefix(curve, "Falcon-")
+			n := ps.Curve.Params
+			curve = sc.Title(uint(bits.Len(uint(n))-1)) + strings.TrimPrefix(curve, fmt.Sprintf("Falcon-%d", n))
 		}
 		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", curve, ps.Criterion.Describe(), ps, ps.Signatures)
 	}

@@ -110,6 +110,11 @@ func TestSweepFNDSA(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "FN-DSA-512 (FN-DSA keys) precision sweep") || !strings.Contains(out, "P* (FN-DSA-512 rn,") || strings.Contains(out, "Falcon") {
 		t.Errorf("sweep --scheme fn-dsa text: exit %d %q %q", code, out, errs)
 	}
+	// A title that does not end in the degree (the 2026 draft's).
+	code, out, errs = runCLI(t, "sweep", "--scheme", "fn-dsa-2026", "--format", "vprec:56", "--reference", "", "--kat", "0", "--params", "512", "--signatures", "1")
+	if code != 0 || !strings.Contains(out, "P* (FN-DSA-512 (2026 draft) rn,") {
+		t.Errorf("sweep --scheme fn-dsa-2026 text: exit %d %q %q", code, out, errs)
+	}
 	// The scheme is in the sweep's identity, both ways.
 	r3dir := filepath.Join(t.TempDir(), "r3")
 	if code, _, errs := runCLI(t, "sweep", "--format", "vprec:56", "--reference", "", "--kat", "0", "--params", "512", "--signatures", "1", "--exact-sigma", "reference", "--out", r3dir); code != 0 {
