@@ -185,8 +185,13 @@ func (res SchemeCountsDocument) WriteText(w io.Writer, r *FNDSACounts, title, de
 		}
 	}
 	sk, vk := r.SignKeccak, r.VerifyKeccak
-	fmt.Fprintf(w, "\nkeccak_f1600 of signing: key digest %d, nonce streams %d, hash-to-point %d (%d draws), sampler PRNG %d (%d bytes); verify: %d + %d\n",
-		sk.KeyDigest, sk.Nonces, sk.HashToPoint, sk.HashToPointDraws, sk.Sampler, sk.SamplerBytes, vk.KeyDigest, vk.HashToPoint)
+	if sk.Mu == 0 {
+		fmt.Fprintf(w, "\nkeccak_f1600 of signing: key digest %d, nonce streams %d, hash-to-point %d (%d draws), sampler PRNG %d (%d bytes); verify: %d + %d\n",
+			sk.KeyDigest, sk.Nonces, sk.HashToPoint, sk.HashToPointDraws, sk.Sampler, sk.SamplerBytes, vk.KeyDigest, vk.HashToPoint)
+	} else {
+		fmt.Fprintf(w, "\nkeccak_f1600 of signing: mu %d, hedged seed %d, attempt streams (nonce and sampler) %d (%d sampler bytes), hash-to-point %d (%d draws); verify: key digest %d, mu %d, hash-to-point %d\n",
+			sk.Mu, sk.HedgedSeed, sk.Sampler, sk.SamplerBytes, sk.HashToPoint, sk.HashToPointDraws, vk.KeyDigest, vk.Mu, vk.HashToPoint)
+	}
 	fmt.Fprintf(w, "signing attempts: %d; Bernoulli trials: %d\n\n", res.Attempts, res.BerExpTrials)
 	for _, n := range res.Notes {
 		fmt.Fprintln(w, "*", n)

@@ -44,7 +44,14 @@ package accel
 
 // FNDSAKeccak is the keccak_f1600 count of an FN-DSA signature by origin.
 type FNDSAKeccak struct {
-	KeyDigest   uint64 `json:"key_digest"`
+	KeyDigest uint64 `json:"key_digest"`
+	// Mu and HedgedSeed are the July 2026 draft's: mu, SHAKE256 of the
+	// key digest, the context and the message (signing and verifying),
+	// and the hedged signing seed, SHAKE256(hsk || mu || rnd). In that
+	// draft Sampler counts each attempt's whole stream, nonce included,
+	// and Nonces is zero.
+	Mu          uint64 `json:"mu,omitempty"`
+	HedgedSeed  uint64 `json:"hedged_seed,omitempty"`
 	Nonces      uint64 `json:"nonce_streams"`
 	HashToPoint uint64 `json:"hash_to_point"`
 	Sampler     uint64 `json:"sampler_prng"`
@@ -55,7 +62,9 @@ type FNDSAKeccak struct {
 }
 
 // Total is the sum of the permutations.
-func (k FNDSAKeccak) Total() uint64 { return k.KeyDigest + k.Nonces + k.HashToPoint + k.Sampler }
+func (k FNDSAKeccak) Total() uint64 {
+	return k.KeyDigest + k.Mu + k.HedgedSeed + k.Nonces + k.HashToPoint + k.Sampler
+}
 
 // FNDSACounts are the counts of one FN-DSA signature (and its
 // verification): made with the keys of a round-3 KAT record
@@ -97,6 +106,23 @@ func MqFNDSASign(logn uint) uint64 {
 }
 
 func MqFNDSAVerify(logn uint) uint64 { return 3*mqNTTProducts(logn) + 2<<logn }
+
+// MqFNDSA2026Verify is rust-fn-dsa 0.4.0's mq_mmul count of a
+// verification at degree 2^logn: the NTT of s2, n pointwise products
+// with h (stored in NTT form) and the inverse NTT, one product per
+// butterfly each way. Its signing makes none: the signing key is decoded
+// once per key (recomputing G = g F / f: 3 NTT + iNTT + 22 n, as
+// MqFNDSA2026KeyDecode counts), not per signature, and signing itself is
+// floating point and SHAKE256.
+func MqFNDSA2026Verify(logn uint) uint64 { return 2*mqNTTProducts(logn) + 2<<logn }
+
+// MqFNDSA2026KeyDecode is the mq_mmul count of decoding a signing key of
+// the July 2026 draft (rust-fn-dsa's decode_inner): the NTT of g, f and F,
+// n divisions (20 products each), n pointwise products (2 each) and the
+// inverse NTT of G.
+func MqFNDSA2026KeyDecode(logn uint) uint64 {
+	return 4*mqNTTProducts(logn) + (mqDivProducts+2)*uint64(1)<<logn
+}
 
 // OwnKATRecord names the record of a scheme's own KAT that a count signed:
 // its index and the pin the KAT gives it.

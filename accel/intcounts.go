@@ -112,6 +112,17 @@ func ShakePermutations(in, out int64) uint64 {
 // point, which the caller compares with falcon.HashToPoint to check the
 // count's run.
 func HashToPointDraws(nonce, msg []byte, logn uint) (int64, []uint16) {
+	return hashToPointDraws(nonce, msg, logn, false)
+}
+
+// HashToPointDrawsLE is HashToPointDraws for the July 2026 FN-DSA draft,
+// whose hash-to-point reads 16-bit little-endian words (msg is then its
+// 64-byte mu).
+func HashToPointDrawsLE(nonce, msg []byte, logn uint) (int64, []uint16) {
+	return hashToPointDraws(nonce, msg, logn, true)
+}
+
+func hashToPointDraws(nonce, msg []byte, logn uint, littleEndian bool) (int64, []uint16) {
 	h := sha3.NewSHAKE256()
 	h.Write(nonce)
 	h.Write(msg)
@@ -122,7 +133,11 @@ func HashToPointDraws(nonce, msg []byte, logn uint) (int64, []uint16) {
 	for len(pt) < n {
 		h.Read(b[:])
 		draws++
-		if w := uint32(b[0])<<8 | uint32(b[1]); w < 5*falcon.Q {
+		w := uint32(b[0])<<8 | uint32(b[1])
+		if littleEndian {
+			w = uint32(b[1])<<8 | uint32(b[0])
+		}
+		if w < 5*falcon.Q {
 			pt = append(pt, uint16(w%falcon.Q))
 		}
 	}

@@ -115,6 +115,16 @@ func FNDSAVerifyOps(logn uint, keccak uint64) [5]uint64 {
 	return [5]uint64{keccak, 2 * bf, bf, 2 * n, n}
 }
 
+// FNDSA2026VerifyOps is FNDSAVerifyOps for the July 2026 draft
+// (rust-fn-dsa 0.4.0's verify_inner): the verifying key holds h in NTT
+// form, so only s2 is transformed, (n/2) logn butterflies; the rest is the
+// 2025 profile's (keccak: the key digest, mu and hash-to-point).
+func FNDSA2026VerifyOps(logn uint, keccak uint64) [5]uint64 {
+	n := uint64(1) << logn
+	bf := n / 2 * uint64(logn)
+	return [5]uint64{keccak, bf, bf, 2 * n, n}
+}
+
 // VerifyStep is one operation of the verify path over the records run.
 type VerifyStep struct {
 	Unit     string  `json:"unit"`

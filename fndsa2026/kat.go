@@ -60,11 +60,21 @@ type KATResult struct {
 	Key *SigningKey
 }
 
-// RunKAT replays record r over b as rust-fn-dsa's test_kat does:
+// KATInputs is what record r of rust-fn-dsa's test_kat signs, and with
+// which key.
+type KATInputs struct {
+	Key      *SigningKey
+	Ctx      []byte
+	PreHash  PreHash
+	Data     []byte
+	SignSeed []byte // the 40 bytes its RNG gives sign
+}
+
+// Inputs derives the record's inputs as rust-fn-dsa's test_kat does:
 // SHAKE256(logn || j as 32-bit little-endian) gives the 32-byte key seed,
 // then the 40-byte signing seed; "message" is signed under the context
 // "domain", raw for even j and as its SHA3-256 digest for odd j.
-func RunKAT(b arith.Backend, r KATRecord) (KATResult, error) {
+func (r KATRecord) Inputs() (KATInputs, error) {
 	seed := sha3.NewSHAKE256()
 	j := uint32(r.J)
 	seed.Write([]byte{byte(r.LogN), byte(j), byte(j >> 8), byte(j >> 16), byte(j >> 24)})
@@ -73,26 +83,41 @@ func RunKAT(b arith.Backend, r KATRecord) (KATResult, error) {
 	seed.Read(ss)
 	k, err := KeyGen(r.LogN, ks)
 	if err != nil {
-		return KATResult{}, err
+		return KATInputs{}, err
 	}
-	ph, data := fndsa.None, []byte("message")
+	in := KATInputs{Key: k, Ctx: []byte("domain"), PreHash: fndsa.None, Data: []byte("message"), SignSeed: ss}
 	if j&1 == 1 {
-		d := sha3.Sum256(data)
-		ph, data = fndsa.SHA3_256, d[:]
+		d := sha3.Sum256(in.Data)
+		in.PreHash, in.Data = fndsa.SHA3_256, d[:]
 	}
-	sig, err := k.Sign(b, []byte("domain"), ph, data, bytes.NewReader(ss))
-	if err != nil {
-		return KATResult{}, err
-	}
+	return in, nil
+}
+
+// Matches reports whether SHA3-256(sk || vk || sig) of key k and sig is
+// the record's pin.
+func (r KATRecord) Matches(k *SigningKey, sig []byte) bool {
 	h := sha3.New256()
 	h.Write(k.Encode())
 	h.Write(k.VerifyingKey())
 	h.Write(sig)
-	res := KATResult{PinMatch: bytes.Equal(h.Sum(nil), r.Pin[:]), Sig: sig, Key: k}
-	vk, err := DecodeVerifyingKey(k.VerifyingKey(), r.LogN < MinStdLogN)
+	return bytes.Equal(h.Sum(nil), r.Pin[:])
+}
+
+// RunKAT replays record r over b as rust-fn-dsa's test_kat does (Inputs).
+func RunKAT(b arith.Backend, r KATRecord) (KATResult, error) {
+	in, err := r.Inputs()
+	if err != nil {
+		return KATResult{}, err
+	}
+	sig, err := in.Key.Sign(b, in.Ctx, in.PreHash, in.Data, bytes.NewReader(in.SignSeed))
+	if err != nil {
+		return KATResult{}, err
+	}
+	res := KATResult{PinMatch: r.Matches(in.Key, sig), Sig: sig, Key: in.Key}
+	vk, err := DecodeVerifyingKey(in.Key.VerifyingKey(), r.LogN < MinStdLogN)
 	if err != nil {
 		return res, err
 	}
-	res.Verified = vk.Verify([]byte("domain"), ph, data, sig) == nil
+	res.Verified = vk.Verify(in.Ctx, in.PreHash, in.Data, sig) == nil
 	return res, nil
 }

@@ -50,7 +50,7 @@ type SigningKey struct {
 	sk   *falcon.PrivateKey
 	vkey []byte
 	hvk  [HashedKeySize]byte
-	hsk  [hashedSignKeySize]byte
+	hsk  [HashedSignKeySize]byte
 }
 
 // DecodeSigningKey decodes an encoded signing key (header 0x50+logn, f

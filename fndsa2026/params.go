@@ -31,11 +31,12 @@ const (
 	// MaxAttempts is the draft's bound on signing attempts (the attempt
 	// counter is one byte; rust-fn-dsa stops after 27).
 	MaxAttempts = 27
-	// hashedSignKeySize is the size of the signing-key digest that
+	// HashedSignKeySize is the size of the signing-key digest that
 	// hedged signing mixes into its seed.
-	hashedSignKeySize = 40
-	q                 = 12289
+	HashedSignKeySize = 40
 )
+
+const q = 12289
 
 // checkDegree reports whether logn is in the class weak selects.
 func checkDegree(what string, logn uint, weak bool) error {

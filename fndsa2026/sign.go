@@ -43,13 +43,14 @@ func (k *SigningKey) SignMu(b arith.Backend, mu *[MuSize]byte, rnd []byte) ([]by
 	if len(rnd) != SignSeedSize {
 		return nil, fmt.Errorf("fndsa2026: signing seed is %d bytes, want %d", len(rnd), SignSeedSize)
 	}
-	return k.signHedged(b, mu, k.hedgedSeed(mu, rnd))
+	return k.signHedged(b, mu, k.HedgedSeed(mu, rnd))
 }
 
-// hedgedSeed is the seed the draft signs mu with: SHAKE256(hsk || mu ||
+// HedgedSeed is the seed the draft signs mu with: SHAKE256(hsk || mu ||
 // rnd), its first SignSeedSize bytes, so that a signature depends on the
-// key and the message even when rnd is not random.
-func (k *SigningKey) hedgedSeed(mu *[MuSize]byte, rnd []byte) (seed [SignSeedSize]byte) {
+// key and the message even when rnd is not random. Attempt i's nonce is
+// the first NonceSize bytes of SHAKE256(HedgedSeed || i).
+func (k *SigningKey) HedgedSeed(mu *[MuSize]byte, rnd []byte) (seed [SignSeedSize]byte) {
 	h := sha3.NewSHAKE256()
 	h.Write(k.hsk[:])
 	h.Write(mu[:])

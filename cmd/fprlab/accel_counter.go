@@ -9,12 +9,13 @@ import (
 )
 
 // accel counts and accel cycles of a scheme other than round 3, through
-// its accel.Counter (FN-DSA's: the FIPS 206 draft's signing path as
-// go-fn-dsa e24833f implements it): the counts of one signature and its
-// verification, of a record of the scheme's own KAT with its own keys (the
-// default), or, with --key-source falcon, made with the keys of a round-3
-// NIST KAT record beside that record's round-3 flow. fndsacount.CountRecord
-// says how each counter is counted.
+// its accel.Counter (FN-DSA's 2025 profile, as go-fn-dsa e24833f signs,
+// and its July 2026 draft, as rust-fn-dsa 0.4.0 signs): the counts of one
+// signature and its verification, of a record of the scheme's own KAT with
+// its own keys (the default), or, with --key-source falcon (the 2025
+// profile only), made with the keys of a round-3 NIST KAT record beside
+// that record's round-3 flow. Package fndsacount says how each counter is
+// counted.
 
 // counterInput validates the record flags of accel counts for a scheme
 // with a counter and counts the chosen input.

@@ -59,7 +59,7 @@ that record.`,
 	addSchemeFlag(cmd, &opts.Scheme)
 	fl := cmd.Flags()
 	fl.StringVar(&opts.KeySource, "key-source", "", "fn-dsa: keys from `SOURCE`: fn-dsa (a go-fn-dsa KAT record's own keys, --fn-dsa-record; the default) or falcon (the NIST KAT record's round-3 keys, --kat-record)")
-	fl.IntVar(&opts.FNDSARecord, "fn-dsa-record", 0, "fn-dsa: record `J` of go-fn-dsa's KAT at the degree, 0 to 9 (FN-DSA keys)")
+	fl.IntVar(&opts.FNDSARecord, "fn-dsa-record", 0, "fn-dsa, fn-dsa-2026: record `J` of the scheme's own KAT at the degree (go-fn-dsa's, rust-fn-dsa's), 0 to 9, with its keys")
 	return cmd
 }
 

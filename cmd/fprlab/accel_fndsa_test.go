@@ -250,8 +250,9 @@ func TestAccelCountsFNDSAKeys(t *testing.T) {
 		{[]string{"--scheme", "fn-dsa", "--key-source", "falcon", "--fn-dsa-record", "1"}, "--fn-dsa-record"},
 		{[]string{"--scheme", "fn-dsa", "--key-source", "falcon", "--kat-record", "100"}, "--kat-record 100"},
 		{[]string{"--scheme", "fn-dsa", "--key-source", "ntru"}, "--key-source"},
-		{[]string{"--fn-dsa-record", "1"}, "--scheme fn-dsa only"},
-		{[]string{"--key-source", "falcon"}, "--scheme fn-dsa only"},
+		{[]string{"--fn-dsa-record", "1"}, "--scheme fn-dsa or fn-dsa-2026 only"},
+		{[]string{"--key-source", "falcon"}, "--scheme fn-dsa or fn-dsa-2026 only"},
+		{[]string{"--scheme", "fn-dsa-2026", "--fn-dsa-record", "10"}, "--fn-dsa-record 10: want a record of rust-fn-dsa's KAT, 0 to 9"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "counts", "--params", "512"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
