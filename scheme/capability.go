@@ -140,3 +140,19 @@ type Formatter interface {
 	// reference's signing procedure m (sign's --mode).
 	SignFormat(b arith.Backend, sk *falcon.PrivateKey, msg []byte, f falcon.SigFormat, m falcon.Mode, rng io.Reader) ([]byte, error)
 }
+
+// KeyHolder is the capability of a scheme whose signing key is decoded
+// into a form of its own once per key (the public key, the key digests
+// that hedged signing and mu absorb), which Sign, given round 3's
+// PrivateKey, derives again at every call. HoldKey does it once and returns
+// a signer that signs as Sign does, byte for byte, without it: what an
+// application that keeps a decoded key pays per signature, which bench
+// times.
+type KeyHolder interface {
+	Scheme
+	HoldKey(sk *falcon.PrivateKey) (Signer, error)
+}
+
+// Signer signs the raw message msg over backend b with a held key, as the
+// scheme's Sign does.
+type Signer func(b arith.Backend, msg []byte, rng io.Reader) ([]byte, error)

@@ -24,23 +24,24 @@ type bare struct{ scheme.Scheme }
 // TestCapabilities: each scheme has the capabilities its commands use,
 // With lists them, and a scheme with none is still a Scheme.
 func TestCapabilities(t *testing.T) {
-	has := func(sc scheme.Scheme) [4]bool {
+	has := func(sc scheme.Scheme) [5]bool {
 		_, cs := sc.(scheme.ContextSigner)
 		_, kr := sc.(scheme.KATReplayer)
 		_, f := sc.(scheme.Formatter)
 		_, c := sc.(accel.Counter)
-		return [4]bool{cs, kr, f, c}
+		_, kh := sc.(scheme.KeyHolder)
+		return [5]bool{cs, kr, f, c, kh}
 	}
 	for _, c := range []struct {
 		sc   scheme.Scheme
-		want [4]bool
+		want [5]bool
 	}{
-		{round3.Scheme, [4]bool{false, false, true, false}},
-		{fndsa2025.Scheme, [4]bool{true, true, false, true}},
-		{bare{round3.Scheme}, [4]bool{}},
+		{round3.Scheme, [5]bool{false, false, true, false, false}},
+		{fndsa2025.Scheme, [5]bool{true, true, false, true, true}},
+		{bare{round3.Scheme}, [5]bool{}},
 	} {
 		if got := has(c.sc); got != c.want {
-			t.Errorf("%s: ContextSigner, KATReplayer, Formatter, accel.Counter = %v, want %v", c.sc.Name(), got, c.want)
+			t.Errorf("%s: ContextSigner, KATReplayer, Formatter, accel.Counter, KeyHolder = %v, want %v", c.sc.Name(), got, c.want)
 		}
 	}
 	got := scheme.With(func(sc scheme.Scheme) bool { _, ok := sc.(scheme.ContextSigner); return ok })
@@ -114,5 +115,34 @@ func TestKATReplayer(t *testing.T) {
 	var progress bytes.Buffer
 	if _, err := kr.ReplayKAT(context.Background(), b, 4, 11, &progress); err == nil {
 		t.Error("ReplayKAT of 11 records of degree 16 did not fail")
+	}
+}
+
+// TestKeyHolder: a held key signs as Sign does, byte for byte, from the
+// same random bytes.
+func TestKeyHolder(t *testing.T) {
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := fndsa2025.Scheme.(scheme.KeyHolder)
+	sk, err := kh.KeyGen(9, make([]byte, kh.KeySeedSize()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := kh.HoldKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed := bytes.Repeat([]byte{7}, 64)
+	for _, msg := range []string{"", "message", "another message"} {
+		want, err := kh.Sign(b, sk, []byte(msg), bytes.NewReader(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := held(b, []byte(msg), bytes.NewReader(seed))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%q: held key's signature differs from Sign's (%v)", msg, err)
+		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/cputime"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Ops are the operations Run times, in output order: key
@@ -26,6 +27,11 @@ import (
 // an expanded key (falcon_sign_tree), key expansion and verification (the
 // reference speed.c's kg, sd, st, ek and vv).
 var Ops = []string{"keygen", "sign", "sign_tree", "expand", "verify"}
+
+// Round3Ops are the operations of Ops that only round 3 has: an expanded
+// key and signing with it. Another scheme is timed in keygen, sign and
+// verify.
+var Round3Ops = []string{"sign_tree", "expand"}
 
 // AllBackends are the backends fprlab bench --backend all measures: those whose
 // arithmetic runs at machine speed (the big-float oracle and vprec:P take
@@ -41,6 +47,8 @@ var References = []string{"native", "emu64"}
 // by clock; a ratio is null when the reference backend could not run the
 // operation.
 type Result struct {
+	// Scheme is the scheme timed, absent for round 3.
+	Scheme        string   `json:"scheme,omitempty"`
 	Backend       string   `json:"backend"`
 	Params        int      `json:"params"`
 	Op            string   `json:"op"`
@@ -61,6 +69,12 @@ type Result struct {
 // garbage collector's included), or elapsed time when Wall is set or the
 // system has no CPU clock.
 type Plan struct {
+	// Scheme is the scheme timed; nil is round 3 (falcon's API, the
+	// reference speed.c's operations). Another scheme signs and verifies
+	// through its Scheme methods, with keys of its own key generation when
+	// it has one (integer: the same for every backend, so keygen is timed
+	// once, over native's row).
+	Scheme   scheme.Scheme
 	Backends []arith.Backend
 	LogNs    []uint
 	Ops      []string
@@ -126,7 +140,13 @@ func Run(ctx context.Context, plan *Plan, warn io.Writer) ([]Result, error) {
 			t.times = append(t.times, (clock()-t0)/time.Duration(t.perRun))
 		}
 	}
-	return results(tasks, clockName), nil
+	res := results(tasks, clockName)
+	if plan.Scheme != nil && !scheme.IsDefault(plan.Scheme) {
+		for i := range res {
+			res[i].Scheme = plan.Scheme.Name()
+		}
+	}
+	return res, nil
 }
 
 // newTasks prepares the tasks of one degree: the shared key, and per
@@ -136,11 +156,44 @@ func newTasks(plan *Plan, logn uint, warn io.Writer) ([]*task, error) {
 	if err != nil {
 		return nil, err
 	}
-	sk, pk, err := falcon.Keygen(nat, logn, shakeStream(fmt.Sprintf("fprlab bench key %d", logn)))
+	sc := plan.Scheme
+	if sc != nil && scheme.IsDefault(sc) {
+		sc = nil
+	}
+	var sk *falcon.PrivateKey
+	var pk *falcon.PublicKey
+	if sc != nil && sc.KeySeedSize() > 0 {
+		if sk, err = sc.KeyGen(logn, shakeBytes(fmt.Sprintf("fprlab bench key %d", logn), sc.KeySeedSize())); err == nil {
+			pk, err = sk.Public()
+		}
+	} else {
+		sk, pk, err = falcon.Keygen(nat, logn, shakeStream(fmt.Sprintf("fprlab bench key %d", logn)))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("generating the benchmark key: %w", err)
 	}
 	msg := []byte("fprlab bench message")
+	sign := func(b arith.Backend, rng io.Reader) ([]byte, error) {
+		return falcon.Sign(b, sk, msg, falcon.Compressed, rng)
+	}
+	if sc != nil {
+		sign = func(b arith.Backend, rng io.Reader) ([]byte, error) { return sc.Sign(b, sk, msg, rng) }
+		if kh, ok := sc.(scheme.KeyHolder); ok {
+			// An application keeps its decoded key: time signing with it.
+			held, err := kh.HoldKey(sk)
+			if err != nil {
+				return nil, err
+			}
+			sign = func(b arith.Backend, rng io.Reader) ([]byte, error) { return held(b, msg, rng) }
+		}
+	}
+	if sc != nil {
+		for _, op := range plan.Ops {
+			if slices.Contains(Round3Ops, op) {
+				return nil, fmt.Errorf("%s: %s is round 3's only (%s has no expanded key)", sc.Name(), op, sc.Description())
+			}
+		}
+	}
 	var out []*task
 	for _, b := range plan.Backends {
 		rng := shakeStream("fprlab bench signing " + b.Name)
@@ -151,13 +204,24 @@ func newTasks(plan *Plan, logn uint, warn io.Writer) ([]*task, error) {
 			var run func() error
 			switch op {
 			case "keygen":
+				if sc != nil && sc.KeySeedSize() > 0 {
+					if b.Name != "native" {
+						continue // integer key generation: the same on every backend
+					}
+					run = func() error {
+						keys++
+						_, err := sc.KeyGen(logn, shakeBytes(fmt.Sprintf("fprlab bench keygen %d", keys), sc.KeySeedSize()))
+						return err
+					}
+					break
+				}
 				run = func() error {
 					keys++
 					_, _, err := falcon.Keygen(b, logn, shakeStream(fmt.Sprintf("fprlab bench keygen %d", keys)))
 					return err
 				}
 			case "sign":
-				run = func() error { _, err := falcon.Sign(b, sk, msg, falcon.Compressed, rng); return err }
+				run = func() error { _, err := sign(b, rng); return err }
 			case "sign_tree":
 				if ek == nil {
 					if ek, err = falcon.ExpandPrivateKey(b, sk); err != nil {
@@ -169,11 +233,16 @@ func newTasks(plan *Plan, logn uint, warn io.Writer) ([]*task, error) {
 				run = func() error { _, err := falcon.ExpandPrivateKey(b, sk); return err }
 			case "verify":
 				if sig == nil {
-					if sig, err = falcon.Sign(b, sk, msg, falcon.Compressed, rng); err != nil {
+					if sig, err = sign(b, rng); err != nil {
 						return nil, fmt.Errorf("%s: signing the benchmark message: %w", b.Name, err)
 					}
 				}
-				run = func() error { return falcon.Verify(pk, msg, sig) }
+				run = func() error {
+					if sc != nil {
+						return sc.Verify(pk, msg, sig)
+					}
+					return falcon.Verify(pk, msg, sig)
+				}
 			}
 			// An operation the backend cannot run at all is skipped
 			// (triword's exponent range cannot run NTRUSolve).
@@ -185,6 +254,11 @@ func newTasks(plan *Plan, logn uint, warn io.Writer) ([]*task, error) {
 		}
 	}
 	return out, nil
+}
+
+// shakeBytes is the first n bytes of SHAKE256(seed).
+func shakeBytes(seed string, n int) []byte {
+	return sha3.SumSHAKE256([]byte(seed), n)
 }
 
 // shakeStream is an endless deterministic byte stream: SHAKE256(seed).

@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/bench"
 	"github.com/fprlab/fprlab/internal/cpuinfo"
 	"github.com/fprlab/fprlab/internal/samplerprng"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // benchOptions holds the flags of bench.
@@ -25,6 +26,9 @@ type benchOptions struct {
 	MinTime time.Duration
 	Clock   string
 	JSON    bool
+	Scheme  string
+	// changed reports whether a flag was given.
+	changed func(name string) bool
 }
 
 const benchLong = `bench times Falcon's operations over arithmetic backends, interleaved: each
@@ -45,7 +49,12 @@ Keys are generated on native from a fixed seed, so every backend signs with
 the same key; keygen reads a new SHAKE256 seed for each key. Verification is
 integer arithmetic only (the same code for every backend): it verifies a
 signature made by the backend of the row. A backend that cannot run an
-operation (triword cannot generate keys) is reported on stderr and skipped.`
+operation (triword cannot generate keys) is reported on stderr and skipped.
+
+--scheme times another scheme's keygen, sign and verify (sign_tree and
+expand are round 3's): its own key generation, integer and the same on
+every backend, timed on native's row only; signing with the key decoded
+once, as an application holds it; verification of the row's signature.`
 
 func newBenchCmd(s *streams) *cobra.Command {
 	opts := &benchOptions{}
@@ -55,6 +64,7 @@ func newBenchCmd(s *streams) *cobra.Command {
 		Long:  benchLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.changed = cmd.Flags().Changed
 			return runBench(cmd.Context(), opts, s)
 		},
 	}
@@ -65,6 +75,7 @@ func newBenchCmd(s *streams) *cobra.Command {
 	fl.IntVar(&opts.Count, "count", 9, "rounds (timed runs per backend, params and op)")
 	fl.DurationVar(&opts.MinTime, "min-time", 20*time.Millisecond, "least duration of one run (the operation is repeated within it)")
 	fl.StringVar(&opts.Clock, "clock", "cpu", "cpu (process CPU time) or wall (elapsed time)")
+	addSchemeFlag(cmd, &opts.Scheme)
 	fl.BoolVar(&opts.JSON, "json", false, `print a JSON array of {"backend", "params", "op", "median_ns", "min_ns", "max_ns", "runs", "ops_per_run", "clock", "ratio_to_emu64", "ratio_to_native"}`)
 	return cmd
 }
@@ -120,13 +131,26 @@ func parseBenchOptions(opts *benchOptions) (*bench.Plan, error) {
 	if len(p.LogNs) == 0 {
 		return nil, fmt.Errorf("--params %q: want 512, 1024 or 512,1024", opts.Params)
 	}
+	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
+		return nil, err
+	}
+	p.Scheme = sc
 	ops, err := distinctList("op", opts.Ops)
 	if err != nil {
 		return nil, err
 	}
+	if !scheme.IsDefault(sc) && (opts.changed == nil || !opts.changed("op")) {
+		// Another scheme has no expanded key: its default operations are
+		// the others.
+		ops = slices.DeleteFunc(ops, func(op string) bool { return slices.Contains(bench.Round3Ops, op) })
+	}
 	for _, op := range ops {
 		if !slices.Contains(bench.Ops, op) {
 			return nil, fmt.Errorf("--op %q: unknown operation; want a comma-separated list of %s", op, strings.Join(bench.Ops, ", "))
+		}
+		if !scheme.IsDefault(sc) && slices.Contains(bench.Round3Ops, op) {
+			return nil, fmt.Errorf("--op %s: round 3's only; --scheme %s times keygen, sign and verify", op, sc.Name())
 		}
 		p.Ops = append(p.Ops, op)
 	}
@@ -203,7 +227,7 @@ func printBench(w io.Writer, res []bench.Result, rounds int) error {
 				fmt.Fprintln(tw)
 			}
 			params = r.Params
-			fmt.Fprintf(tw, "Falcon-%d, %s time per operation, median of %d interleaved rounds\n", params, r.Clock, rounds)
+			fmt.Fprintf(tw, "%s, %s time per operation, median of %d interleaved rounds\n", schemeName(r.Scheme, params), r.Clock, rounds)
 			fmt.Fprintln(tw, "OP\tBACKEND\tMEDIAN\tMIN\tMAX\tOPS/RUN\tvs EMU64\tvs NATIVE\t")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t\n", r.Op, r.Backend,

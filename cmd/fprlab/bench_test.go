@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -84,10 +85,42 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"--backend", "nosuch"}, "--backend"},
 		{[]string{"--clock", "sundial"}, `--clock "sundial"`},
 		{[]string{"--backend", ","}, "--backend"},
+		{[]string{"--scheme", "fn-dsa-2026", "--op", "sign,sign_tree"}, "--op sign_tree: round 3's only"},
+		{[]string{"--scheme", "nosuch"}, "--scheme"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"bench"}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.msg) {
 			t.Errorf("bench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, exitUsage, c.msg)
 		}
+	}
+}
+
+// TestBenchScheme: bench --scheme times the scheme's own key generation
+// (integer, once: native's row), signing and verification, names the
+// scheme in every row, and leaves round 3's expanded-key operations out.
+func TestBenchScheme(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", "--scheme", "fn-dsa-2026", "--backend", "native", "--count", "1", "--min-time", "0", "--json")
+	var res []struct {
+		Scheme  string `json:"scheme"`
+		Backend string `json:"backend"`
+		Op      string `json:"op"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("exit %d, %s, %.300q", code, errs, out)
+	}
+	var got []string
+	for _, r := range res {
+		if r.Scheme != "fn-dsa-2026" {
+			t.Errorf("row %+v: scheme %q", r, r.Scheme)
+		}
+		got = append(got, r.Op+"/"+r.Backend)
+	}
+	want := []string{"keygen/native", "sign/native", "sign/emu64", "verify/native", "verify/emu64"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rows %v, want %v", got, want)
+	}
+	code, out, errs = runCLI(t, "bench", "--scheme", "fn-dsa-2026", "--backend", "native", "--count", "1", "--min-time", "0", "--op", "sign")
+	if code != 0 || !strings.Contains(out, "FN-DSA-512 (2026 draft), cpu time per operation") {
+		t.Errorf("text: exit %d, %s, %q", code, errs, out)
 	}
 }

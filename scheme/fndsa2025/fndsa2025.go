@@ -70,13 +70,27 @@ func (fnDSA) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
 // key decoders take only when asked.
 func weak(logn uint) bool { return logn < fndsa.MinStdLogN }
 
-func (fnDSA) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+func (s fnDSA) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	sign, err := s.HoldKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	return sign(b, msg, rng)
+}
+
+var _ scheme.KeyHolder = fnDSA{}
+
+// HoldKey encodes sk as FN-DSA's signing key once. (go-fn-dsa itself
+// decodes its key again at every signature; accel counts counts that.)
+func (fnDSA) HoldKey(sk *falcon.PrivateKey) (scheme.Signer, error) {
 	k, err := fndsa.NewSigningKey(sk, weak(sk.LogN))
 	if err != nil {
 		return nil, err
 	}
-	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
-	return sig, scheme.MarkEngine(err, fndsa.ErrSignAttempts)
+	return func(b arith.Backend, msg []byte, rng io.Reader) ([]byte, error) {
+		sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
+		return sig, scheme.MarkEngine(err, fndsa.ErrSignAttempts)
+	}, nil
 }
 
 func (fnDSA) Verify(pk *falcon.PublicKey, msg, sig []byte) error {

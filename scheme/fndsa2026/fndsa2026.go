@@ -64,13 +64,26 @@ func (fnDSA2026) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
 // decoders take only when asked.
 func weak(logn uint) bool { return logn < draft.MinStdLogN }
 
-func (fnDSA2026) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+func (s fnDSA2026) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	sign, err := s.HoldKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	return sign(b, msg, rng)
+}
+
+var _ scheme.KeyHolder = fnDSA2026{}
+
+// HoldKey decodes sk into the draft's signing key once.
+func (fnDSA2026) HoldKey(sk *falcon.PrivateKey) (scheme.Signer, error) {
 	k, err := draft.NewSigningKey(sk, weak(sk.LogN))
 	if err != nil {
 		return nil, err
 	}
-	sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
-	return sig, scheme.MarkEngine(err, draft.ErrSignAttempts)
+	return func(b arith.Backend, msg []byte, rng io.Reader) ([]byte, error) {
+		sig, err := k.Sign(b, nil, fndsa.None, msg, rng)
+		return sig, scheme.MarkEngine(err, draft.ErrSignAttempts)
+	}, nil
 }
 
 // Verify takes pk as round 3's public key (h in coefficient form, which

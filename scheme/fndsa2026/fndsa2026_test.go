@@ -1,6 +1,7 @@
 package fndsa2026_test
 
 import (
+	"bytes"
 	"crypto/sha3"
 	"errors"
 	"testing"
@@ -42,5 +43,34 @@ func TestSamplerStuckIsMarked(t *testing.T) {
 	_, _, err = fndsa2026.Scheme.(scheme.ContextSigner).SignContext(stuck, skb, nil, "none", []byte("m"), sha3.NewSHAKE256())
 	if !errors.Is(err, scheme.ErrSamplerStuck) {
 		t.Errorf("SignContext: %v, want it to match scheme.ErrSamplerStuck", err)
+	}
+}
+
+// TestHoldKey: the draft's held key signs as Sign does, byte for byte,
+// from the same 40 random bytes.
+func TestHoldKey(t *testing.T) {
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kh := fndsa2026.Scheme.(scheme.KeyHolder)
+	sk, err := kh.KeyGen(9, make([]byte, kh.KeySeedSize()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, err := kh.HoldKey(sk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, msg := range []string{"", "message"} {
+		seed := sha3.SumSHAKE256([]byte{byte(i)}, 40)
+		want, err := kh.Sign(b, sk, []byte(msg), bytes.NewReader(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := held(b, []byte(msg), bytes.NewReader(seed))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%q: held key's signature differs from Sign's (%v)", msg, err)
+		}
 	}
 }
