@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 
@@ -198,7 +197,7 @@ func printDivergeResult(s *streams, res *diverge.Result, asJSON bool) error {
 	if asJSON {
 		return printJSON(s.Out, res)
 	}
-	return printDiverge(s.Out, res)
+	return res.WriteText(s.Out)
 }
 
 // mergeDiverge combines diverge shard directories into out.
@@ -208,42 +207,6 @@ func mergeDiverge(opts *mergeOptions, s *streams) error {
 		return err
 	}
 	return printDivergeResult(s, res, opts.JSON)
-}
-
-// printDiverge prints the answer first, then the pairs.
-func printDiverge(w io.Writer, r *diverge.Result) error {
-	fmt.Fprintf(w, "%d of %d differing pairs reveal the secret key\n", r.KeyRevealing, r.Differing)
-	shard := ""
-	if r.Shard != "" {
-		shard = " (shard " + r.Shard + ")"
-	}
-	fmt.Fprintf(w, "%s vs %s, n = %d%s: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
-		r.Backend, r.Against, r.N, shard, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
-	if r.Right != nil {
-		fmt.Fprintf(w, "signed as exact arithmetic would (%s shadow): A (%s) in %d, B (%s) in %d, neither in %d, undecided in %d; %d decided at a tie (a centre that is an integer to %d-bit oracle precision)\n",
-			r.Pairs[0].Exact.Shadow, r.Backend, r.Right[diverge.RightA], r.Against, r.Right[diverge.RightB], r.Right[diverge.RightNeither], r.Right[diverge.RightUndecided],
-			r.Ties, diverge.TieBits)
-	}
-	for _, p := range r.Pairs {
-		d := p.Diff
-		what := fmt.Sprintf("s2_A - s2_B = %d x^%d %s: the key", d.C, d.K, d.Kind)
-		if !d.KeyRevealing() {
-			what = fmt.Sprintf("s2_A - s2_B has norm %.1f (%d nonzero coefficients)", d.Norm, d.Nonzero)
-		}
-		if p.Exact != nil {
-			what += "; right: " + p.Exact.Right
-			if p.Exact.Tie {
-				what += " (at a tie)"
-			}
-		}
-		q := p.Parting
-		_, err := fmt.Fprintf(w, "  signature %d (key %d): part at attempt %d, leaf %d, call %d, %s (margin %.3g); %s\n",
-			p.Index, p.Key, q.Attempt, q.Leaf, q.Call, q.Kind, q.Margin, what)
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // leakOptions holds the flags of leak.
