@@ -35,6 +35,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"sort"
 	"strings"
 	"sync"
@@ -259,4 +260,40 @@ func MarkEngine(err error, attempts ...error) error {
 		return mark(err, ErrSamplerStuck)
 	}
 	return err
+}
+
+// TitleOf names the parameter set of degree n of the scheme named name,
+// as a document records it ("" or an unknown name is round 3, as
+// campaigns made before there was a choice of scheme): "Falcon-512",
+// "FN-DSA-1024".
+func TitleOf(name string, n int) string {
+	sc, err := Lookup(name)
+	if err != nil {
+		sc, _ = Lookup("")
+	}
+	return sc.Title(uint(bits.Len(uint(n)) - 1))
+}
+
+// DescriptionOf is the description of the scheme named name ("FN-DSA"),
+// or name itself when this program does not know it.
+func DescriptionOf(name string) string {
+	if sc, err := Lookup(name); err == nil {
+		return sc.Description()
+	}
+	return name
+}
+
+// KeysTitle is TitleOf with the key source of a campaign of a scheme with
+// key generation of its own: "FN-DSA-512 (FN-DSA keys)", or with round 3's
+// keys (keySource Default) "FN-DSA-512 (round-3 keys)"; an empty key
+// source adds nothing.
+func KeysTitle(name string, n int, keySource string) string {
+	t := TitleOf(name, n)
+	switch {
+	case keySource == Default:
+		t += " (round-3 keys)"
+	case keySource != "":
+		t += " (" + DescriptionOf(keySource) + " keys)"
+	}
+	return t
 }

@@ -182,3 +182,25 @@ func TestMarkEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestTitles: documents name their parameter sets by the scheme they
+// record, an absent or unknown one being round 3's.
+func TestTitles(t *testing.T) {
+	for _, c := range []struct {
+		name, keys string
+		n          int
+		want       string
+	}{
+		{"", "", 512, "Falcon-512"},
+		{"nosuch", "", 1024, "Falcon-1024"},
+		{"fn-dsa", "fn-dsa", 512, "FN-DSA-512 (FN-DSA keys)"},
+		{"fn-dsa", "falcon", 1024, "FN-DSA-1024 (round-3 keys)"},
+	} {
+		if got := scheme.KeysTitle(c.name, c.n, c.keys); got != c.want {
+			t.Errorf("KeysTitle(%q, %d, %q) = %q, want %q", c.name, c.n, c.keys, got, c.want)
+		}
+	}
+	if got := scheme.DescriptionOf("nosuch"); got != "nosuch" {
+		t.Errorf("DescriptionOf(nosuch) = %q", got)
+	}
+}

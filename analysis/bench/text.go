@@ -3,7 +3,6 @@ package bench
 import (
 	"fmt"
 	"io"
-	"math/bits"
 	"text/tabwriter"
 
 	"github.com/fprlab/fprlab/scheme"
@@ -31,7 +30,7 @@ func WriteText(w io.Writer, res []Result, rounds int) error {
 				fmt.Fprintln(tw)
 			}
 			params = r.Params
-			fmt.Fprintf(tw, "%s, %s time per operation, median of %d interleaved rounds\n", title(r.Scheme, params), r.Clock, rounds)
+			fmt.Fprintf(tw, "%s, %s time per operation, median of %d interleaved rounds\n", scheme.TitleOf(r.Scheme, params), r.Clock, rounds)
 			fmt.Fprintln(tw, "OP\tBACKEND\tMEDIAN\tMIN\tMAX\tOPS/RUN\tvs EMU64\tvs NATIVE\t")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t\n", r.Op, r.Backend,
@@ -47,14 +46,4 @@ func benchDuration(ns int64) string {
 		return fmt.Sprintf("%.1f us", float64(ns)/1e3)
 	}
 	return fmt.Sprintf("%.2f ms", float64(ns)/1e6)
-}
-
-// title names the parameter set of scheme name (round 3 when empty) at
-// degree n, as "Falcon-512".
-func title(name string, n int) string {
-	sc, err := scheme.Lookup(name)
-	if err != nil {
-		return fmt.Sprintf("%s-%d", name, n)
-	}
-	return sc.Title(uint(bits.Len(uint(n)) - 1))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // certifyOptions holds the flags of certify.
@@ -245,7 +246,7 @@ func printCertify(w io.Writer, rs []certify.Document) error {
 			verdict = "proven"
 		}
 		fmt.Fprintf(w, "\n%s: %s, %s, %s: delta_c + delta_sigma <= 2^%.2f (target 2^-46)\n",
-			verdict, r.Backend, schemeName(r.Scheme, r.Params), r.Key.Name(), r.SumBoundLog2)
+			verdict, r.Backend, scheme.TitleOf(r.Scheme, r.Params), r.Key.Name(), r.SumBoundLog2)
 		ds := "0 (exact)"
 		if r.DeltaSigmaLog2 != nil {
 			ds = fmt.Sprintf("2^%.2f", *r.DeltaSigmaLog2)

@@ -26,6 +26,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/shellword"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // compareOptions holds the flags of compare.
@@ -322,7 +323,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 	}
 	if !opts.JSON {
 		c.Measured = func(sum *shadow.Summary, elapsed time.Duration) {
-			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, schemeKeysName(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
+			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
 		}
 	}
 	if opts.Out != "" {
@@ -396,7 +397,7 @@ func writeManifestRun(dir, what string, run results.Run, output string, cfg shad
 		run.Signatures = max(run.Signatures, int64(s.Signatures))
 		run.Seconds += s.Seconds
 	}
-	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, schemeKeysName(cfg.SchemeName(), 1<<cfg.LogN, run.KeySource)), run)
+	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, run.KeySource)), run)
 }
 
 // writeManifestFile writes DIR/manifest.json holding one run.
@@ -467,11 +468,11 @@ func printCompare(w io.Writer, sums []*shadow.Summary) error {
 		if s.Signatures == 0 {
 			// An empty shard: no statistic, rather than "exact" and
 			// "NOT met" for the absence of values.
-			fmt.Fprintf(tw, "%s, %s (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, schemeName(s.Scheme, s.Params), src)
+			fmt.Fprintf(tw, "%s, %s (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, scheme.TitleOf(s.Scheme, s.Params), src)
 			continue
 		}
 		fmt.Fprintf(tw, "%s, %s%s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
-			s.Backend, schemeName(s.Scheme, s.Params), modeNote(s.Mode), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
+			s.Backend, scheme.TitleOf(s.Scheme, s.Params), modeNote(s.Mode), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
 		if note := campaign.WeakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
 			fmt.Fprint(tw, note)
 		}

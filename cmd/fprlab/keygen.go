@@ -174,7 +174,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 		how = "integer key generation"
 	}
 	_, err = fmt.Fprintf(s.Out, "%s key pair (%s): public key %s (%d bytes, SHA-256 %x), private key %s (%d bytes)\n",
-		schemeName(opts.Scheme, 1<<logn), how, opts.PK, len(pkb), sum[:8], opts.SK, len(skb))
+		scheme.TitleOf(opts.Scheme, 1<<logn), how, opts.PK, len(pkb), sum[:8], opts.SK, len(skb))
 	return err
 }
 

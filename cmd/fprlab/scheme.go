@@ -4,7 +4,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -53,17 +52,6 @@ func parseScheme(s string) (scheme.Scheme, error) {
 		return nil, fmt.Errorf("--scheme: %w", err)
 	}
 	return sc, nil
-}
-
-// schemeName is the name of the scheme named s (a document's "scheme":
-// absent or unknown is round 3) at degree n for messages, as in
-// "Falcon-512" or "FN-DSA-512".
-func schemeName(s string, n int) string {
-	sc, err := scheme.Lookup(s)
-	if err != nil {
-		sc, _ = scheme.Lookup("")
-	}
-	return sc.Title(uint(bits.Len(uint(n)) - 1))
 }
 
 // schemeFlags are the scheme flags of sign and verify: --scheme, the
@@ -197,29 +185,6 @@ func ownKeySchemes() []string {
 	return scheme.With(func(sc scheme.Scheme) bool { return sc.KeySeedSize() > 0 })
 }
 
-// schemeKeysName is schemeName with the key source of a campaign of a
-// scheme with key generation of its own, as in "FN-DSA-512 (FN-DSA keys)"
-// or "FN-DSA-512 (round-3 keys)".
-func schemeKeysName(schemeID string, n int, keySource string) string {
-	name := schemeName(schemeID, n)
-	switch {
-	case keySource == string(shadow.KeysFalcon):
-		name += " (round-3 keys)"
-	case keySource != "":
-		name += " (" + schemeDescription(keySource) + " keys)"
-	}
-	return name
-}
-
-// schemeDescription is the description of the scheme named s ("FN-DSA"),
-// or s itself when this binary does not know it.
-func schemeDescription(s string) string {
-	if sc, err := scheme.Lookup(s); err == nil {
-		return sc.Description()
-	}
-	return s
-}
-
 // keysFrom is where a summary's keys come from, for compare's text
 // output: the backend of round 3's key generation, or the scheme's own.
 func keysFrom(s *shadow.Summary) string {
@@ -229,5 +194,5 @@ func keysFrom(s *shadow.Summary) string {
 	case string(shadow.KeysFalcon):
 		return "round-3 key generation over " + s.KeygenBackend
 	}
-	return schemeDescription(s.KeySource) + " key generation (integer, the scheme's own; seeds derived from the seed)"
+	return scheme.DescriptionOf(s.KeySource) + " key generation (integer, the scheme's own; seeds derived from the seed)"
 }

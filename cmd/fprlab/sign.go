@@ -212,7 +212,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		return nil // the signature is the output
 	}
 	_, err = fmt.Fprintf(s.Out, "wrote %d-byte %s signature (%s, backend %s) to %s\n",
-		len(sig), formatName, schemeName(opts.Scheme, 1<<logn), b.Name, opts.Out)
+		len(sig), formatName, scheme.TitleOf(opts.Scheme, 1<<logn), b.Name, opts.Out)
 	return err
 }
 

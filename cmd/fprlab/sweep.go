@@ -311,7 +311,7 @@ func printSweep(w io.Writer, points []shadow.Point, refs int) error {
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	if len(points) > 0 {
 		p := points[0]
-		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", schemeKeysName(p.Scheme, p.Params, p.KeySource), p.Signatures, p.Shadow, p.ExactSigma)
+		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", scheme.KeysTitle(p.Scheme, p.Params, p.KeySource), p.Signatures, p.Shadow, p.ExactSigma)
 	}
 	var notes []string
 	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")

@@ -222,7 +222,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		if !scheme.IsDefault(cfg.Scheme) {
 			run.Scheme = res.Scheme
 		}
-		if err := writeManifestFile(opts.Out, "fprlab tune, "+schemeKeysName(res.Scheme, res.Params, res.KeySource), run); err != nil {
+		if err := writeManifestFile(opts.Out, "fprlab tune, "+scheme.KeysTitle(res.Scheme, res.Params, res.KeySource), run); err != nil {
 			return err
 		}
 	}
@@ -236,7 +236,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 // printTune prints the result for a reader.
 func printTune(w io.Writer, r *tune.Result) error {
 	fmt.Fprintf(w, "%s: cheapest plan with %s delta_c + delta_sigma <= 2^%g, acceptance error <= 2^%.2f and no decision flip, cost in %s (%s)\n",
-		schemeKeysName(r.Scheme, r.Params, r.KeySource), r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
+		scheme.KeysTitle(r.Scheme, r.Params, r.KeySource), r.Statistic, r.TargetLog2, r.TargetLog2+tune.AcceptanceSlackLog2, r.CostUnit, r.Cost)
 	fmt.Fprintf(w, "formats %s; %d signatures per plan (margin %g bits), confirmations on %d fresh ones; %d plans and %d confirmations measured in %.0f s\n",
 		strings.ReplaceAll(r.Format, "%d", "P"), r.Signatures, r.MarginBits, r.Confirm, len(r.Evaluations), r.Confirmations, r.MeasuredSeconds)
 	if r.CostNote != "" {
