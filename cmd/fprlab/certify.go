@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/scheme"
 )
 
 // certifyOptions holds the flags of certify.
@@ -184,7 +182,7 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	if opts.JSON {
 		err2 = printJSON(s.Out, map[string]any{"results": out})
 	} else {
-		err2 = printCertify(s.Out, out)
+		err2 = certify.WriteText(s.Out, out)
 	}
 	if err2 == nil && exceeded > 0 {
 		err2 = &exitError{code: exitFalse, err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
@@ -224,47 +222,6 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 		return nil, 0, err
 	}
 	return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, logn, nil
-}
-
-// printCertify prints the verdicts first, then each certificate.
-func printCertify(w io.Writer, rs []certify.Document) error {
-	proven := 0
-	for _, r := range rs {
-		if r.Proven {
-			proven++
-		}
-	}
-	switch {
-	case proven == len(rs):
-		fmt.Fprintf(w, "proven for every message: delta_c + delta_sigma <= 2^-46 for all %d (backend, key) pairs\n", len(rs))
-	default:
-		fmt.Fprintf(w, "not proven for %d of %d (backend, key) pairs: their bound on delta_c + delta_sigma exceeds 2^-46 -- a bound above 2^-46 shows no failure, only that this analysis cannot exclude one\n", len(rs)-proven, len(rs))
-	}
-	for _, r := range rs {
-		verdict := "not proven"
-		if r.Proven {
-			verdict = "proven"
-		}
-		fmt.Fprintf(w, "\n%s: %s, %s, %s: delta_c + delta_sigma <= 2^%.2f (target 2^-46)\n",
-			verdict, r.Backend, scheme.TitleOf(r.Scheme, r.Params), r.Key.Name(), r.SumBoundLog2)
-		ds := "0 (exact)"
-		if r.DeltaSigmaLog2 != nil {
-			ds = fmt.Sprintf("2^%.2f", *r.DeltaSigmaLog2)
-		}
-		fmt.Fprintf(w, "  delta_sigma, exact:     %s at leaf %d\n", ds, r.DeltaSigmaLeaf)
-		fmt.Fprintf(w, "  delta_c, certified:  <= 2^%.2f at sampler call %d (leaf %d, tree path %s from the root)\n",
-			r.DeltaCBoundLog2, r.Result.WorstCall, r.Result.WorstLeaf, r.Result.WorstPath)
-		var parts []string
-		for _, st := range r.Stages {
-			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
-		}
-		if r.SampledDeltaCMax != nil {
-			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the oracle shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, *r.GapBits)
-		}
-		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
-		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, certify.DefaultOracleBits, r.Seconds)
-	}
-	return nil
 }
 
 // runCertifyPStar finds, per key, the least P with vprec:P proven, by

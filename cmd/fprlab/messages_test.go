@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/fprlab/fprlab/analysis/tune"
 )
 
 // TestRootHelpShadow: the root help says what the sampler's errors are
@@ -18,22 +15,6 @@ func TestRootHelpShadow(t *testing.T) {
 	_, out, _ := runCLI(t, "--help")
 	if !strings.Contains(out, "double-double by default") || strings.Contains(out, "against the oracle: KAT conformance, operation errors and sampler") {
 		t.Errorf("root help:\n%s", out)
-	}
-}
-
-// TestPrintTunePlanPrefix: the chosen plan and the Pareto front print as
-// --backend takes them (plan:...), ready to paste into compare.
-func TestPrintTunePlanPrefix(t *testing.T) {
-	e := &tune.Evaluation{Plan: "all=vprec:40", Cost: 0.5}
-	e.Widths[0] = 40
-	u := &tune.Evaluation{Plan: "all=vprec:53", Cost: 1}
-	u.Widths[0] = 53
-	var b bytes.Buffer
-	if err := printTune(&b, &tune.Result{Params: 512, Uniform: u, Chosen: e, Pareto: []*tune.Evaluation{e}}); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Count(b.String(), "plan:all=vprec:40") != 2 {
-		t.Errorf("want the plan twice as plan:all=vprec:40:\n%s", b.String())
 	}
 }
 
