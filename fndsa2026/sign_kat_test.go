@@ -107,3 +107,37 @@ func TestSign512KAT(t *testing.T) {
 		t.Error("KAT_512_SIG with a flipped bit verifies")
 	}
 }
+
+// TestVerifyKAT is rust-fn-dsa 0.4.0's verify_kat_512 and verify_kat_1024
+// (fn-dsa-vrfy/src/lib.rs; testdata/verify_kat.txt holds their
+// constants): each signature verifies under its key with mu given, and
+// over "message" with the context "context"; with a flipped bit, or under
+// another context, it does not.
+func TestVerifyKAT(t *testing.T) {
+	kat := readHexFields(t, "verify_kat.txt")
+	for _, n := range []string{"512", "1024"} {
+		vkb, mub, sig := kat["vk_"+n], kat["mu_"+n], kat["sig_"+n]
+		if vkb == nil || len(mub) != fndsa2026.MuSize || sig == nil {
+			t.Fatalf("verify_kat.txt: no vk, mu or sig of degree %s", n)
+		}
+		vk, err := fndsa2026.DecodeVerifyingKey(vkb, false)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		mu := (*[fndsa2026.MuSize]byte)(mub)
+		if err := vk.VerifyMu(mu, sig); err != nil {
+			t.Errorf("%s: with mu: %v", n, err)
+		}
+		if err := vk.Verify([]byte("context"), fndsa.None, []byte("message"), sig); err != nil {
+			t.Errorf("%s: with the message: %v", n, err)
+		}
+		if vk.Verify([]byte("other"), fndsa.None, []byte("message"), sig) == nil {
+			t.Errorf("%s: verifies under another context", n)
+		}
+		bad := bytes.Clone(sig)
+		bad[len(bad)/2] ^= 0x40
+		if vk.VerifyMu(mu, bad) == nil {
+			t.Errorf("%s: a flipped bit verifies", n)
+		}
+	}
+}
