@@ -7,14 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -301,7 +299,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 	if opts.JSON {
 		return printJSON(s.Out, sums)
 	}
-	return printCompare(s.Out, sums)
+	return campaign.WriteCompareText(s.Out, sums)
 }
 
 // segmentUnits is the size of the campaign directories' segments (tests
@@ -435,120 +433,6 @@ func progressLines(w io.Writer, label, unit string) func(done, total int) {
 		}
 		fmt.Fprintf(w, "%s: %d/%d %s, %.1f/s, ETA %s\n", label, done, total, unit, rate, eta)
 	}
-}
-
-// bitsLost formats a security loss in bits ("-" when nothing was
-// measured).
-func bitsLost(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%.2f", *v)
-}
-
-// lg formats a log2 value ("exact" for an exact zero / no value).
-func lg(p *float64) string {
-	if p == nil {
-		return "exact"
-	}
-	if math.IsInf(*p, 0) {
-		return "inf"
-	}
-	return fmt.Sprintf("2^%.2f", *p)
-}
-
-// printCompare prints the summaries as aligned tables.
-func printCompare(w io.Writer, sums []*shadow.Summary) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	for _, s := range sums {
-		src := "seed " + strconv.Quote(derefS(s.Seed))
-		if s.KATRecords != nil {
-			src = "NIST KAT records " + *s.KATRecords
-		}
-		if s.Signatures == 0 {
-			// An empty shard: no statistic, rather than "exact" and
-			// "NOT met" for the absence of values.
-			fmt.Fprintf(tw, "%s, %s (%s): no signature measured (this shard holds none of the campaign's units)\n\n", s.Backend, scheme.TitleOf(s.Scheme, s.Params), src)
-			continue
-		}
-		fmt.Fprintf(tw, "%s, %s%s: %d signatures (%s), keys: %d from %s; %d sampler calls (%d leaves); shadow %s (%d bits), exact sigma: %s\n",
-			s.Backend, scheme.TitleOf(s.Scheme, s.Params), modeNote(s.Mode), s.Signatures, src, s.Keys, keysFrom(s), s.SamplerCalls, s.Leaves, s.Shadow, s.OracleBits, s.ExactSigma)
-		if note := campaign.WeakShadowNote(s.Backend, s.Shadow, s.OracleBits); note != "" {
-			fmt.Fprint(tw, note)
-		}
-		fmt.Fprintln(tw, "\nstatistic\tquantity\tmin\t1%\t10%\tmedian\t90%\t99%\tmax")
-		row := func(stat, name string, q shadow.Q) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", stat, name, lg(q.Min), lg(q.Q01), lg(q.Q10), lg(q.Median), lg(q.Q90), lg(q.Q99), lg(q.Max))
-		}
-		row("per call", "delta_c", s.PerLeaf.DeltaC)
-		row("per call", "delta_sigma", s.PerLeaf.DeltaSigma)
-		row("per call", "sum", s.PerLeaf.Sum)
-		row("per tree leaf", "sum", s.PerTreeLeaf)
-		row("per signature (max)", "delta_c", s.PerSignature.DeltaC)
-		row("per signature (max)", "delta_sigma", s.PerSignature.DeltaSigma)
-		row("per signature (max)", "sum", s.PerSignature.Sum)
-		row("per call", "expm_p63 rel.", s.ExpmP63)
-		row("per trial", "acceptance rel.", s.AcceptanceRel)
-		verdict := "NOT met"
-		if s.Meets != nil && *s.Meets {
-			verdict = "met"
-		}
-		if k := s.Certified; k != nil {
-			what := "proven for every message"
-			if k.Proven < k.Keys {
-				what = fmt.Sprintf("not proven for %d of them (a bound above 2^-46 shows no failure)", k.Keys-k.Proven)
-			}
-			fmt.Fprintf(tw, "\ncertified (fprlab certify, %s): delta_c + delta_sigma <= 2^%.2f for every message over the %d keys, %s\n", k.ErrorModel, k.SumBoundLog2, k.Keys, what)
-		}
-		r := s.Renyi
-		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, lg(s.PerSignature.Sum.Max))
-		fmt.Fprintf(tw, "Renyi (lambda = %d): d worst case %s, average case %s; max queries 2^%s (average case 2^%s); bits lost at 2^64 queries: %s (average case %s)\n",
-			r.Lambda, lg(r.DWorstLog2), lg(r.DAverageLog2), num(r.MaxQueriesLog2), num(r.MaxQueriesLog2Avg), bitsLost(r.BitsLostAt2_64), bitsLost(r.BitsLostAt2_64Avg))
-		fmt.Fprintf(tw, "attempts: %d, failed %d\n", s.Attempts.Total, s.Attempts.Failed)
-		if s.Acceptance != "" {
-			fmt.Fprintf(tw, "\nsampler acceptance: %s (replaces BerExp; its trials are the \"acceptance\" decisions below)\n", s.Acceptance)
-		}
-		fmt.Fprintf(tw, "\ndecision\tdecisions\tflips\tsmallest margin\n")
-		for _, k := range []string{"floor", "trunc", "berexp", "berexp_more_bytes", "berexp_fewer_bytes", "acceptance", "rint"} {
-			if n, ok := s.Flips.Decisions[k]; ok {
-				fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", k, n, s.Flips.ByKind[k], lg(s.Flips.MinMarginLog2[k]))
-			}
-		}
-		fmt.Fprintf(tw, "signatures with a flip: %d of %d\n", s.Flips.SignaturesWithFlips, s.Signatures)
-		for k, n := range s.Flips.Unresolved {
-			fmt.Fprintf(tw, "  %d %s decisions differ within the shadow's resolution (unresolved; not counted as flips: rerun with --shadow oracle)\n", n, k)
-		}
-		for _, f := range s.Flips.First {
-			fmt.Fprintf(tw, "  %s: %s %d vs exact %d (margin %s)\n", f.Where, f.Kind, f.B, f.X, lg(f.Gap))
-		}
-		if s.Keygen != nil {
-			fmt.Fprintf(tw, "keygen (%d keys, shadowed): Gram-Schmidt norm error %s; flips %d (rint %d, lt %d)\n", s.Keygen.Keys, lg(s.Keygen.GSNormMaxRel),
-				s.Keygen.Flips.Total, s.Keygen.Flips.ByKind["rint"], s.Keygen.Flips.ByKind["lt"])
-			for _, f := range s.Keygen.Flips.First {
-				fmt.Fprintf(tw, "  %s: %s %d vs exact %d\n", f.Where, f.Kind, f.B, f.X)
-			}
-		}
-		fmt.Fprintf(tw, "\nwhere error is born (normwise relative error of each stage's values)\nstage\tlevel\tvalues\tmedian\t99%%\tmax\n")
-		for _, st := range s.Stages {
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\n", st.Stage, st.Level, st.Values, lg(st.MedianRelLog2), lg(st.Q99RelLog2), lg(st.MaxRelLog2))
-		}
-		fmt.Fprintf(tw, "\nshadowed time: %.3f s per signature (sum over workers %.1f s)\n\n", s.Seconds/float64(max(s.Signatures, 1)), s.Seconds)
-	}
-	return tw.Flush()
-}
-
-func num(p *float64) string {
-	if p == nil {
-		return "inf"
-	}
-	return fmt.Sprintf("%.1f", *p)
-}
-
-func derefS(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
 }
 
 // noteMeasureFlags records which of the flags compare and sweep share

@@ -72,7 +72,7 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 			_, err := s.Out.Write(m.Document)
 			return err
 		}
-		return printSweep(s.Out, m.Points, m.References)
+		return campaign.WriteSweepText(s.Out, m.Points, m.References)
 	}
 	m, err := campaign.Merge(opts.Dirs, opts.Out, lookupBackend)
 	if err != nil {
@@ -84,5 +84,5 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 	if opts.JSON {
 		return printJSON(s.Out, m.Summaries)
 	}
-	return printCompare(s.Out, m.Summaries)
+	return campaign.WriteCompareText(s.Out, m.Summaries)
 }

@@ -22,12 +22,3 @@ func parseMode(s string) (falcon.Mode, error) {
 	}
 	return m, nil
 }
-
-// modeNote names a summary's signing procedure when it is not the
-// default, falcon_sign_dyn.
-func modeNote(mode string) string {
-	if mode == "" {
-		return ""
-	}
-	return " (--mode " + mode + ")"
-}

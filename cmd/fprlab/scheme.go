@@ -184,15 +184,3 @@ func parseKeySource(v string, sc scheme.Scheme) (shadow.KeySource, error) {
 func ownKeySchemes() []string {
 	return scheme.With(func(sc scheme.Scheme) bool { return sc.KeySeedSize() > 0 })
 }
-
-// keysFrom is where a summary's keys come from, for compare's text
-// output: the backend of round 3's key generation, or the scheme's own.
-func keysFrom(s *shadow.Summary) string {
-	switch s.KeySource {
-	case "":
-		return s.KeygenBackend
-	case string(shadow.KeysFalcon):
-		return "round-3 key generation over " + s.KeygenBackend
-	}
-	return scheme.DescriptionOf(s.KeySource) + " key generation (integer, the scheme's own; seeds derived from the seed)"
-}

@@ -4,18 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math/bits"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/scheme"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -258,7 +254,7 @@ func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *streams)
 		}}
 	if !opts.JSON {
 		sw.Measured = func(i int, pt *shadow.Point) {
-			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", pt.Format, i+1, len(p.bs), pt.Signatures, lg(pt.PerSignature.Sum.Max), pt.Seconds)
+			fmt.Fprintf(s.Err, "sweep: %s (%d/%d): %d signatures, worst %s, %.1f s\n", pt.Format, i+1, len(p.bs), pt.Signatures, campaign.Log2Text(pt.PerSignature.Sum.Max), pt.Seconds)
 		}
 	}
 	points, err := sw.Points(ctx)
@@ -303,70 +299,5 @@ func (p *sweepPlan) print(points []shadow.Point, s *streams) error {
 			}
 		}
 	}
-	return printSweep(s.Out, points, refs)
-}
-
-// printSweep prints the per-format table and P*.
-func printSweep(w io.Writer, points []shadow.Point, refs int) error {
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	if len(points) > 0 {
-		p := points[0]
-		fmt.Fprintf(tw, "%s precision sweep: %d signatures per format, shadow %s, exact sigma %s\n\n", scheme.KeysTitle(p.Scheme, p.Params, p.KeySource), p.Signatures, p.Shadow, p.ExactSigma)
-	}
-	var notes []string
-	fmt.Fprintln(tw, "format\tbits\tworst sum/sig\tmedian sum/call\tflips\tbits lost @2^64\tmax queries\tfailed attempts\tKAT\tseconds")
-	for i, p := range points {
-		name := p.Format
-		if i < refs {
-			name += " (reference)"
-		}
-		kat := "-"
-		if p.KAT != nil {
-			kat = fmt.Sprintf("%d/%d", p.KAT.Passed, p.KAT.Records)
-			if p.KAT.KeygenFailed > 0 {
-				kat += fmt.Sprintf(" (%d keygen failed)", p.KAT.KeygenFailed)
-			}
-		}
-		if note := campaign.WeakShadowNote(p.Format, p.Shadow, p.OracleBits); note != "" {
-			name += " (weak shadow)"
-			notes = append(notes, note)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%d\t%s\t2^%s\t%.4f\t%s\t%.1f\n", name, p.Bits, lg(p.PerSignature.Sum.Max), lg(p.PerLeaf.Sum.Median),
-			p.Flips.Total, bitsLost(p.Renyi.BitsLostAt2_64), num(p.Renyi.MaxQueriesLog2), p.Attempts.FailedFraction(), kat, p.Seconds)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		fmt.Fprint(w, n)
-	}
-	pstars, err := campaign.PStars(points, refs)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	for _, ps := range pstars {
-		curve := ps.Curve.String()
-		if sc := sweepScheme(points); !scheme.IsDefault(sc) {
-			// results.Curve's legend names round 3's degrees ("Falcon-512
-			// rn"); a sweep has one scheme.
-			n := ps.Curve.Params
-			curve = sc.Title(uint(bits.Len(uint(n))-1)) + strings.TrimPrefix(curve, fmt.Sprintf("Falcon-%d", n))
-		}
-		fmt.Fprintf(w, "P* (%s, %s): %s (%d signatures per format)\n", curve, ps.Criterion.Describe(), ps, ps.Signatures)
-	}
-	return nil
-}
-
-// sweepScheme is the scheme a sweep's points were signed with (nil for
-// round 3, or no point at all).
-func sweepScheme(points []shadow.Point) scheme.Scheme {
-	if len(points) == 0 {
-		return nil
-	}
-	sc, err := scheme.Lookup(points[0].Scheme)
-	if err != nil {
-		return nil
-	}
-	return sc
+	return campaign.WriteSweepText(s.Out, points, refs)
 }
