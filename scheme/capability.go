@@ -156,3 +156,12 @@ type KeyHolder interface {
 // Signer signs the raw message msg over backend b with a held key, as the
 // scheme's Sign does.
 type Signer func(b arith.Backend, msg []byte, rng io.Reader) ([]byte, error)
+
+// SignHeld is Sign for a KeyHolder: hold sk, sign with it once.
+func SignHeld(kh KeyHolder, b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
+	sign, err := kh.HoldKey(sk)
+	if err != nil {
+		return nil, err
+	}
+	return sign(b, msg, rng)
+}

@@ -117,32 +117,3 @@ func TestKATReplayer(t *testing.T) {
 		t.Error("ReplayKAT of 11 records of degree 16 did not fail")
 	}
 }
-
-// TestKeyHolder: a held key signs as Sign does, byte for byte, from the
-// same random bytes.
-func TestKeyHolder(t *testing.T) {
-	b, err := arith.Lookup("native")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kh := fndsa2025.Scheme.(scheme.KeyHolder)
-	sk, err := kh.KeyGen(9, make([]byte, kh.KeySeedSize()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := kh.HoldKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	seed := bytes.Repeat([]byte{7}, 64)
-	for _, msg := range []string{"", "message", "another message"} {
-		want, err := kh.Sign(b, sk, []byte(msg), bytes.NewReader(seed))
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := held(b, []byte(msg), bytes.NewReader(seed))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%q: held key's signature differs from Sign's (%v)", msg, err)
-		}
-	}
-}

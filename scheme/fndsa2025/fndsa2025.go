@@ -71,11 +71,7 @@ func (fnDSA) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
 func weak(logn uint) bool { return logn < fndsa.MinStdLogN }
 
 func (s fnDSA) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
-	sign, err := s.HoldKey(sk)
-	if err != nil {
-		return nil, err
-	}
-	return sign(b, msg, rng)
+	return scheme.SignHeld(s, b, sk, msg, rng)
 }
 
 var _ scheme.KeyHolder = fnDSA{}

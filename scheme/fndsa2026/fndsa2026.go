@@ -65,11 +65,7 @@ func (fnDSA2026) KeyGen(logn uint, seed []byte) (*falcon.PrivateKey, error) {
 func weak(logn uint) bool { return logn < draft.MinStdLogN }
 
 func (s fnDSA2026) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng io.Reader) ([]byte, error) {
-	sign, err := s.HoldKey(sk)
-	if err != nil {
-		return nil, err
-	}
-	return sign(b, msg, rng)
+	return scheme.SignHeld(s, b, sk, msg, rng)
 }
 
 var _ scheme.KeyHolder = fnDSA2026{}

@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/scheme"
+	"github.com/fprlab/fprlab/scheme/fndsa2025"
 	"github.com/fprlab/fprlab/scheme/fndsa2026"
 )
 
@@ -46,31 +47,33 @@ func TestSamplerStuckIsMarked(t *testing.T) {
 	}
 }
 
-// TestHoldKey: the draft's held key signs as Sign does, byte for byte,
-// from the same 40 random bytes.
-func TestHoldKey(t *testing.T) {
+// TestKeyHolder: a held key signs as Sign does, byte for byte, from the
+// same random bytes, for both FN-DSA profiles.
+func TestKeyHolder(t *testing.T) {
 	b, err := arith.Lookup("native")
 	if err != nil {
 		t.Fatal(err)
 	}
-	kh := fndsa2026.Scheme.(scheme.KeyHolder)
-	sk, err := kh.KeyGen(9, make([]byte, kh.KeySeedSize()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	held, err := kh.HoldKey(sk)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, msg := range []string{"", "message"} {
-		seed := sha3.SumSHAKE256([]byte{byte(i)}, 40)
-		want, err := kh.Sign(b, sk, []byte(msg), bytes.NewReader(seed))
+	for _, sc := range []scheme.Scheme{fndsa2025.Scheme, fndsa2026.Scheme} {
+		kh := sc.(scheme.KeyHolder)
+		sk, err := kh.KeyGen(9, make([]byte, kh.KeySeedSize()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := held(b, []byte(msg), bytes.NewReader(seed))
-		if err != nil || !bytes.Equal(got, want) {
-			t.Errorf("%q: held key's signature differs from Sign's (%v)", msg, err)
+		held, err := kh.HoldKey(sk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, msg := range []string{"", "message", "another message"} {
+			seed := sha3.SumSHAKE256([]byte{byte(i)}, 64)
+			want, err := kh.Sign(b, sk, []byte(msg), bytes.NewReader(seed))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := held(b, []byte(msg), bytes.NewReader(seed))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s %q: held key's signature differs from Sign's (%v)", sc.Name(), msg, err)
+			}
 		}
 	}
 }
