@@ -182,3 +182,12 @@ func VerifyingKeyOf(logn uint, h []uint16, weak bool) (*VerifyingKey, error) {
 	ntt(t)
 	return DecodeVerifyingKey(encodeVerifyingKey(logn, t), weak)
 }
+
+// PublicKey returns h in coefficient form, as round 3's public key: the
+// inverse NTT of the stored form (the lattice's key, which key recovery
+// from a pair of signatures works with).
+func (k *VerifyingKey) PublicKey() *falcon.PublicKey {
+	h := append([]uint16(nil), k.hNTT...)
+	intt(h)
+	return &falcon.PublicKey{LogN: k.logn, H: h}
+}

@@ -76,3 +76,23 @@ func verifyBool(vkey []byte, weak bool, ctx []byte, ph PreHash, data, sig []byte
 	}
 	return k.Verify(ctx, ph, data, sig) == nil
 }
+
+// ReadSignature returns the nonce and s2 of sig, a signature of degree
+// 2^logn, after the checks of its layout that VerifyMu makes (size,
+// header, canonical s2); it verifies nothing.
+func ReadSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error) {
+	if err := checkDegree("signature", logn, logn < MinStdLogN); err != nil {
+		return nil, nil, err
+	}
+	if size := SignatureSize(logn); len(sig) != size {
+		return nil, nil, fmt.Errorf("%w: %d bytes, want %d for degree %d", ErrInvalidSignature, len(sig), size, 1<<logn)
+	}
+	if want := byte(0x30 + logn); sig[0] != want {
+		return nil, nil, fmt.Errorf("%w: header byte 0x%02x, want 0x%02x", ErrInvalidSignature, sig[0], want)
+	}
+	s2, ok := decodeS2(sig[1+NonceSize:], 1<<logn)
+	if !ok {
+		return nil, nil, fmt.Errorf("%w: s2 is not a canonical compressed encoding", ErrInvalidSignature)
+	}
+	return append([]byte(nil), sig[1:1+NonceSize]...), s2, nil
+}

@@ -3,6 +3,7 @@ package scheme
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/fprlab/fprlab/arith"
@@ -164,4 +165,38 @@ func SignHeld(kh KeyHolder, b arith.Backend, sk *falcon.PrivateKey, msg []byte, 
 		return nil, err
 	}
 	return sign(b, msg, rng)
+}
+
+// SignatureReader is the capability of a scheme whose signatures and
+// public keys are read back into the lattice's values: the nonce that
+// salts the hashed point, s2, and h in coefficient form. diverge
+// classifies a differing pair by s2_A - s2_B against the key, and leak
+// recovers a key from such a pair, for a scheme that has it.
+type SignatureReader interface {
+	Scheme
+	// ReadSignature returns the nonce and s2 of sig, a signature (in
+	// the format Sign makes) by a key of degree 2^logn; it checks the
+	// encoding only, not the signature.
+	ReadSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error)
+	// DecodePublicKey reads a public key in the scheme's encoding (that
+	// of EncodeKeys).
+	DecodePublicKey(pk []byte) (*falcon.PublicKey, error)
+}
+
+// ErrOtherDegree is matched (errors.Is) by the error of a
+// SignatureReader's ReadSignature for a signature whose header names a
+// degree other than the one asked for.
+var ErrOtherDegree = errors.New("scheme: signature of another degree")
+
+// ReadFalconSignature is ReadSignature for signatures in falcon.h's
+// formats, round 3's and FN-DSA 2025's (padded).
+func ReadFalconSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error) {
+	s, err := falcon.DecodeSignature(sig)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.LogN != logn {
+		return nil, nil, fmt.Errorf("%w: degree %d, want %d", ErrOtherDegree, 1<<s.LogN, 1<<logn)
+	}
+	return s.Nonce, s.S2, nil
 }

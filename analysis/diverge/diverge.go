@@ -23,6 +23,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Side is one of the two signers: an arithmetic and a signing procedure.
@@ -72,7 +73,28 @@ type Config struct {
 	// Shadow, when set, is the exact side that judges each differing pair:
 	// which side signed as exact arithmetic would (judge.go).
 	Shadow shadow.Kind
+	// Scheme is the scheme both sides sign (nil: Falcon round 3, in
+	// falcon.h's padded format by each side's procedure). Another scheme
+	// signs through its Sign, makes its keys with its own key generation
+	// when it has one (KeyBackend's otherwise), and must read its
+	// signatures back (scheme.SignatureReader).
+	Scheme scheme.Scheme
 }
+
+// Reader returns sc as a scheme.SignatureReader, or an error naming the
+// schemes that are: diverge and Recover read s2 back from signatures.
+func Reader(sc scheme.Scheme) (scheme.SignatureReader, error) {
+	r, ok := sc.(scheme.SignatureReader)
+	if !ok {
+		return nil, fmt.Errorf("scheme %s: its signatures cannot be read back into s2 (want %s)", sc.Name(),
+			strings.Join(scheme.With(func(s scheme.Scheme) bool { _, ok := s.(scheme.SignatureReader); return ok }), ", "))
+	}
+	return r, nil
+}
+
+// round3 reports whether the campaign signs Falcon round 3 (falcon.h's
+// padded format, each side's procedure).
+func (c Config) round3() bool { return scheme.IsDefault(c.Scheme) }
 
 // Pair is a differing pair: everything needed to check it again (and to
 // hand it to Recover) and what it shows.
@@ -108,6 +130,9 @@ type Result struct {
 	// Ties counts the verdicts reached at a tie (Judgement.Tie).
 	Ties  int    `json:"ties,omitempty"`
 	Pairs []Pair `json:"pairs"`
+	// Scheme is the scheme signed, absent for Falcon round 3 (results
+	// written before there was a choice).
+	Scheme string `json:"scheme,omitempty"`
 	// Shard is "I/N" for one shard of a campaign split over N processes
 	// (absent for a whole campaign and a merged one).
 	Shard string `json:"shard,omitempty"`
@@ -131,6 +156,20 @@ func (c Config) Check() error {
 	case "", shadow.ShadowDD, shadow.ShadowOracle:
 	default:
 		return fmt.Errorf("diverge: shadow %q: want %s, %s or none", c.Shadow, shadow.ShadowDD, shadow.ShadowOracle)
+	}
+	if c.round3() {
+		return nil
+	}
+	if err := c.Scheme.CheckLogN(c.LogN); err != nil {
+		return fmt.Errorf("diverge: %w", err)
+	}
+	if _, err := Reader(c.Scheme); err != nil {
+		return fmt.Errorf("diverge: %w", err)
+	}
+	for _, s := range []Side{c.A, c.B} {
+		if s.Mode != falcon.Dyn {
+			return fmt.Errorf("diverge: side %s: scheme %s signs by one procedure; :tree is falcon.h's falcon_sign_tree, a round-3 procedure", s.Name(), c.Scheme.Name())
+		}
 	}
 	return nil
 }
@@ -167,13 +206,39 @@ func Prepare(c Config) (*Campaign, error) {
 	p, _ := falcon.ParamsFor(c.LogN)
 	cp := &Campaign{c: c, l2Bound: p.L2Bound, sks: make([]*falcon.PrivateKey, c.Keys), pks: make([][]byte, c.Keys)}
 	for k := range cp.sks {
-		sk, pk, err := falcon.Keygen(c.KeyBackend, c.LogN, stream("fprlab diverge key", c.Seed, k))
+		sk, pk, err := c.key(k)
 		if err != nil {
 			return nil, fmt.Errorf("diverge: key %d: %w", k, err)
 		}
-		cp.sks[k], cp.pks[k] = sk, pk.Encode()
+		cp.sks[k], cp.pks[k] = sk, pk
 	}
 	return cp, nil
+}
+
+// key makes key k of the campaign and encodes its public key: round 3's
+// over KeyBackend from the key stream, another scheme's by its own key
+// generation from the stream's first KeySeedSize bytes when it has one.
+func (c Config) key(k int) (*falcon.PrivateKey, []byte, error) {
+	rng := stream("fprlab diverge key", c.Seed, k)
+	if c.round3() || c.Scheme.KeySeedSize() == 0 {
+		sk, pk, err := falcon.Keygen(c.KeyBackend, c.LogN, rng)
+		if err != nil {
+			return nil, nil, err
+		}
+		if c.round3() {
+			return sk, pk.Encode(), nil
+		}
+		pkb, _, err := c.Scheme.EncodeKeys(sk)
+		return sk, pkb, err
+	}
+	seed := make([]byte, c.Scheme.KeySeedSize())
+	io.ReadFull(rng, seed)
+	sk, err := c.Scheme.KeyGen(c.LogN, seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	pkb, _, err := c.Scheme.EncodeKeys(sk)
+	return sk, pkb, err
 }
 
 // Run runs the whole campaign. progress (may be nil) is called with the
@@ -257,7 +322,11 @@ feed:
 
 // empty is a result of no signature yet, naming the campaign.
 func (cp *Campaign) empty() *Result {
-	return &Result{Backend: cp.c.A.Name(), Against: cp.c.B.Name(), N: 1 << cp.c.LogN, Seed: cp.c.Seed, Keys: cp.c.Keys, CIMethod: "wilson", Pairs: []Pair{}}
+	r := &Result{Backend: cp.c.A.Name(), Against: cp.c.B.Name(), N: 1 << cp.c.LogN, Seed: cp.c.Seed, Keys: cp.c.Keys, CIMethod: "wilson", Pairs: []Pair{}}
+	if !cp.c.round3() {
+		r.Scheme = cp.c.Scheme.Name()
+	}
+	return r
 }
 
 // total sorts the pairs and computes the counts and the rate from them and
@@ -300,9 +369,9 @@ func Merge(rs ...*Result) (*Result, error) {
 	out.Pairs = slices.Clone(rs[0].Pairs)
 	out.Shard = ""
 	for _, r := range rs[1:] {
-		if r.Backend != out.Backend || r.Against != out.Against || r.N != out.N || r.Seed != out.Seed || r.Keys != out.Keys {
-			return nil, fmt.Errorf("diverge: cannot merge %s vs %s (n = %d, seed %q, %d keys) with %s vs %s (n = %d, seed %q, %d keys)",
-				out.Backend, out.Against, out.N, out.Seed, out.Keys, r.Backend, r.Against, r.N, r.Seed, r.Keys)
+		if r.Backend != out.Backend || r.Against != out.Against || r.N != out.N || r.Seed != out.Seed || r.Keys != out.Keys || r.Scheme != out.Scheme {
+			return nil, fmt.Errorf("diverge: cannot merge %s vs %s (%s, n = %d, seed %q, %d keys) with %s vs %s (%s, n = %d, seed %q, %d keys)",
+				out.Backend, out.Against, schemeName(out.Scheme), out.N, out.Seed, out.Keys, r.Backend, r.Against, schemeName(r.Scheme), r.N, r.Seed, r.Keys)
 		}
 		out.Compared += r.Compared
 		out.Pairs = append(out.Pairs, r.Pairs...)
@@ -315,6 +384,14 @@ func Merge(rs ...*Result) (*Result, error) {
 	}
 	out.total()
 	return &out, nil
+}
+
+// schemeName is a result's scheme as Lookup names it ("" is round 3's).
+func schemeName(name string) string {
+	if name == "" {
+		return scheme.Default
+	}
+	return name
 }
 
 // message is the campaign's message i.
@@ -333,7 +410,13 @@ func (c Config) sign(s Side, sk *falcon.PrivateKey, i int, t *trace) ([]byte, er
 			return nil, err
 		}
 	}
-	sig, err := falcon.SignMode(b, sk, message(c.Seed, i), falcon.Padded, stream("fprlab diverge sign", c.Seed, i), s.Mode)
+	var sig []byte
+	var err error
+	if c.round3() {
+		sig, err = falcon.SignMode(b, sk, message(c.Seed, i), falcon.Padded, stream("fprlab diverge sign", c.Seed, i), s.Mode)
+	} else {
+		sig, err = c.Scheme.Sign(b, sk, message(c.Seed, i), stream("fprlab diverge sign", c.Seed, i))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("diverge: signature %d on %s: %w", i, s.Name(), err)
 	}
@@ -367,20 +450,20 @@ func (c Config) one(i int, sk *falcon.PrivateKey, pk []byte, l2Bound uint32) (*P
 	if string(ra) != string(sa) || string(rb) != string(sb) {
 		return nil, fmt.Errorf("diverge: signature %d: the observed run signed differently from the plain one (the backend's instantiated code differs from its fast copy)", i)
 	}
-	da, err := falcon.DecodeSignature(sa)
+	s2a, err := c.s2(sa)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("diverge: signature %d on %s: %w", i, c.A.Name(), err)
 	}
-	db, err := falcon.DecodeSignature(sb)
+	s2b, err := c.s2(sb)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("diverge: signature %d on %s: %w", i, c.B.Name(), err)
 	}
 	pair := &Pair{
 		Index: i, Key: i % c.Keys, PublicKey: hex.EncodeToString(pk),
 		Message: hex.EncodeToString(message(c.Seed, i)),
 		SigA:    hex.EncodeToString(sa), SigB: hex.EncodeToString(sb),
 		Parting: part(&ta, &tb, l2Bound),
-		Diff:    Structure(sk, da.S2, db.S2),
+		Diff:    Structure(sk, s2a, s2b),
 	}
 	if c.Shadow != "" {
 		if pair.Exact, err = c.judge(sk, i, sa, sb); err != nil {
@@ -388,6 +471,16 @@ func (c Config) one(i int, sk *falcon.PrivateKey, pk []byte, l2Bound uint32) (*P
 		}
 	}
 	return pair, nil
+}
+
+// s2 reads s2 from a signature of the campaign.
+func (c Config) s2(sig []byte) ([]int16, error) {
+	if c.round3() {
+		_, s2, err := scheme.ReadFalconSignature(c.LogN, sig)
+		return s2, err
+	}
+	_, s2, err := c.Scheme.(scheme.SignatureReader).ReadSignature(c.LogN, sig)
+	return s2, err
 }
 
 func sortPairs(ps []Pair) {

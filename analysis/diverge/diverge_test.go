@@ -18,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 	_ "github.com/fprlab/fprlab/valuetype"
 )
 
@@ -155,7 +156,7 @@ func TestRecoverFabricatedPair(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec, err := diverge.Recover(native, pk, msg, a, b)
+		rec, err := diverge.Recover(native, round3Reader(t), pk, msg, a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +182,7 @@ func TestRecoverFabricatedPair(t *testing.T) {
 	s2b := shifted(shifted(sa.S2, sk.SmallF, 1, 1), sk.SmallF, 1, 2)
 	a, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, sa.S2)
 	b, _ := falcon.EncodeSignature(falcon.Compressed, 9, sa.Nonce, s2b)
-	rec, err := diverge.Recover(native, pk, msg, a, b)
+	rec, err := diverge.Recover(native, round3Reader(t), pk, msg, a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,13 +219,13 @@ func TestRecoverBadInputs(t *testing.T) {
 		"other degree":        {pk10, good, good, diverge.ErrNotAPair},
 		"different nonces":    {pk, good, renonced, diverge.ErrNotAPair},
 	} {
-		_, err := diverge.Recover(native, c.pk, msg, c.a, c.b)
+		_, err := diverge.Recover(native, round3Reader(t), c.pk, msg, c.a, c.b)
 		if !errors.Is(err, c.is) {
 			t.Errorf("%s: error %v, want %v", name, err, c.is)
 		}
 	}
 	// The same signature twice reveals nothing.
-	rec, err := diverge.Recover(native, pk, msg, good, good)
+	rec, err := diverge.Recover(native, round3Reader(t), pk, msg, good, good)
 	if err != nil || rec.Key != nil {
 		t.Errorf("same signature twice: %v %v", rec, err)
 	}
@@ -435,4 +436,24 @@ func TestResultReadsBack(t *testing.T) {
 			t.Errorf("pair %d read back as %+v, written %+v", i, q, w)
 		}
 	}
+}
+
+// round3Reader is Falcon round 3 as Recover reads its signatures.
+func round3Reader(t *testing.T) scheme.SignatureReader {
+	t.Helper()
+	return reader(t, scheme.Default)
+}
+
+// reader looks scheme name up as a SignatureReader.
+func reader(t *testing.T, name string) scheme.SignatureReader {
+	t.Helper()
+	sc, err := scheme.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := diverge.Reader(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

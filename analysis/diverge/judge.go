@@ -111,13 +111,17 @@ func (p paddedSide) Sign(b arith.Backend, sk *falcon.PrivateKey, msg []byte, rng
 // (the oracle at bits bits) and returns its flips.
 func (c Config) shadowed(s Side, kind shadow.Kind, bits uint, sk *falcon.PrivateKey, i int, own []byte) (sideFlips, error) {
 	var out sideFlips
-	round3, err := scheme.Lookup("falcon")
-	if err != nil {
-		return out, err
-	}
-	f, ok := round3.(scheme.Formatter)
-	if !ok {
-		return out, errors.New("diverge: round-3 Falcon has no signature formats")
+	signer := c.Scheme
+	if c.round3() {
+		round3, err := scheme.Lookup(scheme.Default)
+		if err != nil {
+			return out, err
+		}
+		f, ok := round3.(scheme.Formatter)
+		if !ok {
+			return out, errors.New("diverge: round-3 Falcon has no signature formats")
+		}
+		signer = paddedSide{Scheme: round3, f: f, mode: s.Mode}
 	}
 	cfg := shadow.Config{
 		LogN: c.LogN, Signatures: 1, Keys: 1, Seed: c.Seed,
@@ -125,7 +129,7 @@ func (c Config) shadowed(s Side, kind shadow.Kind, bits uint, sk *falcon.Private
 		// The reference's binary64 1/sigma taken as exact: the verdict is
 		// about the arithmetic, not the parameter's representation.
 		Sigma:  shadow.SigmaReference,
-		Scheme: paddedSide{Scheme: round3, f: f, mode: s.Mode},
+		Scheme: signer,
 	}
 	sg, err := shadow.NewSigner(s.Backend, cfg)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Key recovery from two signatures of one message under one nonce: the
@@ -41,38 +42,35 @@ type Recovery struct {
 var ErrNotAPair = errors.New("not two signatures of one message with one nonce")
 
 // Recover tries to recover the private key of pk from two signatures sigA
-// and sigB of msg that share their nonce; b runs NTRUSolve and the proof
-// signature (native is the reference's binary64). Recover returns an error
-// for inputs that are not such a pair; otherwise a Recovery, whose Key is
-// nil when the pair does not reveal the key.
-func Recover(b arith.Backend, pk *falcon.PublicKey, msg, sigA, sigB []byte) (*Recovery, error) {
+// and sigB of msg under scheme sc that share their nonce; b runs NTRUSolve
+// and the proof signature (native is the reference's binary64). Recover
+// returns an error for inputs that are not such a pair; otherwise a
+// Recovery, whose Key is nil when the pair does not reveal the key.
+func Recover(b arith.Backend, sc scheme.SignatureReader, pk *falcon.PublicKey, msg, sigA, sigB []byte) (*Recovery, error) {
 	if err := pk.Check(); err != nil {
 		return nil, fmt.Errorf("public key: %w", err)
 	}
-	sa, err := falcon.DecodeSignature(sigA)
+	nonceA, s2A, err := readSignature(sc, pk.LogN, "first", sigA)
 	if err != nil {
-		return nil, fmt.Errorf("first signature: %w", err)
+		return nil, err
 	}
-	sb, err := falcon.DecodeSignature(sigB)
+	nonceB, s2B, err := readSignature(sc, pk.LogN, "second", sigB)
 	if err != nil {
-		return nil, fmt.Errorf("second signature: %w", err)
+		return nil, err
 	}
-	if sa.LogN != pk.LogN || sb.LogN != pk.LogN {
-		return nil, fmt.Errorf("%w: the public key has degree %d, the signatures %d and %d", ErrNotAPair, 1<<pk.LogN, 1<<sa.LogN, 1<<sb.LogN)
+	if !bytes.Equal(nonceA, nonceB) {
+		return nil, fmt.Errorf("%w: the two signatures have different nonces (%x... and %x...), so they sign different points and reveal nothing together", ErrNotAPair, nonceA[:8], nonceB[:8])
 	}
-	if !bytes.Equal(sa.Nonce, sb.Nonce) {
-		return nil, fmt.Errorf("%w: the two signatures have different nonces (%x... and %x...), so they sign different points and reveal nothing together", ErrNotAPair, sa.Nonce[:8], sb.Nonce[:8])
-	}
-	for i, s := range []*falcon.Signature{sa, sb} {
-		if !falcon.VerifyHashed(pk, falcon.HashToPoint(s.Nonce, msg, pk.LogN), s.S2) {
-			return nil, fmt.Errorf("%w: signature %d does not verify for this message under this public key", ErrNotAPair, i+1)
+	for i, sig := range [][]byte{sigA, sigB} {
+		if err := sc.Verify(pk, msg, sig); err != nil {
+			return nil, fmt.Errorf("%w: signature %d does not verify for this message under this public key (%v)", ErrNotAPair, i+1, err)
 		}
 	}
-	n := len(sa.S2)
+	n := len(s2A)
 	d := make([]int, n)
 	c := 0
 	for i := range d {
-		d[i] = int(sa.S2[i]) - int(sb.S2[i])
+		d[i] = int(s2A[i]) - int(s2B[i])
 		c = gcd(c, d[i])
 	}
 	if c == 0 {
@@ -94,26 +92,40 @@ func Recover(b arith.Backend, pk *falcon.PublicKey, msg, sigA, sigB []byte) (*Re
 	if err != nil {
 		return &Recovery{C: c, Reveals: fmt.Sprintf("a short pair (u, h u) with s2_A - s2_B = %d u, but NTRUSolve does not complete it: %v", c, err)}, nil
 	}
-	if err := Prove(b, sk, pk); err != nil {
+	if err := Prove(b, sc, sk, pk); err != nil {
 		return &Recovery{C: c, Reveals: fmt.Sprintf("a candidate key from s2_A - s2_B = %d u, which does not sign: %v", c, err)}, nil
 	}
 	return &Recovery{Key: sk, C: c}, nil
 }
 
-// Prove signs a fixed message with sk over b and verifies the signature
-// under pk: the evidence that a recovered key is a key of pk.
-func Prove(b arith.Backend, sk *falcon.PrivateKey, pk *falcon.PublicKey) error {
-	if _, err := falcon.DecodePrivateKey(sk.Encode()); err != nil {
+// readSignature reads the nonce and s2 of the pair's which signature; one
+// of another degree than the key's is not of the pair.
+func readSignature(sc scheme.SignatureReader, logn uint, which string, sig []byte) ([]byte, []int16, error) {
+	nonce, s2, err := sc.ReadSignature(logn, sig)
+	switch {
+	case errors.Is(err, scheme.ErrOtherDegree):
+		return nil, nil, fmt.Errorf("%w: the %s signature: %v (the public key's)", ErrNotAPair, which, err)
+	case err != nil:
+		return nil, nil, fmt.Errorf("%s signature: %w", which, err)
+	}
+	return nonce, s2, nil
+}
+
+// Prove checks that sk encodes as a key of scheme sc, signs a fixed
+// message with it over b and verifies the signature under pk: the evidence
+// that a recovered key is a key of pk.
+func Prove(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, pk *falcon.PublicKey) error {
+	if _, _, err := sc.EncodeKeys(sk); err != nil {
 		return err
 	}
 	rng := sha3.NewSHAKE256()
 	rng.Write([]byte("fprlab leak proof"))
 	msg := []byte("signed with a key recovered from two signatures")
-	sig, err := falcon.Sign(b, sk, msg, falcon.Compressed, io.LimitReader(rng, 1<<20))
+	sig, err := sc.Sign(b, sk, msg, io.LimitReader(rng, 1<<20))
 	if err != nil {
 		return err
 	}
-	return falcon.Verify(pk, msg, sig)
+	return sc.Verify(pk, msg, sig)
 }
 
 func gcd(a, b int) int {

@@ -94,7 +94,7 @@ func TestReferencePairsRevealKey(t *testing.T) {
 		}
 		pairs++
 		d := diverge.Structure(sk, s2[0], s2[1])
-		rec, err := diverge.Recover(native, pk, msg, sigs[0], sigs[1])
+		rec, err := diverge.Recover(native, round3Reader(t), pk, msg, sigs[0], sigs[1])
 		if err != nil {
 			t.Fatalf("Falcon-%d key %d message %d: %v", 1<<logn, k, j, err)
 		}

@@ -14,8 +14,12 @@ func (r *Result) WriteText(w io.Writer) error {
 	if r.Shard != "" {
 		shard = " (shard " + r.Shard + ")"
 	}
-	fmt.Fprintf(w, "%s vs %s, n = %d%s: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
-		r.Backend, r.Against, r.N, shard, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
+	scheme := ""
+	if r.Scheme != "" {
+		scheme = r.Scheme + " "
+	}
+	fmt.Fprintf(w, "%s vs %s, %sn = %d%s: %d of %d signatures differ, rate %.3g (95 %% Wilson interval %.3g to %.3g)\n",
+		r.Backend, r.Against, scheme, r.N, shard, r.Differing, r.Compared, r.Rate, r.RateCI95[0], r.RateCI95[1])
 	if r.Right != nil {
 		fmt.Fprintf(w, "signed as exact arithmetic would (%s shadow): A (%s) in %d, B (%s) in %d, neither in %d, undecided in %d; %d decided at a tie (a centre that is an integer to %d-bit oracle precision)\n",
 			r.Pairs[0].Exact.Shadow, r.Backend, r.Right[RightA], r.Against, r.Right[RightB], r.Right[RightNeither], r.Right[RightUndecided],

@@ -323,7 +323,11 @@ func divergeVerdict(ds []results.DivergeDoc) verdict {
 		if d.Shard != "" {
 			name += " (shard " + d.Shard + ")"
 		}
-		v.Table.Rows = append(v.Table.Rows, []string{d.Backend, d.Against, fmt.Sprint(d.N), results.Thousands(int64(d.Compared)), results.Thousands(int64(d.Differing)),
+		n := fmt.Sprint(d.N)
+		if d.Scheme != "" {
+			n += " " + d.Scheme
+		}
+		v.Table.Rows = append(v.Table.Rows, []string{d.Backend, d.Against, n, results.Thousands(int64(d.Compared)), results.Thousands(int64(d.Differing)),
 			oneIn(d.Rate, d.RateCI95), results.Thousands(int64(d.KeyRevealing)), right, name})
 		revealing += d.KeyRevealing
 	}

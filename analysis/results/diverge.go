@@ -31,6 +31,8 @@ type Diverge struct {
 	Ties  int            `json:"ties,omitempty"`
 	Pairs []DivergePair  `json:"pairs"`
 	Shard string         `json:"shard,omitempty"`
+	// Scheme is the scheme signed ("" for Falcon round 3).
+	Scheme string `json:"scheme,omitempty"`
 }
 
 // DivergePair is one differing pair of a Diverge document, as far as a
@@ -67,7 +69,12 @@ type DivergeDoc struct {
 }
 
 // Name is "A vs B, n = N".
-func (d *Diverge) Name() string { return fmt.Sprintf("%s vs %s, n = %d", d.Backend, d.Against, d.N) }
+func (d *Diverge) Name() string {
+	if d.Scheme != "" {
+		return fmt.Sprintf("%s vs %s, %s n = %d", d.Backend, d.Against, d.Scheme, d.N)
+	}
+	return fmt.Sprintf("%s vs %s, n = %d", d.Backend, d.Against, d.N)
+}
 
 // validate checks the counts against each other and the pairs.
 func (d *Diverge) validate() error {

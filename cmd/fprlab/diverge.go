@@ -12,13 +12,13 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/fprlab/fprlab/analysis/shadow"
-	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // divergeOptions holds the flags of diverge.
 type divergeOptions struct {
-	Backend, Against, Params, Seed string
+	Backend, Against, Params, Seed, Scheme string
 	// Shadow is the exact side that judges differing pairs (dd, oracle,
 	// none).
 	Shadow                    string
@@ -66,6 +66,14 @@ key; message I and its signing randomness (nonce, then a 56-byte sampler
 seed per attempt) come from the same stream under the labels "fprlab
 diverge message" and "fprlab diverge sign". Signatures are padded.
 
+--scheme signs another scheme (Falcon round 3 by default): its keys come
+from its own key generation over the key stream's first bytes (32 for the
+FN-DSA profiles), its signatures from its signing over the sign stream, so
+both sides share the randomness (fn-dsa-2026: the same 40-byte hedged seed,
+as a deterministic signer or two devices sharing an RNG would); ":tree" is
+round 3's only. The pairs' keys and signatures are the scheme's encodings:
+give 'fprlab leak' the same --scheme.
+
 --out DIR keeps the campaign in DIR: its identity (run.json), the result of
 the signatures finished so far (checkpoint.json, saved every 2048
 signatures) and, when done, result.json (what --json prints). The same
@@ -97,6 +105,7 @@ func newDivergeCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
 	f.StringVar(&opts.Shadow, "shadow", "dd", "exact side that judges each differing pair: dd, oracle or none")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR`: checkpoints and result, resumable")
 	f.StringVar(&opts.Shard, "shard", "", "sign shard `I/N` of the signatures, I counted from 0 (or slurm: the job array's task); combine with fprlab merge")
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
@@ -124,6 +133,13 @@ func divergeConfig(opts *divergeOptions) (diverge.Config, error) {
 	}
 	if c.KeyBackend, err = lookupBackend("native"); err != nil {
 		return c, err
+	}
+	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
+		return c, err
+	}
+	if !scheme.IsDefault(sc) {
+		c.Scheme = sc
 	}
 	c.LogN, c.Signatures, c.Keys, c.Seed, c.Workers = logn, opts.Signatures, opts.Keys, opts.Seed, opts.Workers
 	switch opts.Shadow {
@@ -176,6 +192,11 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 		if shard != "" {
 			flags["shard"] = shard
 		}
+		if c.Scheme != nil {
+			// Round 3's directories record no scheme, as they did
+			// before there was a choice.
+			flags["scheme"] = c.Scheme.Name()
+		}
 		if opts.Shadow != "none" {
 			// A directory of a campaign run before pairs were judged is
 			// one with --shadow none.
@@ -211,9 +232,9 @@ func mergeDiverge(opts *mergeOptions, s *streams) error {
 
 // leakOptions holds the flags of leak.
 type leakOptions struct {
-	PK, Msg, Out string
-	Sigs         []string
-	Hex          bool
+	PK, Msg, Out, Scheme string
+	Sigs                 []string
+	Hex                  bool
 }
 
 const leakLong = `leak is the evaluator's check of the attack of Lin, Tibouchi, Yu and Zhang
@@ -245,10 +266,11 @@ func newLeakCmd(s *streams) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (falcon.h encoding; bytes or hex)")
+	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (the scheme's encoding, falcon.h's for round 3; bytes or hex)")
 	f.StringVar(&opts.Msg, "msg", "", "message `FILE`")
 	f.StringArrayVar(&opts.Sigs, "sig", nil, "signature `FILE` (bytes or hex), given twice")
-	f.StringVar(&opts.Out, "out", "", "write the recovered private key to `SK` (falcon.h encoding; an existing file is never replaced)")
+	f.StringVar(&opts.Out, "out", "", "write the recovered private key to `SK` (the scheme's encoding; an existing file is never replaced)")
+	addSchemeFlag(cmd, &opts.Scheme)
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text (keys and signatures: detected)")
 	return cmd
 }
@@ -257,6 +279,14 @@ func newLeakCmd(s *streams) *cobra.Command {
 func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	if len(opts.Sigs) != 2 {
 		return fmt.Errorf("want --sig twice (two signatures of the message), have %d", len(opts.Sigs))
+	}
+	sc, err := parseScheme(opts.Scheme)
+	if err != nil {
+		return err
+	}
+	reader, err := diverge.Reader(sc)
+	if err != nil {
+		return fmt.Errorf("--scheme: %w", err)
 	}
 	pkCap, _, sigCap := encodingCaps()
 	pkb, err := s.readInput("pk", opts.PK, pkCap, keyMode)
@@ -281,7 +311,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 			return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
 		}
 	}
-	pk, err := falcon.DecodePublicKey(pkb)
+	pk, err := reader.DecodePublicKey(pkb)
 	if err != nil {
 		return fmt.Errorf("--pk %s: %w", opts.PK, err)
 	}
@@ -289,7 +319,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	rec, err := diverge.Recover(b, pk, msg, sigs[0], sigs[1])
+	rec, err := diverge.Recover(b, reader, pk, msg, sigs[0], sigs[1])
 	if err != nil {
 		return err
 	}
@@ -301,7 +331,11 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	if opts.Out == "" {
 		return nil
 	}
-	if err := safefile.WriteNew(opts.Out, rec.Key.Encode(), true); err != nil {
+	_, skb, err := sc.EncodeKeys(rec.Key)
+	if err != nil {
+		return err
+	}
+	if err := safefile.WriteNew(opts.Out, skb, true); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Out, "wrote %s\n", opts.Out)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	draft "github.com/fprlab/fprlab/fndsa2026"
 )
 
 // Two arithmetics that are bit for bit the same (native and the integer
@@ -190,5 +191,73 @@ func TestDivergeShardsMerge(t *testing.T) {
 	code, _, errs = runCLI(t, "merge", dirs[0], dirs[1], dirs[2], "--out", filepath.Join(base, "m3"))
 	if code == 0 || !strings.Contains(errs, "not finished") {
 		t.Errorf("an unfinished shard: exit %d: %s", code, errs)
+	}
+}
+
+// diverge --scheme fn-dsa-2026 keeps its campaign in a directory that
+// records the scheme and finds the key-revealing pair of signature 183
+// (analysis/diverge's TestFNDSA2026KeyRevealingPair); leak --scheme
+// fn-dsa-2026 recovers a key from it in the draft's encoding, and leak
+// reading it as round 3's refuses it.
+func TestDivergeLeakFNDSA2026(t *testing.T) {
+	dir := t.TempDir()
+	camp := filepath.Join(dir, "campaign")
+	// Shard 91 of 200 of 400 signatures is signatures 182 and 183.
+	code, _, errs := runCLI(t, "diverge", "--scheme", "fn-dsa-2026", "--backend", "native", "--against", "vprec:28", "--params", "512",
+		"--signatures", "400", "--shard", "91/200", "--shadow", "none", "--out", camp)
+	if code != 0 {
+		t.Fatalf("diverge: exit %d, stderr %q", code, errs)
+	}
+	if id := readJSONFile(t, camp, "run.json"); !strings.Contains(fmt.Sprint(id), "scheme:fn-dsa-2026") {
+		t.Errorf("run.json does not record the scheme: %v", id)
+	}
+	data, err := os.ReadFile(filepath.Join(camp, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Scheme string `json:"scheme"`
+		Pairs  []struct {
+			Index     int    `json:"index"`
+			PublicKey string `json:"public_key"`
+			Message   string `json:"message"`
+			SigA      string `json:"sig_a"`
+			SigB      string `json:"sig_b"`
+		} `json:"pairs"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Scheme != "fn-dsa-2026" || len(doc.Pairs) != 1 || doc.Pairs[0].Index != 183 {
+		t.Fatalf("result: %s", data)
+	}
+	pr := doc.Pairs[0]
+	write := func(name, hexText string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(hexText), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pkf, msgf, af, bf := write("vk", pr.PublicKey), write("msg", pr.Message), write("a", pr.SigA), write("b", pr.SigB)
+	out := filepath.Join(dir, "recovered.sk")
+	code, stdout, errs := runCLI(t, "leak", "--scheme", "fn-dsa-2026", "--pk", pkf, "--msg", msgf, "--hex", "--sig", af, "--sig", bf, "--out", out)
+	if code != 0 || !strings.HasPrefix(stdout, "private key recovered: s2_A - s2_B = 1 x^k f") {
+		t.Fatalf("leak: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	skb, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := draft.DecodeSigningKey(skb, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%x", k.VerifyingKey()) != pr.PublicKey {
+		t.Error("the recovered key's verifying key is not the campaign's")
+	}
+	code, _, errs = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--hex", "--sig", af, "--sig", bf)
+	if code != exitUsage || !strings.Contains(errs, "--pk") {
+		t.Errorf("the draft's key read as round 3's: exit %d, stderr %q", code, errs)
 	}
 }

@@ -105,6 +105,17 @@ func (fnDSA) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 	return k.VerifyingKey(), sk.Encode(), nil
 }
 
+var _ scheme.SignatureReader = fnDSA{}
+
+// ReadSignature reads the padded format of falcon.h, FN-DSA 2025's.
+func (fnDSA) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
+	return scheme.ReadFalconSignature(logn, sig)
+}
+
+// DecodePublicKey reads falcon.h's public-key encoding, FN-DSA 2025's
+// verifying key.
+func (fnDSA) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) { return falcon.DecodePublicKey(pk) }
+
 func (fnDSA) FixedInvSigma() bool  { return true }
 func (fnDSA) ReplaysNISTKAT() bool { return false }
 

@@ -9,6 +9,7 @@
 package fndsa2026
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -99,6 +100,30 @@ func (fnDSA2026) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 		return nil, nil, err
 	}
 	return k.VerifyingKey(), k.Encode(), nil
+}
+
+var _ scheme.SignatureReader = fnDSA2026{}
+
+// ReadSignature reads the draft's signature layout (header, nonce,
+// compressed s2).
+func (fnDSA2026) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
+	if len(sig) > 0 && sig[0]&0xF0 == 0x30 && uint(sig[0]&0x0F) != logn {
+		return nil, nil, fmt.Errorf("%w: degree %d, want %d", scheme.ErrOtherDegree, 1<<(sig[0]&0x0F), 1<<logn)
+	}
+	return draft.ReadSignature(logn, sig)
+}
+
+// DecodePublicKey reads the draft's verifying key (h in NTT form) into h
+// in coefficient form.
+func (fnDSA2026) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) {
+	if len(pk) == 0 {
+		return nil, errors.New("fndsa2026: empty verifying key")
+	}
+	vk, err := draft.DecodeVerifyingKey(pk, weak(uint(pk[0]&0x0F)))
+	if err != nil {
+		return nil, err
+	}
+	return vk.PublicKey(), nil
 }
 
 func (fnDSA2026) FixedInvSigma() bool  { return true }

@@ -67,6 +67,17 @@ func (round3) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 	return pk, skb, nil
 }
 
+var _ scheme.SignatureReader = round3{}
+
+// ReadSignature reads any of falcon.h's formats.
+func (round3) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
+	return scheme.ReadFalconSignature(logn, sig)
+}
+
+func (round3) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) {
+	return falcon.DecodePublicKey(pk)
+}
+
 func (round3) FixedInvSigma() bool  { return false }
 func (round3) ReplaysNISTKAT() bool { return true }
 
