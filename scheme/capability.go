@@ -167,11 +167,12 @@ func SignHeld(kh KeyHolder, b arith.Backend, sk *falcon.PrivateKey, msg []byte, 
 	return sign(b, msg, rng)
 }
 
-// SignatureReader is the capability of a scheme whose signatures and
-// public keys are read back into the lattice's values: the nonce that
-// salts the hashed point, s2, and h in coefficient form. diverge
-// classifies a differing pair by s2_A - s2_B against the key, and leak
-// recovers a key from such a pair, for a scheme that has it.
+// SignatureReader is the capability of a scheme whose signatures and keys
+// are read back into the lattice's values: the nonce that salts the
+// hashed point, s2, h in coefficient form, the private basis. diverge
+// classifies a differing pair by s2_A - s2_B against the key, leak
+// recovers a key from such a pair, and certify reads a key file, for a
+// scheme that has it.
 type SignatureReader interface {
 	Scheme
 	// ReadSignature returns the nonce and s2 of sig, a signature (in
@@ -181,6 +182,20 @@ type SignatureReader interface {
 	// DecodePublicKey reads a public key in the scheme's encoding (that
 	// of EncodeKeys).
 	DecodePublicKey(pk []byte) (*falcon.PublicKey, error)
+	// DecodePrivateKey reads a private key in the scheme's encoding
+	// (that of EncodeKeys).
+	DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error)
+}
+
+// ReaderOf returns sc as a SignatureReader, or an error naming the
+// schemes that are.
+func ReaderOf(sc Scheme) (SignatureReader, error) {
+	r, ok := sc.(SignatureReader)
+	if !ok {
+		return nil, fmt.Errorf("scheme %s: its signatures and keys cannot be read back into the lattice's values (want %s)", sc.Name(),
+			quoted(With(func(s Scheme) bool { _, ok := s.(SignatureReader); return ok })))
+	}
+	return r, nil
 }
 
 // ErrOtherDegree is matched (errors.Is) by the error of a
@@ -199,4 +214,18 @@ func ReadFalconSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err e
 		return nil, nil, fmt.Errorf("%w: degree %d, want %d", ErrOtherDegree, 1<<s.LogN, 1<<logn)
 	}
 	return s.Nonce, s.S2, nil
+}
+
+// Attempter is the capability of a scheme whose floating-point signing
+// runs as attempts of falcon's engine that can be run one at a time on a
+// chosen hashed point. certify reads a key's values -- basis, ffLDL tree,
+// normalised leaves -- from one such attempt over the backend it analyses,
+// so that they are the scheme's own (FN-DSA builds its tree with a
+// self-adjoint LDL and normalises the leaves with its own 1/sigma).
+type Attempter interface {
+	Scheme
+	// SignAttempt runs one signing attempt of the hashed point hm with sk
+	// over b, from an all-zero sampler seed; what it signs does not
+	// matter, only what b observes.
+	SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error
 }

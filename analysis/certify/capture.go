@@ -6,6 +6,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // keyValues are the values of signing that depend on the key alone, as
@@ -56,7 +57,7 @@ func (r *recorder[F, A]) Attempt(at *falcon.Attempt)                            
 
 // capturer runs one signing attempt of a key over a backend and returns
 // its keyValues.
-type capturer func(b arith.Backend, sk *falcon.PrivateKey) (*keyValues, error)
+type capturer func(b arith.Backend, sk *falcon.PrivateKey, at scheme.Attempter) (*keyValues, error)
 
 var capturers arith.Instances[capturer]
 
@@ -65,24 +66,23 @@ var capturers arith.Instances[capturer]
 // one place that registers a value type with every consumer.
 func RegisterValueType[F any, A arith.Arith[F]]() {
 	arith.Add(&capturers, func(a A) capturer {
-		return func(b arith.Backend, sk *falcon.PrivateKey) (*keyValues, error) {
-			return capture[F](a, b, sk)
+		return func(b arith.Backend, sk *falcon.PrivateKey, at scheme.Attempter) (*keyValues, error) {
+			return capture[F](a, b, sk, at)
 		}
 	})
 }
 
-// capture signs once on the dynamic path (the path of falcon.Sign, which
-// compare's shadow measures) with an arbitrary hashed point and seed: the
-// key's values do not depend on either, and the attempt's outcome does
-// not matter.
-func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKey) (*keyValues, error) {
+// capture runs one signing attempt of scheme at (round 3's: the dynamic
+// path, falcon.Sign's, which compare's shadow measures) with an arbitrary
+// hashed point and seed: the key's values do not depend on either, and
+// the attempt's outcome does not matter.
+func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKey, at scheme.Attempter) (*keyValues, error) {
 	kv := &keyValues{logn: sk.LogN}
 	rec := &recorder[F, A]{a: a, kv: kv}
 	ib := falcon.Instantiate[F](b, a, falcon.Observer[F](rec))
 	n := 1 << sk.LogN
 	hm := make([]uint16, n)
-	seed := make([]byte, falcon.SeedSize)
-	if _, err := falcon.SignAttemptDyn(ib, sk, hm, seed); err != nil {
+	if err := at.SignAttempt(ib, sk, hm); err != nil {
 		return nil, fmt.Errorf("certify: signing over %s: %w", b.Name, err)
 	}
 	kv.gm = make([]*big.Float, 2048)
@@ -97,11 +97,11 @@ func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKe
 	return kv, nil
 }
 
-// captureKey returns the key values of sk over b.
-func captureKey(b arith.Backend, sk *falcon.PrivateKey) (*keyValues, error) {
+// captureKey returns the key values of sk over b, as scheme at signs.
+func captureKey(b arith.Backend, sk *falcon.PrivateKey, at scheme.Attempter) (*keyValues, error) {
 	c, ok := capturers.For(b.Impl)
 	if !ok {
 		return nil, fmt.Errorf("certify: backend %q has value type %T, for which the analysis is not instantiated (register it with package valuetype)", b.Name, b.Impl)
 	}
-	return c(b, sk)
+	return c(b, sk, at)
 }

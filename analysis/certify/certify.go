@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 	"time"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Target is the precision the Falcon specification asks of
@@ -25,6 +27,29 @@ type Options struct {
 	Model Model
 	// OracleBits is the exact side's precision (0: DefaultOracleBits).
 	OracleBits uint
+	// Scheme is the scheme whose signing is analysed (nil: Falcon round
+	// 3): its key values are read from one of its own attempts
+	// (scheme.Attempter). The bound's operations -- target, ffSampling's
+	// splits, merges and updates, the sampler's support -- are those of
+	// every scheme here; what differs between them is in the key values.
+	Scheme scheme.Scheme
+}
+
+// attempter is the scheme Certify reads key values with.
+func (o Options) attempter() (scheme.Attempter, error) {
+	sc := o.Scheme
+	if sc == nil {
+		var err error
+		if sc, err = scheme.Lookup(scheme.Default); err != nil {
+			return nil, err
+		}
+	}
+	at, ok := sc.(scheme.Attempter)
+	if !ok {
+		return nil, fmt.Errorf("certify: scheme %s runs no single signing attempt (want %s)", sc.Name(),
+			strings.Join(scheme.With(func(s scheme.Scheme) bool { _, ok := s.(scheme.Attempter); return ok }), ", "))
+	}
+	return at, nil
 }
 
 // StageShare is one stage's part of the bound at the worst call.
@@ -36,8 +61,10 @@ type StageShare struct {
 // Result is the certificate of one key over one backend.
 type Result struct {
 	Backend string
-	LogN    uint
-	Model   Model
+	// Scheme is the scheme analysed (its Name).
+	Scheme string
+	LogN   uint
+	Model  Model
 	// DeltaSigma is the largest relative error of a leaf's inverse
 	// standard deviation, computed exactly (then rounded to float64), at
 	// leaf DeltaSigmaLeaf (sampler calls 2 leaf and 2 leaf + 1).
@@ -92,15 +119,22 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if m.IntBits < 15 {
 		return nil, fmt.Errorf("certify: error model %q converts integers exactly only below 2^%d; the hashed point needs 2^14", m.Name, m.IntBits)
 	}
+	at, err := opts.attempter()
+	if err != nil {
+		return nil, err
+	}
+	if err := at.CheckLogN(sk.LogN); err != nil && !scheme.IsDefault(at) {
+		return nil, fmt.Errorf("certify: %w", err)
+	}
 	ob, err := arith.Lookup(fmt.Sprintf("oracle:%d", opts.OracleBits))
 	if err != nil {
 		return nil, err
 	}
-	kv, err := captureKey(b, sk)
+	kv, err := captureKey(b, sk, at)
 	if err != nil {
 		return nil, err
 	}
-	kx, err := captureKey(ob, sk)
+	kx, err := captureKey(ob, sk, at)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +142,7 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	bd.twB, bd.twX = twiddleErrors(kv, kx)
 	bd.invQB, bd.invQX = invQError(kv.invQ), invQError(kx.invQ)
 
-	res := &Result{Backend: b.Name, LogN: sk.LogN, Model: m}
+	res := &Result{Backend: b.Name, Scheme: at.Name(), LogN: sk.LogN, Model: m}
 	// delta_sigma, exactly, leaf by leaf.
 	for i := range kv.leaves {
 		d := exactSub(kv.leaves[i], kx.leaves[i])

@@ -7,6 +7,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // Sampled is what signing with the key under compare's shadow measured.
@@ -17,13 +18,13 @@ type Sampled struct {
 	DeltaCMax, DeltaSigmaMax float64
 }
 
-// CheckSignatures signs n messages with sk over b under the exact shadow
-// against the oracle at oracleBits bits (as compare --shadow oracle does;
-// messages and randomness from seed as a seeded campaign derives them)
-// and returns the largest delta_c and delta_sigma measured: the
-// tightness check of a certificate, whose bound no sampled delta_c may
-// exceed.
-func CheckSignatures(b arith.Backend, sk *falcon.PrivateKey, n int, seed string, oracleBits uint) (Sampled, error) {
+// CheckSignatures signs n messages of scheme sc (nil: round 3) with sk
+// over b under the exact shadow against the oracle at oracleBits bits (as
+// compare --shadow oracle does; messages and randomness from seed as a
+// seeded campaign derives them) and returns the largest delta_c and
+// delta_sigma measured: the tightness check of a certificate, whose bound
+// no sampled delta_c may exceed.
+func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, n int, seed string, oracleBits uint) (Sampled, error) {
 	if oracleBits == 0 {
 		oracleBits = DefaultOracleBits
 	}
@@ -31,7 +32,7 @@ func CheckSignatures(b arith.Backend, sk *falcon.PrivateKey, n int, seed string,
 		return Sampled{}, fmt.Errorf("certify: %d signatures out of range 1..10000000", n)
 	}
 	s, err := shadow.NewSigner(b, shadow.Config{LogN: sk.LogN, Signatures: n, Keys: 1, Seed: seed,
-		Shadow: shadow.ShadowOracle, OracleBits: oracleBits, Sigma: shadow.SigmaReference})
+		Shadow: shadow.ShadowOracle, OracleBits: oracleBits, Sigma: shadow.SigmaReference, Scheme: sc})
 	if err != nil {
 		return Sampled{}, err
 	}

@@ -103,8 +103,20 @@
 // model's absolute term is declared from that measurement, not proven. The
 // backend runs the generic ffSampling (no batched Vector kernels: a plugin
 // backend is refused unless it declares its model, and one that batches
-// ffSampling is refused at capture). Falcon round 3 only (FN-DSA's leaves
-// and sampler differ).
+// ffSampling is refused at capture).
+//
+// # Schemes
+//
+// Options.Scheme chooses whose signing is analysed (scheme.Attempter):
+// Falcon round 3, or an FN-DSA profile. Step 1 then reads the key's values
+// from one of the scheme's own attempts, so they are its own: FN-DSA
+// builds the ffLDL tree with a self-adjoint LDL and normalises the leaves
+// with its own 1/sigma table (which both sides take as exact, as compare's
+// shadow does). Steps 2 to 6 hold for every scheme here unchanged: the
+// target, ffSampling's splits, merges and updates are round 3's operation
+// for operation in both FN-DSA profiles, and the sampler's support is
+// the same -- the 2026 draft's base sampler has a new 79-bit table, still
+// of 18 entries, so z0 still lies in {0..18}.
 //
 // # How tight it is
 //

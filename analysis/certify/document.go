@@ -3,6 +3,8 @@ package certify
 import (
 	"fmt"
 	"math"
+
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // The documents `fprlab certify --json` writes: one Document per
@@ -67,9 +69,13 @@ type Document struct {
 }
 
 // NewDocument is the document of r, the certificate over the backend
-// named backend of key at 2^logn (round 3, the scheme Certify analyses).
+// named backend of key at 2^logn.
 func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
-	d := Document{Backend: backend, Scheme: "falcon", Params: 1 << logn, Key: key,
+	name := r.Scheme
+	if name == "" {
+		name = scheme.Default
+	}
+	d := Document{Backend: backend, Scheme: name, Params: 1 << logn, Key: key,
 		DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
 		SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
 		WorstCall:  map[string]any{"call": r.WorstCall, "leaf": r.WorstLeaf, "path": r.WorstPath},

@@ -7,6 +7,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // The keys a certification covers, and the loops over (backend, key)
@@ -43,12 +44,13 @@ func KATKeys(logn uint, from, to int) ([]Key, error) {
 	return keys, nil
 }
 
-// SeededKeys returns the first n keys of a seeded campaign (seed seed)
-// over b, made as the campaign makes them (shadow.SeededKey).
-func SeededKeys(b arith.Backend, logn uint, seed string, n int) ([]Key, error) {
-	keys := make([]Key, n)
+// SeededKeys returns the keys of the seeded campaign cfg over b, made as
+// the campaign makes them (shadow.Config.SeededKey): its scheme's own
+// when it signs with them.
+func SeededKeys(cfg shadow.Config, b arith.Backend) ([]Key, error) {
+	keys := make([]Key, cfg.Keys)
 	for i := range keys {
-		sk, err := shadow.SeededKey(b, logn, seed, i)
+		sk, err := cfg.SeededKey(b, i)
 		if err != nil {
 			return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
 		}
@@ -69,20 +71,20 @@ type Job struct {
 // sampled maximum beside the bound. exceeded counts the keys whose
 // sampled maximum exceeds its certified bound: an analysis or an error
 // model that is wrong.
-func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check int) (docs []Document, exceeded int, err error) {
+func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check int, sc scheme.Scheme) (docs []Document, exceeded int, err error) {
 	for _, j := range jobs {
 		keys, err := keysFor(j.Backend)
 		if err != nil {
 			return nil, 0, err
 		}
 		for _, k := range keys {
-			r, err := Certify(j.Backend, k.SK, Options{Model: j.Model})
+			r, err := Certify(j.Backend, k.SK, Options{Model: j.Model, Scheme: sc})
 			if err != nil {
 				return nil, 0, err
 			}
 			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
 			if check > 0 {
-				smp, err := CheckSignatures(j.Backend, k.SK, check, fmt.Sprintf("fprlab certify %d", k.Ref.Index), 0)
+				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, fmt.Sprintf("fprlab certify %d", k.Ref.Index), 0)
 				if err != nil {
 					return nil, 0, err
 				}
@@ -105,11 +107,11 @@ type PStarReport struct {
 }
 
 // PStarAll finds the certified P* of each key (PStar) and the worst.
-func PStarAll(logn uint, keys []Key) (*PStarReport, error) {
+func PStarAll(logn uint, keys []Key, sc scheme.Scheme) (*PStarReport, error) {
 	rep := &PStarReport{Params: 1 << logn}
 	worst, unproven := 0, false
 	for _, k := range keys {
-		r, err := PStar(k.SK)
+		r, err := PStar(k.SK, sc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k.Ref.Name(), err)
 		}
@@ -134,7 +136,7 @@ func CampaignKeys(cfg shadow.Config, b arith.Backend) ([]*falcon.PrivateKey, err
 	if cfg.KATMode() {
 		keys, err = KATKeys(cfg.LogN, cfg.KATFrom, cfg.KATTo)
 	} else {
-		keys, err = SeededKeys(b, cfg.LogN, cfg.Seed, cfg.Keys)
+		keys, err = SeededKeys(cfg, b)
 	}
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // The range of precisions PStar searches: vprec:PStarLow to
@@ -25,11 +26,12 @@ type PStarResult struct {
 	BelowLog2    *float64 `json:"below_sum_bound_log2,omitempty"`
 }
 
-// PStar finds the least P with vprec:P proven for sk, by bisection between
-// PStarLow and PStarHigh, and checks the answer: proven at P*, not at
-// P* - 1. Bisection assumes the bound falls as P grows; a key where it
-// does not is reported as an error rather than given a wrong P*.
-func PStar(sk *falcon.PrivateKey) (PStarResult, error) {
+// PStar finds the least P with vprec:P proven for sk signing scheme sc
+// (nil: round 3), by bisection between PStarLow and PStarHigh, and checks
+// the answer: proven at P*, not at P* - 1. Bisection assumes the bound
+// falls as P grows; a key where it does not is reported as an error
+// rather than given a wrong P*.
+func PStar(sk *falcon.PrivateKey, sc scheme.Scheme) (PStarResult, error) {
 	var res PStarResult
 	sums := map[int]float64{}
 	bound := func(p int) (float64, error) {
@@ -44,7 +46,7 @@ func PStar(sk *falcon.PrivateKey) (PStarResult, error) {
 		if err != nil {
 			return 0, err
 		}
-		r, err := Certify(b, sk, Options{Model: m})
+		r, err := Certify(b, sk, Options{Model: m, Scheme: sc})
 		if err != nil {
 			return 0, err
 		}
@@ -85,16 +87,17 @@ func PStar(sk *falcon.PrivateKey) (PStarResult, error) {
 	return res, nil
 }
 
-// Summarize certifies each key over b and gives the worst bounds and the
-// number proven, as a compare summary records them (compare --certify).
-func Summarize(b arith.Backend, keys []*falcon.PrivateKey) (*shadow.Certified, error) {
+// Summarize certifies each key signing scheme sc (nil: round 3) over b and
+// gives the worst bounds and the number proven, as a compare summary
+// records them (compare --certify).
+func Summarize(b arith.Backend, sc scheme.Scheme, keys []*falcon.PrivateKey) (*shadow.Certified, error) {
 	m, err := ModelFor(b, "")
 	if err != nil {
 		return nil, err
 	}
 	c := &shadow.Certified{Keys: len(keys), SumBoundLog2: math.Inf(-1), DeltaCBoundLog2: math.Inf(-1), ErrorModel: m.String()}
 	for _, sk := range keys {
-		r, err := Certify(b, sk, Options{Model: m})
+		r, err := Certify(b, sk, Options{Model: m, Scheme: sc})
 		if err != nil {
 			return nil, err
 		}

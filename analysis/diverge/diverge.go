@@ -81,17 +81,6 @@ type Config struct {
 	Scheme scheme.Scheme
 }
 
-// Reader returns sc as a scheme.SignatureReader, or an error naming the
-// schemes that are: diverge and Recover read s2 back from signatures.
-func Reader(sc scheme.Scheme) (scheme.SignatureReader, error) {
-	r, ok := sc.(scheme.SignatureReader)
-	if !ok {
-		return nil, fmt.Errorf("scheme %s: its signatures cannot be read back into s2 (want %s)", sc.Name(),
-			strings.Join(scheme.With(func(s scheme.Scheme) bool { _, ok := s.(scheme.SignatureReader); return ok }), ", "))
-	}
-	return r, nil
-}
-
 // round3 reports whether the campaign signs Falcon round 3 (falcon.h's
 // padded format, each side's procedure).
 func (c Config) round3() bool { return scheme.IsDefault(c.Scheme) }
@@ -163,7 +152,7 @@ func (c Config) Check() error {
 	if err := c.Scheme.CheckLogN(c.LogN); err != nil {
 		return fmt.Errorf("diverge: %w", err)
 	}
-	if _, err := Reader(c.Scheme); err != nil {
+	if _, err := scheme.ReaderOf(c.Scheme); err != nil {
 		return fmt.Errorf("diverge: %w", err)
 	}
 	for _, s := range []Side{c.A, c.B} {

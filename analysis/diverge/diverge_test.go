@@ -451,7 +451,7 @@ func reader(t *testing.T, name string) scheme.SignatureReader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := diverge.Reader(sc)
+	r, err := scheme.ReaderOf(sc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -414,18 +414,6 @@ func derive(label, seed string, index int) *sha3.SHAKE {
 	return h
 }
 
-// SeededKey is key i of a seeded round-3 campaign (Config.Seed seed) over
-// backend b: made, as the campaign makes it, over KeygenBackend(b) from
-// the key's stream (a shadow never changes the key it follows).
-func SeededKey(b arith.Backend, logn uint, seed string, i int) (*falcon.PrivateKey, error) {
-	kb, err := arith.Lookup(KeygenBackend(b))
-	if err != nil {
-		return nil, err
-	}
-	sk, _, err := falcon.Keygen(kb, logn, derive("key", seed, i))
-	return sk, err
-}
-
 // Message returns the message of signature j of a seeded campaign.
 func Message(seed string, j int) []byte {
 	m := make([]byte, 32)

@@ -76,6 +76,22 @@ func (c *Config) ownKey(i int) (*falcon.PrivateKey, error) {
 	return s.KeyGen(c.LogN, SchemeKeySeed(s, c.Seed, i))
 }
 
+// SeededKey returns key i of the seeded campaign over backend b as the
+// campaign makes it (a shadow never changes the key it follows): by its
+// scheme's own key generation when it signs with its scheme's keys, else
+// by round 3's over KeygenBackendOf(b) from the key's stream.
+func (c *Config) SeededKey(b arith.Backend, i int) (*falcon.PrivateKey, error) {
+	if c.ownKeys() {
+		return c.ownKey(i)
+	}
+	kb, err := arith.Lookup(c.KeygenBackendOf(b))
+	if err != nil {
+		return nil, err
+	}
+	sk, _, err := falcon.Keygen(kb, c.LogN, derive("key", c.Seed, i))
+	return sk, err
+}
+
 // KeySourceOf is the key source a summary of the campaign records: ""
 // for the default scheme, round 3 (whose keys are always round 3's), else
 // the scheme's own (KeysOf) or KeysFalcon (the zero value's).

@@ -11,12 +11,12 @@ import (
 	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // certifyOptions holds the flags of certify.
 type certifyOptions struct {
-	Backends, Params, Scheme, KATRecords, ErrorModel string
+	Backends, Params, Scheme, KeySource, KATRecords, ErrorModel string
 	// Keys and Seed are --keys K --seed S (compare's seeded keys), SK
 	// --sk FILE: the other two sources of keys besides --kat-records.
 	Keys            int
@@ -53,8 +53,17 @@ per-operation bounds); any other backend needs --error-model rel=2^-P
 FROM:TO, the NIST KAT records' keys (published responses); --keys K --seed S,
 the keys compare --keys K --seed S signs with over the same backend (made on
 it, or on emu64 where it cannot run NTRUSolve); or --sk FILE, one private key
-(falcon.h encoding; bytes or hex; --params, when given, must be its degree).
-Scheme: falcon (round 3).
+(the scheme's encoding, falcon.h's for round 3; bytes or hex; --params, when
+given, must be its degree).
+
+--scheme certifies another scheme's signing (Falcon round 3 by default): the
+key's values are read from one of its own signing attempts (FN-DSA builds
+its tree with a self-adjoint LDL and normalises the leaves with its own
+1/sigma table, which both sides take as exact, as compare's shadow does);
+the analysed operations and the sampler's support are the same for every
+scheme (the 2026 draft's base sampler has the same 19 values). --keys K
+--seed S are then the keys compare --scheme signs with (--key-source as
+compare's); --kat-records, the NIST KAT's keys, are round 3's only.
 
 --pstar, instead of --backend, finds for each key the least P whose
 vprec:P (round to nearest) is proven, by bisection over P = 24 to 160 with
@@ -91,7 +100,8 @@ func newCertifyCmd(s *streams) *cobra.Command {
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` whose keys are certified (TO excluded, at most 100)")
 	f.IntVar(&opts.Keys, "keys", 0, "certify the first `K` keys of compare's seeded campaign (--seed) instead of KAT records")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of the keys of --keys (as compare's --seed)")
-	f.StringVar(&opts.SK, "sk", "", "certify the private key in `FILE` (falcon.h encoding; bytes or hex)")
+	f.StringVar(&opts.SK, "sk", "", "certify the private key in `FILE` (the scheme's encoding; bytes or hex)")
+	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's oracle shadow and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
@@ -99,28 +109,48 @@ func newCertifyCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
+// certifyPlan is what certify's flags ask for.
+type certifyPlan struct {
+	logn     uint
+	from, to int // --kat-records
+	jobs     []certify.Job
+	sc       scheme.Scheme
+	// campaign holds the seeded keys' campaign (--keys).
+	campaign shadow.Config
+}
+
 // certifyConfig validates the flags.
-func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certify.Job, err error) {
+func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if opts.CheckSignatures < 0 || opts.CheckSignatures > 10_000_000 {
-		return 0, 0, 0, nil, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
+		return plan, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
 	}
 	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.ErrorModel != "") {
-		return 0, 0, 0, nil, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model and --check-signatures")
+		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model and --check-signatures")
 	}
 	if opts.Backends == "" && !opts.PStar {
-		return 0, 0, 0, nil, errors.New("missing --backend B[,B...] (or --pstar)")
+		return plan, errors.New("missing --backend B[,B...] (or --pstar)")
 	}
 	if opts.SK == "" || opts.Params != "" {
-		if logn, err = paramSetLogn(opts.Params); err != nil {
-			return 0, 0, 0, nil, err
+		if plan.logn, err = paramSetLogn(opts.Params); err != nil {
+			return plan, err
 		}
 	}
-	sc, err := parseScheme(opts.Scheme)
-	if err != nil {
-		return 0, 0, 0, nil, err
+	if plan.sc, err = parseScheme(opts.Scheme); err != nil {
+		return plan, err
 	}
-	if sc.Name() != "falcon" {
-		return 0, 0, 0, nil, fmt.Errorf("--scheme %s: certify analyses Falcon round 3's signing (its dynamic ffSampling and sampler support) only so far", opts.Scheme)
+	if _, ok := plan.sc.(scheme.Attempter); !ok {
+		return plan, fmt.Errorf("--scheme %s: certify reads a key's values from one signing attempt, which this scheme does not run", plan.sc.Name())
+	}
+	if opts.KATRecords != "" && !plan.sc.ReplaysNISTKAT() {
+		return plan, fmt.Errorf("--kat-records: the NIST KAT's keys are Falcon round 3's; certify %s keys with --keys K --seed S or --sk FILE", plan.sc.Description())
+	}
+	ks, err := parseKeySource(opts.KeySource, plan.sc)
+	if err != nil {
+		return plan, err
+	}
+	plan.campaign = shadow.Config{LogN: plan.logn, Seed: opts.Seed, Keys: opts.Keys, KeySource: ks}
+	if !scheme.IsDefault(plan.sc) {
+		plan.campaign.Scheme = plan.sc
 	}
 	sources := 0
 	for _, set := range []bool{opts.KATRecords != "", opts.Keys != 0, opts.SK != ""} {
@@ -130,18 +160,18 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 	}
 	switch {
 	case sources == 0:
-		return 0, 0, 0, nil, errors.New("missing --kat-records FROM:TO, --keys K or --sk FILE (the keys to certify)")
+		return plan, errors.New("missing --kat-records FROM:TO, --keys K or --sk FILE (the keys to certify)")
 	case sources > 1:
-		return 0, 0, 0, nil, errors.New("--kat-records, --keys and --sk are three sources of keys: give one")
+		return plan, errors.New("--kat-records, --keys and --sk are three sources of keys: give one")
 	case opts.Keys < 0 || opts.Keys > 1000:
-		return 0, 0, 0, nil, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
+		return plan, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
 	case opts.KATRecords != "":
 		a, b, ok := strings.Cut(opts.KATRecords, ":")
 		var err1, err2 error
-		from, err1 = strconv.Atoi(a)
-		to, err2 = strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || from < 0 || to <= from || to > 100 {
-			return 0, 0, 0, nil, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+		plan.from, err1 = strconv.Atoi(a)
+		plan.to, err2 = strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || plan.from < 0 || plan.to <= plan.from || plan.to > 100 {
+			return plan, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
 		}
 	}
 	for _, name := range strings.Split(opts.Backends, ",") {
@@ -150,31 +180,31 @@ func certifyConfig(opts *certifyOptions) (logn uint, from, to int, jobs []certif
 		}
 		bk, err := lookupBackend(strings.TrimSpace(name))
 		if err != nil {
-			return 0, 0, 0, nil, err
+			return plan, err
 		}
 		m, err := certify.ModelFor(bk, opts.ErrorModel)
 		if err != nil {
-			return 0, 0, 0, nil, err
+			return plan, err
 		}
-		jobs = append(jobs, certify.Job{Backend: bk, Model: m})
+		plan.jobs = append(plan.jobs, certify.Job{Backend: bk, Model: m})
 	}
-	return logn, from, to, jobs, nil
+	return plan, nil
 }
 
 // runCertify certifies every (backend, key) and prints the results.
 func runCertify(opts *certifyOptions, s *streams) error {
-	logn, from, to, jobs, err := certifyConfig(opts)
+	plan, err := certifyConfig(opts)
 	if err != nil || s.validateOnly {
 		return err
 	}
-	keysFor, logn, err := certifyKeys(opts, s, logn, from, to)
+	keysFor, logn, err := certifyKeys(opts, s, plan)
 	if err != nil {
 		return err
 	}
 	if opts.PStar {
-		return runCertifyPStar(opts, s, logn, keysFor)
+		return runCertifyPStar(opts, s, logn, plan.sc, keysFor)
 	}
-	out, exceeded, err := certify.All(jobs, keysFor, logn, opts.CheckSignatures)
+	out, exceeded, err := certify.All(plan.jobs, keysFor, logn, opts.CheckSignatures, plan.sc)
 	if err != nil {
 		return err
 	}
@@ -193,14 +223,19 @@ func runCertify(opts *certifyOptions, s *streams) error {
 // certifyKeys returns the keys to certify over a backend (seeded keys
 // are made over the backend, as compare makes them) and the degree, read
 // from the key file with --sk.
-func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (func(arith.Backend) ([]certify.Key, error), uint, error) {
+func certifyKeys(opts *certifyOptions, s *streams, plan certifyPlan) (func(arith.Backend) ([]certify.Key, error), uint, error) {
+	logn := plan.logn
 	switch {
 	case opts.SK != "":
 		data, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
 		if err != nil {
 			return nil, 0, err
 		}
-		sk, err := falcon.DecodePrivateKey(data)
+		reader, err := scheme.ReaderOf(plan.sc)
+		if err != nil {
+			return nil, 0, fmt.Errorf("--sk: %w", err)
+		}
+		sk, err := reader.DecodePrivateKey(data)
 		if err != nil {
 			return nil, 0, fmt.Errorf("--sk %s: %w", opts.SK, err)
 		}
@@ -214,10 +249,10 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, sk.LogN, nil
 	case opts.Keys > 0:
 		return func(b arith.Backend) ([]certify.Key, error) {
-			return certify.SeededKeys(b, logn, opts.Seed, opts.Keys)
+			return certify.SeededKeys(plan.campaign, b)
 		}, logn, nil
 	}
-	keys, err := certify.KATKeys(logn, from, to)
+	keys, err := certify.KATKeys(logn, plan.from, plan.to)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -228,7 +263,7 @@ func certifyKeys(opts *certifyOptions, s *streams, logn uint, from, to int) (fun
 // bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
-func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(arith.Backend) ([]certify.Key, error)) error {
+func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, sc scheme.Scheme, keysFor func(arith.Backend) ([]certify.Key, error)) error {
 	nat, err := lookupBackend("native")
 	if err != nil {
 		return err
@@ -237,7 +272,7 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 	if err != nil {
 		return err
 	}
-	doc, err := certify.PStarAll(logn, keys)
+	doc, err := certify.PStarAll(logn, keys, sc)
 	if err != nil {
 		return err
 	}
@@ -245,9 +280,9 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, keysFor func(a
 		return printJSON(s.Out, map[string]any{"pstar": doc})
 	}
 	if doc.Worst == nil {
-		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: no vprec:P up to P = %d is proven for every key\n", 1<<logn, certify.PStarHigh)
+		fmt.Fprintf(s.Out, "certified P*, %s: no vprec:P up to P = %d is proven for every key\n", sc.Title(logn), certify.PStarHigh)
 	} else {
-		fmt.Fprintf(s.Out, "certified P*, Falcon-%d: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", 1<<logn, *doc.Worst, len(doc.PerKey))
+		fmt.Fprintf(s.Out, "certified P*, %s: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", sc.Title(logn), *doc.Worst, len(doc.PerKey))
 	}
 	for _, r := range doc.PerKey {
 		if r.PStar == nil {
@@ -270,7 +305,7 @@ func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) err
 	if err != nil {
 		return err
 	}
-	c, err := certify.Summarize(b, keys)
+	c, err := certify.Summarize(b, cfg.Scheme, keys)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
+	draft "github.com/fprlab/fprlab/fndsa2026"
 )
 
 // The text leads with the verdict: binary64 is not proven by this
@@ -298,7 +299,7 @@ func TestCompareCertify(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--backend", "native", "--scheme", "fn-dsa"}, "--certify analyses round 3"},
+		{[]string{"--backend", "native", "--mode", "tree"}, "excludes --mode tree"},
 		{[]string{"--backend", "oracle:200"}, "--error-model"},
 	} {
 		errb.Reset()
@@ -306,5 +307,69 @@ func TestCompareCertify(t *testing.T) {
 		if code := run(context.Background(), args, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d: %s", c.args, code, errb.String())
 		}
+	}
+}
+
+// certify --scheme fn-dsa-2026 certifies the draft's signing: its seeded
+// keys are compare --scheme fn-dsa-2026's (compare --certify gives the
+// same bound), a key file in the draft's encoding is read with --sk, and
+// the NIST KAT's round-3 keys are refused.
+func TestCertifyFNDSA2026(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies three keys and signs under the shadow: run without -short")
+	}
+	code, out, errs := runCLI(t, "certify", "--scheme", "fn-dsa-2026", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "c26",
+		"--check-signatures", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Results []struct {
+			Scheme     string
+			Sum        float64 `json:"sum_bound_log2"`
+			Signatures int
+			Gap        *float64 `json:"gap_bits"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Results) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	r := doc.Results[0]
+	if r.Scheme != "fn-dsa-2026" || r.Signatures != 2 || r.Gap == nil || *r.Gap <= 0 {
+		t.Errorf("result %+v", r)
+	}
+	var cmp bytes.Buffer
+	var errb bytes.Buffer
+	if code := run(context.Background(), []string{"compare", "--scheme", "fn-dsa-2026", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "c26",
+		"--signatures", "1", "--certify", "--json"}, nil, &cmp, &errb); code != 0 {
+		t.Fatalf("compare --certify: exit %d: %s", code, errb.String())
+	}
+	var sums []struct {
+		Certified *struct {
+			Sum float64 `json:"sum_bound_log2"`
+		}
+	}
+	if err := json.Unmarshal(cmp.Bytes(), &sums); err != nil || len(sums) != 1 || sums[0].Certified == nil || sums[0].Certified.Sum != r.Sum {
+		t.Errorf("compare --certify gives %s, certify 2^%v (%v)", cmp.String(), r.Sum, err)
+	}
+
+	k, err := draft.KeyGen(9, make([]byte, draft.KeygenSeedSize))
+	if err != nil {
+		t.Fatal(err)
+	}
+	skf := filepath.Join(t.TempDir(), "sk")
+	if err := os.WriteFile(skf, k.Encode(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runCLI(t, "certify", "--scheme", "fn-dsa-2026", "--backend", "vprec:100", "--sk", skf)
+	if code != 0 || !strings.Contains(out, "proven: vprec:100, FN-DSA-512 (2026 draft)") {
+		t.Errorf("--sk: exit %d\n%s%s", code, out, errs)
+	}
+	// Round 3's decoder does not take the draft's key.
+	if code, _, errs := runCLI(t, "certify", "--backend", "vprec:100", "--sk", skf); code != 2 || !strings.Contains(errs, "--sk") {
+		t.Errorf("the draft's key as round 3's: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "certify", "--scheme", "fn-dsa-2026", "--backend", "native", "--params", "512", "--kat-records", "0:1"); code != 2 || !strings.Contains(errs, "round 3") {
+		t.Errorf("--kat-records: exit %d: %s", code, errs)
 	}
 }

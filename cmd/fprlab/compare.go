@@ -259,8 +259,11 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		return nil, cfg, err
 	}
 	if opts.Certify {
-		if cfg.SchemeName() != "" || cfg.Mode != falcon.Dyn || cfg.Acceptance != nil {
-			return nil, cfg, errors.New("--certify analyses round 3's dynamic signing with the reference's BerExp: it excludes --scheme, --mode tree and --acceptance")
+		if cfg.Mode != falcon.Dyn || cfg.Acceptance != nil {
+			return nil, cfg, errors.New("--certify analyses the dynamic signing with the scheme's own acceptance test: it excludes --mode tree and --acceptance")
+		}
+		if _, ok := cfg.SchemeOf().(scheme.Attempter); !ok {
+			return nil, cfg, fmt.Errorf("--certify: scheme %s runs no single signing attempt for certify to read its key values from", cfg.SchemeOf().Name())
 		}
 		for _, b := range bs {
 			if _, err := certify.ModelFor(b, ""); err != nil {

@@ -284,7 +284,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	reader, err := diverge.Reader(sc)
+	reader, err := scheme.ReaderOf(sc)
 	if err != nil {
 		return fmt.Errorf("--scheme: %w", err)
 	}

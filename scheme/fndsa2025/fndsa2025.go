@@ -12,12 +12,14 @@
 package fndsa2025
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -105,7 +107,17 @@ func (fnDSA) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 	return k.VerifyingKey(), sk.Encode(), nil
 }
 
-var _ scheme.SignatureReader = fnDSA{}
+var (
+	_ scheme.SignatureReader = fnDSA{}
+	_ scheme.Attempter       = fnDSA{}
+)
+
+// SignAttempt runs an attempt of go-fn-dsa's signing (its sampler seed
+// all zero).
+func (fnDSA) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
+	_, _, err := fips206.SignAttempt(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, make([]byte, fips206.SeedSize))
+	return err
+}
 
 // ReadSignature reads the padded format of falcon.h, FN-DSA 2025's.
 func (fnDSA) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
@@ -115,6 +127,19 @@ func (fnDSA) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
 // DecodePublicKey reads falcon.h's public-key encoding, FN-DSA 2025's
 // verifying key.
 func (fnDSA) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) { return falcon.DecodePublicKey(pk) }
+
+// DecodePrivateKey reads go-fn-dsa's signing key (its degree from the
+// header).
+func (fnDSA) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
+	if len(sk) == 0 {
+		return nil, errors.New("fndsa: empty signing key")
+	}
+	k, err := fndsa.DecodeSigningKey(sk, weak(uint(sk[0]&0x0F)))
+	if err != nil {
+		return nil, err
+	}
+	return k.PrivateKey(), nil
+}
 
 func (fnDSA) FixedInvSigma() bool  { return true }
 func (fnDSA) ReplaysNISTKAT() bool { return false }

@@ -17,6 +17,7 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
 	draft "github.com/fprlab/fprlab/fndsa2026"
+	"github.com/fprlab/fprlab/internal/fips206"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -102,7 +103,17 @@ func (fnDSA2026) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 	return k.VerifyingKey(), k.Encode(), nil
 }
 
-var _ scheme.SignatureReader = fnDSA2026{}
+var (
+	_ scheme.SignatureReader = fnDSA2026{}
+	_ scheme.Attempter       = fnDSA2026{}
+)
+
+// SignAttempt runs an attempt of the draft's signing (its attempt stream
+// seeded with zeros).
+func (fnDSA2026) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
+	_, _, _, err := fips206.SignAttempt2026(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, make([]byte, fips206.SeedSize2026))
+	return err
+}
 
 // ReadSignature reads the draft's signature layout (header, nonce,
 // compressed s2).
@@ -124,6 +135,19 @@ func (fnDSA2026) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) {
 		return nil, err
 	}
 	return vk.PublicKey(), nil
+}
+
+// DecodePrivateKey reads the draft's signing key (its degree from the
+// header).
+func (fnDSA2026) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
+	if len(sk) == 0 {
+		return nil, errors.New("fndsa2026: empty signing key")
+	}
+	k, err := draft.DecodeSigningKey(sk, weak(uint(sk[0]&0x0F)))
+	if err != nil {
+		return nil, err
+	}
+	return k.PrivateKey(), nil
 }
 
 func (fnDSA2026) FixedInvSigma() bool  { return true }

@@ -67,7 +67,16 @@ func (round3) EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error) {
 	return pk, skb, nil
 }
 
-var _ scheme.SignatureReader = round3{}
+var (
+	_ scheme.SignatureReader = round3{}
+	_ scheme.Attempter       = round3{}
+)
+
+// SignAttempt runs an attempt of the dynamic path, falcon_sign_dyn's.
+func (round3) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
+	_, err := falcon.SignAttemptDyn(b, sk, hm, make([]byte, falcon.SeedSize))
+	return err
+}
 
 // ReadSignature reads any of falcon.h's formats.
 func (round3) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
@@ -76,6 +85,10 @@ func (round3) ReadSignature(logn uint, sig []byte) ([]byte, []int16, error) {
 
 func (round3) DecodePublicKey(pk []byte) (*falcon.PublicKey, error) {
 	return falcon.DecodePublicKey(pk)
+}
+
+func (round3) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
+	return falcon.DecodePrivateKey(sk)
 }
 
 func (round3) FixedInvSigma() bool  { return false }
