@@ -1,9 +1,9 @@
 // Package kat replays the round-3 NIST known-answer test of Falcon over
 // arithmetic backends: it regenerates the response file's records (key
 // generation over one backend, signing over another), compares them with a
-// reference file, and keeps a checkpoint of the records made. fprlab kat
-// parses its flags, calls it, finds the first divergence of a differing
-// record (analysis/shadow) and prints. A scheme's own known-answer test
+// reference file, keeps a checkpoint of the records made, and finds where
+// the first differing record parts from emu64 (analysis/shadow). fprlab
+// kat parses its flags, calls it and prints. A scheme's own known-answer test
 // (FN-DSA's, go-fn-dsa's records) is the scheme's: scheme.KATReplayer.
 package kat
 
@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -231,4 +232,41 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn
 func generateKAT(i int, logn uint, r *falcon.KATRecord, opts falcon.KATOptions) error {
 	defer arith.StartUnit(fmt.Sprintf("record %d", i))()
 	return falcon.GenerateKAT(logn, r, opts)
+}
+
+// Locate runs the first differing record of r (if any, and if b could sign
+// every record) over b beside emu64 (kb generates its keys) and records
+// where the two first part (shadow.FirstDivergence), saying so on
+// progress first.
+func (r *Run) Locate(b, kb arith.Backend, logn uint, progress io.Writer) error {
+	m := r.Result.FirstMismatch
+	if m == nil || r.Result.Error != "" {
+		return nil
+	}
+	fmt.Fprintf(progress, "kat: %s Falcon-%d: record %d differs; running it beside emu64 to find where\n", b.Name, 1<<logn, m.Record)
+	d, err := shadow.FirstDivergence(b, kb, logn, falcon.KATRequests(m.Record + 1)[m.Record])
+	if err != nil {
+		return fmt.Errorf("backend %s: finding the first divergence of record %d: %w", b.Name, m.Record, err)
+	}
+	r.Result.FirstDivergence = d
+	return nil
+}
+
+// FallbackKeygenBackend generates the keys for backends that cannot run
+// NTRUSolve.
+const FallbackKeygenBackend = "emu64"
+
+// KeygenBackend returns the backend that generates keys for signing
+// backend b: b itself if it can run NTRUSolve, else FallbackKeygenBackend
+// (looked up with lookup) when b's exponent range is what stops it
+// (falcon.ErrKeygenRange: triword), else the reason b cannot.
+func KeygenBackend(b arith.Backend, lookup func(string) (arith.Backend, error)) (arith.Backend, error) {
+	err := falcon.KeygenSupported(b)
+	if err == nil {
+		return b, nil
+	}
+	if !errors.Is(err, falcon.ErrKeygenRange) {
+		return arith.Backend{}, err
+	}
+	return lookup(FallbackKeygenBackend)
 }

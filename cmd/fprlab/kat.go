@@ -4,14 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/kat"
-	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
@@ -162,13 +159,8 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 			}
 			return err
 		}
-		if m := r.Result.FirstMismatch; m != nil && r.Result.Error == "" {
-			fmt.Fprintf(s.Err, "kat: %s Falcon-%d: record %d differs; running it beside emu64 to find where\n", b.Name, 1<<logn, m.Record)
-			d, err := shadow.FirstDivergence(b, kb, logn, falcon.KATRequests(m.Record + 1)[m.Record])
-			if err != nil {
-				return fmt.Errorf("backend %s: finding the first divergence of record %d: %w", b.Name, m.Record, err)
-			}
-			r.Result.FirstDivergence = d
+		if err := r.Locate(b, kb, logn, s.Err); err != nil {
+			return err
 		}
 		if r.Result.Error != "" && opts.Backend != "all" {
 			return fmt.Errorf("backend %s: %s", b.Name, r.Result.Error)
@@ -197,9 +189,9 @@ func printKATResults(s *streams, opts *katOptions, logn uint, ref *kat.Reference
 		if opts.Out != "" && safefile.IsStdout(opts.Out) {
 			// The response file is the output; the summary goes with
 			// the progress.
-			return printKAT(s.Err, logn, ref, runs)
+			return kat.WriteText(s.Err, logn, ref, runs)
 		}
-		return printKAT(s.Out, logn, ref, runs)
+		return kat.WriteText(s.Out, logn, ref, runs)
 	}
 	if opts.Backend != "all" {
 		return printJSON(s.Out, runs[0].Result)
@@ -232,60 +224,18 @@ func loadKATReference(s *streams, path string, logn uint) (*kat.Reference, error
 // about 1.6 MB.
 const maxKATFile = 64 << 20
 
-// fallbackKeygenBackend generates the keys for backends that cannot.
-const fallbackKeygenBackend = "emu64"
-
 // keygenBackendFor returns the backend that generates keys for signing
-// backend b: the named one, else b itself if it can, else emu64.
+// backend b: --keygen-backend when given, else kat.KeygenBackend's.
 func keygenBackendFor(b arith.Backend, name string) (arith.Backend, error) {
-	if name != "" {
-		kb, err := lookupBackend(name)
-		if err != nil {
-			return arith.Backend{}, fmt.Errorf("--keygen-backend: %w", err)
-		}
-		if err := falcon.KeygenSupported(kb); err != nil {
-			return arith.Backend{}, fmt.Errorf("--keygen-backend %s: %w", name, err)
-		}
-		return kb, nil
+	if name == "" {
+		return kat.KeygenBackend(b, lookupBackend)
 	}
-	err := falcon.KeygenSupported(b)
-	if err == nil {
-		return b, nil
+	kb, err := lookupBackend(name)
+	if err != nil {
+		return arith.Backend{}, fmt.Errorf("--keygen-backend: %w", err)
 	}
-	if !errors.Is(err, falcon.ErrKeygenRange) {
-		return arith.Backend{}, err
+	if err := falcon.KeygenSupported(kb); err != nil {
+		return arith.Backend{}, fmt.Errorf("--keygen-backend %s: %w", name, err)
 	}
-	return lookupBackend(fallbackKeygenBackend)
-}
-
-// printKAT prints the human-readable summary: one row per backend.
-func printKAT(w io.Writer, logn uint, ref *kat.Reference, runs []*kat.Run) error {
-	fmt.Fprintf(w, "Falcon-%d NIST KAT, reference: %s\n", 1<<logn, ref.Name)
-	fmt.Fprintf(w, "reference SHA-256 (%d records): %s\n", len(ref.Records), ref.SHA256)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BACKEND\tRECORDS\tPK\tSK\tSM\tSHA-256 OF GENERATED FILE\tFIRST MISMATCH")
-	for _, r := range runs {
-		res := r.Result
-		mm := "-"
-		if m := res.FirstMismatch; m != nil {
-			mm = fmt.Sprintf("record %d, %s, byte %d", m.Record, m.Field, m.Offset)
-		}
-		if res.Error != "" {
-			mm = "error: " + res.Error
-		}
-		name := res.Backend
-		if res.KeygenBackend != res.Backend {
-			name += " (keys: " + res.KeygenBackend + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\t%s\n", name, res.Records, res.MatchPK, res.MatchSK, res.MatchSM, res.SHA256, mm)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, r := range runs {
-		if d := r.Result.FirstDivergence; d != nil {
-			fmt.Fprintf(w, "%s first diverges from emu64 at %s\n", r.Result.Backend, d)
-		}
-	}
-	return nil
+	return kb, nil
 }
