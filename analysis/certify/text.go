@@ -49,3 +49,28 @@ func WriteText(w io.Writer, rs []Document) error {
 	}
 	return nil
 }
+
+// WriteText writes the report as fprlab certify --pstar prints it: the
+// worst certified P* of the keys of the parameter set named title (as
+// "Falcon-512"), then each key's.
+func (rep *PStarReport) WriteText(w io.Writer, title string) error {
+	if rep.Worst == nil {
+		fmt.Fprintf(w, "certified P*, %s: no vprec:P up to P = %d is proven for every key\n", title, PStarHigh)
+	} else {
+		fmt.Fprintf(w, "certified P*, %s: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", title, *rep.Worst, len(rep.PerKey))
+	}
+	for _, r := range rep.PerKey {
+		if r.PStar == nil {
+			fmt.Fprintf(w, "  %s: not proven at any P up to %d\n", r.Key.Name(), PStarHigh)
+			continue
+		}
+		below := ""
+		if r.BelowLog2 != nil {
+			below = fmt.Sprintf("; at P = %d, 2^%.2f", *r.PStar-1, *r.BelowLog2)
+		}
+		if _, err := fmt.Fprintf(w, "  %s: P* = %d (delta_c + delta_sigma <= 2^%.2f%s)\n", r.Key.Name(), *r.PStar, *r.SumBoundLog2, below); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -279,23 +279,7 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, sc scheme.Sche
 	if opts.JSON {
 		return printJSON(s.Out, map[string]any{"pstar": doc})
 	}
-	if doc.Worst == nil {
-		fmt.Fprintf(s.Out, "certified P*, %s: no vprec:P up to P = %d is proven for every key\n", sc.Title(logn), certify.PStarHigh)
-	} else {
-		fmt.Fprintf(s.Out, "certified P*, %s: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", sc.Title(logn), *doc.Worst, len(doc.PerKey))
-	}
-	for _, r := range doc.PerKey {
-		if r.PStar == nil {
-			fmt.Fprintf(s.Out, "  %s: not proven at any P up to %d\n", r.Key.Name(), certify.PStarHigh)
-			continue
-		}
-		below := ""
-		if r.BelowLog2 != nil {
-			below = fmt.Sprintf("; at P = %d, 2^%.2f", *r.PStar-1, *r.BelowLog2)
-		}
-		fmt.Fprintf(s.Out, "  %s: P* = %d (delta_c + delta_sigma <= 2^%.2f%s)\n", r.Key.Name(), *r.PStar, *r.SumBoundLog2, below)
-	}
-	return nil
+	return doc.WriteText(s.Out, sc.Title(logn))
 }
 
 // certifySummary certifies each key of the compare campaign cfg over b
