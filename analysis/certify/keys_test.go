@@ -3,6 +3,7 @@ package certify_test
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/certify"
@@ -42,5 +43,32 @@ func TestPStarReportJSON(t *testing.T) {
 	b, _ = json.Marshal(rep)
 	if string(b) != `{"params":512,"per_key":null,"worst_pstar":30}` {
 		t.Errorf("got %s", b)
+	}
+}
+
+// PStarReport.WriteText: the worst P* first, then each key's, with the
+// bound at P* and at P* - 1; a key with none is named as such.
+func TestPStarText(t *testing.T) {
+	p, sum, below, worst := 74, -46.01, -45.01, 74
+	rep := &certify.PStarReport{Params: 512, Worst: &worst, PerKey: []certify.PStarDocument{
+		{Key: certify.KeyRef{Source: "kat", Index: 0}, PStarResult: certify.PStarResult{PStar: &p, SumBoundLog2: &sum, BelowLog2: &below}},
+	}}
+	var b strings.Builder
+	if err := rep.WriteText(&b, "Falcon-512"); err != nil {
+		t.Fatal(err)
+	}
+	want := "certified P*, Falcon-512: vprec:74 (round to nearest) is proven for all 1 keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n" +
+		"  KAT key 0: P* = 74 (delta_c + delta_sigma <= 2^-46.01; at P = 73, 2^-45.01)\n"
+	if b.String() != want {
+		t.Errorf("got\n%swant\n%s", b.String(), want)
+	}
+	rep.Worst, rep.PerKey[0].PStar = nil, nil
+	b.Reset()
+	if err := rep.WriteText(&b, "FN-DSA-512"); err != nil {
+		t.Fatal(err)
+	}
+	want = "certified P*, FN-DSA-512: no vprec:P up to P = 160 is proven for every key\n  KAT key 0: not proven at any P up to 160\n"
+	if b.String() != want {
+		t.Errorf("got\n%swant\n%s", b.String(), want)
 	}
 }
