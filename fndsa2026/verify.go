@@ -28,17 +28,11 @@ func (k *VerifyingKey) Verify(ctx []byte, ph PreHash, data, sig []byte) error {
 // ||(s1, s2)||^2 within round 3's bound.
 func (k *VerifyingKey) VerifyMu(mu *[MuSize]byte, sig []byte) error {
 	logn := k.logn
-	if size := SignatureSize(logn); len(sig) != size {
-		return fmt.Errorf("%w: %d bytes, want %d for degree %d", ErrInvalidSignature, len(sig), size, 1<<logn)
+	nonce, s2, err := readSignature(logn, sig)
+	if err != nil {
+		return err
 	}
-	if want := byte(0x30 + logn); sig[0] != want {
-		return fmt.Errorf("%w: header byte 0x%02x, want 0x%02x", ErrInvalidSignature, sig[0], want)
-	}
-	s2, ok := decodeS2(sig[1+NonceSize:], 1<<logn)
-	if !ok {
-		return fmt.Errorf("%w: s2 is not a canonical compressed encoding", ErrInvalidSignature)
-	}
-	c := HashToPoint(logn, sig[1:1+NonceSize], mu)
+	c := HashToPoint(logn, nonce, mu)
 	t := modQ16(s2)
 	ntt(t)
 	t = mulNTT(t, k.hNTT)
@@ -84,6 +78,16 @@ func ReadSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error) 
 	if err := checkDegree("signature", logn, logn < MinStdLogN); err != nil {
 		return nil, nil, err
 	}
+	nonce, s2, err = readSignature(logn, sig)
+	if err != nil {
+		return nil, nil, err
+	}
+	return append([]byte(nil), nonce...), s2, nil
+}
+
+// readSignature checks sig's layout for degree 2^logn (size, header,
+// canonical s2) and returns its nonce (a slice of sig) and s2.
+func readSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error) {
 	if size := SignatureSize(logn); len(sig) != size {
 		return nil, nil, fmt.Errorf("%w: %d bytes, want %d for degree %d", ErrInvalidSignature, len(sig), size, 1<<logn)
 	}
@@ -94,5 +98,5 @@ func ReadSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err error) 
 	if !ok {
 		return nil, nil, fmt.Errorf("%w: s2 is not a canonical compressed encoding", ErrInvalidSignature)
 	}
-	return append([]byte(nil), sig[1:1+NonceSize]...), s2, nil
+	return sig[1 : 1+NonceSize], s2, nil
 }

@@ -190,12 +190,23 @@ type SignatureReader interface {
 // ReaderOf returns sc as a SignatureReader, or an error naming the
 // schemes that are.
 func ReaderOf(sc Scheme) (SignatureReader, error) {
-	r, ok := sc.(SignatureReader)
+	return capability[SignatureReader](sc, "its signatures and keys cannot be read back into the lattice's values")
+}
+
+// AttempterOf returns sc as an Attempter, or an error naming the schemes
+// that are.
+func AttempterOf(sc Scheme) (Attempter, error) {
+	return capability[Attempter](sc, "it runs no single signing attempt")
+}
+
+// capability returns sc as the capability C, or an error that says why it
+// lacks it and names the schemes that have it.
+func capability[C Scheme](sc Scheme, lacks string) (C, error) {
+	c, ok := sc.(C)
 	if !ok {
-		return nil, fmt.Errorf("scheme %s: its signatures and keys cannot be read back into the lattice's values (want %s)", sc.Name(),
-			quoted(With(func(s Scheme) bool { _, ok := s.(SignatureReader); return ok })))
+		return c, fmt.Errorf("scheme %s: %s (want %s)", sc.Name(), lacks, quoted(With(func(s Scheme) bool { _, ok := s.(C); return ok })))
 	}
-	return r, nil
+	return c, nil
 }
 
 // ErrOtherDegree is matched (errors.Is) by the error of a

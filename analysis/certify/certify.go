@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 	"time"
 
 	"github.com/fprlab/fprlab/arith"
@@ -44,10 +43,9 @@ func (o Options) attempter() (scheme.Attempter, error) {
 			return nil, err
 		}
 	}
-	at, ok := sc.(scheme.Attempter)
-	if !ok {
-		return nil, fmt.Errorf("certify: scheme %s runs no single signing attempt (want %s)", sc.Name(),
-			strings.Join(scheme.With(func(s scheme.Scheme) bool { _, ok := s.(scheme.Attempter); return ok }), ", "))
+	at, err := scheme.AttempterOf(sc)
+	if err != nil {
+		return nil, fmt.Errorf("certify: %w", err)
 	}
 	return at, nil
 }

@@ -209,20 +209,22 @@ func Prepare(c Config) (*Campaign, error) {
 // generation from the stream's first KeySeedSize bytes when it has one.
 func (c Config) key(k int) (*falcon.PrivateKey, []byte, error) {
 	rng := stream("fprlab diverge key", c.Seed, k)
-	if c.round3() || c.Scheme.KeySeedSize() == 0 {
+	if c.round3() {
 		sk, pk, err := falcon.Keygen(c.KeyBackend, c.LogN, rng)
 		if err != nil {
 			return nil, nil, err
 		}
-		if c.round3() {
-			return sk, pk.Encode(), nil
-		}
-		pkb, _, err := c.Scheme.EncodeKeys(sk)
-		return sk, pkb, err
+		return sk, pk.Encode(), nil
 	}
-	seed := make([]byte, c.Scheme.KeySeedSize())
-	io.ReadFull(rng, seed)
-	sk, err := c.Scheme.KeyGen(c.LogN, seed)
+	var sk *falcon.PrivateKey
+	var err error
+	if n := c.Scheme.KeySeedSize(); n > 0 {
+		seed := make([]byte, n)
+		io.ReadFull(rng, seed)
+		sk, err = c.Scheme.KeyGen(c.LogN, seed)
+	} else {
+		sk, _, err = falcon.Keygen(c.KeyBackend, c.LogN, rng)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -138,8 +138,8 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if plan.sc, err = parseScheme(opts.Scheme); err != nil {
 		return plan, err
 	}
-	if _, ok := plan.sc.(scheme.Attempter); !ok {
-		return plan, fmt.Errorf("--scheme %s: certify reads a key's values from one signing attempt, which this scheme does not run", plan.sc.Name())
+	if _, err := scheme.AttempterOf(plan.sc); err != nil {
+		return plan, fmt.Errorf("--scheme: %w", err)
 	}
 	if opts.KATRecords != "" && !plan.sc.ReplaysNISTKAT() {
 		return plan, fmt.Errorf("--kat-records: the NIST KAT's keys are Falcon round 3's; certify %s keys with --keys K --seed S or --sk FILE", plan.sc.Description())

@@ -262,8 +262,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		if cfg.Mode != falcon.Dyn || cfg.Acceptance != nil {
 			return nil, cfg, errors.New("--certify analyses the dynamic signing with the scheme's own acceptance test: it excludes --mode tree and --acceptance")
 		}
-		if _, ok := cfg.SchemeOf().(scheme.Attempter); !ok {
-			return nil, cfg, fmt.Errorf("--certify: scheme %s runs no single signing attempt for certify to read its key values from", cfg.SchemeOf().Name())
+		if _, err := scheme.AttempterOf(cfg.SchemeOf()); err != nil {
+			return nil, cfg, fmt.Errorf("--certify: %w", err)
 		}
 		for _, b := range bs {
 			if _, err := certify.ModelFor(b, ""); err != nil {
