@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fprlab/fprlab/internal/safefile"
+)
+
+// HexMode says how an input file is encoded.
+type HexMode int
+
+const (
+	RawFile  HexMode = iota // the bytes themselves
+	HexFile                 // hex text, whitespace ignored
+	AutoFile                // hex text if the file is nothing but hex digits and whitespace, else raw
+)
+
+// KeyMode is the mode of every key and signature file: auto-detected,
+// with or without --hex (which is about the message only). A raw key or
+// signature is never all hex digits (its header byte or random nonce is
+// not), so detection cannot misread one.
+const KeyMode = AutoFile
+
+// MessageMode is the mode of a message file: raw unless --hex, since a
+// message may be any text, hex digits included.
+func MessageMode(asHex bool) HexMode {
+	if asHex {
+		return HexFile
+	}
+	return RawFile
+}
+
+// ReadInput reads the file of --flag, of at most limit bytes once decoded
+// ("-": standard input). Errors name the flag, the file and the problem.
+func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte, error) {
+	if path == "" {
+		return nil, fmt.Errorf("missing --%s FILE", flag)
+	}
+	fileLimit := int64(limit)
+	if mode != RawFile {
+		// Two digits a byte, and room for line breaks and indentation.
+		fileLimit = 3*int64(limit) + 4096
+	}
+	data, err := safefile.Read(s.In, path, fileLimit)
+	var tl *safefile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, tooLarge(flag, path, limit)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", flag, err)
+	}
+	if mode == RawFile {
+		return data, nil
+	}
+	clean := strings.Join(strings.Fields(string(data)), "")
+	out, herr := hex.DecodeString(clean)
+	switch {
+	case mode == AutoFile && (herr != nil || clean == ""):
+		return data, nil
+	case herr != nil:
+		return nil, fmt.Errorf("%s file %s is not valid hex: %v", flag, path, herr)
+	case len(out) > limit:
+		return nil, tooLarge(flag, path, limit)
+	}
+	return out, nil
+}
+
+// OneStdin refuses more than one input read from standard input ("-").
+func OneStdin(inputs ...safefile.Arg) error {
+	first := ""
+	for _, in := range inputs {
+		if in.Path != safefile.Stdio {
+			continue
+		}
+		if first != "" {
+			return fmt.Errorf("--%s - and --%s - would both read standard input; give one of them a file", first, in.Flag)
+		}
+		first = in.Flag
+	}
+	return nil
+}
+
+// tooLarge is the error for an input above its cap; the key and
+// signature flags, whose caps are the longest encodings, say so.
+func tooLarge(flag, path string, limit int) error {
+	what := map[string]string{"pk": "a Falcon public key", "sk": "a Falcon private key", "sig": "a Falcon signature"}[flag]
+	if what == "" {
+		return fmt.Errorf("--%s %s: larger than %d bytes (%d MiB), fprlab's limit for this input", flag, path, limit, limit>>20)
+	}
+	return fmt.Errorf("--%s %s: larger than %d bytes, the longest encoding of %s", flag, path, limit, what)
+}
+
+// HexOutput encodes data as the --hex files hold it: lowercase hex and a
+// newline.
+func HexOutput(data []byte) []byte {
+	return []byte(hex.EncodeToString(data) + "\n")
+}
