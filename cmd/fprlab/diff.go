@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
-	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -105,12 +102,12 @@ func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
 	if opts.JSON {
 		err = printJSON(s.Out, d)
 	} else {
-		err = printDiff(s.Out, d)
+		err = d.WriteText(s.Out)
 	}
 	if err != nil {
 		return err
 	}
-	if worse := worseCount(d); opts.FailOnWorse && worse > 0 {
+	if worse := d.WorseCount(); opts.FailOnWorse && worse > 0 {
 		return &exitError{code: exitFalse, err: fmt.Errorf("%d of %d backends of %s got worse than the baseline %s", worse, len(d.Pairs), d.B, d.A)}
 	}
 	return nil
@@ -130,72 +127,4 @@ func checkConditions(d *results.Diff, allow bool) error {
 	}
 	return fmt.Errorf("%w: B (%s) was measured under other conditions than the baseline A (%s): %s; --allow-mismatch sets them side by side, every such pair marked",
 		results.ErrNotComparable, d.B, d.A, strings.Join(bad, "; "))
-}
-
-// worseCount is the number of pairs that got worse.
-func worseCount(d *results.Diff) int {
-	worse := 0
-	for _, p := range d.Pairs {
-		if p.Worse() {
-			worse++
-		}
-	}
-	return worse
-}
-
-// printDiff prints one line per pair, then every statistic and P*.
-func printDiff(w io.Writer, d *results.Diff) error {
-	fmt.Fprintf(w, "B (%s) against the baseline A (%s): %d of %d backends worse (verdict now fails, or flips appeared)\n\n", d.B, d.A, worseCount(d), len(d.Pairs))
-	for _, p := range d.Pairs {
-		fmt.Fprintln(w, p.Summary())
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "backend\tstatistic\tA (log2)\tB (log2)\tchange (bits)\tsignatures A, B")
-	for _, p := range d.Pairs {
-		name := p.A
-		if p.B != p.A {
-			name = p.A + " -> " + p.B
-		}
-		if p.Mismatch != "" {
-			name += " (other conditions)"
-		}
-		for _, st := range p.Stats {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d, %d\n", name, st.Name, log2Text(st.ALog2), log2Text(st.BLog2), changeText(st.ChangeBits), p.SignaturesA, p.SignaturesB)
-		}
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(d.PStar) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
-	fmt.Fprintln(tw, "curve\tcriterion\tP* A\tP* B\tchange (bits)")
-	for _, p := range d.PStar {
-		a, b, ch := p.Cells("-")
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Curve, p.Criterion.Describe(), a, b, ch)
-	}
-	return tw.Flush()
-}
-
-// log2Text formats a log2 statistic of a document.
-func log2Text(v results.Log2) string {
-	switch f := float64(v); {
-	case math.IsNaN(f):
-		return "-"
-	case math.IsInf(f, -1):
-		return "exact"
-	case math.IsInf(f, 1):
-		return "inf"
-	}
-	return fmt.Sprintf("%.2f", float64(v))
-}
-
-func changeText(v results.Log2) string {
-	if !v.Finite() {
-		return "-"
-	}
-	return fmt.Sprintf("%+.2f", float64(v))
 }
