@@ -20,7 +20,9 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Result is the --json output of fprlab kat for one backend. Scripts
@@ -94,6 +96,30 @@ func ParseReference(name string, data []byte, logn uint) (*Reference, error) {
 	}
 	ref.Records = recs
 	return &ref, nil
+}
+
+// maxReferenceFile caps a --ref file: the published Falcon-1024 response
+// file is about 1.6 MB, so 64 MiB only stops a mistaken device or disk
+// image.
+const maxReferenceFile = 64 << 20
+
+// LoadReference reads the reference of degree 2^logn: the response file
+// at path ("-": in), or the published file embedded in katref when path
+// is empty.
+func LoadReference(in io.Reader, path string, logn uint) (*Reference, error) {
+	if path != "" {
+		data, err := safefile.Read(in, path, maxReferenceFile)
+		if err != nil {
+			return nil, fmt.Errorf("--ref: %w", err)
+		}
+		return ParseReference(path, data, logn)
+	}
+	data, err := katref.Response(logn)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := katref.Lookup(logn)
+	return ParseReference("published "+f.Name+" (embedded)", data, logn)
 }
 
 // Check checks that the first n records of the reference are

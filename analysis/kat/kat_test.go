@@ -1,6 +1,8 @@
 package kat
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,5 +44,29 @@ func TestReferenceChecks(t *testing.T) {
 		if err := bad.Check(9, 3); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.want, err)
 		}
+	}
+}
+
+// TestLoadReference: without a path, the published file of the degree
+// (100 records, falcon512-KAT.rsp); a file that is another degree's is
+// refused naming both; a missing file names --ref.
+func TestLoadReference(t *testing.T) {
+	ref, err := LoadReference(nil, "", 9)
+	if err != nil || len(ref.Records) != 100 || !strings.Contains(ref.Name, "published falcon512-KAT.rsp") {
+		t.Fatalf("published reference: %v, %+v", err, ref)
+	}
+	data, err := katref.Response(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "1024.rsp")
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadReference(nil, p, 9); err == nil || !strings.Contains(err.Error(), "Falcon-1024") {
+		t.Errorf("a Falcon-1024 file as the Falcon-512 reference: %v", err)
+	}
+	if _, err := LoadReference(nil, p+".none", 9); err == nil || !strings.HasPrefix(err.Error(), "--ref: ") {
+		t.Errorf("a missing file: %v", err)
 	}
 }

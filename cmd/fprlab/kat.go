@@ -11,7 +11,6 @@ import (
 	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
@@ -115,20 +114,14 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	if safefile.IsStdout(opts.Out) && opts.JSON {
 		return errors.New("--out - and --json would both write to standard output; give --out a file")
 	}
-	var backends []arith.Backend
-	if opts.Backend == "all" {
-		backends = arith.List()
-		if opts.Out != "" {
-			return errors.New("--out needs a single --backend, not all")
-		}
-	} else {
-		b, err := lookupBackend(opts.Backend)
-		if err != nil {
-			return err
-		}
-		backends = []arith.Backend{b}
+	if opts.Backend == "all" && opts.Out != "" {
+		return errors.New("--out needs a single --backend, not all")
 	}
-	ref, err := loadKATReference(s, opts.Ref, logn)
+	backends, err := katBackends(opts.Backend)
+	if err != nil {
+		return err
+	}
+	ref, err := kat.LoadReference(s.In, opts.Ref, logn)
 	if err != nil {
 		return err
 	}
@@ -203,26 +196,15 @@ func printKATResults(s *streams, opts *katOptions, logn uint, ref *kat.Reference
 	return printJSON(s.Out, rs)
 }
 
-// loadKATReference reads --ref, or the embedded published file.
-func loadKATReference(s *streams, path string, logn uint) (*kat.Reference, error) {
-	if path != "" {
-		data, err := safefile.Read(s.In, path, maxKATFile)
-		if err != nil {
-			return nil, fmt.Errorf("--ref: %w", err)
-		}
-		return kat.ParseReference(path, data, logn)
+// katBackends resolves kat's --backend: every registered backend (not
+// the name:P families) for "all", else the one named.
+func katBackends(name string) ([]arith.Backend, error) {
+	if name == "all" {
+		return arith.List(), nil
 	}
-	data, err := katref.Response(logn)
-	if err != nil {
-		return nil, err
-	}
-	f, _ := katref.Lookup(logn)
-	return kat.ParseReference("published "+f.Name+" (embedded)", data, logn)
+	b, err := lookupBackend(name)
+	return []arith.Backend{b}, err
 }
-
-// maxKATFile caps --ref files: the published Falcon-1024 response file is
-// about 1.6 MB.
-const maxKATFile = 64 << 20
 
 // keygenBackendFor returns the backend that generates keys for signing
 // backend b: --keygen-backend when given, else kat.KeygenBackend's.

@@ -4,11 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -50,15 +47,9 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 		}
 		n = opts.Records
 	}
-	var backends []arith.Backend
-	if opts.Backend == "all" {
-		backends = arith.List()
-	} else {
-		b, err := lookupBackend(opts.Backend)
-		if err != nil {
-			return err
-		}
-		backends = []arith.Backend{b}
+	backends, err := katBackends(opts.Backend)
+	if err != nil {
+		return err
 	}
 	var results []scheme.KATResult
 	for _, b := range backends {
@@ -70,7 +61,7 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 	}
 	switch {
 	case !opts.JSON:
-		err = printKatReplayer(s.Out, sc, results)
+		err = scheme.WriteKATText(s.Out, sc.KATTitle(), results)
 	case opts.Backend == "all":
 		err = printJSON(s.Out, results)
 	default:
@@ -107,24 +98,6 @@ func katDegreeNote(params string) string {
 		return ""
 	}
 	return " of degree " + params
-}
-
-// printKatReplayer prints the results as a table.
-func printKatReplayer(w io.Writer, sc scheme.KATReplayer, results []scheme.KATResult) error {
-	fmt.Fprint(w, sc.KATTitle())
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "BACKEND\tRECORDS\tKEYS\tPINS\tVERIFIED\tFIRST MISMATCH")
-	for _, r := range results {
-		mm := "-"
-		if m := r.FirstMismatch; m != nil {
-			mm = fmt.Sprintf("record %d (degree %d, j %d), %s", m.Record, 1<<m.LogN, m.J, m.Field)
-		}
-		if r.Error != "" {
-			mm = "error: " + r.Error
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%s\n", r.Backend, r.Records, r.MatchKeys, r.MatchPins, r.Verified, mm)
-	}
-	return tw.Flush()
 }
 
 // backendsNamed is "backend A" or "backends A, B".
