@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,6 +13,33 @@ import (
 // a signature, or a KAT record -- to shard i mod N; a sweep gives format i
 // to shard i mod N. Each shard writes its own directory; Merge and
 // MergeSweep unite them.
+
+// ParseShard reads a shard flag's value (compare, sweep and diverge
+// --shard): "I/N" for shard I of N, 0 <= I < N, or "slurm" for the Slurm
+// job array's task, SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT, read
+// with getenv (os.Getenv), so that one array submitted at once shards a
+// campaign with no per-task arguments. "" is no sharding: 0, 0. The rules
+// live here, beside the shards' ownership (shadow.Config.Owns) and
+// CheckShards, which reads the same "I/N" back from the shards' run.json.
+func ParseShard(v string, getenv func(string) string) (shard, shards int, err error) {
+	if v == "" {
+		return 0, 0, nil
+	}
+	if v == "slurm" {
+		id, count := getenv("SLURM_ARRAY_TASK_ID"), getenv("SLURM_ARRAY_TASK_COUNT")
+		if id == "" || count == "" {
+			return 0, 0, errors.New("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not in a Slurm job array?)")
+		}
+		v = id + "/" + count
+	}
+	a, b, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+		return 0, 0, fmt.Errorf("--shard %q: want I/N with 0 <= I < N", v)
+	}
+	return i, n, nil
+}
 
 // EmptyShard describes a shard that owns no unit of its campaign (more
 // shards than signatures), "" otherwise. Such a shard still runs -- its

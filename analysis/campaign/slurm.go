@@ -17,7 +17,11 @@ import (
 // Slurm is a sharded campaign run as a Slurm job array: Args is the
 // command and its flags (compare or sweep ARGS), each of the Shards array
 // tasks running it with --shard I/N on CPUs CPUs, in Partition with the
-// time limit Time (both optional), its directory under Out.
+// time limit Time (both optional), its directory under Out. Binary is
+// fprlab's path on the nodes as given ("" for the program writing the
+// scripts) and Submit asks for the scripts to be submitted once written:
+// with the others they are the flags of campaign slurm, which may also be
+// written among Args (TakeFlags).
 type Slurm struct {
 	Args      []string
 	Shards    int
@@ -25,6 +29,8 @@ type Slurm struct {
 	Time      string
 	CPUs      int
 	Out       string
+	Binary    string
+	Submit    bool
 }
 
 // Slurm's syntax for the values the scripts carry in #SBATCH lines

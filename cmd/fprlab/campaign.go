@@ -22,10 +22,8 @@ type campaignOptions struct {
 	// Slurm holds the compare or sweep command and its flags (Args) and
 	// the job array's flags.
 	campaign.Slurm
-	Binary string
-	Submit bool
 	// given names the campaign flags set on the command line before
-	// "--"; takeCampaignFlags refuses the same flag again after it.
+	// "--"; Slurm.TakeFlags refuses the same flag again after it.
 	given map[string]bool
 }
 
@@ -88,78 +86,6 @@ func newCampaignCmd(s *streams) *cobra.Command {
 // campaignFlags are the flags of campaign slurm.
 var campaignFlags = []string{"shards", "partition", "time", "cpus", "out", "binary", "submit"}
 
-// takeCampaignFlags moves campaign flags written among the command's
-// arguments ("-- compare ARGS --shards 4 --out DIR", the order of the issue
-// tracker's examples) into opts: --shards, --partition, --time, --cpus,
-// --out, --binary, --submit belong to the campaign, never to the command.
-func takeCampaignFlags(opts *campaignOptions) error {
-	var rest []string
-	args := opts.Args
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, val, hasVal := strings.Cut(a, "=")
-		switch name {
-		case "--submit":
-			if err := opts.takeOnce(name); err != nil {
-				return err
-			}
-			opts.Submit = !hasVal || val == "true"
-			continue
-		case "--shards", "--partition", "--time", "--cpus", "--out", "--binary":
-		default:
-			rest = append(rest, a)
-			continue
-		}
-		if err := opts.takeOnce(name); err != nil {
-			return err
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				return fmt.Errorf("%s needs a value", name)
-			}
-			i++
-			val = args[i]
-		}
-		switch name {
-		case "--shards", "--cpus":
-			n, err := strconv.Atoi(val)
-			if err != nil {
-				return fmt.Errorf("%s %q: want an integer", name, val)
-			}
-			if name == "--shards" {
-				opts.Shards = n
-			} else {
-				opts.CPUs = n
-			}
-		case "--partition":
-			opts.Partition = val
-		case "--time":
-			opts.Time = val
-		case "--out":
-			opts.Out = val
-		case "--binary":
-			opts.Binary = val
-		}
-	}
-	opts.Args = rest
-	return nil
-}
-
-// takeOnce records that the campaign flag name was given, refusing it a
-// second time: either the campaign's flag twice, or -- for --out -- the
-// command's own --out, which campaign slurm sets per shard; neither may
-// silently replace the other.
-func (o *campaignOptions) takeOnce(name string) error {
-	if o.given[name] {
-		return fmt.Errorf("%s is given both before and after \"--\" (or twice): give it once, as a campaign slurm flag", name)
-	}
-	if o.given == nil {
-		o.given = map[string]bool{}
-	}
-	o.given[name] = true
-	return nil
-}
-
 // checkInnerCommand runs the command's own flag checks -- the same code
 // as a real run, on the arguments each array task gets, stopping before
 // any work (streams.validateOnly) -- so that a bad backend, degree or
@@ -189,25 +115,11 @@ func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) e
 // runCampaignSlurm writes the scripts, prints how to submit them, and
 // submits them with --submit.
 func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) error {
-	if err := takeCampaignFlags(opts); err != nil {
+	if err := opts.TakeFlags(opts.given); err != nil {
 		return err
 	}
-	if len(opts.Args) == 0 || (opts.Args[0] != "compare" && opts.Args[0] != "sweep") {
-		return errors.New("campaign slurm runs compare or sweep: give \"-- compare ARGS\" or \"-- sweep ARGS\"")
-	}
-	for _, a := range opts.Args[1:] {
-		if name, _, _ := strings.Cut(a, "="); name == "--out" || name == "--shard" || name == "--workers" || name == "--json" {
-			return fmt.Errorf("campaign slurm sets %s itself: leave it out of the compare arguments", strings.SplitN(a, "=", 2)[0])
-		}
-	}
-	if opts.Shards < 1 || opts.Shards > 100000 {
-		return fmt.Errorf("--shards %d: want 1..100000", opts.Shards)
-	}
-	if opts.CPUs < 1 {
-		return fmt.Errorf("--cpus %d: want at least 1", opts.CPUs)
-	}
-	if opts.Out == "" {
-		return errors.New("missing --out DIR (a directory every node can reach)")
+	if err := opts.Check(); err != nil {
+		return err
 	}
 	dir, err := filepath.Abs(opts.Out)
 	if err != nil {

@@ -2,14 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,11 +16,9 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/certify"
-	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/internal/shellword"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -153,7 +148,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
 	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
-	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
+	f.IntVar(&opts.Workers, "workers", 0, campaign.WorkersHelp)
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
@@ -255,7 +250,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		}
 		cfg.Signatures, cfg.Keys, cfg.Seed = opts.Signatures, opts.Keys, opts.Seed
 	}
-	if err := parseShard(opts.Shard, &cfg); err != nil {
+	if cfg.Shard, cfg.Shards, err = campaign.ParseShard(opts.Shard, os.Getenv); err != nil {
 		return nil, cfg, err
 	}
 	if opts.Certify {
@@ -271,7 +266,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 			}
 		}
 	}
-	if err := checkWorkers(opts.Workers); err != nil {
+	if err := campaign.CheckWorkers(opts.Workers); err != nil {
 		return nil, cfg, err
 	}
 	if err := cfg.Check(); err != nil {
@@ -337,78 +332,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 	if err != nil || opts.Out == "" {
 		return sums, err
 	}
-	return sums, writeManifestArgv(opts.Out, "compare", s.commandArgv("compare"), "summary.json", cfg, sums)
-}
-
-// workersHelp is the text of --workers (compare, sweep, tune).
-const workersHelp = "parallel signatures, 1 to 4 per CPU (at least 256 allowed); 0, the default, is the number of CPUs"
-
-// checkWorkers refuses a --workers count outside 0..max(256, 4 NumCPU):
-// more workers than that only add memory (each holds a shadowed signer)
-// and is more likely a typo than a plan.
-func checkWorkers(n int) error {
-	limit := max(256, 4*runtime.NumCPU())
-	if n < 0 || n > limit {
-		return fmt.Errorf("--workers %d: want 1 to %d parallel signatures (0 for the number of CPUs, %d)", n, limit, runtime.NumCPU())
-	}
-	return nil
-}
-
-// parseShard reads --shard I/N, or "slurm" for the job array's task id and
-// count.
-func parseShard(v string, cfg *shadow.Config) error {
-	if v == "" {
-		return nil
-	}
-	if v == "slurm" {
-		id, count := os.Getenv("SLURM_ARRAY_TASK_ID"), os.Getenv("SLURM_ARRAY_TASK_COUNT")
-		if id == "" || count == "" {
-			return errors.New("--shard slurm: SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT are not set (not in a Slurm job array?)")
-		}
-		v = id + "/" + count
-	}
-	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
-		return fmt.Errorf("--shard %q: want I/N with 0 <= I < N", v)
-	}
-	cfg.Shard, cfg.Shards = i, n
-	return nil
-}
-
-// writeManifestArgv writes DIR/manifest.json, the description of a
-// campaign directory that `fprlab report` reads: what was run, the
-// document it wrote, the sample sizes and the time. The command is argv:
-// its words are kept as they are ("argv") and as one line a shell splits
-// back into them ("command", package shellword).
-func writeManifestArgv(dir, what string, argv []string, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	return writeManifestRun(dir, what, results.Run{Command: shellword.Join(argv), Argv: argv}, output, cfg, sums)
-}
-
-// writeManifestRun writes the manifest of the run whose command run holds.
-func writeManifestRun(dir, what string, run results.Run, output string, cfg shadow.Config, sums []*shadow.Summary) error {
-	run.Output, run.Version, run.Seed, run.KATRecords = output, releaseVersion(), cfg.Seed, ""
-	run.Scheme = cfg.SchemeName()
-	run.KeySource = string(cfg.KeySourceOf())
-	if cfg.KATMode() {
-		run.Seed, run.KATRecords = "", fmt.Sprintf("%d:%d", cfg.KATFrom, cfg.KATTo)
-	}
-	for _, s := range sums {
-		run.Signatures = max(run.Signatures, int64(s.Signatures))
-		run.Seconds += s.Seconds
-	}
-	return writeManifestFile(dir, fmt.Sprintf("fprlab %s, %s", what, scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, run.KeySource)), run)
-}
-
-// writeManifestFile writes DIR/manifest.json holding one run.
-func writeManifestFile(dir, title string, run results.Run) error {
-	m := results.Manifest{Title: title, Version: releaseVersion(), Runs: []results.Run{run}}
-	data, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	return campaign.WriteFile(filepath.Join(dir, results.ManifestName), append(data, '\n'))
+	return sums, campaign.WriteManifest(opts.Out, "compare", s.commandArgv("compare"), "summary.json", releaseVersion(), cfg, sums)
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.

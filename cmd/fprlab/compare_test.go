@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 )
 
@@ -448,19 +447,6 @@ func TestSweepShardsMerge(t *testing.T) {
 	errb.Reset()
 	if code := run(context.Background(), []string{"merge", dirs[0], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "missing shards") {
 		t.Errorf("one shard of two: exit %d, %q", code, errb.String())
-	}
-}
-
-func TestCampaignFlagsAfterCommand(t *testing.T) {
-	opts := &campaignOptions{Slurm: campaign.Slurm{CPUs: 1, Args: []string{"compare", "--backend", "native", "--shards", "4", "--out", "/x", "--time=1:00:00", "--submit", "--params", "512"}}}
-	if err := takeCampaignFlags(opts); err != nil {
-		t.Fatal(err)
-	}
-	if opts.Shards != 4 || opts.Out != "/x" || opts.Time != "1:00:00" || !opts.Submit || strings.Join(opts.Args, " ") != "compare --backend native --params 512" {
-		t.Errorf("got %+v", opts)
-	}
-	if err := takeCampaignFlags(&campaignOptions{Slurm: campaign.Slurm{Args: []string{"compare", "--shards"}}}); err == nil {
-		t.Error("--shards without a value accepted")
 	}
 }
 

@@ -102,7 +102,7 @@ func newDivergeCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Signatures, "signatures", 0, "number of signatures")
 	f.IntVar(&opts.Keys, "keys", 1, "number of keys the signatures use in turn")
 	f.StringVar(&opts.Seed, "seed", "fprlab", "seed of keys, messages and signing randomness")
-	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
+	f.IntVar(&opts.Workers, "workers", 0, campaign.WorkersHelp)
 	f.StringVar(&opts.Shadow, "shadow", "dd", "exact side that judges each differing pair: dd, oracle or none")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	addSchemeFlag(cmd, &opts.Scheme)
@@ -122,7 +122,7 @@ func divergeConfig(opts *divergeOptions) (diverge.Config, error) {
 	if err != nil {
 		return c, err
 	}
-	if err := checkWorkers(opts.Workers); err != nil {
+	if err := campaign.CheckWorkers(opts.Workers); err != nil {
 		return c, err
 	}
 	if c.A, err = diverge.ParseSide(opts.Backend, lookupBackend); err != nil {
@@ -158,14 +158,14 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 	if err != nil || s.validateOnly {
 		return err
 	}
-	var sc shadow.Config
-	if err := parseShard(opts.Shard, &sc); err != nil {
+	si, sn, err := campaign.ParseShard(opts.Shard, os.Getenv)
+	if err != nil {
 		return err
 	}
 	shard, from, to := "", 0, c.Signatures
-	if sc.Shards > 1 {
-		shard = campaign.ShardName(sc.Shard, sc.Shards)
-		from, to = c.Signatures*sc.Shard/sc.Shards, c.Signatures*(sc.Shard+1)/sc.Shards
+	if sn > 1 {
+		shard = campaign.ShardName(si, sn)
+		from, to = c.Signatures*si/sn, c.Signatures*(si+1)/sn
 	}
 	cp, err := diverge.Prepare(c)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
 )
 
@@ -269,7 +270,7 @@ func TestWorkersRange(t *testing.T) {
 			t.Errorf("%q: exit %d, %q", args, code, errOut)
 		}
 	}
-	if err := checkWorkers(256); err != nil {
+	if err := campaign.CheckWorkers(256); err != nil {
 		t.Errorf("256 workers refused: %v", err)
 	}
 }

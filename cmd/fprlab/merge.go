@@ -65,7 +65,7 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if err := writeManifestArgv(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "sweep.json", m.Config, m.Summaries); err != nil {
+		if err := campaign.WriteManifest(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "sweep.json", releaseVersion(), m.Config, m.Summaries); err != nil {
 			return err
 		}
 		if opts.JSON {
@@ -78,7 +78,7 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if err := writeManifestArgv(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "summary.json", m.Config, m.Summaries); err != nil {
+	if err := campaign.WriteManifest(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "summary.json", releaseVersion(), m.Config, m.Summaries); err != nil {
 		return err
 	}
 	if opts.JSON {

@@ -1,20 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/analysis/campaign"
 )
 
 // recordsDumpOptions holds the flags of records dump.
@@ -64,99 +56,11 @@ func newRecordsCmd(s *streams) *cobra.Command {
 	return cmd
 }
 
-// runRecordsDump streams the segments of a directory as JSON, each file
-// read through the checks a resume makes (shadow.Campaign.LoadEach).
+// runRecordsDump prints the directory's segments as JSON
+// (campaign.DumpRecords); a --backend is canonicalised when it parses.
 func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) error {
-	c, id, err := shadow.ReadCampaign(opts.Dir)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	backends, err := campaignBackends(id)
-	if err != nil {
-		return fmt.Errorf("%s: %w", opts.Dir, err)
-	}
-	if err := c.StrayRecords(backends); err != nil {
-		return err
-	}
-	if opts.Backend != "" {
-		// The campaign's own names answer what --backend may be; a
-		// name is canonicalised only when it parses.
-		name := opts.Backend
-		if b, err := lookupBackend(name); err == nil {
-			name = b.Name
-		}
-		if !slices.Contains(backends, name) {
-			return fmt.Errorf("%s: the campaign has no backend %s (its backends: %s)", opts.Dir, opts.Backend, strings.Join(backends, ", "))
-		}
-		backends = []string{name}
-	}
-	// The files in name order, as the directory lists them.
-	slices.SortFunc(backends, func(a, b string) int { return strings.Compare(c.RecordsFile(a), c.RecordsFile(b)) })
-	w := bufio.NewWriter(s.Out)
-	fmt.Fprintf(w, "{\"dir\": %s,\n \"run\": %s,\n \"files\": [", quoteJSON(opts.Dir), strings.TrimSpace(string(compactJSON(id))))
-	nf := 0
-	for _, b := range backends {
-		f := c.RecordsFile(b)
-		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if nf > 0 {
-			w.WriteString(",")
-		}
-		nf++
-		fmt.Fprintf(w, "\n  {\"file\": %s, \"segments\": [", quoteJSON(filepath.Base(f)))
-		n := 0
-		_, err := c.LoadEach(b, func(seg *shadow.Segment) error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			data, err := json.Marshal(seg)
-			if err != nil {
-				return err
-			}
-			if n > 0 {
-				w.WriteString(",")
-			}
-			n++
-			w.WriteString("\n   ")
-			_, err = w.Write(data)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		w.WriteString("]}")
-	}
-	w.WriteString("]}\n")
-	return w.Flush()
-}
-
-// quoteJSON is s as a JSON string.
-func quoteJSON(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// compactJSON compacts valid JSON.
-func compactJSON(b []byte) []byte {
-	var v json.RawMessage = b
-	out, err := json.Marshal(v)
-	if err != nil {
-		return b
-	}
-	return out
-}
-
-// campaignBackends are the backends of the campaign whose run.json is id
-// (compare's "backends", sweep's "formats").
-func campaignBackends(id []byte) ([]string, error) {
-	var run struct {
-		Backends []string `json:"backends"`
-		Formats  []string `json:"formats"`
-	}
-	if err := json.Unmarshal(id, &run); err != nil {
-		return nil, fmt.Errorf("%s is damaged: %v", shadow.RunFile, err)
-	}
-	return append(run.Backends, run.Formats...), nil
+	return campaign.DumpRecords(ctx, s.Out, opts.Dir, opts.Backend, func(name string) (string, bool) {
+		b, err := lookupBackend(name)
+		return b.Name, err == nil
+	})
 }

@@ -278,7 +278,7 @@ func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *streams) 
 	for i := range points {
 		sums = append(sums, points[i].Summary)
 	}
-	return doc, writeManifestArgv(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", p.cfg, sums)
+	return doc, campaign.WriteManifest(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", releaseVersion(), p.cfg, sums)
 }
 
 // print prints the table and P*; a shard has no P* (it needs every

@@ -116,7 +116,7 @@ func newTuneCmd(s *streams) *cobra.Command {
 	f.IntVar(&opts.Start, "start", 64, "width of the uniform plan the descent starts from")
 	f.IntVar(&opts.Step, "step", 8, "first step of each stage's descent, in bits")
 	f.IntVar(&opts.Floor, "floor", 16, "narrowest width tried")
-	f.IntVar(&opts.Workers, "workers", 0, workersHelp)
+	f.IntVar(&opts.Workers, "workers", 0, campaign.WorkersHelp)
 	f.StringVar(&opts.Out, "out", "", "result `DIR`, resumable")
 	f.BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	f.BoolVar(&opts.Progress, "progress", false, "print each measurement on stderr (default: when stderr is a terminal)")
@@ -157,7 +157,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	if err := checkWorkers(opts.Workers); err != nil {
+	if err := campaign.CheckWorkers(opts.Workers); err != nil {
 		return cfg, err
 	}
 	cfg = tune.Config{
@@ -220,7 +220,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		if !scheme.IsDefault(cfg.Scheme) {
 			run.Scheme = res.Scheme
 		}
-		if err := writeManifestFile(opts.Out, "fprlab tune, "+scheme.KeysTitle(res.Scheme, res.Params, res.KeySource), run); err != nil {
+		if err := campaign.WriteRunManifest(opts.Out, "fprlab tune, "+scheme.KeysTitle(res.Scheme, res.Params, res.KeySource), run); err != nil {
 			return err
 		}
 	}
