@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -151,5 +153,34 @@ func TestTwoBernoulliExact(t *testing.T) {
 	}
 	if differ > 10 {
 		t.Errorf("%d of 100000 decisions differ", differ)
+	}
+}
+
+// TestAcceptanceComparisonText prints a comparison made by hand: a row
+// per design with its errors as powers of two (2^-50 exactly, 3 x 2^-54 =
+// 2^-52.42, 2^-51.5, and a zero), under the attempts, degree and records.
+func TestAcceptanceComparisonText(t *testing.T) {
+	c := &AcceptanceComparison{Params: 1024, Records: 3, Attempts: 5000, Designs: []AcceptanceDesignStats{
+		{Design: "bytewise_berexp", MaxRelErr: 0x1p-50, MeanAbsDiff: 3 * 0x1p-54, MaxAbsDiff: math.Sqrt2 * 0x1p-52},
+		{Design: "two_bernoulli64"},
+	}}
+	text := writeText(t, func(b *strings.Builder) error { return c.WriteText(b) })
+	wantText(t, text, "SamplerZ acceptance on 5000 attempts of real signing (Falcon-1024, 3 KAT records, emu64), against exact ccs exp(-x)",
+		"MAX REL ERR", "MEAN |P - P*|")
+	rows := map[string][]string{"bytewise_berexp": {"2^-50.00", "2^-52.42", "2^-51.50"}, "two_bernoulli64": {"0", "0", "0"}}
+	for l := range strings.Lines(text) {
+		f := strings.Fields(l)
+		if len(f) == 0 {
+			continue
+		}
+		if want, ok := rows[f[0]]; ok {
+			if !slices.Equal(f[1:], want) {
+				t.Errorf("%s: %v, want %v", f[0], f[1:], want)
+			}
+			delete(rows, f[0])
+		}
+	}
+	if len(rows) != 0 {
+		t.Errorf("no row of %v:\n%s", rows, text)
 	}
 }

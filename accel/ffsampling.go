@@ -104,3 +104,19 @@ func CompareFFSampling(ctx context.Context, logn uint, record, signatures int, s
 	res.LeavesPerSignature = float64(leaves) / n
 	return res, nil
 }
+
+// WriteText writes res as accel ffsampling prints it: the three checks
+// (the KAT record, the signatures, every result and sampler output), then
+// the state machine's stack, memory and transitions.
+func (res *FFSamplingComparison) WriteText(w io.Writer) error {
+	fmt.Fprintf(w, "Falcon-%d, key and message of NIST KAT record %d, %d signatures (emu64)\n\n", res.Params, res.Record, res.Signatures)
+	fmt.Fprintf(w, "KAT record with the state machine = published:   %v\n", res.KATMatch)
+	fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.SignaturesEqual)
+	fmt.Fprintf(w, "every result and sampler output equal:           %v\n  state machine: %v\n  recursive:     %v\n", res.BitExact, res.Digest, res.RecursiveDigest)
+	fmt.Fprintf(w, "maximum stack depth (frames):                    %d\n", res.MaxDepth)
+	fmt.Fprintf(w, "stack at the peak (8 words per frame):           %d words\n", res.StackWords)
+	fmt.Fprintf(w, "workspace (t0, t1, Gram matrix, scratch: 9n):    %d floating-point words\n", res.WorkspaceWords)
+	fmt.Fprintf(w, "memory held at the deepest point:                %d words\n", res.PeakWords)
+	_, err := fmt.Fprintf(w, "state transitions per signature:                 %.1f (%.2f attempts, %.0f leaves)\n", res.TransitionsPerSignature, res.AttemptsPerSignature, res.LeavesPerSignature)
+	return err
+}

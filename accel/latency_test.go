@@ -1,7 +1,9 @@
 package accel
 
 import (
+	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -84,5 +86,53 @@ func TestSignUnitsErrors(t *testing.T) {
 	}
 	if _, err := ModelSignLatency(9, 0, DefaultSignUnits); err == nil {
 		t.Error("0 records accepted")
+	}
+}
+
+// TestSignLatencyText prints accel latency on Falcon-512 record 0 with the
+// units of TestSignLatencyRecord0: a row per part with the figures by hand
+// (2 x 512 words at 5 cycles; 4,090 transitions at 2 cycles plus 16,352
+// stack words at 3; 512 leaf pairs), shares that add up to 100 %, the
+// total (the parts' sum), and the units' throughputs.
+func TestSignLatencyText(t *testing.T) {
+	u := DefaultSignUnits
+	u.TransitionCycles, u.StackWordCycles, u.TransferCycles, u.FFTButterflies, u.FPROpsPerCycle = 2, 3, 5, 2, 4
+	l, err := ModelSignLatency(9, 1, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := writeText(t, func(b *strings.Builder) error { return l.WriteText(b) })
+	wantText(t, text, "Falcon-512 signing, mean per signature over the first 1 NIST KAT records (1.00 attempts per signature)",
+		"1024.0 32-bit words             5120 ",
+		"4090.0 transitions             57236 ",
+		"512.0 leaf pairs ",
+		"Units: 2 butterflies/cycle, 4 fpr ops/cycle, 2 cycles/transition, 3 cycles/stack word,\n5 cycles/transferred word; SamplerZ")
+	var rows int
+	var share, cycles float64
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for line := range strings.Lines(text) {
+		f := strings.Fields(line)
+		switch {
+		case strings.HasSuffix(line, "%\n"):
+			rows++
+			cycles += num(f[len(f)-2])
+			share += num(f[len(f)-1])
+		case strings.HasPrefix(line, "total "):
+			if len(f) != 2 || f[1] != fmt.Sprintf("%.0f", l.Cycles) || math.Abs(num(f[1])-cycles) > 0.5*float64(rows) {
+				t.Errorf("total %q, want %.0f, the parts' sum", line, l.Cycles)
+			}
+		}
+	}
+	if rows != len(l.Parts) || math.Abs(share-100) > 0.05*float64(rows) {
+		t.Errorf("%d rows sharing %.1f %%, want %d adding up to 100 %%:\n%s", rows, share, len(l.Parts), text)
+	}
+	if !strings.Contains(text, "SamplerZ ("+u.Sampler+")") {
+		t.Errorf("no row of the sampler %q:\n%s", u.Sampler, text)
 	}
 }

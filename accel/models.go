@@ -3,6 +3,7 @@ package accel
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
@@ -202,4 +203,41 @@ func SimulateRIPST(rec *SamplerRecord, logn uint, backend string) ([]RIPSTRow, e
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// RIPSTReport is the result of CompareRIPST (accel ripst): the published
+// table, the designs simulated on the SamplerZ calls of real signing, and
+// the record of those calls, which the text sets beside the table (the
+// measured acceptance rate). Its --json document is Rows.
+type RIPSTReport struct {
+	Params  int
+	Records int
+	Backend string
+	// Table is RIPSTTable; Simulations is SimulateRIPST on Sampler.
+	Table, Simulations []RIPSTRow
+	Sampler            *SamplerRecord
+}
+
+// CompareRIPST sets the published RIPST table beside the simulation of
+// each design on the SamplerZ calls of signing the first records NIST KAT
+// requests of degree 2^logn over backend (KATSamplerRecord).
+func CompareRIPST(logn uint, records int, backend string) (*RIPSTReport, error) {
+	table, err := RIPSTTable()
+	if err != nil {
+		return nil, err
+	}
+	rec, err := KATSamplerRecord(backend, logn, records)
+	if err != nil {
+		return nil, err
+	}
+	sim, err := SimulateRIPST(rec, logn, backend)
+	if err != nil {
+		return nil, err
+	}
+	return &RIPSTReport{Params: 1 << logn, Records: records, Backend: backend, Table: table, Simulations: sim, Sampler: rec}, nil
+}
+
+// Rows are the table's rows, then the simulations' (accel ripst --json).
+func (r *RIPSTReport) Rows() []RIPSTRow {
+	return slices.Concat(r.Table, r.Simulations)
 }

@@ -130,12 +130,19 @@ var PipelinedMeasured = PipelinedMeasurement{CyclesPerPair: 22.15, RandomBitsPer
 // whose samples took attempts[i] attempts each (the last one accepted):
 // samples / attempts, the measured counterpart of AcceptRate.
 func AcceptanceRate(attempts []int) float64 {
-	var total int
-	for _, a := range attempts {
-		total += a
-	}
+	total := totalAttempts(attempts)
 	if total == 0 {
 		return 0
 	}
 	return float64(len(attempts)) / float64(total)
+}
+
+// totalAttempts is the attempts of a run whose samples took attempts[i]
+// attempts each.
+func totalAttempts(attempts []int) int {
+	var total int
+	for _, a := range attempts {
+		total += a
+	}
+	return total
 }

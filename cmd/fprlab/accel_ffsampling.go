@@ -55,20 +55,12 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		return stepError(ctx, err)
 	}
 	if opts.JSON {
-		if err := printJSON(s.Out, res); err != nil {
-			return err
-		}
+		err = printJSON(s.Out, res)
 	} else {
-		w := s.Out
-		fmt.Fprintf(w, "Falcon-%d, key and message of NIST KAT record %d, %d signatures (emu64)\n\n", res.Params, res.Record, res.Signatures)
-		fmt.Fprintf(w, "KAT record with the state machine = published:   %v\n", res.KATMatch)
-		fmt.Fprintf(w, "signatures equal to the recursive ffSampling's:  %v\n", res.SignaturesEqual)
-		fmt.Fprintf(w, "every result and sampler output equal:           %v\n  state machine: %v\n  recursive:     %v\n", res.BitExact, res.Digest, res.RecursiveDigest)
-		fmt.Fprintf(w, "maximum stack depth (frames):                    %d\n", res.MaxDepth)
-		fmt.Fprintf(w, "stack at the peak (8 words per frame):           %d words\n", res.StackWords)
-		fmt.Fprintf(w, "workspace (t0, t1, Gram matrix, scratch: 9n):    %d floating-point words\n", res.WorkspaceWords)
-		fmt.Fprintf(w, "memory held at the deepest point:                %d words\n", res.PeakWords)
-		fmt.Fprintf(w, "state transitions per signature:                 %.1f (%.2f attempts, %.0f leaves)\n", res.TransitionsPerSignature, res.AttemptsPerSignature, res.LeavesPerSignature)
+		err = res.WriteText(s.Out)
+	}
+	if err != nil {
+		return err
 	}
 	if !res.BitExact || !res.KATMatch {
 		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures, results or sampler outputs differ from the recursive ffSampling's (or the KAT record)")}

@@ -76,10 +76,9 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 	if err != nil {
 		return stepError(ctx, err)
 	}
-	chk, rep := res.Exact, res.Model
 	if opts.Plot != "" {
 		inputs := fmt.Sprintf("mean counts of KAT records 0-%d; cycles per call: FPR %g in software, %g with the fpr-unit; FPR_NORM64 %g, %g", opts.Records-1, c.SoftFPR, c.ExtFPR, c.SoftNorm64, c.ExtNorm64)
-		fig, err := plot.FPRUnit(fpruPhases(rep, c), 1<<logn, inputs)
+		fig, err := plot.FPRUnit(fpruPhases(res.Model, c), 1<<logn, inputs)
 		if err != nil {
 			return err
 		}
@@ -88,48 +87,14 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 		}
 	}
 	if opts.JSON {
-		if err := printJSON(s.Out, res); err != nil {
-			return err
-		}
-		if !chk.Exact() {
-			return notExactError("the fpr-unit model")
-		}
-		return nil
+		err = printJSON(s.Out, res)
+	} else {
+		err = res.WriteText(s.Out)
 	}
-	w := s.Out
-	match := "equals the published record"
-	if !chk.KATMatch {
-		match = "DIFFERS from the published record"
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(w, "Falcon-%d, NIST KAT record %d. Over the fpr-unit instruction model the record %s (%d instructions).\n", res.Params, res.Record, match, res.Instructions)
-	fmt.Fprintf(w, "Every result and sampler output against emu64's: %s\n  fpr-unit: %v\n  emu64:    %v\n", chk.Verdict(), chk.Digest, chk.Emu64Digest)
-	fmt.Fprintf(w, "Cycles per call: software FPR %g, FPR_NORM64 %g; with the fpr-unit %g, %g.\n", c.SoftFPR, c.SoftNorm64, c.ExtFPR, c.ExtNorm64)
-	fmt.Fprintf(w, "Estimate of the fpr-unit alone from the mean counts of KAT records 0 to %d (%d records, each checked against\nthe published file), beside HORCRUX Table IV (averages over 100 KAT executions):\n\n", opts.Records-1, opts.Records)
-	fmt.Fprintf(w, "%-7s %11s %9s %9s %11s %9s %9s %10s %12s %8s %7s %15s %9s\n", "PHASE", "FPR MEAN", "MIN", "MAX", "NORM64 MEAN", "MIN", "MAX",
-		"BASE kCC", "PUB OPT kCC", "PUB SU", "EST SU", "RECORD SU RANGE", "IMPLIED")
-	for _, p := range rep.Phases {
-		f, n := p.Units[0], p.Units[1]
-		implied := "-"
-		if p.FPRUnitImplied != nil {
-			implied = fmt.Sprintf("%.1f", *p.FPRUnitImplied)
-		}
-		fmt.Fprintf(w, "%-7s %11.1f %9d %9d %11.1f %9d %9d %10.0f %12.0f %7.2fx %6.2fx %7s-%-7s %9s\n", p.Phase, f.Mean, f.Min, f.Max, n.Mean, n.Min, n.Max,
-			p.BaselineK, p.PublishedK, p.PublishedSpeedup, p.EstSpeedup, accel.SpeedupText(p.MinSpeedup), accel.SpeedupText(p.MaxSpeedup), implied)
-	}
-	fmt.Fprintln(w, "\nIMPLIED: the one cycles-per-call cost of both blocks at which the fpr-unit alone gives the published optimised\ncycles. HORCRUX profiles Falcon-512 only; the same costs are assumed at Falcon-1024.")
-	for _, p := range rep.Phases {
-		switch {
-		case p.FPRUnitImplied == nil:
-			fmt.Fprintf(w, "* %s has no fpr operation; its published %.2fx comes from HORCRUX's NTT, mq_montymul and Keccak units.\n", p.Phase, p.PublishedSpeedup)
-		case *p.FPRUnitImplied < 0:
-			fmt.Fprintf(w, "* %s: the published saving exceeds what removing every fpr call would save; the rest comes from the\n  modp_montymul, NTT and Keccak units of the same build.\n", p.Phase)
-		case *p.FPRUnitImplied > c.ExtFPR && *p.FPRUnitImplied > c.ExtNorm64:
-			fmt.Fprintf(w, "* %s: the published saving is smaller than the model's: it implies %.1f cycles per call with the extension --\n  operands pass through the 32-bit register file and memory around each sequence (the bus bottleneck\n  HORCRUX names for Falcon), before the NTT, Montgomery and Keccak units of the same build save anything.\n", p.Phase, *p.FPRUnitImplied)
-		default:
-			fmt.Fprintf(w, "* %s: the published saving implies %.1f cycles per call, close to the model's costs; the other units of\n  the extension account for the rest.\n", p.Phase, *p.FPRUnitImplied)
-		}
-	}
-	if !chk.Exact() {
+	if !res.Exact.Exact() {
 		return notExactError("the fpr-unit model")
 	}
 	return nil

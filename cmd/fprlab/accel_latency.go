@@ -72,14 +72,5 @@ func runAccelLatency(_ context.Context, opts *accelLatencyOptions, s *streams) e
 	if opts.JSON {
 		return printJSON(s.Out, l)
 	}
-	w := s.Out
-	fmt.Fprintf(w, "Falcon-%d signing, mean per signature over the first %d NIST KAT records (%.2f attempts per signature)\n\n", l.Params, l.Records, l.Attempts)
-	fmt.Fprintf(w, "%-44s %14s %-16s %12s %7s\n", "PART", "WORK", "", "CYCLES", "SHARE")
-	for _, p := range l.Parts {
-		fmt.Fprintf(w, "%-44s %14.1f %-16s %12.0f %6.1f%%\n", p.Part, p.Work, p.Unit, p.Cycles, 100*p.Cycles/l.Cycles)
-	}
-	u := l.Units
-	_, err = fmt.Fprintf(w, "%-44s %14s %-16s %12.0f\n\nUnits: %g butterflies/cycle, %g fpr ops/cycle, %g cycles/transition, %g cycles/stack word,\n%g cycles/transferred word; SamplerZ %.3f cycles per pair (simulated).\n",
-		"total", "", "", l.Cycles, u.FFTButterflies, u.FPROpsPerCycle, u.TransitionCycles, u.StackWordCycles, u.TransferCycles, l.CyclesPerPair)
-	return err
+	return l.WriteText(s.Out)
 }
