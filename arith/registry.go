@@ -134,3 +134,38 @@ func Names() []string {
 	}
 	return names
 }
+
+// CatalogEntry is one line of the catalogue of names a backend can be
+// chosen by (`fprlab backends`; its --json objects): a registered backend
+// with its precision, or a family (vprec:P, ...) whose precision is its
+// parameter, written as its usage shows it.
+type CatalogEntry struct {
+	Name        string `json:"name"`
+	Bits        *int   `json:"bits"` // null for a family: its precision is its parameter
+	Description string `json:"description"`
+	Family      bool   `json:"family,omitempty"`
+}
+
+// Catalog lists every registered backend, then every family and each of
+// its further forms. A family's name is the first word of its usage when
+// that names it (vprec:P:eE), else NAME:P; what its usage adds in
+// parentheses (the range of P) is appended to its description unless the
+// description says it already.
+func Catalog() []CatalogEntry {
+	var rows []CatalogEntry
+	for _, b := range List() {
+		bits := b.Bits
+		rows = append(rows, CatalogEntry{Name: b.Name, Bits: &bits, Description: b.Description})
+	}
+	for _, f := range Families() {
+		name, desc := f.Name+":P", f.Description
+		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, f.Name+":") {
+			name = first
+		}
+		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
+			desc += "; " + extra
+		}
+		rows = append(rows, CatalogEntry{Name: name, Description: desc, Family: true})
+	}
+	return rows
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/shellword"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -68,6 +69,30 @@ func Resume(dir string, cfg *Config, version string) (string, error) {
 		return checkpoint.Save(path, id, ck)
 	}
 	return path, nil
+}
+
+// Save writes the search's result to dir (ResultName, the document
+// --json prints, returned) and the manifest `fprlab report --in DIR` reads
+// to say what was run, as compare and sweep write theirs: the command argv
+// of the search cfg, run by a program of version version, with its sample
+// sizes and measured time. With dir empty nothing is written.
+func Save(dir string, res *Result, cfg Config, argv []string, version string) ([]byte, error) {
+	data, err := json.MarshalIndent(res, "", "  ")
+	if err != nil || dir == "" {
+		return append(data, '\n'), err
+	}
+	data = append(data, '\n')
+	if err := campaign.WriteFile(filepath.Join(dir, ResultName), data); err != nil {
+		return nil, err
+	}
+	run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: ResultName, Version: version, Seed: cfg.Seed,
+		Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
+		Note:      fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm),
+		KeySource: res.KeySource}
+	if !scheme.IsDefault(cfg.Scheme) {
+		run.Scheme = res.Scheme
+	}
+	return data, campaign.WriteRunManifest(dir, "fprlab tune, "+scheme.KeysTitle(res.Scheme, res.Params, res.KeySource), run)
 }
 
 // Identity names the search a directory belongs to. The scheme is in it

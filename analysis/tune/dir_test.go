@@ -1,10 +1,13 @@
 package tune
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/analysis/results"
 )
 
 // TestResumeDirectory: Resume takes a new directory, an empty one or one
@@ -62,5 +65,40 @@ func TestResumeDirectory(t *testing.T) {
 	}
 	if ents, _ := os.ReadDir(foreign); len(ents) != 1 {
 		t.Errorf("the refused directory now holds %v", ents)
+	}
+}
+
+// TestSave: without a directory Save only returns the document; with one
+// it writes that document as result.json and a manifest naming the
+// command, the output, the seed, the sample size and the plans measured.
+func TestSave(t *testing.T) {
+	res := &Result{Scheme: "falcon", Params: 512, Signatures: 20, Confirm: 40, Seed: "s", Confirmations: 3,
+		Evaluations: []*Evaluation{{Plan: "a"}, {Plan: "b"}}, MeasuredSeconds: 1.5}
+	cfg := Config{LogN: 9, Seed: "s", Signatures: 20}
+	argv := []string{"fprlab", "tune", "--params", "512", "--seed", "s"}
+	data, err := Save("", res, cfg, argv, "v1")
+	if err != nil || !strings.HasPrefix(string(data), "{\n  \"scheme\": \"falcon\",") || !strings.HasSuffix(string(data), "}\n") {
+		t.Fatalf("no directory: %v, %q", err, data)
+	}
+	dir := t.TempDir()
+	if data, err = Save(dir, res, cfg, argv, "v1"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(dir, ResultName)); err != nil || string(got) != string(data) {
+		t.Errorf("%s: %v; not the document returned", ResultName, err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, results.ManifestName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m results.Manifest
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	r := m.Runs[0]
+	if m.Title != "fprlab tune, Falcon-512" || r.Command != "fprlab tune --params 512 --seed s" || r.Output != ResultName ||
+		r.Seed != "s" || r.Signatures != 20 || r.Seconds != 1.5 || r.Version != "v1" || r.Scheme != "" ||
+		r.Note != "2 plans on 20 signatures each, 3 confirmations on 40 fresh signatures" {
+		t.Errorf("manifest %+v, run %+v", m, r)
 	}
 }

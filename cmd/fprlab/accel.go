@@ -2,17 +2,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/plot"
 	"github.com/fprlab/fprlab/falcon/katref"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -21,7 +18,7 @@ import (
 // and what its subcommands share; each subcommand lives in accel_NAME.go,
 // its experiment in package accel.
 
-func newAccelCmd(s *streams) *cobra.Command {
+func newAccelCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "accel",
 		Short: "Hardware models of Falcon's datapaths replayed on real runs: counts, fpr-unit, multipliers, ffSampling, SamplerZ",
@@ -48,40 +45,6 @@ and reports what they cost:
 	}
 	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s), newAccelLatencyCmd(s))
 	return cmd
-}
-
-// checkPlotPrefix checks a --plot PREFIX, of which PREFIX.png and
-// PREFIX.svg are written: a prefix that names an existing device,
-// directory or other non-regular file (--plot /dev/full would create
-// /dev/full.png beside the device) or that already ends in .png or .svg
-// (x.png.png) is a mistake, and "-" has no place for two files.
-func checkPlotPrefix(prefix string) error {
-	if prefix == "" {
-		return nil
-	}
-	if prefix == safefile.Stdio {
-		return errors.New("--plot -: --plot takes a file name prefix (PREFIX.png and PREFIX.svg are written), not standard output")
-	}
-	if ext := strings.ToLower(filepath.Ext(prefix)); ext == ".png" || ext == ".svg" {
-		return fmt.Errorf("--plot %s: give the prefix without the extension (%s.png and %s.svg are written)", prefix, prefix, prefix)
-	}
-	if st, err := os.Stat(prefix); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("--plot %s: names an existing %s; --plot takes a file name prefix (PREFIX.png and PREFIX.svg are written)", prefix, fileKind(st.Mode()))
-	}
-	return nil
-}
-
-// fileKind names the kind of a file mode for messages.
-func fileKind(m os.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&os.ModeCharDevice != 0, m&os.ModeDevice != 0:
-		return "device"
-	case m&os.ModeNamedPipe != 0:
-		return "pipe"
-	}
-	return "special file"
 }
 
 // accelRecordFlags are the flags that choose a KAT record.
@@ -133,7 +96,7 @@ func countRecord(f *accelRecordFlags) (uint, *accel.KATCounts, error) {
 // when ctx is cancelled: the interrupt, not ctx's error.
 func stepError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
-		return interrupted("")
+		return cli.Interrupted("")
 	}
 	return err
 }
@@ -141,11 +104,11 @@ func stepError(ctx context.Context, err error) error {
 // notExactError is the failure of a command whose datapath is not exact
 // (accel.ExactCheck).
 func notExactError(what string) error {
-	return &exitError{code: exitFalse, err: fmt.Errorf("%s: not bit-exact (see the digests above)", what)}
+	return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%s: not bit-exact (see the digests above)", what)}
 }
 
 // writeFigure writes fig as PREFIX.png and PREFIX.svg.
-func (s *streams) writeFigure(fig *plot.Figure, prefix string) error {
+func writeFigure(s *cli.Streams, fig *plot.Figure, prefix string) error {
 	png, err := fig.Bytes("png")
 	if err != nil {
 		return err
@@ -154,5 +117,5 @@ func (s *streams) writeFigure(fig *plot.Figure, prefix string) error {
 	if err != nil {
 		return err
 	}
-	return s.writeOutputs(safefile.File{Path: prefix + ".png", Data: png}, safefile.File{Path: prefix + ".svg", Data: svg})
+	return s.WriteOutputs(safefile.File{Path: prefix + ".png", Data: png}, safefile.File{Path: prefix + ".svg", Data: svg})
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -60,14 +61,14 @@ func isCounter(sc scheme.Scheme) bool {
 	return ok
 }
 
-func runAccelCountsScheme(sc schemeCounter, opts *accelCountsOptions, s *streams) error {
+func runAccelCountsScheme(sc schemeCounter, opts *accelCountsOptions, s *cli.Streams) error {
 	logn, r, err := counterInput(sc, opts)
 	if err != nil {
 		return err
 	}
 	res := accel.NewSchemeCounts(sc.Name(), logn, opts.Record, r, sc.CountsNotes(r.KAT != nil))
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		return cli.PrintJSON(s.Out, res)
 	}
 	return res.WriteText(s.Out, r, sc.Title(logn), sc.Description(), sc.KATSource())
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -24,7 +25,7 @@ type accelCountsOptions struct {
 	changed func(name string) bool
 }
 
-func newAccelCountsCmd(s *streams) *cobra.Command {
+func newAccelCountsCmd(s *cli.Streams) *cobra.Command {
 	opts := &accelCountsOptions{}
 	cmd := &cobra.Command{
 		Use:   "counts --params 512|1024",
@@ -63,7 +64,7 @@ that record.`,
 	return cmd
 }
 
-func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *streams) error {
+func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *cli.Streams) error {
 	sc, err := parseScheme(opts.Scheme)
 	if err != nil {
 		return err
@@ -83,7 +84,7 @@ func runAccelCounts(_ context.Context, opts *accelCountsOptions, s *streams) err
 	}
 	res := k.Document(logn, opts.Record)
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		return cli.PrintJSON(s.Out, res)
 	}
 	return res.WriteText(s.Out)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -31,7 +32,7 @@ type accelCyclesOptions struct {
 // costTableLimit bounds a cost table file.
 const costTableLimit = 1 << 20
 
-func newAccelCyclesCmd(s *streams) *cobra.Command {
+func newAccelCyclesCmd(s *cli.Streams) *cobra.Command {
 	opts := &accelCyclesOptions{}
 	cmd := &cobra.Command{
 		Use:   "cycles --params 512|1024",
@@ -91,14 +92,14 @@ is --platform cortex-m4f.`,
 
 // loadCostTable returns the built-in table of a platform name, or the
 // table in the named JSON file.
-func loadCostTable(s *streams, platform string) (*accel.CostTable, error) {
+func loadCostTable(s *cli.Streams, platform string) (*accel.CostTable, error) {
 	if slices.Contains(accel.Platforms, platform) {
 		return accel.PlatformCosts(platform)
 	}
 	if !strings.HasSuffix(strings.ToLower(platform), ".json") && platform != "-" {
 		return nil, fmt.Errorf("--platform %s: not a built-in platform (%s) nor a .json cost table file", platform, strings.Join(accel.Platforms, ", "))
 	}
-	data, err := s.readInput("platform", platform, costTableLimit, rawFile)
+	data, err := s.ReadInput("platform", platform, costTableLimit, cli.RawFile)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +110,7 @@ func loadCostTable(s *streams, platform string) (*accel.CostTable, error) {
 	return t, nil
 }
 
-func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) error {
+func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *cli.Streams) error {
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
 		return err
@@ -148,7 +149,7 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 			return err
 		}
 		if opts.JSON {
-			return printJSON(s.Out, p.Document())
+			return cli.PrintJSON(s.Out, p.Document())
 		}
 		return p.WriteText(s.Out)
 	}
@@ -172,7 +173,7 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, rep)
+		return cli.PrintJSON(s.Out, rep)
 	}
 	return rep.WriteText(s.Out, t)
 }
@@ -180,7 +181,7 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *streams) e
 // runAccelCyclesScheme prices the verify path of a scheme with a counter
 // over the first opts.Records records: of its own KAT with its own keys
 // (ownKeys), or made with the keys of the NIST KAT records.
-func runAccelCyclesScheme(ctx context.Context, sc schemeCounter, logn uint, ownKeys bool, opts *accelCyclesOptions, t *accel.CostTable, s *streams) error {
+func runAccelCyclesScheme(ctx context.Context, sc schemeCounter, logn uint, ownKeys bool, opts *accelCyclesOptions, t *accel.CostTable, s *cli.Streams) error {
 	if t.VerifyPath == nil {
 		return fmt.Errorf("--scheme %s: the cost table of --platform %s has no verify_path section, and the phase model is round 3's only", sc.Name(), opts.Platform)
 	}
@@ -194,7 +195,7 @@ func runAccelCyclesScheme(ctx context.Context, sc schemeCounter, logn uint, ownK
 	}
 	res := accel.SchemeVerifyPath{Scheme: sc.Name(), Params: 1 << logn, KeySource: string(ks), Platform: opts.Platform, Records: recs, VerifyPath: v, Notes: sc.CyclesNotes()}
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		return cli.PrintJSON(s.Out, res)
 	}
 	res.WriteText(s.Out, t, sc.Title(logn), sc.Description(), sc.KATSource(), ownKeys)
 	return nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 type cyclesReportJSON struct {
@@ -102,7 +103,7 @@ func TestAccelCyclesJSON(t *testing.T) {
 		{[]string{"--params", "1024", "--platform", path}, "no figures for Falcon-1024"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}
@@ -229,7 +230,7 @@ func TestAccelCyclesFNDSA(t *testing.T) {
 		{[]string{"--params", "512", "--key-source", "falcon"}, "--key-source falcon applies to --scheme fn-dsa or fn-dsa-2026 only"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "cycles"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // ---- ffsampling ----
@@ -18,7 +19,7 @@ type ffsOptions struct {
 	Seed       string
 }
 
-func newAccelFFSamplingCmd(s *streams) *cobra.Command {
+func newAccelFFSamplingCmd(s *cli.Streams) *cobra.Command {
 	opts := &ffsOptions{}
 	cmd := &cobra.Command{
 		Use:   "ffsampling --params 512|1024",
@@ -42,7 +43,7 @@ floating-point values) and the state transitions per signature.`,
 	return cmd
 }
 
-func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error {
+func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *cli.Streams) error {
 	if opts.Signatures < 1 || opts.Signatures > 1000 {
 		return fmt.Errorf("--signatures %d: want 1 to 1000", opts.Signatures)
 	}
@@ -55,7 +56,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		return stepError(ctx, err)
 	}
 	if opts.JSON {
-		err = printJSON(s.Out, res)
+		err = cli.PrintJSON(s.Out, res)
 	} else {
 		err = res.WriteText(s.Out)
 	}
@@ -63,7 +64,7 @@ func runAccelFFSampling(ctx context.Context, opts *ffsOptions, s *streams) error
 		return err
 	}
 	if !res.BitExact || !res.KATMatch {
-		return &exitError{code: exitFalse, err: errors.New("the state machine's signatures, results or sampler outputs differ from the recursive ffSampling's (or the KAT record)")}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: errors.New("the state machine's signatures, results or sampler outputs differ from the recursive ffSampling's (or the KAT record)")}
 	}
 	return nil
 }

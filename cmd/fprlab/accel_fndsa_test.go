@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // tallyArith is emu64 with a tally of its own per method, written apart
@@ -255,7 +256,7 @@ func TestAccelCountsFNDSAKeys(t *testing.T) {
 		{[]string{"--scheme", "fn-dsa-2026", "--fn-dsa-record", "10"}, "--fn-dsa-record 10: want a record of rust-fn-dsa's KAT, 0 to 9"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"accel", "counts", "--params", "512"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, errs, c.want)
 		}
 	}

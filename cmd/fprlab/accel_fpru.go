@@ -8,6 +8,7 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // ---- fpru ----
@@ -19,7 +20,7 @@ type fpruOptions struct {
 	Plot    string
 }
 
-func newAccelFpruCmd(s *streams) *cobra.Command {
+func newAccelFpruCmd(s *cli.Streams) *cobra.Command {
 	opts := &fpruOptions{Cycles: accel.DefaultFPRUnitCycles}
 	cmd := &cobra.Command{
 		Use:   "fpru --params 512|1024",
@@ -52,8 +53,8 @@ cost the published figure implies. 'accel cycles' credits all of HORCRUX's units
 	return cmd
 }
 
-func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
-	if err := checkPlotPrefix(opts.Plot); err != nil {
+func runAccelFpru(ctx context.Context, opts *fpruOptions, s *cli.Streams) error {
+	if err := cli.CheckPlotPrefix(opts.Plot); err != nil {
 		return err
 	}
 	c := opts.Cycles
@@ -82,12 +83,12 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if err := s.writeFigure(fig, opts.Plot); err != nil {
+		if err := writeFigure(s, fig, opts.Plot); err != nil {
 			return err
 		}
 	}
 	if opts.JSON {
-		err = printJSON(s.Out, res)
+		err = cli.PrintJSON(s.Out, res)
 	} else {
 		err = res.WriteText(s.Out)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // fprlab accel latency: end-to-end signing cycles of a signer built from
@@ -19,7 +20,7 @@ type accelLatencyOptions struct {
 	JSON    bool
 }
 
-func newAccelLatencyCmd(s *streams) *cobra.Command {
+func newAccelLatencyCmd(s *cli.Streams) *cobra.Command {
 	opts := &accelLatencyOptions{Units: accel.DefaultSignUnits}
 	cmd := &cobra.Command{
 		Use:   "latency --params 512|1024",
@@ -57,7 +58,7 @@ not published figures).`,
 	return cmd
 }
 
-func runAccelLatency(_ context.Context, opts *accelLatencyOptions, s *streams) error {
+func runAccelLatency(_ context.Context, opts *accelLatencyOptions, s *cli.Streams) error {
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
 		return err
@@ -70,7 +71,7 @@ func runAccelLatency(_ context.Context, opts *accelLatencyOptions, s *streams) e
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, l)
+		return cli.PrintJSON(s.Out, l)
 	}
 	return l.WriteText(s.Out)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // ---- mult ----
@@ -15,7 +16,7 @@ type accelMultOptions struct {
 	accelRecordFlags
 }
 
-func newAccelMultCmd(s *streams) *cobra.Command {
+func newAccelMultCmd(s *cli.Streams) *cobra.Command {
 	opts := &accelMultOptions{}
 	cmd := &cobra.Command{
 		Use:   "mult --params 512|1024",
@@ -35,7 +36,7 @@ as its multiplier equals the published one.`,
 	return cmd
 }
 
-func runAccelMult(_ context.Context, opts *accelMultOptions, s *streams) error {
+func runAccelMult(_ context.Context, opts *accelMultOptions, s *cli.Streams) error {
 	logn, k, err := countRecord(&opts.accelRecordFlags)
 	if err != nil {
 		return err
@@ -45,7 +46,7 @@ func runAccelMult(_ context.Context, opts *accelMultOptions, s *streams) error {
 		return err
 	}
 	if opts.JSON {
-		err = printJSON(s.Out, res)
+		err = cli.PrintJSON(s.Out, res)
 	} else {
 		err = res.WriteText(s.Out)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/accel"
 	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // ---- ripst ----
@@ -22,7 +23,7 @@ type ripstOptions struct {
 	Acceptance bool
 }
 
-func newAccelRipstCmd(s *streams) *cobra.Command {
+func newAccelRipstCmd(s *cli.Streams) *cobra.Command {
 	opts := &ripstOptions{}
 	cmd := &cobra.Command{
 		Use:   "ripst",
@@ -49,8 +50,8 @@ attempts a speculative pipeline issues and over the attempts needed.`,
 	return cmd
 }
 
-func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
-	if err := checkPlotPrefix(opts.Plot); err != nil {
+func runAccelRipst(_ context.Context, opts *ripstOptions, s *cli.Streams) error {
+	if err := cli.CheckPlotPrefix(opts.Plot); err != nil {
 		return err
 	}
 	logn, err := katDegreeLogn(opts.Params)
@@ -69,7 +70,7 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 			return err
 		}
 		if opts.JSON {
-			return printJSON(s.Out, c)
+			return cli.PrintJSON(s.Out, c)
 		}
 		return c.WriteText(s.Out)
 	}
@@ -83,12 +84,12 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if err := s.writeFigure(fig, opts.Plot); err != nil {
+		if err := writeFigure(s, fig, opts.Plot); err != nil {
 			return err
 		}
 	}
 	if opts.JSON {
-		return printJSON(s.Out, rep.Rows())
+		return cli.PrintJSON(s.Out, rep.Rows())
 	}
 	return rep.WriteText(s.Out)
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/accel"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestAccelCountsJSON checks the JSON contract of accel counts on
@@ -152,7 +153,7 @@ func TestAccelBadInput(t *testing.T) {
 		{[]string{"accel", "ripst", "--backend", "nosuch", "--records", "1"}, "nosuch"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}
@@ -179,7 +180,7 @@ func TestAccelAcceptanceJSON(t *testing.T) {
 	if c.Params != 512 || c.Records != 1 || c.Attempts < 1000 || len(c.Designs) != 2 || c.Designs[1].Design != "two_bernoulli64" {
 		t.Errorf("%+v", c)
 	}
-	if code, _, errs := runCLI(t, "accel", "ripst", "--acceptance", "--backend", "native"); code != exitUsage || !strings.Contains(errs, "--acceptance") {
+	if code, _, errs := runCLI(t, "accel", "ripst", "--acceptance", "--backend", "native"); code != cli.ExitUsage || !strings.Contains(errs, "--acceptance") {
 		t.Errorf("--acceptance --backend native: exit %d, %q", code, errs)
 	}
 }

@@ -13,9 +13,10 @@ import (
 	"github.com/fprlab/fprlab/analysis"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
-func newArithCmd(s *streams) *cobra.Command {
+func newArithCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "arith",
 		Short: "Measure arithmetic backends operation by operation against the oracle",
@@ -76,7 +77,7 @@ and the finished operations are taken from FILE instead of being measured
 again. The file records --n, --seed, --emin, --emax and the program version
 and carries a checksum: a damaged checkpoint or another run's is refused.`
 
-func newArithErrorsCmd(s *streams) *cobra.Command {
+func newArithErrorsCmd(s *cli.Streams) *cobra.Command {
 	opts := &arithErrorsOptions{}
 	cmd := &cobra.Command{
 		Use:   "errors --backend NAME",
@@ -100,7 +101,7 @@ func newArithErrorsCmd(s *streams) *cobra.Command {
 }
 
 // runArithErrors measures the operations of the backends and prints them.
-func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *streams) error {
+func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *cli.Streams) error {
 	backends, err := arithBackends(opts.Backend)
 	if err != nil {
 		return err
@@ -150,7 +151,7 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *streams) e
 		}
 	}
 	if opts.JSON {
-		return printJSON(s.Out, rows)
+		return cli.PrintJSON(s.Out, rows)
 	}
 	return nil
 }
@@ -172,7 +173,7 @@ func arithBackends(name string) ([]arith.Backend, error) {
 
 // measureOps measures each operation on b, taking finished ones from the
 // checkpoint and saving new ones to it.
-func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *analysis.OpErrorCheckpoint, opts *arithErrorsOptions, s *streams) ([]results.OpError, error) {
+func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *analysis.OpErrorCheckpoint, opts *arithErrorsOptions, s *cli.Streams) ([]results.OpError, error) {
 	var have func(op string) (results.OpError, bool)
 	if ckpt != nil {
 		have = ckpt.Have(b.Name)
@@ -188,7 +189,7 @@ func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis
 	}
 	res, err := analysis.MeasureOpErrorsFrom(ctx, b, ops, cfg, have, done)
 	if err != nil && ctx.Err() != nil {
-		return nil, interrupted(opts.Checkpoint)
+		return nil, cli.Interrupted(opts.Checkpoint)
 	}
 	return res, err
 }
@@ -226,11 +227,11 @@ func progressPrinter(w io.Writer) func(op string, done, total int) {
 }
 
 // loadErrorsCheckpoint reads --checkpoint, if given (nil without one).
-func loadErrorsCheckpoint(o *arithErrorsOptions, cfg analysis.OpErrorConfig, s *streams) (*analysis.OpErrorCheckpoint, error) {
+func loadErrorsCheckpoint(o *arithErrorsOptions, cfg analysis.OpErrorConfig, s *cli.Streams) (*analysis.OpErrorCheckpoint, error) {
 	if o.Checkpoint == "" {
 		return nil, nil
 	}
-	s.stopOnInterrupt()
+	s.StopOnInterrupt()
 	ckpt, err := analysis.LoadOpErrorCheckpoint(o.Checkpoint, cfg, releaseVersion())
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestArithErrorsJSON decodes the JSON contract of `arith errors`: an
@@ -160,7 +161,7 @@ func TestArithErrorsBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		code, _, errs := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want exit 2 and %q)", c.args, code, errs, c.want)
 		}
 	}
@@ -205,14 +206,14 @@ func TestArithErrorsCheckpoint(t *testing.T) {
 		t.Errorf("resumed output differs from a fresh run")
 	}
 	code, _, errs = runCLI(t, "arith", "errors", "--backend", "native", "--n", "3001", "--seed", "4", "--checkpoint", path)
-	if code != exitUsage || !strings.Contains(errs, "belongs to another run") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "belongs to another run") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 	if err := os.WriteFile(path, []byte("not a checkpoint"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, _, errs = runCLI(t, append(args, "--op", "mul")...)
-	if code != exitUsage || !strings.Contains(errs, "is not an fprlab checkpoint file") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "is not an fprlab checkpoint file") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
@@ -233,7 +234,7 @@ func TestArithErrorsFlagFixes(t *testing.T) {
 		{[]string{"--op", "mul,add,mul"}, "names mul twice"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"arith", "errors", "--backend", "native", "--n", "100"}, c.args...)...)
-		if code != exitUsage || out != "" || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errs)
 		}
 	}
@@ -325,7 +326,7 @@ func TestArithErrorsCheckpointBitFlips(t *testing.T) {
 				t.Fatal(err)
 			}
 			code, out, errs := runCLI(t, ckArgs...)
-			if code == exitUsage && strings.Contains(errs, "checkpoint "+path) {
+			if code == cli.ExitUsage && strings.Contains(errs, "checkpoint "+path) {
 				refused++
 				if strings.Contains(errs, "main.") || strings.Contains(errs, "analysis.") {
 					t.Errorf("message names Go types: %s", errs)

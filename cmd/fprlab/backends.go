@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -11,23 +10,15 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi" // so:PATH, arithmetic plugins
+	"github.com/fprlab/fprlab/internal/cli"
 )
-
-// backendJSON is the stable --json form of one backend. Families
-// (parameterised backends) have "family": true and their usage as name.
-type backendJSON struct {
-	Name        string `json:"name"`
-	Bits        *int   `json:"bits"` // null for a family: its precision is its parameter
-	Description string `json:"description"`
-	Family      bool   `json:"family,omitempty"`
-}
 
 // backendsOptions holds the flags of backends.
 type backendsOptions struct {
 	JSON bool
 }
 
-func newBackendsCmd(s *streams) *cobra.Command {
+func newBackendsCmd(s *cli.Streams) *cobra.Command {
 	opts := &backendsOptions{}
 	cmd := &cobra.Command{
 		Use:   "backends",
@@ -42,27 +33,10 @@ func newBackendsCmd(s *streams) *cobra.Command {
 }
 
 // runBackends lists the registered backends, then the families.
-func runBackends(_ context.Context, opts *backendsOptions, s *streams) error {
-	var rows []backendJSON
-	for _, b := range arith.List() {
-		bits := b.Bits
-		rows = append(rows, backendJSON{Name: b.Name, Bits: &bits, Description: b.Description})
-	}
-	for _, f := range arith.Families() {
-		// Every family is named NAME:P, or by the form its usage
-		// starts with ("vprec:P:eE ..."); a range written in the usage
-		// ("vprec:P (11 <= P <= 256)") goes to the description.
-		name, desc := f.Name+":P", f.Description
-		if first, _, _ := strings.Cut(f.Usage, " "); strings.HasPrefix(first, f.Name+":") {
-			name = first
-		}
-		if extra := strings.Trim(strings.TrimSpace(strings.TrimPrefix(f.Usage, name)), "()"); extra != "" && !strings.Contains(desc, extra) {
-			desc += "; " + extra
-		}
-		rows = append(rows, backendJSON{Name: name, Description: desc, Family: true})
-	}
+func runBackends(_ context.Context, opts *backendsOptions, s *cli.Streams) error {
+	rows := arith.Catalog()
 	if opts.JSON {
-		return printJSON(s.Out, rows)
+		return cli.PrintJSON(s.Out, rows)
 	}
 	tw := tabwriter.NewWriter(s.Out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tBITS\tDESCRIPTION")

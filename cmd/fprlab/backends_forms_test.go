@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/arith"
 )
 
 // TestBackendsListsFormForms: 'backends --json' names every form of the
@@ -14,7 +16,7 @@ func TestBackendsListsFormForms(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var rows []backendJSON
+	var rows []arith.CatalogEntry
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/bench"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/cpuinfo"
 	"github.com/fprlab/fprlab/internal/samplerprng"
 	"github.com/fprlab/fprlab/scheme"
@@ -54,7 +55,7 @@ expand are round 3's): its own key generation, integer and the same on
 every backend, timed on native's row only; signing with the key decoded
 once, as an application holds it; verification of the row's signature.`
 
-func newBenchCmd(s *streams) *cobra.Command {
+func newBenchCmd(s *cli.Streams) *cobra.Command {
 	opts := &benchOptions{}
 	cmd := &cobra.Command{
 		Use:   "bench [--backend B|all] [--params 512|1024] [--op keygen,sign,sign_tree,expand,verify] [--count N] [--json]",
@@ -183,7 +184,7 @@ func distinctList(flag, s string) ([]string, error) {
 }
 
 // runBench measures the plan of the flags (bench.Run) and prints it.
-func runBench(ctx context.Context, opts *benchOptions, s *streams) error {
+func runBench(ctx context.Context, opts *benchOptions, s *cli.Streams) error {
 	plan, err := parseBenchOptions(opts)
 	if err != nil {
 		return err
@@ -200,7 +201,7 @@ func runBench(ctx context.Context, opts *benchOptions, s *streams) error {
 	}
 	fmt.Fprintf(cpuOut, "CPU: %s; vector paths (GOEXPERIMENT=simd): %v\n", cpuinfo.Model(), samplerprng.Vectorized())
 	if opts.JSON {
-		return printJSON(s.Out, res)
+		return cli.PrintJSON(s.Out, res)
 	}
 	return bench.WriteText(s.Out, res, opts.Count)
 }

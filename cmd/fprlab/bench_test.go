@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/bench"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestBenchJSON runs a minimal benchmark and checks the JSON contract:
@@ -89,8 +90,8 @@ func TestBenchErrors(t *testing.T) {
 		{[]string{"--scheme", "nosuch"}, "--scheme"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"bench"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.msg) {
-			t.Errorf("bench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, exitUsage, c.msg)
+		if code != cli.ExitUsage || !strings.Contains(errs, c.msg) {
+			t.Errorf("bench %v: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, cli.ExitUsage, c.msg)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -50,7 +51,7 @@ command's arguments, but each only once.
   fprlab campaign slurm --shards 8 --out sweep -- \
       sweep --format 'vprec:{24..80}' --params 512 --signatures 1000`
 
-func newCampaignCmd(s *streams) *cobra.Command {
+func newCampaignCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "campaign",
 		Short: "Run measurements on a cluster (campaign slurm)",
@@ -88,18 +89,18 @@ var campaignFlags = []string{"shards", "partition", "time", "cpus", "out", "bina
 
 // checkInnerCommand runs the command's own flag checks -- the same code
 // as a real run, on the arguments each array task gets, stopping before
-// any work (streams.validateOnly) -- so that a bad backend, degree or
+// any work (streams.ValidateOnly) -- so that a bad backend, degree or
 // count is refused here, not by every task of the array.
 func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) error {
-	vs := newStreams(strings.NewReader(""), io.Discard, io.Discard)
-	vs.validateOnly = true
+	vs := cli.NewStreams(strings.NewReader(""), io.Discard, io.Discard)
+	vs.ValidateOnly = true
 	check := newCompareCmd(vs)
 	if opts.Args[0] == "sweep" {
 		check = newSweepCmd(vs)
 	}
 	args := append(append([]string{}, opts.Args[1:]...),
 		"--shard", fmt.Sprintf("0/%d", opts.Shards), "--workers", strconv.Itoa(opts.CPUs), "--out", filepath.Join(dir, "shard-0"), "--json")
-	if err := repeatedFlags(check, args); err != nil {
+	if err := cli.RepeatedFlags(check, args); err != nil {
 		return fmt.Errorf("%s arguments: %w", opts.Args[0], err)
 	}
 	check.SetArgs(args)
@@ -114,7 +115,7 @@ func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) e
 
 // runCampaignSlurm writes the scripts, prints how to submit them, and
 // submits them with --submit.
-func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *streams) error {
+func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams) error {
 	if err := opts.TakeFlags(opts.given); err != nil {
 		return err
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // stubTools writes, into a new directory, an fprlab stand-in at a path
@@ -184,7 +186,7 @@ func TestCampaignScriptsHostileValues(t *testing.T) {
 		}
 		args = append(args, rest...)
 		code, _, errOut := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.name, code, errOut, c.want)
 		}
 	}
@@ -222,7 +224,7 @@ func TestCampaignChecksInnerCommand(t *testing.T) {
 	} {
 		args := append([]string{"campaign", "slurm", "--shards", "2", "--out", dir, "--binary", "/bin/true", "--"}, c.inner...)
 		code, _, errOut := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.inner, code, errOut, c.want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -82,7 +83,7 @@ worst call, "bound_log2" and "share"), "error_model", "seconds", and with
 (bound over sampled maximum). A sampled delta_c above its bound is a bug
 (of the analysis or of the model) and exits 1.`
 
-func newCertifyCmd(s *streams) *cobra.Command {
+func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &certifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "certify --backend B[,B...] --params 512|1024 (--kat-records FROM:TO | --keys K [--seed S] | --sk FILE)",
@@ -192,9 +193,9 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 }
 
 // runCertify certifies every (backend, key) and prints the results.
-func runCertify(opts *certifyOptions, s *streams) error {
+func runCertify(opts *certifyOptions, s *cli.Streams) error {
 	plan, err := certifyConfig(opts)
-	if err != nil || s.validateOnly {
+	if err != nil || s.ValidateOnly {
 		return err
 	}
 	keysFor, logn, err := certifyKeys(opts, s, plan)
@@ -210,12 +211,12 @@ func runCertify(opts *certifyOptions, s *streams) error {
 	}
 	var err2 error
 	if opts.JSON {
-		err2 = printJSON(s.Out, map[string]any{"results": out})
+		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out})
 	} else {
 		err2 = certify.WriteText(s.Out, out)
 	}
 	if err2 == nil && exceeded > 0 {
-		err2 = &exitError{code: exitFalse, err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
+		err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
 	}
 	return err2
 }
@@ -223,11 +224,11 @@ func runCertify(opts *certifyOptions, s *streams) error {
 // certifyKeys returns the keys to certify over a backend (seeded keys
 // are made over the backend, as compare makes them) and the degree, read
 // from the key file with --sk.
-func certifyKeys(opts *certifyOptions, s *streams, plan certifyPlan) (func(arith.Backend) ([]certify.Key, error), uint, error) {
+func certifyKeys(opts *certifyOptions, s *cli.Streams, plan certifyPlan) (func(arith.Backend) ([]certify.Key, error), uint, error) {
 	logn := plan.logn
 	switch {
 	case opts.SK != "":
-		data, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
+		data, err := s.ReadInput("sk", opts.SK, maxPrivateKey, cli.KeyMode)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -263,7 +264,7 @@ func certifyKeys(opts *certifyOptions, s *streams, plan certifyPlan) (func(arith
 // bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
-func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, sc scheme.Scheme, keysFor func(arith.Backend) ([]certify.Key, error)) error {
+func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.Scheme, keysFor func(arith.Backend) ([]certify.Key, error)) error {
 	nat, err := lookupBackend("native")
 	if err != nil {
 		return err
@@ -277,7 +278,7 @@ func runCertifyPStar(opts *certifyOptions, s *streams, logn uint, sc scheme.Sche
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, map[string]any{"pstar": doc})
+		return cli.PrintJSON(s.Out, map[string]any{"pstar": doc})
 	}
 	return doc.WriteText(s.Out, sc.Title(logn))
 }

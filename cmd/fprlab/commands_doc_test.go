@@ -22,6 +22,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 var updateCommands = flag.Bool("update-commands", false, "rewrite ../../docs/commands.md from the command tree")
@@ -87,7 +89,7 @@ func anchor(c *cobra.Command) string {
 // command tree generates: a command or flag was added, removed or its
 // help changed without `go generate ./cmd/fprlab`.
 func TestCommandReference(t *testing.T) {
-	got := commandReference(newRootCmd(&streams{Out: io.Discard, Err: io.Discard}))
+	got := commandReference(newRootCmd(&cli.Streams{Out: io.Discard, Err: io.Discard}))
 	if *updateCommands {
 		if err := os.WriteFile(commandsDocPath, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -123,7 +125,7 @@ var flagName = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([\w-]+)`)
 // every flag of every command (the check TestCommandReference then keeps
 // true in docs/commands.md) appears in the section of its command.
 func TestCommandReferenceListsEveryFlag(t *testing.T) {
-	root := newRootCmd(&streams{Out: io.Discard, Err: io.Discard})
+	root := newRootCmd(&cli.Streams{Out: io.Discard, Err: io.Discard})
 	doc := string(commandReference(root))
 	var visit func(c *cobra.Command)
 	visit = func(c *cobra.Command) {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -110,7 +110,7 @@ lock; the same command run again after an interruption continues from them.
 Summaries are folded from the records as they arrive: memory does not grow
 with --signatures. Same seed, same numbers, whatever --workers.`
 
-func newCompareCmd(s *streams) *cobra.Command {
+func newCompareCmd(s *cli.Streams) *cobra.Command {
 	opts := &compareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare --backend B[,B...] --params 512|1024 (--signatures K | --kat-records FROM:TO)",
@@ -276,9 +276,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 }
 
 // runCompare runs the campaign over each backend and prints the summaries.
-func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
+func runCompare(ctx context.Context, opts *compareOptions, s *cli.Streams) error {
 	bs, cfg, err := compareConfig(opts)
-	if err != nil || s.validateOnly {
+	if err != nil || s.ValidateOnly {
 		return err
 	}
 	if msg := campaign.EmptyShard(cfg); msg != "" {
@@ -295,7 +295,7 @@ func runCompare(ctx context.Context, opts *compareOptions, s *streams) error {
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, sums)
+		return cli.PrintJSON(s.Out, sums)
 	}
 	return campaign.WriteCompareText(s.Out, sums)
 }
@@ -307,14 +307,14 @@ var segmentUnits = shadow.DefaultSegmentUnits
 // compareRun runs the campaign cfg over each backend (in the campaign
 // directory opts.Out when set, with its manifest) and returns the
 // summaries.
-func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *streams) ([]*shadow.Summary, error) {
+func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *cli.Streams) ([]*shadow.Summary, error) {
 	c := &campaign.Compare{Config: cfg, Backends: bs, Dir: opts.Out, KATRecords: opts.KATRecords, Version: releaseVersion(), SegmentUnits: segmentUnits}
 	if opts.Certify {
 		c.Annotate = func(sum *shadow.Summary, b arith.Backend) error { return certifySummary(cfg, b, sum) }
 	}
 	if opts.Progress || opts.Interactive {
 		c.Progress = func(name string) (func(done, total int), func()) {
-			return untilFirstUnit(ctx, s, "compare: "+name+": generating keys", compareProgress(s.Err, name))
+			return cli.UntilFirstUnit(ctx, s.Err, "compare: "+name+": generating keys", compareProgress(s.Err, name))
 		}
 	}
 	if !opts.JSON {
@@ -323,43 +323,21 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	if opts.Out != "" {
-		s.stopOnInterrupt()
+		s.StopOnInterrupt()
 	}
 	sums, err := c.Run(ctx)
 	if err != nil && ctx.Err() != nil {
-		return nil, interrupted(opts.Out)
+		return nil, cli.Interrupted(opts.Out)
 	}
 	if err != nil || opts.Out == "" {
 		return sums, err
 	}
-	return sums, campaign.WriteManifest(opts.Out, "compare", s.commandArgv("compare"), "summary.json", releaseVersion(), cfg, sums)
+	return sums, campaign.WriteManifest(opts.Out, "compare", s.CommandArgv("compare"), "summary.json", releaseVersion(), cfg, sums)
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.
 func compareProgress(w io.Writer, name string) func(done, total int) {
-	return progressLines(w, "compare: "+name, "units")
-}
-
-// progressLines reports "LABEL: done/total UNIT, rate, ETA" at most every
-// 2 s, and at the end.
-func progressLines(w io.Writer, label, unit string) func(done, total int) {
-	var mu sync.Mutex
-	start, last := time.Now(), time.Time{}
-	return func(done, total int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if time.Since(last) < 2*time.Second && done < total {
-			return
-		}
-		last = time.Now()
-		el := time.Since(start).Seconds()
-		rate := float64(done) / el
-		eta := "?"
-		if rate > 0 {
-			eta = (time.Duration(float64(total-done)/rate) * time.Second).Round(time.Second).String()
-		}
-		fmt.Fprintf(w, "%s: %d/%d %s, %.1f/s, ETA %s\n", label, done, total, unit, rate, eta)
-	}
+	return cli.ProgressLines(w, "compare: "+name, "units")
 }
 
 // noteMeasureFlags records which of the flags compare and sweep share

@@ -15,6 +15,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // familyMembers are the members of each backend family the cross test
@@ -156,7 +157,7 @@ func TestEveryBackendEveryConsumer(t *testing.T) {
 		path := filepath.Join(dir, string(k.Kind)+".svg")
 		code, _, errOut := runCLI(t, "plot", string(k.Kind), "--in", campaign, "--out", path, "--points", "8")
 		if !supported[k.Kind] {
-			if code != exitUsage || errOut == "" {
+			if code != cli.ExitUsage || errOut == "" {
 				t.Errorf("plot %s of a compare campaign: exit %d, stderr %q", k.Kind, code, errOut)
 			}
 			continue

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // diffOptions holds the flags of diff.
@@ -48,7 +49,7 @@ verdict is "unchanged", "now fails", "now meets" or "not measured", flips
 number, "-Inf" (exact) or null (not measured), change_bits null when either
 side has no finite value.`
 
-func newDiffCmd(s *streams) *cobra.Command {
+func newDiffCmd(s *cli.Streams) *cobra.Command {
 	opts := &diffOptions{}
 	cmd := &cobra.Command{
 		Use:   "diff A B [--json]",
@@ -81,7 +82,7 @@ func readCampaignDir(what, dir string) (*results.Campaign, error) {
 }
 
 // runDiff reads both campaigns and prints their comparison.
-func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
+func runDiff(_ context.Context, opts *diffOptions, s *cli.Streams) error {
 	a, err := readCampaignDir("A", opts.A)
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
 		return err
 	}
 	if opts.JSON {
-		err = printJSON(s.Out, d)
+		err = cli.PrintJSON(s.Out, d)
 	} else {
 		err = d.WriteText(s.Out)
 	}
@@ -108,7 +109,7 @@ func runDiff(_ context.Context, opts *diffOptions, s *streams) error {
 		return err
 	}
 	if worse := d.WorseCount(); opts.FailOnWorse && worse > 0 {
-		return &exitError{code: exitFalse, err: fmt.Errorf("%d of %d backends of %s got worse than the baseline %s", worse, len(d.Pairs), d.B, d.A)}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d of %d backends of %s got worse than the baseline %s", worse, len(d.Pairs), d.B, d.A)}
 	}
 	return nil
 }

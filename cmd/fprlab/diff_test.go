@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // exampleDir copies the example campaign's compare document (and the
@@ -119,7 +121,7 @@ func TestDiffBadInput(t *testing.T) {
 		{[]string{"diff", empty, a}, "holds no compare or sweep document"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
-		if code != exitUsage || !strings.Contains(errOut, tc.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, %q; want exit 2 naming %q", tc.args, code, errOut, tc.want)
 		}
 	}
@@ -129,11 +131,11 @@ func TestDiffBadInput(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(one, "c.json"), []byte(doc512), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runCLI(t, "diff", one, other); code != exitUsage || !strings.Contains(errOut, "Falcon-512") || !strings.Contains(errOut, "Falcon-1024") {
+	if code, _, errOut := runCLI(t, "diff", one, other); code != cli.ExitUsage || !strings.Contains(errOut, "Falcon-512") || !strings.Contains(errOut, "Falcon-1024") {
 		t.Errorf("degrees differ: exit %d, %q", code, errOut)
 	}
 	// report --baseline refuses the same.
-	if code, _, errOut := runCLI(t, "report", "--in", other, "--baseline", a, "--out", filepath.Join(t.TempDir(), "r.html"), "--allow-no-manifest"); code != exitUsage || !strings.Contains(errOut, "the backends differ") {
+	if code, _, errOut := runCLI(t, "report", "--in", other, "--baseline", a, "--out", filepath.Join(t.TempDir(), "r.html"), "--allow-no-manifest"); code != cli.ExitUsage || !strings.Contains(errOut, "the backends differ") {
 		t.Errorf("report --baseline of another campaign: exit %d, %q", code, errOut)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -83,7 +84,7 @@ the signatures (or slurm: the job array's task); 'fprlab merge' combines
 the shard directories into the result of the whole campaign, equal to that
 of one process.`
 
-func newDivergeCmd(s *streams) *cobra.Command {
+func newDivergeCmd(s *cli.Streams) *cobra.Command {
 	opts := &divergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "diverge --backend A --against B --params 512|1024 --signatures K",
@@ -153,9 +154,9 @@ func divergeConfig(opts *divergeOptions) (diverge.Config, error) {
 }
 
 // runDiverge runs the campaign and prints the result.
-func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
+func runDiverge(ctx context.Context, opts *divergeOptions, s *cli.Streams) error {
 	c, err := divergeConfig(opts)
-	if err != nil || s.validateOnly {
+	if err != nil || s.ValidateOnly {
 		return err
 	}
 	si, sn, err := campaign.ParseShard(opts.Shard, os.Getenv)
@@ -173,7 +174,7 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 	}
 	var progress func(done, total int)
 	if opts.Progress || opts.Interactive {
-		progress = progressLines(s.Err, "diverge: "+c.A.Name()+" vs "+c.B.Name(), "signatures")
+		progress = cli.ProgressLines(s.Err, "diverge: "+c.A.Name()+" vs "+c.B.Name(), "signatures")
 	}
 	var res *diverge.Result
 	if opts.Out == "" {
@@ -186,7 +187,7 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 			res.Shard = shard
 		}
 	} else {
-		s.stopOnInterrupt()
+		s.StopOnInterrupt()
 		flags := map[string]string{"backend": opts.Backend, "against": opts.Against, "params": opts.Params,
 			"signatures": strconv.Itoa(opts.Signatures), "keys": strconv.Itoa(opts.Keys), "seed": opts.Seed}
 		if shard != "" {
@@ -205,7 +206,7 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 		res, err = cp.RunDir(ctx, opts.Out, flags, releaseVersion(), shard, from, to, progress)
 	}
 	if err != nil && ctx.Err() != nil {
-		return interrupted(opts.Out)
+		return cli.Interrupted(opts.Out)
 	}
 	if err != nil {
 		return err
@@ -214,15 +215,15 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *streams) error {
 }
 
 // printDivergeResult prints a result as --json or as text.
-func printDivergeResult(s *streams, res *diverge.Result, asJSON bool) error {
+func printDivergeResult(s *cli.Streams, res *diverge.Result, asJSON bool) error {
 	if asJSON {
-		return printJSON(s.Out, res)
+		return cli.PrintJSON(s.Out, res)
 	}
 	return res.WriteText(s.Out)
 }
 
 // mergeDiverge combines diverge shard directories into out.
-func mergeDiverge(opts *mergeOptions, s *streams) error {
+func mergeDiverge(opts *mergeOptions, s *cli.Streams) error {
 	res, err := diverge.MergeDirs(opts.Dirs, opts.Out)
 	if err != nil {
 		return err
@@ -254,7 +255,7 @@ file), 1 with what the pair does reveal otherwise, 2 on bad input (files
 that do not decode, other degrees, different nonces, a signature that does
 not verify). Use it on your own implementation's signatures only.`
 
-func newLeakCmd(s *streams) *cobra.Command {
+func newLeakCmd(s *cli.Streams) *cobra.Command {
 	opts := &leakOptions{}
 	cmd := &cobra.Command{
 		Use:   "leak --pk FILE --msg FILE --sig A --sig B [--out SK]",
@@ -276,7 +277,7 @@ func newLeakCmd(s *streams) *cobra.Command {
 }
 
 // runLeak reads the pair, tries the recovery and reports.
-func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
+func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if len(opts.Sigs) != 2 {
 		return fmt.Errorf("want --sig twice (two signatures of the message), have %d", len(opts.Sigs))
 	}
@@ -289,21 +290,21 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 		return fmt.Errorf("--scheme: %w", err)
 	}
 	pkCap, _, sigCap := encodingCaps()
-	pkb, err := s.readInput("pk", opts.PK, pkCap, keyMode)
+	pkb, err := s.ReadInput("pk", opts.PK, pkCap, cli.KeyMode)
 	if err != nil {
 		return err
 	}
-	msg, err := s.readInput("msg", opts.Msg, 64<<20, messageMode(opts.Hex))
+	msg, err := s.ReadInput("msg", opts.Msg, 64<<20, cli.MessageMode(opts.Hex))
 	if err != nil {
 		return err
 	}
 	var sigs [2][]byte
 	for i, p := range opts.Sigs {
-		if sigs[i], err = s.readInput("sig", p, sigCap, keyMode); err != nil {
+		if sigs[i], err = s.ReadInput("sig", p, sigCap, cli.KeyMode); err != nil {
 			return err
 		}
 	}
-	if s.validateOnly {
+	if s.ValidateOnly {
 		return nil
 	}
 	if opts.Out != "" {
@@ -325,7 +326,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *streams) error {
 	}
 	if rec.Key == nil {
 		fmt.Fprintf(s.Out, "key not recovered: the pair reveals %s\n", rec.Reveals)
-		return &exitError{code: exitFalse, err: errors.New("the pair does not reveal the private key")}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: errors.New("the pair does not reveal the private key")}
 	}
 	fmt.Fprintf(s.Out, "private key recovered: s2_A - s2_B = %d x^k f; a signature made with it verifies under the public key\n", rec.C)
 	if opts.Out == "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	draft "github.com/fprlab/fprlab/fndsa2026"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // Two arithmetics that are bit for bit the same (native and the integer
@@ -61,7 +62,7 @@ func TestDivergeBadFlags(t *testing.T) {
 		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "0"}, "at least one signature"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"diverge"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}
@@ -144,11 +145,11 @@ func TestLeakRecoversFabricatedPair(t *testing.T) {
 	}
 	// The signature with itself reveals nothing: exit 1.
 	code, stdout, _ = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", af)
-	if code != exitFalse || !strings.HasPrefix(stdout, "key not recovered") {
+	if code != cli.ExitFalse || !strings.HasPrefix(stdout, "key not recovered") {
 		t.Errorf("a signature against itself: exit %d, stdout %q", code, stdout)
 	}
 	// One signature is a usage error.
-	if code, _, errs := runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af); code != exitUsage || !strings.Contains(errs, "--sig twice") {
+	if code, _, errs := runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af); code != cli.ExitUsage || !strings.Contains(errs, "--sig twice") {
 		t.Errorf("one --sig: exit %d, stderr %q", code, errs)
 	}
 }
@@ -257,7 +258,7 @@ func TestDivergeLeakFNDSA2026(t *testing.T) {
 		t.Error("the recovered key's verifying key is not the campaign's")
 	}
 	code, _, errs = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--hex", "--sig", af, "--sig", bf)
-	if code != exitUsage || !strings.Contains(errs, "--pk") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "--pk") {
 		t.Errorf("the draft's key read as round 3's: exit %d, stderr %q", code, errs)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestInputsAreBounded gives /dev/zero as each input: the old code read
@@ -34,7 +35,7 @@ func TestInputsAreBounded(t *testing.T) {
 		{[]string{"kat", "--params", "512", "--ref", "/dev/zero"}, "larger than"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, stderr, c.want)
 		}
 	}
@@ -88,7 +89,7 @@ func TestSignOutputTargets(t *testing.T) {
 			t.Errorf("the link to standard output was replaced")
 		}
 	}
-	if code, _, stderr := runCLI(t, append(args, "--out", "-", "--json")...); code != exitUsage || !strings.Contains(stderr, "both write to standard output") {
+	if code, _, stderr := runCLI(t, append(args, "--out", "-", "--json")...); code != cli.ExitUsage || !strings.Contains(stderr, "both write to standard output") {
 		t.Errorf("--out - --json: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -136,7 +137,7 @@ func TestStdoutWriteErrorsFail(t *testing.T) {
 	} {
 		var errb bytes.Buffer
 		code := run(context.Background(), args, strings.NewReader(""), failingWriter{}, &errb)
-		if code == exitOK || !strings.Contains(errb.String(), "no space left on device") {
+		if code == cli.ExitOK || !strings.Contains(errb.String(), "no space left on device") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
 	}
@@ -146,7 +147,7 @@ func TestStdoutWriteErrorsFail(t *testing.T) {
 	}
 	defer full.Close()
 	var errb bytes.Buffer
-	if code := run(context.Background(), []string{"version"}, nil, full, &errb); code == exitOK {
+	if code := run(context.Background(), []string{"version"}, nil, full, &errb); code == cli.ExitOK {
 		t.Errorf("version > /dev/full: exit 0")
 	}
 }
@@ -157,7 +158,7 @@ func TestErrorsNameUserFile(t *testing.T) {
 	f := newSignFixture(t)
 	out := filepath.Join(f.dir, "no", "such", "dir", "x.sig")
 	code, _, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", f.msgPath, "--out", out)
-	if code != exitUsage || !strings.Contains(stderr, out) || strings.Contains(stderr, ".tmp") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, out) || strings.Contains(stderr, ".tmp") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -177,7 +178,7 @@ func TestHexDetected(t *testing.T) {
 		}
 	}
 	f := newSignFixture(t)
-	skHex := f.write(t, "key.sk.hex", hexOutput(f.sk.Encode()))
+	skHex := f.write(t, "key.sk.hex", cli.HexOutput(f.sk.Encode()))
 	out := filepath.Join(f.dir, "s")
 	if code, _, stderr := runCLI(t, "sign", "--sk", skHex, "--msg", f.msgPath, "--out", out); code != 0 {
 		t.Fatalf("sign with a hex key: exit %d, %s", code, stderr)
@@ -210,7 +211,7 @@ func TestStdioStreams(t *testing.T) {
 	if err := falcon.Verify(f.pk, f.msg, readFile(t, out)); err != nil {
 		t.Errorf("signature of the message read from stdin: %v", err)
 	}
-	if code, _, errs := runCLI(t, "sign", "--sk", "-", "--msg", "-", "--out", out); code != exitUsage || !strings.Contains(errs, "both read standard input") {
+	if code, _, errs := runCLI(t, "sign", "--sk", "-", "--msg", "-", "--out", out); code != cli.ExitUsage || !strings.Contains(errs, "both read standard input") {
 		t.Errorf("sign --sk - --msg -: exit %d, stderr %q", code, errs)
 	}
 	code, rsp, errs := runCLI(t, "kat", "--params", "512", "--records", "2", "--out", "-")

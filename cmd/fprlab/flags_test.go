@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestWeakShadowRefused: a shadow not shadowMargin bits wider than a
@@ -27,7 +28,7 @@ func TestWeakShadowRefused(t *testing.T) {
 		{[]string{"sweep", "--format", "vprec:{80..84}", "--reference", "", "--params", "512", "--signatures", "1", "--kat", "0"}, "vprec:83 (83 bits)"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errOut, "not 24 bits wider") || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "not 24 bits wider") || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 naming %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -69,7 +70,7 @@ func TestContradictoryMeasureFlags(t *testing.T) {
 		{[]string{"compare", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--signatures", "0"}, "excludes --signatures (given as 0)"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -121,7 +122,7 @@ func TestRepeatedFlagsRefused(t *testing.T) {
 		{[]string{"campaign", "slurm", "--shards", "2", "--out", filepath.Join(t.TempDir(), "c"), "--", "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--seed", "a", "--seed", "b"}, `compare arguments: --seed is given twice`},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -137,7 +138,7 @@ func TestRepeatedFlagsRefused(t *testing.T) {
 func TestUnknownSubcommandsExit2(t *testing.T) {
 	for _, args := range [][]string{{}, {"accel"}, {"accel", "nosuch"}, {"arith"}, {"arith", "nosuch"}, {"campaign"}, {"campaign", "nosuch"}, {"nosuch"}} {
 		code, out, errOut := runCLI(t, args...)
-		if code != exitUsage || out != "" || !strings.Contains(errOut, "command") {
+		if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "command") {
 			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errOut)
 		}
 	}
@@ -161,7 +162,7 @@ func TestDuplicateListItemsRefused(t *testing.T) {
 		{[]string{"bench", "--params", "512,512"}, `names Falcon-512 twice`},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errOut, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
 		}
 	}
@@ -176,7 +177,7 @@ func TestTuneOutRefusesForeignDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCLI(t, "tune", "--params", "512", "--signatures", "1", "--out", dir)
-	if code != exitUsage || !strings.Contains(errOut, "holds run.json") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "holds run.json") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
@@ -201,7 +202,7 @@ func TestPlotPrefixRefused(t *testing.T) {
 	} {
 		for _, cmd := range [][]string{{"accel", "fpru", "--params", "512"}, {"accel", "ripst"}} {
 			code, _, errOut := runCLI(t, append(cmd, "--plot", c.prefix)...)
-			if code != exitUsage || !strings.Contains(errOut, c.want) {
+			if code != cli.ExitUsage || !strings.Contains(errOut, c.want) {
 				t.Errorf("%q --plot %s: exit %d, stderr %q; want 2 and %q", cmd, c.prefix, code, errOut, c.want)
 			}
 		}

@@ -17,13 +17,14 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/isolate"
 )
 
 // workerMain runs the command line args as a worker and returns its exit
 // status (recorded on the monitor page first). A plugin that returns an
 // error status or writes past a block it was handed (cabi.OverrunError)
-// is stopped here (cabi.Fail), with exitPlugin.
+// is stopped here (cabi.Fail), with cli.ExitPlugin.
 func workerMain(args []string) int {
 	stdout, stderr, err := isolate.Attach()
 	if err != nil {
@@ -31,7 +32,7 @@ func workerMain(args []string) int {
 			stderr = os.Stderr
 		}
 		fmt.Fprintln(stderr, "fprlab:", err)
-		return exitUsage
+		return cli.ExitUsage
 	}
 	exit := func(code int) {
 		cabi.Exit(code)
@@ -44,30 +45,30 @@ func workerMain(args []string) int {
 			err = fmt.Errorf("%w (at %s)", err, strings.Join(u, ", "))
 		}
 		fmt.Fprintln(stderr, "fprlab:", err)
-		exit(exitPlugin)
+		exit(cli.ExitPlugin)
 	}
 	arith.UnitHook = cabi.MonitorUnit
 	signal.Ignore(os.Interrupt)
-	code := runMain(os.Stdin, stdout, stderr, args, exit, isolate.Interrupt, syscall.SIGTERM)
+	code := cli.RunMain(os.Stdin, stdout, stderr, args, newRootCmd, exit, isolate.Interrupt, syscall.SIGTERM)
 	cabi.Exit(code)
 	return code
 }
 
 // supervise runs the command line args in a worker and returns the exit
-// status to end with: the worker's own, exitInterrupted, or exitPlugin
+// status to end with: the worker's own, cli.ExitInterrupted, or cli.ExitPlugin
 // after the line saying how a plugin ended it.
 func supervise(args []string, stdin, stdout, stderr *os.File) int {
 	o, err := isolate.Supervise(args, stdin, stdout, stderr)
 	switch {
 	case err != nil:
 		fmt.Fprintf(stderr, "fprlab: running plugin %s in a worker process: %v\n", strings.Join(isolate.PluginNames(args), ", "), err)
-		return exitUsage
+		return cli.ExitUsage
 	case o.Decided:
 		return o.Code
 	case o.Interrupted:
 		fmt.Fprintln(stderr, "fprlab: interrupted")
-		return exitInterrupted
+		return cli.ExitInterrupted
 	}
 	fmt.Fprintln(stderr, o.Failure)
-	return exitPlugin
+	return cli.ExitPlugin
 }

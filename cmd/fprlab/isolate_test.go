@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/plugintest"
 )
 
@@ -44,7 +45,7 @@ func runIsolated(t *testing.T, env []string, args ...string) (int, []byte, []byt
 // segfaults, loops forever, writes past its output array (by a value or
 // by 64 KiB) or prints to stdout in the middle of a compare --out
 // campaign cannot end it silently, garble its output or pass its own
-// status off as fprlab's: the run exits with exitPlugin and one line
+// status off as fprlab's: the run exits with cli.ExitPlugin and one line
 // naming the backend, what happened and the function; stdout holds no
 // partial or foreign text (valid --json or nothing); the finished
 // signatures are on disk, and the same command resumes to the summary of
@@ -76,8 +77,8 @@ func TestHostilePlugins(t *testing.T) {
 			env := []string{segEnv, "FPRLAB_TEST_HOSTILE=" + c.mode, "FPRLAB_TEST_HOSTILE_AT=" + c.at, "FPRLAB_PLUGIN_TIMEOUT=2s"}
 			code, stdout, stderr := runIsolated(t, env, append(args, "--out", dir)...)
 			lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
-			if code != exitPlugin || len(lines) != 1 || !strings.Contains(lines[0], "so:"+lib) || !strings.Contains(lines[0], c.want) {
-				t.Fatalf("exit %d, stderr:\n%.2000s\nwant exit %d and one line naming so:%s with %q", code, stderr, exitPlugin, lib, c.want)
+			if code != cli.ExitPlugin || len(lines) != 1 || !strings.Contains(lines[0], "so:"+lib) || !strings.Contains(lines[0], c.want) {
+				t.Fatalf("exit %d, stderr:\n%.2000s\nwant exit %d and one line naming so:%s with %q", code, stderr, cli.ExitPlugin, lib, c.want)
 			}
 			if !unitNamed.MatchString(lines[0]) {
 				t.Errorf("the line does not name the unit that was lost: %s", lines[0])
@@ -120,11 +121,11 @@ func TestHostilePlugins(t *testing.T) {
 var unitNamed = regexp.MustCompile(`(running "compare" at|\(at) (signature|key) \d+(;|\)$)`)
 
 // TestHostilePluginKAT: kat over a plugin that calls exit(0) does not
-// exit 0 ("every record matches") but with exitPlugin and the message.
+// exit 0 ("every record matches") but with cli.ExitPlugin and the message.
 func TestHostilePluginKAT(t *testing.T) {
 	lib := plugintest.Build(t, "testdata/hostile.c")
 	code, stdout, stderr := runIsolated(t, []string{"FPRLAB_TEST_HOSTILE=exit0", "FPRLAB_TEST_HOSTILE_AT=100"}, "kat", "--params", "512", "--backend", "so:"+lib)
-	if code != exitPlugin || !bytes.Contains(stderr, []byte("so:"+lib+" ended the process with exit status 0")) || !bytes.Contains(stderr, []byte(`running "kat" at record 0;`)) || len(stdout) != 0 {
+	if code != cli.ExitPlugin || !bytes.Contains(stderr, []byte("so:"+lib+" ended the process with exit status 0")) || !bytes.Contains(stderr, []byte(`running "kat" at record 0;`)) || len(stdout) != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }

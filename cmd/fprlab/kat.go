@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -62,7 +63,7 @@ belong to the round-3 files and are refused. FIPS 206 is not final.
 Exit status: 0 if every generated record equals the reference, 1 if any
 differs, 2 on errors. Progress goes to stderr.`
 
-func newKatCmd(s *streams) *cobra.Command {
+func newKatCmd(s *cli.Streams) *cobra.Command {
 	opts := &katOptions{}
 	cmd := &cobra.Command{
 		Use:   "kat --params 512|1024",
@@ -98,7 +99,7 @@ func newKatCmd(s *streams) *cobra.Command {
 }
 
 // runKat regenerates the records over each backend and compares them.
-func runKat(ctx context.Context, opts *katOptions, s *streams) error {
+func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
 		return err
@@ -133,7 +134,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	}
 	var ckpt *kat.Checkpoint
 	if opts.Checkpoint != "" {
-		s.stopOnInterrupt()
+		s.StopOnInterrupt()
 		ckpt = &kat.Checkpoint{Done: map[string][]falcon.KATRecord{}}
 		if _, err := checkpoint.Load(opts.Checkpoint, kat.Identity(logn, releaseVersion()), ckpt); err != nil {
 			return err
@@ -148,7 +149,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		r, err := kat.Regenerate(ctx, kb, b, mode, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, releaseVersion())
 		if err != nil {
 			if ctx.Err() != nil {
-				return interrupted(opts.Checkpoint)
+				return cli.Interrupted(opts.Checkpoint)
 			}
 			return err
 		}
@@ -161,7 +162,7 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 		runs = append(runs, r)
 	}
 	if opts.Out != "" {
-		if err := s.writeOutputs(safefile.File{Path: opts.Out, Data: runs[0].Response}); err != nil {
+		if err := s.WriteOutputs(safefile.File{Path: opts.Out, Data: runs[0].Response}); err != nil {
 			return err
 		}
 	}
@@ -170,14 +171,14 @@ func runKat(ctx context.Context, opts *katOptions, s *streams) error {
 	}
 	for _, r := range runs {
 		if !r.AllMatch() {
-			return &exitError{code: exitFalse, err: errors.New("generated records differ from the reference")}
+			return &cli.ExitError{Code: cli.ExitFalse, Err: errors.New("generated records differ from the reference")}
 		}
 	}
 	return nil
 }
 
 // printKATResults prints the results as JSON or as a table.
-func printKATResults(s *streams, opts *katOptions, logn uint, ref *kat.Reference, runs []*kat.Run) error {
+func printKATResults(s *cli.Streams, opts *katOptions, logn uint, ref *kat.Reference, runs []*kat.Run) error {
 	if !opts.JSON {
 		if opts.Out != "" && safefile.IsStdout(opts.Out) {
 			// The response file is the output; the summary goes with
@@ -187,13 +188,13 @@ func printKATResults(s *streams, opts *katOptions, logn uint, ref *kat.Reference
 		return kat.WriteText(s.Out, logn, ref, runs)
 	}
 	if opts.Backend != "all" {
-		return printJSON(s.Out, runs[0].Result)
+		return cli.PrintJSON(s.Out, runs[0].Result)
 	}
 	rs := make([]kat.Result, len(runs))
 	for i, r := range runs {
 		rs[i] = r.Result
 	}
-	return printJSON(s.Out, rs)
+	return cli.PrintJSON(s.Out, rs)
 }
 
 // katBackends resolves kat's --backend: every registered backend (not

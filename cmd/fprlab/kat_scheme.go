@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -21,7 +22,7 @@ var katRoundThreeFlags = []string{"out", "ref", "checkpoint", "keygen-backend", 
 // runKatReplayer runs the scheme's own test over each backend (--params,
 // if given, keeps the records of that degree; --records keeps the first
 // ones).
-func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions, changed func(string) bool, s *streams) error {
+func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions, changed func(string) bool, s *cli.Streams) error {
 	for _, name := range katRoundThreeFlags {
 		if changed(name) {
 			return fmt.Errorf("--%s applies to the round-3 NIST KAT files, not to --scheme %s", name, sc.Name())
@@ -63,9 +64,9 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 	case !opts.JSON:
 		err = scheme.WriteKATText(s.Out, sc.KATTitle(), results)
 	case opts.Backend == "all":
-		err = printJSON(s.Out, results)
+		err = cli.PrintJSON(s.Out, results)
 	default:
-		err = printJSON(s.Out, results[0])
+		err = cli.PrintJSON(s.Out, results[0])
 	}
 	if err != nil {
 		return err
@@ -86,9 +87,9 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 	}
 	switch {
 	case len(stopped) > 0:
-		return &exitError{code: exitFalse, err: fmt.Errorf("%s could not regenerate every record (where and why: above, and in the results)", backendsNamed(stopped))}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%s could not regenerate every record (where and why: above, and in the results)", backendsNamed(stopped))}
 	case differ:
-		return &exitError{code: exitFalse, err: fmt.Errorf("generated records differ from %s", sc.KATName())}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("generated records differ from %s", sc.KATName())}
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/kat"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon/katref"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // publishedPrefix returns the published Falcon-512 response file cut after
@@ -96,8 +97,8 @@ func TestKatMismatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, _ := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "1", "--ref", ref, "--json")
-	if code != exitFalse {
-		t.Fatalf("exit %d, want %d", code, exitFalse)
+	if code != cli.ExitFalse {
+		t.Fatalf("exit %d, want %d", code, cli.ExitFalse)
 	}
 	var res kat.Result
 	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
@@ -163,7 +164,7 @@ func TestKatTriwordSignsWithReferenceKeys(t *testing.T) {
 		t.Errorf("stderr does not say where the keys came from: %q", stderr)
 	}
 	code, _, stderr = runCLI(t, "kat", "--params", "512", "--backend", "native", "--keygen-backend", "triword", "--records", "1")
-	if code != exitUsage || !strings.Contains(stderr, "--keygen-backend triword") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "--keygen-backend triword") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	code, stdout, _ = runCLI(t, "kat", "--params", "512", "--backend", "native", "--keygen-backend", "emu64", "--records", "1", "--json")
@@ -185,7 +186,7 @@ func TestKatHuman(t *testing.T) {
 		{"kat", "--params", "512", "--backend", "all", "--out", "x"},
 		{"kat", "--params", "512", "--ref", "/nonexistent/file"},
 	} {
-		if code, _, errs := runCLI(t, args...); code != exitUsage || errs == "" {
+		if code, _, errs := runCLI(t, args...); code != cli.ExitUsage || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
 	}
@@ -209,7 +210,7 @@ func TestKatCheckpoint(t *testing.T) {
 		t.Errorf("resumed run differs from a fresh one:\n%s\n%s", resumed, fresh)
 	}
 	code, _, stderr = runCLI(t, "kat", "--params", "1024", "--backend", "emu64", "--records", "1", "--checkpoint", path)
-	if code != exitUsage || !strings.Contains(stderr, "belongs to another run") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "belongs to another run") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
@@ -230,7 +231,7 @@ func TestKatOutputsMustDiffer(t *testing.T) {
 		{"--checkpoint", ref, "--ref", ref},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"kat", "--params", "512", "--records", "2"}, args...)...)
-		if code != exitUsage || !strings.Contains(stderr, "replace") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "replace") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, stderr)
 		}
 	}
@@ -273,7 +274,7 @@ func TestKatRefHeaderAndMalformed(t *testing.T) {
 	headerless := f1024[bytes.Index(f1024, []byte("count = 0")):]
 	for name, data := range map[string][]byte{"truncated": cut, "falcon-1024": f1024, "falcon-1024 without header": headerless} {
 		code, _, stderr := runCLI(t, "kat", "--params", "512", "--backend", "native", "--records", "2", "--ref", write(name, data))
-		if code != exitUsage || !strings.Contains(stderr, "reference") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "reference") {
 			t.Errorf("%s reference: exit %d, stderr %q", name, code, stderr)
 		}
 	}
@@ -310,7 +311,7 @@ func TestKatInterruptAndResume(t *testing.T) {
 	cancel()
 	var out, errb bytes.Buffer
 	code := run(ctx, append(args, "--records", "3"), nil, &out, &errb)
-	if code != exitInterrupted || !strings.Contains(errb.String(), "run the same command again to resume") || out.Len() != 0 {
+	if code != cli.ExitInterrupted || !strings.Contains(errb.String(), "run the same command again to resume") || out.Len() != 0 {
 		t.Fatalf("interrupted run: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 	code, resumed, stderr := runCLI(t, append(args, "--records", "3")...)
@@ -345,7 +346,7 @@ func TestKatCheckpointBitFlips(t *testing.T) {
 			t.Fatal(err)
 		}
 		code, out, stderr := runCLI(t, args...)
-		if code == exitUsage && strings.Contains(stderr, "checkpoint "+path) {
+		if code == cli.ExitUsage && strings.Contains(stderr, "checkpoint "+path) {
 			continue
 		}
 		if code != 0 || out != fresh {

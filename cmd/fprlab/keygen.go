@@ -9,14 +9,13 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -80,7 +79,7 @@ and fixed-point arithmetic only, so there is no --backend: every backend
 signs with the same keys. The files use the same falcon.h encodings.
 FIPS 206 is not final.`
 
-func newKeygenCmd(s *streams) *cobra.Command {
+func newKeygenCmd(s *cli.Streams) *cobra.Command {
 	opts := &keygenOptions{}
 	cmd := &cobra.Command{
 		Use:   "keygen --params 512|1024 --pk FILE --sk FILE",
@@ -110,7 +109,7 @@ func newKeygenCmd(s *streams) *cobra.Command {
 }
 
 // runKeygen generates a key pair and writes both files.
-func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
+func runKeygen(ctx context.Context, opts *keygenOptions, s *cli.Streams) error {
 	sc, err := parseScheme(opts.Scheme)
 	if err != nil {
 		return err
@@ -154,14 +153,14 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 	}
 	pkOut, skOut := pkb, skb
 	if opts.Hex {
-		pkOut, skOut = hexOutput(pkb), hexOutput(skb)
+		pkOut, skOut = cli.HexOutput(pkb), cli.HexOutput(skb)
 	}
-	if err := s.writeOutputs(safefile.File{Path: opts.SK, Data: skOut, Secret: true}, safefile.File{Path: opts.PK, Data: pkOut}); err != nil {
+	if err := s.WriteOutputs(safefile.File{Path: opts.SK, Data: skOut, Secret: true}, safefile.File{Path: opts.PK, Data: pkOut}); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(pkb)
 	if opts.JSON {
-		return printJSON(s.Out, keygenJSON{
+		return cli.PrintJSON(s.Out, keygenJSON{
 			Scheme: sc.Name(), Backend: backendName, Params: 1 << logn, PK: opts.PK, SK: opts.SK,
 			PKBytes: len(pkb), SKBytes: len(skb), PKSHA256: hex.EncodeToString(sum[:]),
 		})
@@ -180,7 +179,7 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *streams) error {
 
 // keygenFalcon generates a round-3 key pair over b from the --seed stream
 // and returns its encodings.
-func keygenFalcon(ctx context.Context, opts *keygenOptions, s *streams, b arith.Backend, logn uint) (pkb, skb []byte, err error) {
+func keygenFalcon(ctx context.Context, opts *keygenOptions, s *cli.Streams, b arith.Backend, logn uint) (pkb, skb []byte, err error) {
 	if opts.RawSeedSet {
 		return nil, nil, errors.New("--raw-seed: round 3's key generation reads a random stream of no fixed size, not a fixed seed: use --seed, the stream's SHAKE256 seed")
 	}
@@ -189,7 +188,7 @@ func keygenFalcon(ctx context.Context, opts *keygenOptions, s *streams, b arith.
 		return nil, nil, err
 	}
 	if opts.Progress {
-		defer showElapsed(ctx, s, fmt.Sprintf("keygen: Falcon-%d over %s", 1<<logn, b.Name))()
+		defer cli.ShowElapsed(ctx, s.Err, fmt.Sprintf("keygen: Falcon-%d over %s", 1<<logn, b.Name))()
 	}
 	sk, pk, err := falcon.Keygen(b, logn, rng)
 	if err != nil {
@@ -269,48 +268,4 @@ func hexSeed(flag, v string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is empty; give at least one byte of hex, or omit %s for a random key", flag, flag)
 	}
 	return seed, nil
-}
-
-// elapsedEvery is how often showElapsed reports.
-var elapsedEvery = 5 * time.Second
-
-// showElapsed prints "what: N s elapsed" on stderr every elapsedEvery
-// until the returned function is called (a step without progress hooks,
-// such as key generation, still shows that it is alive).
-func showElapsed(ctx context.Context, s *streams, what string) (stop func()) {
-	start := time.Now()
-	done := make(chan struct{})
-	finished := make(chan struct{})
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(elapsedEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				fmt.Fprintf(s.Err, "%s: %.0f s elapsed\n", what, time.Since(start).Seconds())
-			}
-		}
-	}()
-	return func() { close(done); <-finished }
-}
-
-// untilFirstUnit wraps the progress function of a compare run so that,
-// until the first unit finishes, the elapsed time is shown every
-// elapsedEvery: the first units are the keys, and key generation has no
-// progress of its own while it takes minutes over a slow backend
-// (vprec:11: 34-100 s of silence). stop ends that display; call it once
-// the run has returned.
-func untilFirstUnit(ctx context.Context, s *streams, what string, progress func(done, total int)) (wrapped func(done, total int), stop func()) {
-	stopElapsed := showElapsed(ctx, s, what)
-	var once sync.Once
-	stop = func() { once.Do(stopElapsed) }
-	return func(done, total int) {
-		stop()
-		progress(done, total)
-	}, stop
 }

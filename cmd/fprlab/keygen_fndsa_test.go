@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/fndsa"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -165,7 +166,7 @@ func TestFNDSAKatCommand(t *testing.T) {
 	// and a difference exits 1.
 	code, out, errs = runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "32", "--backend", "vprec:24", "--json")
 	var res scheme.KATResult
-	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != cli.ExitFalse {
 		t.Fatalf("vprec:24: exit %d %q %q", code, out, errs)
 	}
 	if m := res.FirstMismatch; res.MatchKeys != 10 || res.MatchPins == 10 || m == nil || m.Field != "signature" || m.LogN != 5 {
@@ -186,7 +187,7 @@ func writeFile(t *testing.T, path string, data []byte) {
 func TestKatFNDSABackendCannotSign(t *testing.T) {
 	code, out, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", "512", "--records", "1", "--backend", "vprec:12", "--json")
 	var res scheme.KATResult
-	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitFalse {
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != cli.ExitFalse {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	if res.Backend != "vprec:12" || !strings.Contains(res.Error, "SamplerZ") || res.FirstMismatch == nil || res.MatchPins != 0 {
@@ -251,7 +252,7 @@ func TestKatFNDSAParamsMessages(t *testing.T) {
 		{"x", "--params x: go-fn-dsa's KAT has the degrees 4 to 1024", "not a power of two"},
 	} {
 		code, _, errs := runCLI(t, "kat", "--scheme", "fn-dsa", "--params", c.params)
-		if code != exitUsage || !strings.Contains(errs, c.want) || strings.Contains(errs, c.not) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) || strings.Contains(errs, c.not) {
 			t.Errorf("--params %s: exit %d, stderr %q (want %q, without %q)", c.params, code, errs, c.want, c.not)
 		}
 	}

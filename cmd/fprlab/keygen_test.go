@@ -2,10 +2,8 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 func TestKeygenSeedReproducible(t *testing.T) {
@@ -98,7 +97,7 @@ func TestKeygenErrors(t *testing.T) {
 		{[]string{"keygen", "--params", "16", "--pk", filepath.Join(dir, "missing", "pk"), "--sk", sk, "--seed", "01"}, "missing"},
 	} {
 		code, _, errs := runCLI(t, c.args...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
 		}
 	}
@@ -119,7 +118,7 @@ func TestKeygenRefusesSamePath(t *testing.T) {
 	key := filepath.Join(dir, "key")
 	for _, sk := range []string{key, filepath.Join(dir, ".", "key")} {
 		code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", key, "--sk", sk)
-		if code != exitUsage || !strings.Contains(errs, "same file") {
+		if code != cli.ExitUsage || !strings.Contains(errs, "same file") {
 			t.Errorf("--pk %s --sk %s: exit %d, stderr %q", key, sk, code, errs)
 		}
 		if _, err := os.Stat(key); err == nil {
@@ -142,7 +141,7 @@ func TestKeygenDirectoryTargetKeepsOldKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", pkDir, "--sk", sk)
-	if code != exitUsage || !strings.Contains(errs, pkDir) {
+	if code != cli.ExitUsage || !strings.Contains(errs, pkDir) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	if got, _ := os.ReadFile(sk); !bytes.Equal(got, old) {
@@ -176,20 +175,12 @@ func TestKeygenFileModes(t *testing.T) {
 }
 
 // TestKeygenProgress checks the elapsed-time display used for long key
-// generations: shown with --progress, silent otherwise (stderr in tests is
-// not a terminal).
+// generations (cli.ShowElapsed): shown with --progress, silent otherwise
+// (stderr in tests is not a terminal).
 func TestKeygenProgress(t *testing.T) {
-	old := elapsedEvery
-	elapsedEvery = 5 * time.Millisecond
-	defer func() { elapsedEvery = old }()
-	var errb bytes.Buffer
-	s := &streams{Out: io.Discard, Err: &errb}
-	stop := showElapsed(context.Background(), s, "keygen: Falcon-512 over oracle")
-	time.Sleep(30 * time.Millisecond)
-	stop()
-	if !strings.Contains(errb.String(), "keygen: Falcon-512 over oracle: 0 s elapsed") {
-		t.Errorf("stderr %q", errb.String())
-	}
+	old := cli.ElapsedEvery
+	cli.ElapsedEvery = 5 * time.Millisecond
+	defer func() { cli.ElapsedEvery = old }()
 	dir := t.TempDir()
 	for _, progress := range []bool{false, true} {
 		args := []string{"keygen", "--params", "256", "--backend", "oracle", "--seed", "02", "--pk", filepath.Join(dir, "pk"), "--sk", filepath.Join(dir, "sk")}
@@ -212,14 +203,14 @@ func TestKeygenBothOrNeither(t *testing.T) {
 	dir := t.TempDir()
 	sk := filepath.Join(dir, "a.sk")
 	code, _, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", sk, "--seed", "01")
-	if code != exitUsage || !strings.Contains(errOut, "/dev/full") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "/dev/full") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(sk); err == nil {
 		t.Error("a.sk was written although the public key was not")
 	}
 	code, out, errOut := runCLI(t, "keygen", "--params", "64", "--pk", "/dev/full", "--sk", "-", "--seed", "01")
-	if code != exitUsage || out != "" {
+	if code != cli.ExitUsage || out != "" {
 		t.Errorf("--sk -: exit %d, %d bytes on stdout, stderr %q", code, len(out), errOut)
 	}
 }
@@ -232,9 +223,9 @@ func TestCompareShowsKeygenProgress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a shadowed key generation")
 	}
-	old := elapsedEvery
-	elapsedEvery = time.Millisecond
-	defer func() { elapsedEvery = old }()
+	old := cli.ElapsedEvery
+	cli.ElapsedEvery = time.Millisecond
+	defer func() { cli.ElapsedEvery = old }()
 	code, _, errOut := runCLI(t, "compare", "--backend", "native", "--params", "512", "--signatures", "1", "--progress", "--workers", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // oldCampaign writes what the fprlab of the old names left in a campaign
@@ -42,11 +44,11 @@ func TestLegacyCampaignDirectories(t *testing.T) {
 	old := filepath.Join(tmp, "old")
 	oldCampaign(t, old)
 	code := run(context.Background(), withB("triword", "--out", old), nil, &out, &errb)
-	if code != exitUsage || !strings.Contains(errb.String(), "cannot be resumed") || !strings.Contains(errb.String(), `now named "triword-b64const"`) {
+	if code != cli.ExitUsage || !strings.Contains(errb.String(), "cannot be resumed") || !strings.Contains(errb.String(), `now named "triword-b64const"`) {
 		t.Errorf("resume of an old directory: exit %d, %q", code, errb.String())
 	}
 	errb.Reset()
-	if code := run(context.Background(), []string{"merge", old, "--out", filepath.Join(tmp, "m")}, nil, &out, &errb); code != exitUsage {
+	if code := run(context.Background(), []string{"merge", old, "--out", filepath.Join(tmp, "m")}, nil, &out, &errb); code != cli.ExitUsage {
 		t.Errorf("merge of an old directory: exit %d, %q", code, errb.String())
 	}
 	// A directory of another backend records no names revision.
@@ -59,7 +61,7 @@ func TestLegacyCampaignDirectories(t *testing.T) {
 	}
 	// The retired name is refused with its meaning.
 	errb.Reset()
-	if code := run(context.Background(), withB("triword-fullconst"), nil, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "no backend has that arithmetic") {
+	if code := run(context.Background(), withB("triword-fullconst"), nil, &out, &errb); code != cli.ExitUsage || !strings.Contains(errb.String(), "no backend has that arithmetic") {
 		t.Errorf("--backend triword-fullconst: exit %d, %q", code, errb.String())
 	}
 }

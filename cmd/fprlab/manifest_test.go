@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // readManifestRun reads the one run of DIR/manifest.json.
@@ -229,7 +230,7 @@ func TestMergeRefusesInputAsOut(t *testing.T) {
 // names sweep and diverge; compare's names its default shadow; --shard says I counts
 // from 0 and --workers its range.
 func TestHelpTexts(t *testing.T) {
-	if code, out, errOut := runArgs("help", "nosuch"); code != exitUsage || out != "" || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
+	if code, out, errOut := runArgs("help", "nosuch"); code != cli.ExitUsage || out != "" || !strings.Contains(errOut, `unknown help topic "nosuch"`) {
 		t.Errorf("help nosuch: exit %d, %q, %q", code, out, errOut)
 	}
 	if code, out, _ := runArgs("help", "campaign", "slurm"); code != 0 || !strings.Contains(out, "campaign slurm") {
@@ -266,7 +267,7 @@ func TestWorkersRange(t *testing.T) {
 		{"tune", "--params", "512", "--signatures", "1", "--workers", "100000"},
 	} {
 		code, _, errOut := runArgs(args...)
-		if code != exitUsage || !strings.Contains(errOut, "parallel signatures (0 for the number of CPUs") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "parallel signatures (0 for the number of CPUs") {
 			t.Errorf("%q: exit %d, %q", args, code, errOut)
 		}
 	}
@@ -284,7 +285,7 @@ func TestRecordsDumpUnknownBackendAndReportFile(t *testing.T) {
 	if code, _, errOut := runArgs("compare", "--backend", "native", "--params", "512", "--signatures", "2", "--shard", "1/4", "--out", d); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if code, out, errOut := runArgs("records", "dump", d, "--backend", "emu64"); code != exitUsage || out != "" || !strings.Contains(errOut, "no backend emu64 (its backends: native)") {
+	if code, out, errOut := runArgs("records", "dump", d, "--backend", "emu64"); code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "no backend emu64 (its backends: native)") {
 		t.Errorf("dump of another backend: exit %d, %q, %q", code, out, errOut)
 	}
 	if code, _, errOut := runArgs("records", "dump", d, "--backend", "native"); code != 0 {
@@ -292,7 +293,7 @@ func TestRecordsDumpUnknownBackendAndReportFile(t *testing.T) {
 	}
 	doc := filepath.Join(d, "summary.json")
 	code, _, errOut := runArgs("report", "--in", doc, "--out", filepath.Join(filepath.Dir(d), "r.html"))
-	if code != exitUsage || !strings.Contains(errOut, "is a file, one document without the manifest.json") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "is a file, one document without the manifest.json") {
 		t.Errorf("report --in FILE: exit %d, %q", code, errOut)
 	}
 }

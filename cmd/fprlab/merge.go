@@ -8,6 +8,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/diverge"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/spf13/cobra"
 )
 
@@ -31,7 +32,7 @@ run.json); missing and duplicated shards are named by index, a unit recorded
 by two shards or missing from all is an error, and nothing is counted twice.
 --out must not be one of the shard directories.`
 
-func newMergeCmd(s *streams) *cobra.Command {
+func newMergeCmd(s *cli.Streams) *cobra.Command {
 	opts := &mergeOptions{}
 	cmd := &cobra.Command{
 		Use:   "merge DIR... --out DIR",
@@ -50,7 +51,7 @@ func newMergeCmd(s *streams) *cobra.Command {
 }
 
 // runMerge checks the shards, unites their records and writes the result.
-func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
+func runMerge(_ context.Context, opts *mergeOptions, s *cli.Streams) error {
 	if opts.Out == "" {
 		return errors.New("missing --out DIR")
 	}
@@ -65,7 +66,7 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 		if err != nil {
 			return err
 		}
-		if err := campaign.WriteManifest(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "sweep.json", releaseVersion(), m.Config, m.Summaries); err != nil {
+		if err := campaign.WriteManifest(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "sweep.json", releaseVersion(), m.Config, m.Summaries); err != nil {
 			return err
 		}
 		if opts.JSON {
@@ -78,11 +79,11 @@ func runMerge(_ context.Context, opts *mergeOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	if err := campaign.WriteManifest(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.commandArgv("merge"), "summary.json", releaseVersion(), m.Config, m.Summaries); err != nil {
+	if err := campaign.WriteManifest(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "summary.json", releaseVersion(), m.Config, m.Summaries); err != nil {
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, m.Summaries)
+		return cli.PrintJSON(s.Out, m.Summaries)
 	}
 	return campaign.WriteCompareText(s.Out, m.Summaries)
 }

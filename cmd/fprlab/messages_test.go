@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestRootHelpShadow: the root help says what the sampler's errors are
@@ -23,7 +25,7 @@ func TestRootHelpShadow(t *testing.T) {
 func TestPlotPrecisionCompareDir(t *testing.T) {
 	dir := conditionsDir(t, nil)
 	code, _, errOut := runCLI(t, "plot", "precision", "--in", dir, "--out", dir+"/p.svg")
-	if code != exitUsage || !strings.Contains(errOut, "in the sweep or compare documents") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "in the sweep or compare documents") {
 		t.Errorf("exit %d: %s", code, errOut)
 	}
 }

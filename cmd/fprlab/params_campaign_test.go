@@ -3,6 +3,8 @@ package main
 import (
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestCampaignParamsMessage: compare and tune refuse other degrees with the
@@ -15,7 +17,7 @@ func TestCampaignParamsMessage(t *testing.T) {
 		{"tune", "--scheme", "fn-dsa", "--params", "256"},
 	} {
 		code, _, stderr := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(stderr, "want 512 or 1024 (the parameter sets") || strings.Contains(stderr, "NIST KAT") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "want 512 or 1024 (the parameter sets") || strings.Contains(stderr, "NIST KAT") {
 			t.Errorf("case %d %v: exit %d, %q", i, args, code, stderr)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/plot"
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -72,7 +73,7 @@ func plotShort() string {
 	return "Draw a figure (" + strings.Join(names, ", ") + ") from compare, sweep, arith errors, tune or diverge JSON"
 }
 
-func newPlotCmd(s *streams) *cobra.Command {
+func newPlotCmd(s *cli.Streams) *cobra.Command {
 	opts := &plotOptions{}
 	cmd := &cobra.Command{
 		Use:   "plot KIND --in FILE|DIR --out FILE.png|.svg|.pdf",
@@ -96,7 +97,7 @@ func newPlotCmd(s *streams) *cobra.Command {
 }
 
 // runPlot reads the documents, draws the figure and writes it.
-func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
+func runPlot(_ context.Context, opts *plotOptions, s *cli.Streams) error {
 	kind, err := plot.ParseKind(opts.Kind)
 	if err != nil {
 		return err
@@ -148,7 +149,7 @@ func runPlot(_ context.Context, opts *plotOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	return s.writeOutputs(safefile.File{Path: opts.Out, Data: data})
+	return s.WriteOutputs(safefile.File{Path: opts.Out, Data: data})
 }
 
 // parseCosts reads the --cost BACKEND=N list (the last '=' separates: a

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/plot"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // exampleCampaign is the hand-written campaign of package results.
@@ -151,7 +152,7 @@ func TestPlotReportRefuseOwnInput(t *testing.T) {
 		{"plot", "histogram", "--in", link, "--out", doc, "--format", "svg"},
 	} {
 		code, _, errOut := runCLI(t, append(args, "--points", "8")...)
-		if code != exitUsage || !strings.Contains(errOut, "would replace its own input") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "would replace its own input") {
 			t.Errorf("%v: exit %d, stderr %q; want 2, refused", args, code, errOut)
 		}
 	}
@@ -171,7 +172,7 @@ func TestPlotReportRefuseOwnInput(t *testing.T) {
 func TestPlotFormatContradictsOut(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "x.svg")
 	code, _, errOut := runCLI(t, "plot", "histogram", "--in", exampleCampaign, "--out", out, "--format", "png")
-	if code != exitUsage || !strings.Contains(errOut, "contradicts") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "contradicts") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
 	if _, err := os.Stat(out); err == nil {
@@ -197,7 +198,7 @@ func TestCraftedDocumentRefused(t *testing.T) {
 		{"report", "--in", dir, "--out", filepath.Join(dir, "r.html"), "--allow-no-manifest"},
 	} {
 		code, _, errOut := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(errOut, "per_leaf.sum.histogram[0].log2") {
+		if code != cli.ExitUsage || !strings.Contains(errOut, "per_leaf.sum.histogram[0].log2") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
 		}
 	}
@@ -246,7 +247,7 @@ func TestPlotCost(t *testing.T) {
 		{[]string{"histogram", "--cost", "native=1"}, "--cost is for plot cost"},
 	} {
 		code, _, errs := runCLI(t, append(append([]string{"plot"}, c.args...), "--in", in, "--out", filepath.Join(t.TempDir(), "x.svg"))...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", c.args, code, errs, c.want)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // recordsDumpOptions holds the flags of records dump.
@@ -31,7 +32,7 @@ check it -- checksum, the directory's run, its backend -- and the directory
 is read under a shared lock. The output is written as it is read: its size
 follows the directory's, memory does not.`
 
-func newRecordsCmd(s *streams) *cobra.Command {
+func newRecordsCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "records",
 		Short: "Read the records of campaign directories",
@@ -58,7 +59,7 @@ func newRecordsCmd(s *streams) *cobra.Command {
 
 // runRecordsDump prints the directory's segments as JSON
 // (campaign.DumpRecords); a --backend is canonicalised when it parses.
-func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *streams) error {
+func runRecordsDump(ctx context.Context, opts *recordsDumpOptions, s *cli.Streams) error {
 	return campaign.DumpRecords(ctx, s.Out, opts.Dir, opts.Backend, func(name string) (string, bool) {
 		b, err := lookupBackend(name)
 		return b.Name, err == nil

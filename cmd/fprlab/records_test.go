@@ -6,6 +6,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // recordsCampaign is a fresh compare campaign over native and emu64.
@@ -44,7 +46,7 @@ func TestRecordsNotRegular(t *testing.T) {
 			{"compare", "--backend", "native,emu64", "--params", "512", "--signatures", "3", "--out", dir},
 		} {
 			code, _, errOut := runArgs(args...)
-			if code != exitUsage || !strings.Contains(errOut, f+" is not a regular file ("+c.kind+")") {
+			if code != cli.ExitUsage || !strings.Contains(errOut, f+" is not a regular file ("+c.kind+")") {
 				t.Errorf("%s: %s: exit %d, want 2 naming the file: %s", c.kind, args[0], code, errOut)
 			}
 		}
@@ -65,10 +67,10 @@ func TestRecordsDumpChecksAsResume(t *testing.T) {
 	if err := os.WriteFile(native, append(data, data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, errOut := runArgs("records", "dump", dir); code != exitUsage || !strings.Contains(errOut, "recorded twice") {
+	if code, out, errOut := runArgs("records", "dump", dir); code != cli.ExitUsage || !strings.Contains(errOut, "recorded twice") {
 		t.Errorf("duplicated segment: exit %d, want 2 (recorded twice): %s\n%.300s", code, errOut, out)
 	}
-	if code, _, errOut := runArgs("compare", "--backend", "native,emu64", "--params", "512", "--signatures", "3", "--out", dir); code != exitUsage || !strings.Contains(errOut, "recorded twice") {
+	if code, _, errOut := runArgs("compare", "--backend", "native,emu64", "--params", "512", "--signatures", "3", "--out", dir); code != cli.ExitUsage || !strings.Contains(errOut, "recorded twice") {
 		t.Errorf("resume of a duplicated segment: exit %d: %s", code, errOut)
 	}
 	if err := os.WriteFile(native, data, 0o644); err != nil {
@@ -78,14 +80,14 @@ func TestRecordsDumpChecksAsResume(t *testing.T) {
 	if err := os.WriteFile(stray, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runArgs("records", "dump", dir); code != exitUsage || !strings.Contains(errOut, stray+" is the records file of no backend of the run") {
+	if code, _, errOut := runArgs("records", "dump", dir); code != cli.ExitUsage || !strings.Contains(errOut, stray+" is the records file of no backend of the run") {
 		t.Errorf("stray records file: exit %d: %s", code, errOut)
 	}
 	if err := os.Remove(stray); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runArgs("records", "dump", dir, "--backend", "nope")
-	if code != exitUsage || out != "" || !strings.Contains(errOut, "no backend nope (its backends: native, emu64)") || strings.Contains(errOut, "triword") {
+	if code != cli.ExitUsage || out != "" || !strings.Contains(errOut, "no backend nope (its backends: native, emu64)") || strings.Contains(errOut, "triword") {
 		t.Errorf("--backend nope: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := runArgs("records", "dump", dir); code != 0 {
@@ -106,7 +108,7 @@ func TestRecordsEditedRun(t *testing.T) {
 	if err := os.WriteFile(run, []byte(strings.Replace(string(data), `"fprlab"`, `"edited"`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runArgs("records", "dump", dir); code != exitUsage || !strings.Contains(errOut, "run.json was edited") {
+	if code, _, errOut := runArgs("records", "dump", dir); code != cli.ExitUsage || !strings.Contains(errOut, "run.json was edited") {
 		t.Errorf("edited run.json: exit %d: %s", code, errOut)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/plot"
 	"github.com/fprlab/fprlab/analysis/report"
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -46,7 +47,7 @@ diff A DIR' does, and opens with what changed; as diff, it refuses backends
 measured under other conditions (scheme, key source, shadow, exact sigma,
 acceptance) unless --allow-mismatch, which marks each such row.`
 
-func newReportCmd(s *streams) *cobra.Command {
+func newReportCmd(s *cli.Streams) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report --in DIR --out report.html",
@@ -69,7 +70,7 @@ func newReportCmd(s *streams) *cobra.Command {
 }
 
 // runReport reads the campaign and writes its page.
-func runReport(_ context.Context, opts *reportOptions, s *streams) error {
+func runReport(_ context.Context, opts *reportOptions, s *cli.Streams) error {
 	if opts.In == "" || opts.Out == "" {
 		return errors.New("--in DIR and --out FILE are required")
 	}
@@ -104,5 +105,5 @@ func runReport(_ context.Context, opts *reportOptions, s *streams) error {
 	if err != nil {
 		return err
 	}
-	return s.writeOutputs(safefile.File{Path: opts.Out, Data: page})
+	return s.WriteOutputs(safefile.File{Path: opts.Out, Data: page})
 }

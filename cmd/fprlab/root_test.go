@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // runCLI runs the command line in-process and returns the exit code and
@@ -22,11 +25,11 @@ func TestBackendsJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
-	var rows []backendJSON
+	var rows []arith.CatalogEntry
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatalf("decoding --json output: %v\n%s", err, out)
 	}
-	seen := map[string]backendJSON{}
+	seen := map[string]arith.CatalogEntry{}
 	for _, r := range rows {
 		seen[r.Name] = r
 	}
@@ -56,7 +59,7 @@ func TestBackendsTable(t *testing.T) {
 
 func TestUnknownCommandIsUsageError(t *testing.T) {
 	code, _, errs := runCLI(t, "no-such-command")
-	if code != exitUsage || !strings.Contains(errs, "unknown command") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "unknown command") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 }
@@ -73,7 +76,7 @@ func TestVersion(t *testing.T) {
 func TestKatDegreeMessages(t *testing.T) {
 	for _, args := range [][]string{{"kat"}, {"accel", "counts"}, {"kat", "--params", "256"}, {"accel", "counts", "--params", "x"}} {
 		code, _, errs := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(errs, "512 or 1024") || strings.Contains(errs, "power of two") {
+		if code != cli.ExitUsage || !strings.Contains(errs, "512 or 1024") || strings.Contains(errs, "power of two") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
 	}
@@ -93,11 +96,11 @@ func TestCompletion(t *testing.T) {
 // as a command's unit tests do, without the flag layer.
 func TestRunFunctionsDirectly(t *testing.T) {
 	var out, errb bytes.Buffer
-	s := newStreams(nil, &out, &errb)
+	s := cli.NewStreams(nil, &out, &errb)
 	if err := runBackends(context.Background(), &backendsOptions{JSON: true}, s); err != nil {
 		t.Fatal(err)
 	}
-	var rows []backendJSON
+	var rows []arith.CatalogEntry
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) < 7 {
 		t.Fatalf("%v: %s", err, out.String())
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // testdata/fndsa_cli.json: signatures go-fn-dsa (commit e24833f) made with
@@ -78,13 +80,13 @@ func TestFNDSASignVerifyCommands(t *testing.T) {
 		if code, out, errs := runCLI(t, append([]string{"verify", "--pk", pk, "--msg", msg, "--sig", sig}, args...)...); code != 0 || out != "valid\n" {
 			t.Fatalf("vector %d: verify exit %d %q %q", i, code, out, errs)
 		}
-		if code, _, _ := runCLI(t, "verify", "--pk", pk, "--msg", msg, "--sig", sig); code != exitFalse {
-			t.Fatalf("vector %d: round-3 verify of an FN-DSA signature: exit %d, want %d", i, code, exitFalse)
+		if code, _, _ := runCLI(t, "verify", "--pk", pk, "--msg", msg, "--sig", sig); code != cli.ExitFalse {
+			t.Fatalf("vector %d: round-3 verify of an FN-DSA signature: exit %d, want %d", i, code, cli.ExitFalse)
 		}
 		bad, _ := hex.DecodeString(v.Sig)
 		bad[100] ^= 4
 		badSig := write("bad", hex.EncodeToString(bad), true)
-		if code, _, errs := runCLI(t, append([]string{"verify", "--pk", pk, "--msg", msg, "--sig", badSig}, args...)...); code != exitFalse || !strings.Contains(errs, "invalid signature") {
+		if code, _, errs := runCLI(t, append([]string{"verify", "--pk", pk, "--msg", msg, "--sig", badSig}, args...)...); code != cli.ExitFalse || !strings.Contains(errs, "invalid signature") {
 			t.Fatalf("vector %d: corrupted signature: exit %d %q", i, code, errs)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -79,7 +80,7 @@ message file holds hex text and the signature is written as hex text.
 from standard input. With --json the summary is printed as a JSON object
 {"out", "bytes", "format", "degree", "backend", "seeded", "scheme"}.`
 
-func newSignCmd(s *streams) *cobra.Command {
+func newSignCmd(s *cli.Streams) *cobra.Command {
 	opts := &signOptions{}
 	cmd := &cobra.Command{
 		Use:   "sign --sk FILE --msg FILE --out FILE",
@@ -109,7 +110,7 @@ func newSignCmd(s *streams) *cobra.Command {
 }
 
 // runSign signs the message and writes the signature.
-func runSign(_ context.Context, opts *signOptions, s *streams) error {
+func runSign(_ context.Context, opts *signOptions, s *cli.Streams) error {
 	if opts.Out == "" {
 		return fmt.Errorf("missing --out FILE")
 	}
@@ -117,7 +118,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 		return fmt.Errorf("--out - and --json would both write to standard output; give --out a file")
 	}
 	inputs := []safefile.Arg{{Flag: "sk", Path: opts.SK}, {Flag: "msg", Path: opts.Msg}}
-	if err := oneStdin(inputs...); err != nil {
+	if err := cli.OneStdin(inputs...); err != nil {
 		return err
 	}
 	if err := safefile.Distinct(inputs, []safefile.Arg{{Flag: "out", Path: opts.Out}}); err != nil {
@@ -145,7 +146,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	if err != nil {
 		return fmt.Errorf("--backend: %w", err)
 	}
-	skBytes, err := s.readInput("sk", opts.SK, maxPrivateKey, keyMode)
+	skBytes, err := s.ReadInput("sk", opts.SK, maxPrivateKey, cli.KeyMode)
 	if err != nil {
 		return err
 	}
@@ -155,7 +156,7 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 			return fmt.Errorf("secret key file %s: %w", opts.SK, err)
 		}
 	}
-	msg, err := s.readInput("msg", opts.Msg, maxMessage, messageMode(opts.Hex))
+	msg, err := s.ReadInput("msg", opts.Msg, maxMessage, cli.MessageMode(opts.Hex))
 	if err != nil {
 		return err
 	}
@@ -199,13 +200,13 @@ func runSign(_ context.Context, opts *signOptions, s *streams) error {
 	}
 	data := sig
 	if opts.Hex {
-		data = hexOutput(sig)
+		data = cli.HexOutput(sig)
 	}
-	if err := s.writeOutputs(safefile.File{Path: opts.Out, Data: data}); err != nil {
+	if err := s.WriteOutputs(safefile.File{Path: opts.Out, Data: data}); err != nil {
 		return err
 	}
 	if opts.JSON {
-		return printJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
+		return cli.PrintJSON(s.Out, signJSON{Out: opts.Out, Bytes: len(sig), Format: formatName,
 			Degree: 1 << logn, Backend: b.Name, Seeded: opts.SeedSet || opts.RawSeedSet, Scheme: sc.Name()})
 	}
 	if safefile.IsStdout(opts.Out) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // signFixture holds a Falcon-512 key pair and a message, written to files
@@ -180,7 +181,7 @@ func TestSignCLIErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		code, _, stderr := runCLI(t, append([]string{"sign"}, c.args...)...)
-		if code != exitUsage || !strings.HasPrefix(stderr, "fprlab: ") || !strings.Contains(stderr, c.want) {
+		if code != cli.ExitUsage || !strings.HasPrefix(stderr, "fprlab: ") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s: exit %d, stderr %q (want exit 2 mentioning %q)", c.name, code, stderr, c.want)
 		}
 	}
@@ -214,8 +215,8 @@ func TestSignThenVerifyCLI(t *testing.T) {
 		if code, stdout, stderr := runCLI(t, "verify", "--pk", f.pkPath, "--msg", f.msgPath, "--sig", out); code != 0 || stdout != "valid\n" {
 			t.Fatalf("verify %s: exit %d, stdout %q, stderr %q", format, code, stdout, stderr)
 		}
-		if code, _, _ := runCLI(t, "verify", "--pk", f.pkPath, "--msg", other, "--sig", out); code != exitFalse {
-			t.Fatalf("verify %s of another message: exit %d, want %d", format, code, exitFalse)
+		if code, _, _ := runCLI(t, "verify", "--pk", f.pkPath, "--msg", other, "--sig", out); code != cli.ExitFalse {
+			t.Fatalf("verify %s of another message: exit %d, want %d", format, code, cli.ExitFalse)
 		}
 	}
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/plugintest"
 )
 
@@ -190,7 +191,7 @@ func TestSlurmPluginPathAbsolute(t *testing.T) {
 	}
 	code, _, errOut = runCLI(t, "campaign", "slurm", "--shards", "2", "--out", t.TempDir(), "--", "compare",
 		"--backend=so:./nosuch.so", "--params", "512", "--signatures", "2")
-	if code != exitUsage || !strings.Contains(errOut, "so:./nosuch.so") {
+	if code != cli.ExitUsage || !strings.Contains(errOut, "so:./nosuch.so") {
 		t.Errorf("missing library: exit %d: %s", code, errOut)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -54,7 +55,7 @@ from FN-DSA's own key generation, or with --key-source falcon from round 3's
 over emu64; exact sigma the scheme's table) and has no KAT column: the NIST
 records are round 3's (--kat defaults to 0).`
 
-func newSweepCmd(s *streams) *cobra.Command {
+func newSweepCmd(s *cli.Streams) *cobra.Command {
 	opts := &sweepOptions{}
 	cmd := &cobra.Command{
 		Use:   "sweep (--format 'vprec:{24..80}' | --bits FROM:TO[:STEP]) --params 512|1024 (--signatures K | --kat-records A:B)",
@@ -117,12 +118,12 @@ type sweepPlan struct {
 
 // runSweep measures every format and reference backend: plan, open the
 // directory, measure, save, print.
-func runSweep(ctx context.Context, opts *sweepOptions, s *streams) error {
+func runSweep(ctx context.Context, opts *sweepOptions, s *cli.Streams) error {
 	p, err := planSweep(opts)
-	if err != nil || s.validateOnly {
+	if err != nil || s.ValidateOnly {
 		return err
 	}
-	s.stopOnInterrupt()
+	s.StopOnInterrupt()
 	closeDir, err := p.openDir(opts)
 	if err != nil {
 		return err
@@ -240,7 +241,7 @@ func (p *sweepPlan) openDir(opts *sweepOptions) (closeDir func(), err error) {
 // measure measures the formats of this shard in turn, each a compare
 // campaign as compare runs it (in the format's directory, with its
 // manifest).
-func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *streams) ([]shadow.Point, error) {
+func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *cli.Streams) ([]shadow.Point, error) {
 	sw := &campaign.Sweep{Config: p.cfg, Backends: p.bs, References: p.refs, KAT: opts.KAT, Dir: opts.Out, Run: p.run,
 		Version: releaseVersion(), ShardI: p.shardI, ShardN: p.shardN,
 		Measure: func(ctx context.Context, cfg shadow.Config, b arith.Backend, dir string) (*shadow.Summary, error) {
@@ -259,14 +260,14 @@ func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *streams)
 	}
 	points, err := sw.Points(ctx)
 	if err != nil && ctx.Err() != nil {
-		return nil, interrupted(opts.Out)
+		return nil, cli.Interrupted(opts.Out)
 	}
 	return points, err
 }
 
 // save returns the sweep document of the points and, with --out, writes
 // it and the manifest into the directory.
-func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *streams) ([]byte, error) {
+func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *cli.Streams) ([]byte, error) {
 	doc, err := campaign.SweepDocument(points, campaign.ShardName(p.shardI, p.shardN))
 	if err != nil || opts.Out == "" {
 		return doc, err
@@ -278,12 +279,12 @@ func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *streams) 
 	for i := range points {
 		sums = append(sums, points[i].Summary)
 	}
-	return doc, campaign.WriteManifest(opts.Out, "sweep", s.commandArgv("sweep"), "sweep.json", releaseVersion(), p.cfg, sums)
+	return doc, campaign.WriteManifest(opts.Out, "sweep", s.CommandArgv("sweep"), "sweep.json", releaseVersion(), p.cfg, sums)
 }
 
 // print prints the table and P*; a shard has no P* (it needs every
 // format) and its references are those it measured.
-func (p *sweepPlan) print(points []shadow.Point, s *streams) error {
+func (p *sweepPlan) print(points []shadow.Point, s *cli.Streams) error {
 	refs := p.refs
 	if p.shardN > 1 && len(points) == 0 {
 		_, err := fmt.Fprintf(s.Out, "sweep: shard %d/%d holds no format of this sweep: its %d formats go to the shards of their index modulo %d, none to shard %d (nothing to measure; merge accepts the empty shard)\n",

@@ -2,20 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/analysis/campaign"
-	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/tune"
 	"github.com/fprlab/fprlab/arith/oracle"
-	"github.com/fprlab/fprlab/internal/shellword"
-	"github.com/fprlab/fprlab/scheme"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // tuneOptions holds the flags of tune.
@@ -84,7 +80,7 @@ result (DIR/result.json) and manifest.json (what was run, for fprlab
 report --in DIR); the same command run again continues where it
 stopped.`
 
-func newTuneCmd(s *streams) *cobra.Command {
+func newTuneCmd(s *cli.Streams) *cobra.Command {
 	opts := &tuneOptions{}
 	cmd := &cobra.Command{
 		Use:   "tune --params 512|1024 --signatures K [--target 2^-46] [--statistic per-signature-worst|per-leaf-median] [--cost bits|accel-model]",
@@ -179,7 +175,7 @@ func tuneFormat(opts *tuneOptions) (string, error) {
 	return "vprec:%d" + campaign.VprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
-func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
+func runTune(ctx context.Context, opts *tuneOptions, s *cli.Streams) error {
 	cfg, err := tuneConfig(opts)
 	if err != nil {
 		return err
@@ -192,37 +188,18 @@ func runTune(ctx context.Context, opts *tuneOptions, s *streams) error {
 		if ckptPath, err = tune.Resume(opts.Out, &cfg, releaseVersion()); err != nil {
 			return err
 		}
-		s.stopOnInterrupt()
+		s.StopOnInterrupt()
 	}
 	res, err := tune.Search(ctx, cfg)
 	if err != nil {
 		if ctx.Err() != nil {
-			return interrupted(ckptPath)
+			return cli.Interrupted(ckptPath)
 		}
 		return err
 	}
-	data, err := json.MarshalIndent(res, "", "  ")
+	data, err := tune.Save(opts.Out, res, cfg, s.CommandArgv("tune"), releaseVersion())
 	if err != nil {
 		return err
-	}
-	data = append(data, '\n')
-	if opts.Out != "" {
-		if err := campaign.WriteFile(filepath.Join(opts.Out, tune.ResultName), data); err != nil {
-			return err
-		}
-		// The manifest, as compare and sweep write theirs: report --in
-		// DIR then says what was run.
-		argv := s.commandArgv("tune")
-		run := results.Run{Command: shellword.Join(argv), Argv: argv, Output: tune.ResultName, Version: releaseVersion(), Seed: cfg.Seed,
-			Signatures: int64(cfg.Signatures), Seconds: res.MeasuredSeconds,
-			Note:      fmt.Sprintf("%d plans on %d signatures each, %d confirmations on %d fresh signatures", len(res.Evaluations), res.Signatures, res.Confirmations, res.Confirm),
-			KeySource: res.KeySource}
-		if !scheme.IsDefault(cfg.Scheme) {
-			run.Scheme = res.Scheme
-		}
-		if err := campaign.WriteRunManifest(opts.Out, "fprlab tune, "+scheme.KeysTitle(res.Scheme, res.Params, res.KeySource), run); err != nil {
-			return err
-		}
 	}
 	if opts.JSON {
 		_, err := s.Out.Write(data)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 func TestTuneBadFlags(t *testing.T) {
@@ -31,7 +32,7 @@ func TestTuneBadFlags(t *testing.T) {
 		{[]string{"--params", "512", "--margin", "-1"}, "margin"},
 	} {
 		code, _, stderr := runCLI(t, append([]string{"tune"}, c.args...)...)
-		if code != exitUsage || !strings.Contains(stderr, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("tune %v: exit %d, stderr %q; want exit 2 naming %q", c.args, code, stderr, c.want)
 		}
 	}
@@ -182,7 +183,7 @@ func TestTuneFNDSA(t *testing.T) {
 	if code == 0 || !strings.Contains(stderr, "scheme") {
 		t.Errorf("FN-DSA over a round-3 directory: exit %d, %s", code, stderr)
 	}
-	if code, _, stderr := runCLI(t, "tune", "--scheme", "fn-dsa", "--params", "256"); code != exitUsage || !strings.Contains(stderr, "512 or 1024") {
+	if code, _, stderr := runCLI(t, "tune", "--scheme", "fn-dsa", "--params", "256"); code != cli.ExitUsage || !strings.Contains(stderr, "512 or 1024") {
 		t.Errorf("--scheme fn-dsa --params 256: exit %d, %s", code, stderr)
 	}
 }

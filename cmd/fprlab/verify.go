@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -45,7 +46,7 @@ input. With --json the verdict is printed as a JSON object
 {"valid", "degree", "format", "reason", "malformed"} (exit codes unchanged);
 it is printed for malformed input too.`
 
-func newVerifyCmd(s *streams) *cobra.Command {
+func newVerifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &verifyOptions{}
 	cmd := &cobra.Command{
 		Use:   "verify --pk FILE --msg FILE --sig FILE",
@@ -67,18 +68,18 @@ func newVerifyCmd(s *streams) *cobra.Command {
 }
 
 // runVerify verifies and reports the verdict.
-func runVerify(_ context.Context, opts *verifyOptions, s *streams) error {
+func runVerify(_ context.Context, opts *verifyOptions, s *cli.Streams) error {
 	v, verr, err := verifyInputs(opts, s)
 	if err != nil {
 		if opts.JSON {
-			if jerr := printJSON(s.Out, verifyJSON{Degree: v.Degree, Format: v.Format, Reason: err.Error(), Malformed: true}); jerr != nil {
+			if jerr := cli.PrintJSON(s.Out, verifyJSON{Degree: v.Degree, Format: v.Format, Reason: err.Error(), Malformed: true}); jerr != nil {
 				return errors.Join(err, jerr)
 			}
 		}
 		return err
 	}
 	if opts.JSON {
-		if err := printJSON(s.Out, v); err != nil {
+		if err := cli.PrintJSON(s.Out, v); err != nil {
 			return err
 		}
 	} else if verr == nil {
@@ -87,30 +88,30 @@ func runVerify(_ context.Context, opts *verifyOptions, s *streams) error {
 		}
 	}
 	if verr != nil {
-		return &exitError{code: exitFalse, err: fmt.Errorf("signature %s does not verify for message %s under key %s: %w", opts.Sig, opts.Msg, opts.PK, verr)}
+		return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("signature %s does not verify for message %s under key %s: %w", opts.Sig, opts.Msg, opts.PK, verr)}
 	}
 	return nil
 }
 
 // verifyInputs reads the inputs and verifies: err is malformed input, verr
 // the reason a well-formed signature is invalid.
-func verifyInputs(opts *verifyOptions, s *streams) (v verifyJSON, verr, err error) {
-	if err := oneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
+func verifyInputs(opts *verifyOptions, s *cli.Streams) (v verifyJSON, verr, err error) {
+	if err := cli.OneStdin(safefile.Arg{Flag: "pk", Path: opts.PK}, safefile.Arg{Flag: "msg", Path: opts.Msg}, safefile.Arg{Flag: "sig", Path: opts.Sig}); err != nil {
 		return v, nil, err
 	}
 	cs, fs, err := opts.parse()
 	if err != nil {
 		return v, nil, err
 	}
-	pkBytes, err := s.readInput("pk", opts.PK, maxPublicKey, keyMode)
+	pkBytes, err := s.ReadInput("pk", opts.PK, maxPublicKey, cli.KeyMode)
 	if err != nil {
 		return v, nil, err
 	}
-	msg, err := s.readInput("msg", opts.Msg, maxMessage, messageMode(opts.Hex))
+	msg, err := s.ReadInput("msg", opts.Msg, maxMessage, cli.MessageMode(opts.Hex))
 	if err != nil {
 		return v, nil, err
 	}
-	sigBytes, err := s.readInput("sig", opts.Sig, maxSignature, keyMode)
+	sigBytes, err := s.ReadInput("sig", opts.Sig, maxSignature, cli.KeyMode)
 	if err != nil {
 		return v, nil, err
 	}

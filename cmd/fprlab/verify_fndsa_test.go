@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // TestVerifyFNDSAMalformed: an FN-DSA signature of the wrong length or
@@ -37,8 +39,8 @@ func TestVerifyFNDSAMalformed(t *testing.T) {
 		{header, "header byte 0x38, want 0x39"},
 	} {
 		code, _, errOut := runCLI(t, "verify", "--scheme", "fn-dsa", "--pk", pk, "--msg", msg, "--sig", write("sig", c.sig))
-		if code != exitFalse || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "trailing") || strings.Contains(errOut, "unused bits") {
-			t.Errorf("case %d: exit %d, want %d with %q: %s", i, code, exitFalse, c.want, errOut)
+		if code != cli.ExitFalse || !strings.Contains(errOut, c.want) || strings.Contains(errOut, "trailing") || strings.Contains(errOut, "unused bits") {
+			t.Errorf("case %d: exit %d, want %d with %q: %s", i, code, cli.ExitFalse, c.want, errOut)
 		}
 	}
 }
@@ -60,10 +62,10 @@ func TestFNDSAPrehashLength(t *testing.T) {
 	sk, pk, s := write("sk", []byte(v.SKey)), write("pk", []byte(v.VKey)), write("sig", sig)
 	short := write("msg12", make([]byte, 12))
 	want := "holds 12 bytes, but a --prehash sha256 digest is 32 bytes"
-	if code, _, errOut := runCLI(t, "verify", "--scheme", "fn-dsa", "--prehash", "sha256", "--context", v.Ctx, "--pk", pk, "--msg", short, "--sig", s); code != exitUsage || !strings.Contains(errOut, want) {
+	if code, _, errOut := runCLI(t, "verify", "--scheme", "fn-dsa", "--prehash", "sha256", "--context", v.Ctx, "--pk", pk, "--msg", short, "--sig", s); code != cli.ExitUsage || !strings.Contains(errOut, want) {
 		t.Errorf("verify: exit %d: %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "sign", "--scheme", "fn-dsa", "--prehash", "sha256", "--sk", sk, "--msg", short, "--out", filepath.Join(dir, "out")); code != exitUsage || !strings.Contains(errOut, want) {
+	if code, _, errOut := runCLI(t, "sign", "--scheme", "fn-dsa", "--prehash", "sha256", "--sk", sk, "--msg", short, "--out", filepath.Join(dir, "out")); code != cli.ExitUsage || !strings.Contains(errOut, want) {
 		t.Errorf("sign: exit %d: %s", code, errOut)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // verifyFixture is a Falcon-512 key pair and a padded signature of a
@@ -61,16 +62,16 @@ func TestVerifyCommandValid(t *testing.T) {
 	dir, _, _, _ := verifyFiles(t)
 	p := func(n string) string { return filepath.Join(dir, n) }
 	code, out, errs := runCLI(t, "verify", "--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"))
-	if code != exitOK || out != "valid\n" || errs != "" {
+	if code != cli.ExitOK || out != "valid\n" || errs != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, out, errs = runCLI(t, "verify", "--hex", "--pk", p("pk.hex"), "--msg", p("msg.hex"), "--sig", p("sig.hex"))
-	if code != exitOK || out != "valid\n" {
+	if code != cli.ExitOK || out != "valid\n" {
 		t.Fatalf("--hex: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	code, out, _ = runCLI(t, "verify", "--json", "--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"))
 	var v verifyJSON
-	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitOK {
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != cli.ExitOK {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}
 	if !v.Valid || v.Degree != 512 || v.Format != "padded" || v.Reason != "" {
@@ -95,13 +96,13 @@ func TestVerifyCommandInvalid(t *testing.T) {
 		{"--pk", p("pk"), "--msg", p("other"), "--sig", p("sig")},
 	} {
 		code, out, errs := runCLI(t, append([]string{"verify"}, c...)...)
-		if code != exitFalse || out != "" || !strings.Contains(errs, "does not verify") || !strings.Contains(errs, "invalid signature") {
+		if code != cli.ExitFalse || out != "" || !strings.Contains(errs, "does not verify") || !strings.Contains(errs, "invalid signature") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", c, code, out, errs)
 		}
 	}
 	code, out, _ := runCLI(t, "verify", "--json", "--pk", p("pk"), "--msg", p("other"), "--sig", p("sig"))
 	var v verifyJSON
-	if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitFalse || v.Valid || v.Reason == "" {
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != cli.ExitFalse || v.Valid || v.Reason == "" {
 		t.Fatalf("--json invalid: exit %d, %v, %+v", code, err, v)
 	}
 }
@@ -135,7 +136,7 @@ func TestVerifyCommandErrors(t *testing.T) {
 		{"unknown flag", []string{"--pk", p("pk"), "--msg", p("msg"), "--sig", p("sig"), "--format", "ct"}, "unknown flag"},
 	} {
 		code, out, errs := runCLI(t, append([]string{"verify"}, c.args...)...)
-		if code != exitUsage || out != "" || !strings.HasPrefix(errs, "fprlab: ") || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || out != "" || !strings.HasPrefix(errs, "fprlab: ") || !strings.Contains(errs, c.want) {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q (want %q)", c.name, code, out, errs, c.want)
 		}
 	}
@@ -171,7 +172,7 @@ func TestVerifyJSONAlwaysComplete(t *testing.T) {
 	} {
 		code, out, errs := runCLI(t, append([]string{"verify", "--json"}, args...)...)
 		var v verifyJSON
-		if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitUsage || v.Valid || !v.Malformed || v.Reason == "" || errs == "" {
+		if err := json.Unmarshal([]byte(out), &v); err != nil || code != cli.ExitUsage || v.Valid || !v.Malformed || v.Reason == "" || errs == "" {
 			t.Errorf("%v: exit %d, stdout %q (%v), stderr %q", args, code, out, err, errs)
 		}
 	}
@@ -193,7 +194,7 @@ func TestHexIsForTheMessage(t *testing.T) {
 		}
 	}
 	f := newSignFixture(t)
-	msgHex := f.write(t, "msg.hex", hexOutput(f.msg))
+	msgHex := f.write(t, "msg.hex", cli.HexOutput(f.msg))
 	out := filepath.Join(f.dir, "s.hex")
 	if code, _, stderr := runCLI(t, "sign", "--sk", f.skPath, "--msg", msgHex, "--out", out, "--hex"); code != 0 {
 		t.Fatalf("sign --hex with a binary key: exit %d, %s", code, stderr)

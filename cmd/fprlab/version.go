@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // version is the release of fprlab; builds from a module cache report the
@@ -52,7 +54,7 @@ func programVersion() string {
 // versionOptions holds the flags of version (none).
 type versionOptions struct{}
 
-func newVersionCmd(s *streams) *cobra.Command {
+func newVersionCmd(s *cli.Streams) *cobra.Command {
 	opts := &versionOptions{}
 	return &cobra.Command{
 		Use:   "version",
@@ -64,7 +66,7 @@ func newVersionCmd(s *streams) *cobra.Command {
 	}
 }
 
-func runVersion(_ context.Context, _ *versionOptions, s *streams) error {
+func runVersion(_ context.Context, _ *versionOptions, s *cli.Streams) error {
 	_, err := fmt.Fprintf(s.Out, "fprlab %s (%s %s/%s)\n", programVersion(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	return err
 }
