@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -98,4 +99,24 @@ func FormatRounding(name string) (rounding string) {
 		}
 	}
 	return rounding
+}
+
+// SweepFormats expands a sweep's --format list (ExpandFormats) or its
+// --bits range with exponent width exp and rounding (VprecFormats) into
+// backend names, at most MaxFormats of them; one of the two is required.
+func SweepFormats(format, bits string, exp int, rounding string) (names []string, err error) {
+	switch {
+	case format != "" && bits != "":
+		return nil, errors.New("--format and --bits exclude each other")
+	case format != "":
+		names, err = ExpandFormats(format)
+	case bits != "":
+		names, err = VprecFormats(bits, exp, rounding)
+	default:
+		return nil, errors.New("missing --format or --bits (for instance --bits 24:80)")
+	}
+	if err == nil && len(names) > MaxFormats {
+		err = fmt.Errorf("%d formats: at most %d in one sweep", len(names), MaxFormats)
+	}
+	return names, err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -154,37 +153,6 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 }
 
-// splitBackends splits a comma-separated backend list. A precision plan may
-// separate its entries with commas too (plan:fft=vprec:60,all=vprec:53):
-// an item of the form KEY=FORMAT after a plan, KEY a word without ':' (a
-// stage, all, or a mistake the plan reports, such as the rest of a
-// plugin's path cut at a ','), belongs to that plan. Backend names with
-// '=' have a family before it (vprec:64:e11:sr=5).
-func splitBackends(list string) []string {
-	var out []string
-	for _, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		key, _, isEntry := strings.Cut(item, "=")
-		if isEntry && key != "" && !strings.Contains(key, ":") && len(out) > 0 && strings.HasPrefix(out[len(out)-1], "plan:") {
-			out[len(out)-1] += "," + item
-			continue
-		}
-		out = append(out, item)
-	}
-	return out
-}
-
-// listedBackend looks up names[i] of a backend list. A plugin library that
-// does not exist, with more items after it, may be a path holding a ','
-// that the list was split at: the error says how to name it.
-func listedBackend(names []string, i int) (arith.Backend, error) {
-	b, err := lookupBackend(names[i])
-	if err != nil && strings.HasPrefix(names[i], "so:") && i+1 < len(names) && errors.Is(err, fs.ErrNotExist) {
-		err = fmt.Errorf("%w (a backend list is split at ','; name a plugin whose path holds a ',' as a plan of its arithmetic alone, plan:all=so:PATH, with the ',' written %%2C)", err)
-	}
-	return b, err
-}
-
 // compareConfig validates the flags into a campaign configuration.
 func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error) {
 	var cfg shadow.Config
@@ -194,22 +162,14 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err := opts.checkMeasureFlags(); err != nil {
 		return nil, cfg, err
 	}
-	var bs []arith.Backend
-	seen := map[string]bool{}
-	names := splitBackends(opts.Backends)
-	for i := range names {
-		b, err := listedBackend(names, i)
-		if err != nil {
-			return nil, cfg, err
-		}
-		if seen[b.Name] {
-			return nil, cfg, fmt.Errorf("--backend names %s twice", b.Name)
-		}
+	bs, err := campaign.LookupBackends(campaign.SplitBackends(opts.Backends), lookupBackend, "--backend names %s twice")
+	if err != nil {
+		return nil, cfg, err
+	}
+	for _, b := range bs {
 		if b.Name == "dd" && opts.Shadow == string(shadow.ShadowDD) {
 			return nil, cfg, errors.New("--backend dd is the dd shadow itself: measure it with --shadow oracle")
 		}
-		seen[b.Name] = true
-		bs = append(bs, b)
 	}
 	logn, err := paramSetLogn(opts.Params)
 	if err != nil {

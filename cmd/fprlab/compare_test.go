@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -214,30 +213,6 @@ func TestKatFirstDivergence(t *testing.T) {
 	if got.FirstMismatch == nil || got.FirstMismatch.Field != "sm" || got.FirstDivergence == nil ||
 		got.FirstDivergence.Phase != "sign" || !strings.Contains(got.FirstDivergence.Where, "sampler call") {
 		t.Errorf("got %s", out.String())
-	}
-}
-
-func TestSweepFormats(t *testing.T) {
-	for _, tc := range []struct {
-		opts sweepOptions
-		want string
-	}{
-		{sweepOptions{Format: "vprec:{24..26}"}, "vprec:24 vprec:25 vprec:26"},
-		{sweepOptions{Format: "vprec:{30..31}:e11:rz,native"}, "vprec:30:e11:rz vprec:31:e11:rz native"},
-		{sweepOptions{Bits: "24:30:3", Rounding: "rn"}, "vprec:24 vprec:27 vprec:30"},
-		{sweepOptions{Bits: "40:41", Rounding: "rz"}, "vprec:40:e11:rz vprec:41:e11:rz"},
-		{sweepOptions{Bits: "40:40", Exp: 8, Rounding: "rn"}, "vprec:40:e8"},
-	} {
-		got, err := sweepFormats(&tc.opts)
-		if err != nil || strings.Join(got, " ") != tc.want {
-			t.Errorf("%+v: %v, %v; want %s", tc.opts, got, err, tc.want)
-		}
-	}
-	for _, bad := range []sweepOptions{{}, {Format: "a", Bits: "1:2"}, {Bits: "30:20"}, {Bits: "1:2:0"}, {Bits: "x"}, {Format: "vprec:{9..1}"}, {Bits: "1:5000"},
-		{Bits: "1:9223372036854775807"}, {Bits: "-9223372036854775808:9223372036854775807"}, {Bits: "0:3"}} {
-		if got, err := sweepFormats(&bad); err == nil {
-			t.Errorf("%+v accepted: %v", bad, got)
-		}
 	}
 }
 
@@ -447,13 +422,5 @@ func TestSweepShardsMerge(t *testing.T) {
 	errb.Reset()
 	if code := run(context.Background(), []string{"merge", dirs[0], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "missing shards") {
 		t.Errorf("one shard of two: exit %d, %q", code, errb.String())
-	}
-}
-
-func TestSplitBackends(t *testing.T) {
-	got := splitBackends("native, plan:fft=vprec:60,ldl=vprec:64,all=vprec:53,triword,plan:all=vprec:40,vprec:40:e11:sr=3")
-	want := []string{"native", "plan:fft=vprec:60,ldl=vprec:64,all=vprec:53", "triword", "plan:all=vprec:40", "vprec:40:e11:sr=3"}
-	if !slices.Equal(got, want) {
-		t.Errorf("splitBackends = %q, want %q", got, want)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -86,24 +85,6 @@ func newSweepCmd(s *cli.Streams) *cobra.Command {
 	return cmd
 }
 
-// sweepFormats expands --format or --bits into backend names.
-func sweepFormats(opts *sweepOptions) (names []string, err error) {
-	switch {
-	case opts.Format != "" && opts.Bits != "":
-		return nil, errors.New("--format and --bits exclude each other")
-	case opts.Format != "":
-		names, err = campaign.ExpandFormats(opts.Format)
-	case opts.Bits != "":
-		names, err = campaign.VprecFormats(opts.Bits, opts.Exp, opts.Rounding)
-	default:
-		return nil, errors.New("missing --format or --bits (for instance --bits 24:80)")
-	}
-	if err == nil && len(names) > campaign.MaxFormats {
-		err = fmt.Errorf("%d formats: at most %d in one sweep", len(names), campaign.MaxFormats)
-	}
-	return names, err
-}
-
 // sweepPlan is a sweep's validated flags: the backends measured (the
 // --reference ones first), the campaign configuration of every format,
 // the shard of the formats this process measures, and the SHA-256 of the
@@ -146,7 +127,7 @@ func runSweep(ctx context.Context, opts *sweepOptions, s *cli.Streams) error {
 
 // planSweep validates the flags into a plan.
 func planSweep(opts *sweepOptions) (*sweepPlan, error) {
-	names, err := sweepFormats(opts)
+	names, err := campaign.SweepFormats(opts.Format, opts.Bits, opts.Exp, opts.Rounding)
 	if err != nil {
 		return nil, err
 	}
@@ -154,9 +135,14 @@ func planSweep(opts *sweepOptions) (*sweepPlan, error) {
 		return nil, fmt.Errorf("--kat %d: want 0..100", opts.KAT)
 	}
 	p := &sweepPlan{}
-	if p.bs, p.refs, err = sweepBackends(opts.References, names); err != nil {
+	var refs []string
+	if opts.References != "" {
+		refs = campaign.SplitBackends(opts.References) // a plan's entries may be separated by commas too
+	}
+	if p.bs, err = campaign.LookupBackends(append(refs, names...), lookupBackend, "format %s is listed twice"); err != nil {
 		return nil, err
 	}
+	p.refs = len(refs)
 	opts.Backends = p.bs[0].Name
 	_, p.cfg, err = compareConfig(&opts.compareOptions)
 	if err == nil && !p.cfg.Scheme.ReplaysNISTKAT() {
@@ -181,34 +167,6 @@ func planSweep(opts *sweepOptions) (*sweepPlan, error) {
 	p.shardI, p.shardN = p.cfg.Shard, p.cfg.Shards
 	p.cfg.Shard, p.cfg.Shards = 0, 0
 	return p, nil
-}
-
-// sweepBackends resolves the --reference list and the formats, references
-// first, refusing a backend listed twice; refs is the number of
-// references.
-func sweepBackends(references string, formats []string) (bs []arith.Backend, refs int, err error) {
-	var refNames []string
-	if references != "" {
-		refNames = splitBackends(references) // a plan's entries may be separated by commas too
-	}
-	seen := map[string]bool{}
-	for i, n := range append(refNames, formats...) {
-		var b arith.Backend
-		if i < len(refNames) {
-			b, err = listedBackend(refNames, i) // a --reference list
-		} else {
-			b, err = lookupBackend(strings.TrimSpace(n))
-		}
-		if err != nil {
-			return nil, 0, err
-		}
-		if seen[b.Name] {
-			return nil, 0, fmt.Errorf("format %s is listed twice", b.Name)
-		}
-		seen[b.Name] = true
-		bs = append(bs, b)
-	}
-	return bs, len(refNames), nil
 }
 
 // openDir opens the sweep directory (--out), locked for the whole sweep
