@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 )
 
 func newArithCmd(s *cli.Streams) *cobra.Command {
@@ -232,7 +233,7 @@ func loadErrorsCheckpoint(o *arithErrorsOptions, cfg analysis.OpErrorConfig, s *
 		return nil, nil
 	}
 	s.StopOnInterrupt()
-	ckpt, err := analysis.LoadOpErrorCheckpoint(o.Checkpoint, cfg, releaseVersion())
+	ckpt, err := analysis.LoadOpErrorCheckpoint(o.Checkpoint, cfg, version.Release())
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -268,7 +269,7 @@ var segmentUnits = shadow.DefaultSegmentUnits
 // directory opts.Out when set, with its manifest) and returns the
 // summaries.
 func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs []arith.Backend, s *cli.Streams) ([]*shadow.Summary, error) {
-	c := &campaign.Compare{Config: cfg, Backends: bs, Dir: opts.Out, KATRecords: opts.KATRecords, Version: releaseVersion(), SegmentUnits: segmentUnits}
+	c := &campaign.Compare{Config: cfg, Backends: bs, Dir: opts.Out, KATRecords: opts.KATRecords, Version: version.Release(), SegmentUnits: segmentUnits}
 	if opts.Certify {
 		c.Annotate = func(sum *shadow.Summary, b arith.Backend) error { return certifySummary(cfg, b, sum) }
 	}
@@ -292,7 +293,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 	if err != nil || opts.Out == "" {
 		return sums, err
 	}
-	return sums, campaign.WriteManifest(opts.Out, "compare", s.CommandArgv("compare"), "summary.json", releaseVersion(), cfg, sums)
+	return sums, campaign.WriteManifest(opts.Out, "compare", s.CommandArgv("compare"), "summary.json", version.Release(), cfg, sums)
 }
 
 // compareProgress reports done/total, rate and ETA at most every 2 s.

@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/internal/version"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -203,7 +204,7 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *cli.Streams) error
 			// one with --shadow none.
 			flags["shadow"] = opts.Shadow
 		}
-		res, err = cp.RunDir(ctx, opts.Out, flags, releaseVersion(), shard, from, to, progress)
+		res, err = cp.RunDir(ctx, opts.Out, flags, version.Release(), shard, from, to, progress)
 	}
 	if err != nil && ctx.Err() != nil {
 		return cli.Interrupted(opts.Out)

@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/internal/version"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -136,7 +137,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	if opts.Checkpoint != "" {
 		s.StopOnInterrupt()
 		ckpt = &kat.Checkpoint{Done: map[string][]falcon.KATRecord{}}
-		if _, err := checkpoint.Load(opts.Checkpoint, kat.Identity(logn, releaseVersion()), ckpt); err != nil {
+		if _, err := checkpoint.Load(opts.Checkpoint, kat.Identity(logn, version.Release()), ckpt); err != nil {
 			return err
 		}
 	}
@@ -146,7 +147,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 		if err != nil {
 			return err
 		}
-		r, err := kat.Regenerate(ctx, kb, b, mode, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, releaseVersion())
+		r, err := kat.Regenerate(ctx, kb, b, mode, logn, opts.Records, ref.Records, s.Err, ckpt, opts.Checkpoint, version.Release())
 		if err != nil {
 			if ctx.Err() != nil {
 				return cli.Interrupted(opts.Checkpoint)

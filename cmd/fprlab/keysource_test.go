@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fprlab/fprlab/internal/version"
 )
 
 // readJSONFile decodes DIR/name into a map.
@@ -111,7 +113,7 @@ func TestCompareKeySource(t *testing.T) {
 		Shadow     string   `json:"shadow"`
 		ExactSigma string   `json:"exact_sigma"`
 		Scheme     string   `json:"scheme"`
-	}{"compare", releaseVersion(), []string{"native"}, 512, 2, 1, "key-source", "dd", "reference", "fn-dsa"}, "", "  ")
+	}{"compare", version.Release(), []string{"native"}, 512, 2, 1, "key-source", "dd", "reference", "fn-dsa"}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

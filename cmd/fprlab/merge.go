@@ -9,6 +9,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/diverge"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -62,11 +63,11 @@ func runMerge(_ context.Context, opts *mergeOptions, s *cli.Streams) error {
 		return mergeDiverge(opts, s)
 	}
 	if campaign.IsSweep(opts.Dirs[0]) {
-		m, err := campaign.MergeSweep(opts.Dirs, opts.Out, releaseVersion())
+		m, err := campaign.MergeSweep(opts.Dirs, opts.Out, version.Release())
 		if err != nil {
 			return err
 		}
-		if err := campaign.WriteManifest(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "sweep.json", releaseVersion(), m.Config, m.Summaries); err != nil {
+		if err := campaign.WriteManifest(opts.Out, "sweep (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "sweep.json", version.Release(), m.Config, m.Summaries); err != nil {
 			return err
 		}
 		if opts.JSON {
@@ -79,7 +80,7 @@ func runMerge(_ context.Context, opts *mergeOptions, s *cli.Streams) error {
 	if err != nil {
 		return err
 	}
-	if err := campaign.WriteManifest(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "summary.json", releaseVersion(), m.Config, m.Summaries); err != nil {
+	if err := campaign.WriteManifest(opts.Out, "compare (merged from "+strconv.Itoa(m.Shards)+" shards)", s.CommandArgv("merge"), "summary.json", version.Release(), m.Config, m.Summaries); err != nil {
 		return err
 	}
 	if opts.JSON {

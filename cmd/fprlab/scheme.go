@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -70,20 +68,10 @@ func (sf *schemeFlags) add(cmd *cobra.Command) {
 	sf.changed = cmd.Flags().Changed
 }
 
-// contextSigning is what sign and verify do with a scheme.ContextSigner:
-// its context and pre-hash, and the length of the pre-hash's digest (0
-// for the raw message).
-type contextSigning struct {
-	scheme.ContextSigner
-	ctx        []byte
-	preHash    string
-	digestSize int
-}
-
 // parse parses the flags: the scheme, and either its context signing
 // (cs) or, for a scheme without it, its falcon.h formats (fs; round 3),
 // for which --context and --prehash are refused rather than ignored.
-func (sf *schemeFlags) parse() (cs *contextSigning, fs scheme.Formatter, err error) {
+func (sf *schemeFlags) parse() (cs *scheme.Context, fs scheme.Formatter, err error) {
 	sc, err := parseScheme(sf.Scheme)
 	if err != nil {
 		return nil, nil, err
@@ -101,18 +89,8 @@ func (sf *schemeFlags) parse() (cs *contextSigning, fs scheme.Formatter, err err
 		}
 		return nil, fs, nil
 	}
-	ctx, err := hex.DecodeString(strings.TrimSpace(sf.Context))
-	if err != nil {
-		return nil, nil, fmt.Errorf("--context must be hex, got %q", sf.Context)
-	}
-	if len(ctx) > c.MaxContext() {
-		return nil, nil, fmt.Errorf("--context is %d bytes, more than %d", len(ctx), c.MaxContext())
-	}
-	ph, size, err := c.PreHash(sf.PreHash)
-	if err != nil {
-		return nil, nil, fmt.Errorf("--prehash: %w", err)
-	}
-	return &contextSigning{ContextSigner: c, ctx: ctx, preHash: ph, digestSize: size}, nil, nil
+	cs, err = scheme.NewContext(c, sf.Context, sf.PreHash)
+	return cs, nil, err
 }
 
 func isContextSigner(sc scheme.Scheme) bool {
@@ -123,36 +101,6 @@ func isContextSigner(sc scheme.Scheme) bool {
 func isFormatter(sc scheme.Scheme) bool {
 	_, ok := sc.(scheme.Formatter)
 	return ok
-}
-
-// checkDigest refuses a message file that should hold a --prehash digest
-// but has another length: a signature of such bytes claims a hash that
-// never produced them.
-func (cs *contextSigning) checkDigest(msg []byte, path string) error {
-	if n := cs.digestSize; n != 0 && len(msg) != n {
-		return fmt.Errorf("message file %s holds %d bytes, but a --prehash %s digest is %d bytes", path, len(msg), cs.preHash, n)
-	}
-	return nil
-}
-
-// verify is verifyInputs' verdict for a context signer: a key that cannot
-// be decoded, or a signature that cannot be judged, is malformed input
-// (err); a judged one that does not verify is verr.
-func (cs *contextSigning) verify(v verifyJSON, pkBytes, sigBytes, msg []byte, opts *verifyOptions) (verifyJSON, error, error) {
-	logn, verr := cs.VerifyContext(pkBytes, cs.ctx, cs.preHash, msg, sigBytes)
-	if logn == 0 {
-		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, verr)
-	}
-	v.Degree = 1 << logn
-	v.Format = cs.Name()
-	if verr != nil && !errors.Is(verr, scheme.ErrInvalidSignature) {
-		return v, nil, fmt.Errorf("verifying %s: %w", opts.Sig, verr)
-	}
-	v.Valid = verr == nil
-	if verr != nil {
-		v.Reason = verr.Error()
-	}
-	return v, verr, nil
 }
 
 // The --key-source flag of compare, sweep and tune: the keys an FN-DSA campaign

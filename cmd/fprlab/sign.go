@@ -161,7 +161,7 @@ func runSign(_ context.Context, opts *signOptions, s *cli.Streams) error {
 		return err
 	}
 	if cs != nil {
-		if err := cs.checkDigest(msg, opts.Msg); err != nil {
+		if err := cs.CheckDigest(msg, opts.Msg); err != nil {
 			return err
 		}
 	}
@@ -185,7 +185,7 @@ func runSign(_ context.Context, opts *signOptions, s *cli.Streams) error {
 	var logn uint
 	var sc scheme.Scheme = fs
 	if cs != nil {
-		sig, logn, err = cs.SignContext(b, skBytes, cs.ctx, cs.preHash, msg, rng)
+		sig, logn, err = cs.SignContext(b, skBytes, cs.Ctx, cs.PreHash, msg, rng)
 		sc = cs
 	} else {
 		sig, err = fs.SignFormat(b, sk, msg, format, mode, rng)
@@ -219,7 +219,7 @@ func runSign(_ context.Context, opts *signOptions, s *cli.Streams) error {
 
 // rawSignSeed reads --raw-seed: exactly the random bytes one signature of
 // the scheme reads, for a scheme.SeededSigner only.
-func rawSignSeed(opts *signOptions, fs scheme.Formatter, cs *contextSigning) (io.Reader, error) {
+func rawSignSeed(opts *signOptions, fs scheme.Formatter, cs *scheme.Context) (io.Reader, error) {
 	if opts.SeedSet {
 		return nil, errors.New("--seed and --raw-seed are two forms of one seed: give one")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 )
 
 // sweepOptions holds the flags of sweep.
@@ -181,7 +182,7 @@ func (p *sweepPlan) openDir(opts *sweepOptions) (closeDir func(), err error) {
 	for _, b := range p.bs {
 		formats = append(formats, b.Name)
 	}
-	id, err := campaign.NewSweepIdentity(p.cfg, formats, p.refs, opts.KAT, p.shardI, p.shardN, opts.KATRecords, releaseVersion())
+	id, err := campaign.NewSweepIdentity(p.cfg, formats, p.refs, opts.KAT, p.shardI, p.shardN, opts.KATRecords, version.Release())
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func (p *sweepPlan) openDir(opts *sweepOptions) (closeDir func(), err error) {
 // manifest).
 func (p *sweepPlan) measure(ctx context.Context, opts *sweepOptions, s *cli.Streams) ([]shadow.Point, error) {
 	sw := &campaign.Sweep{Config: p.cfg, Backends: p.bs, References: p.refs, KAT: opts.KAT, Dir: opts.Out, Run: p.run,
-		Version: releaseVersion(), ShardI: p.shardI, ShardN: p.shardN,
+		Version: version.Release(), ShardI: p.shardI, ShardN: p.shardN,
 		Measure: func(ctx context.Context, cfg shadow.Config, b arith.Backend, dir string) (*shadow.Summary, error) {
 			co := opts.compareOptions
 			co.Backends, co.Out, co.JSON = b.Name, dir, true
@@ -237,7 +238,7 @@ func (p *sweepPlan) save(opts *sweepOptions, points []shadow.Point, s *cli.Strea
 	for i := range points {
 		sums = append(sums, points[i].Summary)
 	}
-	return doc, campaign.WriteManifest(opts.Out, "sweep", s.CommandArgv("sweep"), "sweep.json", releaseVersion(), p.cfg, sums)
+	return doc, campaign.WriteManifest(opts.Out, "sweep", s.CommandArgv("sweep"), "sweep.json", version.Release(), p.cfg, sums)
 }
 
 // print prints the table and P*; a shard has no P* (it needs every

@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/tune"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 )
 
 // tuneOptions holds the flags of tune.
@@ -185,7 +186,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *cli.Streams) error {
 	}
 	var ckptPath string
 	if opts.Out != "" {
-		if ckptPath, err = tune.Resume(opts.Out, &cfg, releaseVersion()); err != nil {
+		if ckptPath, err = tune.Resume(opts.Out, &cfg, version.Release()); err != nil {
 			return err
 		}
 		s.StopOnInterrupt()
@@ -197,7 +198,7 @@ func runTune(ctx context.Context, opts *tuneOptions, s *cli.Streams) error {
 		}
 		return err
 	}
-	data, err := tune.Save(opts.Out, res, cfg, s.CommandArgv("tune"), releaseVersion())
+	data, err := tune.Save(opts.Out, res, cfg, s.CommandArgv("tune"), version.Release())
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/version"
 )
 
 func TestTuneBadFlags(t *testing.T) {
@@ -277,7 +278,7 @@ func TestTuneKeySource(t *testing.T) {
 	if err := os.MkdirAll(old, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	oldID := checkpoint.Identity{Command: "tune", Version: releaseVersion(), Flags: map[string]string{
+	oldID := checkpoint.Identity{Command: "tune", Version: version.Release(), Flags: map[string]string{
 		"params": "512", "target": "-40", "margin": "0.5", "statistic": "per-signature-worst", "seed": "tune-keys", "keys": "1",
 		"format": "vprec:%d", "scheme": "fn-dsa"}}
 	// The round-3-key search's identity is the old one (Load compares).

@@ -116,10 +116,20 @@ func verifyInputs(opts *verifyOptions, s *cli.Streams) (v verifyJSON, verr, err 
 		return v, nil, err
 	}
 	if cs != nil {
-		if err := cs.checkDigest(msg, opts.Msg); err != nil {
+		if err := cs.CheckDigest(msg, opts.Msg); err != nil {
 			return v, nil, err
 		}
-		return cs.verify(v, pkBytes, sigBytes, msg, opts)
+		logn, verr, err := cs.VerifyInput(pkBytes, msg, sigBytes, opts.PK, opts.Sig)
+		if logn != 0 {
+			v.Degree, v.Format = 1<<logn, cs.Name()
+		}
+		if err == nil {
+			v.Valid = verr == nil
+			if verr != nil {
+				v.Reason = verr.Error()
+			}
+		}
+		return v, verr, err
 	}
 	pk, err := falcon.DecodePublicKey(pkBytes)
 	if err != nil {
