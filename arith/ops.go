@@ -2,6 +2,8 @@ package arith
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Op names one method of Arith. It is the one list of operations that the
@@ -70,6 +72,26 @@ var OpNames = func() []string {
 	}
 	return out
 }()
+
+// ParseOps reads a list of measured operations: "all" (OpNames), one
+// name, or a comma-separated list of distinct names.
+func ParseOps(list string) ([]string, error) {
+	if list == "all" {
+		return OpNames, nil
+	}
+	var out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if !slices.Contains(OpNames, name) {
+			return nil, fmt.Errorf("unknown --op %q (known: all, %s)", name, strings.Join(OpNames, ", "))
+		}
+		if slices.Contains(out, name) {
+			return nil, fmt.Errorf("--op %s names %s twice", list, name)
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}
 
 // ErrorBounds is implemented by backends that have a proven bound on the
 // relative error of some operations (triword: Fabiano-Muller-Picot, as

@@ -125,3 +125,15 @@ func CheckComplete(cfg shadow.Config, have *shadow.UnitSet) error {
 	}
 	return nil
 }
+
+// ParseKATRecords reads a --kat-records range FROM:TO of the NIST KAT's
+// 100 records, TO excluded.
+func ParseKATRecords(v string) (from, to int, err error) {
+	a, b, ok := strings.Cut(v, ":")
+	from, err1 := strconv.Atoi(a)
+	to, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || from < 0 || to > 100 || from >= to {
+		return 0, 0, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", v)
+	}
+	return from, to, nil
+}

@@ -1,6 +1,9 @@
 package campaign
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestParseShard: --shard I/N wants 0 <= I < N; "slurm" takes the job
 // array's task id and count from the environment, and is refused outside
@@ -40,6 +43,22 @@ func TestParseShard(t *testing.T) {
 			t.Errorf("ParseShard(%q) = %d, %d, %v; want %d, %d", c.v, i, n, err, c.i, c.n)
 		case c.refusal != "" && (err == nil || err.Error() != c.refusal):
 			t.Errorf("ParseShard(%q) = %d, %d, %v; want the refusal %q", c.v, i, n, err, c.refusal)
+		}
+	}
+}
+
+// TestParseKATRecords: FROM:TO with 0 <= FROM < TO <= 100; anything else
+// refused with the flag's form.
+func TestParseKATRecords(t *testing.T) {
+	if from, to, err := ParseKATRecords("0:3"); from != 0 || to != 3 || err != nil {
+		t.Errorf("0:3: %d, %d, %v", from, to, err)
+	}
+	if from, to, err := ParseKATRecords("99:100"); from != 99 || to != 100 || err != nil {
+		t.Errorf("99:100: %d, %d, %v", from, to, err)
+	}
+	for _, bad := range []string{"3:3", "4:3", "-1:2", "0:101", "a:2", "5", ""} {
+		if _, _, err := ParseKATRecords(bad); err == nil || !strings.Contains(err.Error(), "want FROM:TO with 0 <= FROM < TO <= 100") {
+			t.Errorf("%q: %v", bad, err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package certify_test
 
 import (
+	"crypto/sha3"
 	"math"
 	"strings"
 	"testing"
@@ -243,5 +244,37 @@ func TestModelFor(t *testing.T) {
 	m, err := certify.ParseErrorModel("rel=2^-52.5,abs=2^-900")
 	if err != nil || !(m.AddRel >= math.Exp2(-52.5)) || m.AddRel > math.Exp2(-52.5)*(1+0x1p-40) || m.Abs != 0x1p-900 {
 		t.Errorf("ParseErrorModel: %+v, %v", m, err)
+	}
+}
+
+// TestFileKey: a round-3 KAT key read back with its degree; refused when
+// --params names another degree, when the bytes are not a key (naming
+// the file), and at a degree certify does not analyse.
+func TestFileKey(t *testing.T) {
+	sc, err := scheme.Lookup("falcon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := katKey(t, 9, 0)
+	data := sk.Encode()
+	for _, logn := range []uint{0, 9} {
+		if k, err := certify.FileKey(sc, data, "k.sk", logn); err != nil || k.SK.LogN != 9 || k.Ref.Source != "file" {
+			t.Errorf("logn %d: %+v, %v", logn, k.Ref, err)
+		}
+	}
+	if _, err := certify.FileKey(sc, data, "k.sk", 10); err == nil || !strings.Contains(err.Error(), "--sk k.sk holds a key of degree 512, --params says 1024") {
+		t.Errorf("--params 1024: %v", err)
+	}
+	if _, err := certify.FileKey(sc, data[:100], "k.sk", 0); err == nil || !strings.HasPrefix(err.Error(), "--sk k.sk: ") {
+		t.Errorf("a cut key: %v", err)
+	}
+	rng := sha3.NewSHAKE256()
+	rng.Write([]byte("certify a small key"))
+	small, _, err := falcon.Keygen(lookup(t, "native"), 6, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := certify.FileKey(sc, small.Encode(), "k.sk", 0); err == nil || !strings.Contains(err.Error(), "degree 64: certify analyses 512 and 1024") {
+		t.Errorf("degree 64: %v", err)
 	}
 }

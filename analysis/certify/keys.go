@@ -19,6 +19,27 @@ type Key struct {
 	SK  *falcon.PrivateKey
 }
 
+// FileKey decodes a private key given in a file (path, for messages) in
+// sc's encoding. With logn nonzero (--params given) the key must be of
+// that degree; in any case of 512 or 1024, the degrees certify analyses.
+func FileKey(sc scheme.Scheme, data []byte, path string, logn uint) (Key, error) {
+	reader, err := scheme.ReaderOf(sc)
+	if err != nil {
+		return Key{}, fmt.Errorf("--sk: %w", err)
+	}
+	sk, err := reader.DecodePrivateKey(data)
+	if err != nil {
+		return Key{}, fmt.Errorf("--sk %s: %w", path, err)
+	}
+	if logn != 0 && sk.LogN != logn {
+		return Key{}, fmt.Errorf("--sk %s holds a key of degree %d, --params says %d", path, 1<<sk.LogN, 1<<logn)
+	}
+	if sk.LogN != 9 && sk.LogN != 10 {
+		return Key{}, fmt.Errorf("--sk %s holds a key of degree %d: certify analyses 512 and 1024", path, 1<<sk.LogN)
+	}
+	return Key{Ref: KeyRef{Source: "file"}, SK: sk}, nil
+}
+
 // KATKeys returns the private keys of the NIST KAT records from to to
 // (excluded) of degree 2^logn.
 func KATKeys(logn uint, from, to int) ([]Key, error) {

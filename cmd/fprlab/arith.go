@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"time"
 
@@ -103,11 +102,11 @@ func newArithErrorsCmd(s *cli.Streams) *cobra.Command {
 
 // runArithErrors measures the operations of the backends and prints them.
 func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *cli.Streams) error {
-	backends, err := arithBackends(opts.Backend)
+	backends, err := backendsOrAll(opts.Backend)
 	if err != nil {
 		return err
 	}
-	opList, err := parseOps(opts.Ops)
+	opList, err := arith.ParseOps(opts.Ops)
 	if err != nil {
 		return err
 	}
@@ -157,21 +156,6 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *cli.Stream
 	return nil
 }
 
-// arithBackends resolves --backend: one name, or all registered backends.
-func arithBackends(name string) ([]arith.Backend, error) {
-	switch name {
-	case "":
-		return nil, fmt.Errorf("missing --backend NAME (available: all, %s)", strings.Join(arith.Names(), ", "))
-	case "all":
-		return arith.List(), nil
-	}
-	b, err := lookupBackend(name)
-	if err != nil {
-		return nil, err
-	}
-	return []arith.Backend{b}, nil
-}
-
 // measureOps measures each operation on b, taking finished ones from the
 // checkpoint and saving new ones to it.
 func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis.OpErrorConfig, ckpt *analysis.OpErrorCheckpoint, opts *arithErrorsOptions, s *cli.Streams) ([]results.OpError, error) {
@@ -193,26 +177,6 @@ func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis
 		return nil, cli.Interrupted(opts.Checkpoint)
 	}
 	return res, err
-}
-
-// parseOps resolves --op: "all", one name, or a comma-separated list of
-// distinct names.
-func parseOps(s string) ([]string, error) {
-	if s == "all" {
-		return arith.OpNames, nil
-	}
-	var out []string
-	for _, name := range strings.Split(s, ",") {
-		name = strings.TrimSpace(name)
-		if !slices.Contains(arith.OpNames, name) {
-			return nil, fmt.Errorf("unknown --op %q (known: all, %s)", name, strings.Join(arith.OpNames, ", "))
-		}
-		if slices.Contains(out, name) {
-			return nil, fmt.Errorf("--op %s names %s twice", s, name)
-		}
-		out = append(out, name)
-	}
-	return out, nil
 }
 
 // progressPrinter reports progress on w at most every two seconds.

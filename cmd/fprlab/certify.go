@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -167,12 +167,8 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	case opts.Keys < 0 || opts.Keys > 1000:
 		return plan, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
 	case opts.KATRecords != "":
-		a, b, ok := strings.Cut(opts.KATRecords, ":")
-		var err1, err2 error
-		plan.from, err1 = strconv.Atoi(a)
-		plan.to, err2 = strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || plan.from < 0 || plan.to <= plan.from || plan.to > 100 {
-			return plan, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+		if plan.from, plan.to, err = campaign.ParseKATRecords(opts.KATRecords); err != nil {
+			return plan, err
 		}
 	}
 	for _, name := range strings.Split(opts.Backends, ",") {
@@ -232,22 +228,12 @@ func certifyKeys(opts *certifyOptions, s *cli.Streams, plan certifyPlan) (func(a
 		if err != nil {
 			return nil, 0, err
 		}
-		reader, err := scheme.ReaderOf(plan.sc)
+		key, err := certify.FileKey(plan.sc, data, opts.SK, plan.logn)
 		if err != nil {
-			return nil, 0, fmt.Errorf("--sk: %w", err)
+			return nil, 0, err
 		}
-		sk, err := reader.DecodePrivateKey(data)
-		if err != nil {
-			return nil, 0, fmt.Errorf("--sk %s: %w", opts.SK, err)
-		}
-		if opts.Params != "" && sk.LogN != logn {
-			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d, --params says %d", opts.SK, 1<<sk.LogN, 1<<logn)
-		}
-		if sk.LogN != 9 && sk.LogN != 10 {
-			return nil, 0, fmt.Errorf("--sk %s holds a key of degree %d: certify analyses 512 and 1024", opts.SK, 1<<sk.LogN)
-		}
-		keys := []certify.Key{{Ref: certify.KeyRef{Source: "file"}, SK: sk}}
-		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, sk.LogN, nil
+		keys := []certify.Key{key}
+		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, key.SK.LogN, nil
 	case opts.Keys > 0:
 		return func(b arith.Backend) ([]certify.Key, error) {
 			return certify.SeededKeys(plan.campaign, b)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -198,13 +196,9 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		if opts.Signatures != 0 || opts.seedOrKeysSet {
 			return nil, cfg, errors.New("--kat-records takes each record's own key and randomness: it excludes --signatures, --keys and --seed")
 		}
-		from, to, ok := strings.Cut(opts.KATRecords, ":")
-		a, err1 := strconv.Atoi(from)
-		b, err2 := strconv.Atoi(to)
-		if !ok || err1 != nil || err2 != nil || a < 0 || b > 100 || a >= b {
-			return nil, cfg, fmt.Errorf("--kat-records %q: want FROM:TO with 0 <= FROM < TO <= 100", opts.KATRecords)
+		if cfg.KATFrom, cfg.KATTo, err = campaign.ParseKATRecords(opts.KATRecords); err != nil {
+			return nil, cfg, err
 		}
-		cfg.KATFrom, cfg.KATTo = a, b
 	} else {
 		if opts.Signatures == 0 {
 			return nil, cfg, errors.New("missing --signatures K or --kat-records FROM:TO")

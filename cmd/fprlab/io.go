@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
@@ -46,4 +47,20 @@ func noteRenamed(s *cli.Streams, c *results.Campaign) {
 	for _, r := range c.Renamed {
 		fmt.Fprintf(s.Err, "note: %s\n", r)
 	}
+}
+
+// backendsOrAll resolves the --backend of arith errors and kat: one
+// name, or "all" for every registered backend (not the name:P families).
+func backendsOrAll(name string) ([]arith.Backend, error) {
+	switch name {
+	case "":
+		return nil, fmt.Errorf("missing --backend NAME (available: all, %s)", strings.Join(arith.Names(), ", "))
+	case "all":
+		return arith.List(), nil
+	}
+	b, err := lookupBackend(name)
+	if err != nil {
+		return nil, err
+	}
+	return []arith.Backend{b}, nil
 }

@@ -119,7 +119,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	if opts.Backend == "all" && opts.Out != "" {
 		return errors.New("--out needs a single --backend, not all")
 	}
-	backends, err := katBackends(opts.Backend)
+	backends, err := backendsOrAll(opts.Backend)
 	if err != nil {
 		return err
 	}
@@ -196,16 +196,6 @@ func printKATResults(s *cli.Streams, opts *katOptions, logn uint, ref *kat.Refer
 		rs[i] = r.Result
 	}
 	return cli.PrintJSON(s.Out, rs)
-}
-
-// katBackends resolves kat's --backend: every registered backend (not
-// the name:P families) for "all", else the one named.
-func katBackends(name string) ([]arith.Backend, error) {
-	if name == "all" {
-		return arith.List(), nil
-	}
-	b, err := lookupBackend(name)
-	return []arith.Backend{b}, err
 }
 
 // keygenBackendFor returns the backend that generates keys for signing

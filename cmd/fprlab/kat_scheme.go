@@ -48,7 +48,7 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 		}
 		n = opts.Records
 	}
-	backends, err := katBackends(opts.Backend)
+	backends, err := backendsOrAll(opts.Backend)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package arith
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -36,5 +37,22 @@ func TestCatalog(t *testing.T) {
 	}
 	if *got[0].Bits != 53 {
 		t.Errorf("b64 bits %d", *got[0].Bits)
+	}
+}
+
+// TestParseOps: all, one name, a list with spaces; unknown and repeated
+// names refused by name.
+func TestParseOps(t *testing.T) {
+	if got, err := ParseOps("all"); err != nil || len(got) != len(OpNames) {
+		t.Errorf("all: %v, %v", got, err)
+	}
+	if got, err := ParseOps("sqrt, div"); err != nil || len(got) != 2 || got[0] != "sqrt" || got[1] != "div" {
+		t.Errorf("sqrt, div: %v, %v", got, err)
+	}
+	if _, err := ParseOps("sqrt,cbrt"); err == nil || !strings.Contains(err.Error(), `unknown --op "cbrt"`) {
+		t.Errorf("cbrt: %v", err)
+	}
+	if _, err := ParseOps("div,div"); err == nil || err.Error() != "--op div,div names div twice" {
+		t.Errorf("div twice: %v", err)
 	}
 }
