@@ -13,7 +13,6 @@ import (
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/cpuinfo"
 	"github.com/fprlab/fprlab/internal/samplerprng"
-	"github.com/fprlab/fprlab/scheme"
 )
 
 // benchOptions holds the flags of bench.
@@ -95,29 +94,10 @@ func parseBenchOptions(opts *benchOptions) (*bench.Plan, error) {
 	default:
 		return nil, fmt.Errorf("--clock %q: want cpu or wall", opts.Clock)
 	}
-	names := bench.AllBackends
-	if opts.Backend != "all" {
-		var err error
-		if names, err = distinctList("backend", opts.Backend); err != nil {
-			return nil, err
-		}
-		if len(names) == 0 {
-			return nil, fmt.Errorf("--backend %q: want a backend name, a comma-separated list, or all", opts.Backend)
-		}
+	if err := p.SetBackends(opts.Backend, lookupBackend); err != nil {
+		return nil, err
 	}
-	for _, r := range bench.References {
-		if !slices.Contains(names, r) {
-			names = append(names, r)
-		}
-	}
-	for _, name := range names {
-		b, err := lookupBackend(name)
-		if err != nil {
-			return nil, fmt.Errorf("--backend: %w", err)
-		}
-		p.Backends = append(p.Backends, b)
-	}
-	for _, ps := range splitList(opts.Params) {
+	for _, ps := range bench.SplitList(opts.Params) {
 		logn, err := degreeLogn(ps)
 		if err != nil {
 			return nil, err
@@ -135,52 +115,10 @@ func parseBenchOptions(opts *benchOptions) (*bench.Plan, error) {
 		return nil, err
 	}
 	p.Scheme = sc
-	ops, err := distinctList("op", opts.Ops)
-	if err != nil {
+	if err := p.SetOps(opts.Ops, opts.changed != nil && opts.changed("op")); err != nil {
 		return nil, err
 	}
-	if !scheme.IsDefault(sc) && (opts.changed == nil || !opts.changed("op")) {
-		// Another scheme has no expanded key: its default operations are
-		// the others.
-		ops = slices.DeleteFunc(ops, func(op string) bool { return slices.Contains(bench.Round3Ops, op) })
-	}
-	for _, op := range ops {
-		if !slices.Contains(bench.Ops, op) {
-			return nil, fmt.Errorf("--op %q: unknown operation; want a comma-separated list of %s", op, strings.Join(bench.Ops, ", "))
-		}
-		if !scheme.IsDefault(sc) && slices.Contains(bench.Round3Ops, op) {
-			return nil, fmt.Errorf("--op %s: round 3's only; --scheme %s times keygen, sign and verify", op, sc.Name())
-		}
-		p.Ops = append(p.Ops, op)
-	}
-	if len(p.Ops) == 0 {
-		return nil, fmt.Errorf("--op %q: want a comma-separated list of %s", opts.Ops, strings.Join(bench.Ops, ", "))
-	}
 	return p, nil
-}
-
-// splitList splits a comma-separated flag value, dropping empty items.
-func splitList(s string) []string {
-	var out []string
-	for _, f := range strings.Split(s, ",") {
-		if f = strings.TrimSpace(f); f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// distinctList is splitList for a list whose items must differ: an item
-// given twice is a mistake to report, not to drop (bench --op
-// verify,verify would otherwise measure verify once, silently).
-func distinctList(flag, s string) ([]string, error) {
-	items := splitList(s)
-	for i, it := range items {
-		if slices.Contains(items[:i], it) {
-			return nil, fmt.Errorf("--%s %q names %s twice", flag, s, it)
-		}
-	}
-	return items, nil
 }
 
 // runBench measures the plan of the flags (bench.Run) and prints it.
