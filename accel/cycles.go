@@ -99,6 +99,31 @@ func PlatformCosts(name string) (*CostTable, error) {
 	return ParseCostTable(data)
 }
 
+// LoadCostTable returns the built-in table of a platform name, or the
+// table of a JSON file (a name ending in .json, or "-" for standard
+// input) that read returns, at most limit bytes (CostTableLimit).
+func LoadCostTable(platform string, read func(path string, limit int) ([]byte, error)) (*CostTable, error) {
+	if slices.Contains(Platforms, platform) {
+		return PlatformCosts(platform)
+	}
+	if !strings.HasSuffix(strings.ToLower(platform), ".json") && platform != "-" {
+		return nil, fmt.Errorf("--platform %s: not a built-in platform (%s) nor a .json cost table file", platform, strings.Join(Platforms, ", "))
+	}
+	data, err := read(platform, CostTableLimit)
+	if err != nil {
+		return nil, err
+	}
+	t, err := ParseCostTable(data)
+	if err != nil {
+		return nil, fmt.Errorf("--platform %s: %w", platform, err)
+	}
+	return t, nil
+}
+
+// CostTableLimit bounds a cost table file: the built-in tables are a few
+// KiB.
+const CostTableLimit = 1 << 20
+
 // ParseCostTable decodes and validates a cost table: JSON with no unknown
 // fields, every unit of CycleUnits present with finite, non-negative costs
 // (an accelerated cost above the software one is accepted: a slower unit

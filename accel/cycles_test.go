@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"math"
 	"os"
 	"strings"
@@ -340,4 +341,34 @@ func TestCyclesImpliedCosts(t *testing.T) {
 		t.Errorf("sign: fpr-unit implied %v, want %.2f cycles per call", sg.FPRUnitImplied, wantX)
 	}
 	t.Logf("verify Keccak implied %.0f, keygen record 0 %.3fx, sign fpr-unit %.1f cycles per call", wantK, want0, wantX)
+}
+
+// TestLoadCostTable: a built-in platform without reading anything; a
+// .json name read with the limit and parsed; another name refused before
+// any read; a read error and an invalid table named.
+func TestLoadCostTable(t *testing.T) {
+	noRead := func(string, int) ([]byte, error) { t.Error("read called"); return nil, nil }
+	if tab, err := LoadCostTable("horcrux", noRead); err != nil || tab == nil {
+		t.Errorf("horcrux: %v", err)
+	}
+	if _, err := LoadCostTable("horcrux.txt", noRead); err == nil || !strings.Contains(err.Error(), "not a built-in platform (horcrux) nor a .json cost table file") {
+		t.Errorf("horcrux.txt: %v", err)
+	}
+	builtin, err := costFiles.ReadFile("costs/horcrux.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var limit int
+	read := func(path string, n int) ([]byte, error) { limit = n; return builtin, nil }
+	if tab, err := LoadCostTable("My.JSON", read); err != nil || tab == nil || limit != CostTableLimit {
+		t.Errorf("My.JSON: %v, limit %d", err, limit)
+	}
+	bad := func(string, int) ([]byte, error) { return []byte(`{"units": 1}`), nil }
+	if _, err := LoadCostTable("-", bad); err == nil || !strings.HasPrefix(err.Error(), "--platform -: ") {
+		t.Errorf("an invalid table: %v", err)
+	}
+	failed := func(string, int) ([]byte, error) { return nil, errors.New("reading platform: no such file") }
+	if _, err := LoadCostTable("x.json", failed); err == nil || err.Error() != "reading platform: no such file" {
+		t.Errorf("a failed read: %v", err)
+	}
 }

@@ -45,6 +45,19 @@ func ParamsFor(logn uint) (*Params, error) {
 	return &c, nil
 }
 
+// MaxEncodedSizes are the largest falcon.h encodings over every degree:
+// public key, private key and signature (of any format). No key or
+// signature file can be longer, so a reader can stop there.
+func MaxEncodedSizes() (pk, sk, sig int) {
+	for logn := uint(1); logn <= 10; logn++ {
+		p := &paramsTab[logn]
+		pk = max(pk, p.PublicKeySize)
+		sk = max(sk, p.PrivateKeySize)
+		sig = max(sig, p.SigCompressedMaxSize, p.SigPaddedSize, p.SigCTSize)
+	}
+	return pk, sk, sig
+}
+
 // paramsTab holds the parameters of every degree, computed once, so that
 // the verifier and the signer look them up without allocating.
 var paramsTab = func() (t [11]Params) {

@@ -33,3 +33,12 @@ func TestParamsSizes(t *testing.T) {
 		t.Error("logn 11 accepted")
 	}
 }
+
+// TestMaxEncodedSizes: the longest encodings over every degree are
+// Falcon-1024's (public key 1793, private key 2305, compressed signature
+// at most 1462 bytes but the constant-time format 1577).
+func TestMaxEncodedSizes(t *testing.T) {
+	if pk, sk, sig := MaxEncodedSizes(); pk != 1793 || sk != 2305 || sig != 1577 {
+		t.Errorf("MaxEncodedSizes() = %d, %d, %d; want 1793, 2305, 1577", pk, sk, sig)
+	}
+}

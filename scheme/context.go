@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/fprlab/fprlab/falcon"
 )
 
 // Context is what signing or verifying with a ContextSigner takes besides
@@ -58,4 +60,24 @@ func (c *Context) VerifyInput(pk, msg, sig []byte, pkPath, sigPath string) (logn
 		return logn, nil, fmt.Errorf("verifying %s: %w", sigPath, verr)
 	}
 	return logn, verr, nil
+}
+
+// VerifyFormatted is VerifyInput for a scheme with falcon.h's formats
+// (round 3), whose signature says its format (returned once it decodes).
+func VerifyFormatted(fs Formatter, pk, msg, sig []byte, pkPath, sigPath string) (logn uint, format string, verr, err error) {
+	key, err := falcon.DecodePublicKey(pk)
+	if err != nil {
+		return 0, "", nil, fmt.Errorf("public key file %s: %w", pkPath, err)
+	}
+	s, err := falcon.DecodeSignature(sig)
+	if err != nil {
+		return key.LogN, "", nil, fmt.Errorf("signature file %s: %w", sigPath, err)
+	}
+	verr = fs.Verify(key, msg, sig)
+	if verr != nil && !errors.Is(verr, falcon.ErrInvalidSignature) {
+		// Decoding succeeded above, so this is unexpected; report it
+		// as malformed input rather than as a verdict.
+		return key.LogN, s.Format.String(), nil, fmt.Errorf("verifying %s: %w", sigPath, verr)
+	}
+	return key.LogN, s.Format.String(), verr, nil
 }

@@ -8,8 +8,10 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/scheme"
 	"github.com/fprlab/fprlab/scheme/fndsa2025"
+	"github.com/fprlab/fprlab/scheme/round3"
 )
 
 // TestContext: the context and pre-hash parsed with their limits; a
@@ -55,6 +57,41 @@ func TestContext(t *testing.T) {
 		t.Errorf("another digest: %d, %v, %v", logn, verr, err)
 	}
 	if logn, _, err := cs.VerifyInput(pk[:10], digest[:], sig, "pk.bin", "sig"); logn != 0 || err == nil || !strings.HasPrefix(err.Error(), "public key file pk.bin: ") {
+		t.Errorf("a cut key: %d, %v", logn, err)
+	}
+}
+
+// TestVerifyFormatted: round 3's verdicts from files -- valid with the
+// signature's format, another message's verdict ErrInvalidSignature from
+// falcon, and a signature or key that does not decode malformed input
+// naming its file (the degree known once the key decodes).
+func TestVerifyFormatted(t *testing.T) {
+	fs := round3.Scheme.(scheme.Formatter)
+	b, err := arith.Lookup("native")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := sha3.NewSHAKE256()
+	rng.Write([]byte("verify formatted"))
+	sk, pk, err := falcon.Keygen(b, 9, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig, err := fs.SignFormat(b, sk, []byte("m"), falcon.Padded, falcon.Dyn, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkb := pk.Encode()
+	if logn, format, verr, err := scheme.VerifyFormatted(fs, pkb, []byte("m"), sig, "pk", "sig"); logn != 9 || format != "padded" || verr != nil || err != nil {
+		t.Errorf("valid: %d, %q, %v, %v", logn, format, verr, err)
+	}
+	if logn, _, verr, err := scheme.VerifyFormatted(fs, pkb, []byte("n"), sig, "pk", "sig"); logn != 9 || !errors.Is(verr, falcon.ErrInvalidSignature) || err != nil {
+		t.Errorf("another message: %d, %v, %v", logn, verr, err)
+	}
+	if logn, _, _, err := scheme.VerifyFormatted(fs, pkb, []byte("m"), sig[:1], "pk", "s.sig"); logn != 9 || err == nil || !strings.HasPrefix(err.Error(), "signature file s.sig: ") {
+		t.Errorf("a cut signature: %d, %v", logn, err)
+	}
+	if logn, _, _, err := scheme.VerifyFormatted(fs, pkb[:5], []byte("m"), sig, "p.pk", "sig"); logn != 0 || err == nil || !strings.HasPrefix(err.Error(), "public key file p.pk: ") {
 		t.Errorf("a cut key: %d, %v", logn, err)
 	}
 }

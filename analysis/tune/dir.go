@@ -12,6 +12,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/shellword"
 	"github.com/fprlab/fprlab/scheme"
@@ -163,4 +164,17 @@ func checkDir(dir string) error {
 		return fmt.Errorf("--out %s holds %s, which tune does not write (a compare or sweep directory?): give tune a directory of its own", dir, name)
 	}
 	return nil
+}
+
+// FormatTemplate is the stage format template of a search (Config.Format,
+// "vprec:%d" and a suffix) for the exponent width exp (0: unbounded) and
+// rounding (rn, rz or sr=SEED) of --exp and --rounding.
+func FormatTemplate(exp int, rounding string) (string, error) {
+	if _, _, err := oracle.ParseRounding(rounding); err != nil {
+		return "", fmt.Errorf("--rounding: %w", err)
+	}
+	if exp != 0 && (exp < oracle.MinExpBits || exp > oracle.MaxExpBits) {
+		return "", fmt.Errorf("--exp %d: want %d <= E <= %d", exp, oracle.MinExpBits, oracle.MaxExpBits)
+	}
+	return "vprec:%d" + campaign.VprecSuffix(exp, rounding), nil
 }

@@ -102,3 +102,24 @@ func TestSave(t *testing.T) {
 		t.Errorf("manifest %+v, run %+v", m, r)
 	}
 }
+
+// TestFormatTemplate: an unbounded exponent with round to nearest is bare
+// vprec:%d; rz and sr take an exponent (11 by default); an exponent
+// width outside the oracle's and an unknown rounding are refused.
+func TestFormatTemplate(t *testing.T) {
+	for _, c := range []struct {
+		exp      int
+		rounding string
+		want     string
+	}{{0, "rn", "vprec:%d"}, {8, "rn", "vprec:%d:e8"}, {0, "rz", "vprec:%d:e11:rz"}, {5, "sr=7", "vprec:%d:e5:sr=7"}} {
+		if got, err := FormatTemplate(c.exp, c.rounding); err != nil || got != c.want {
+			t.Errorf("%d, %s: %q, %v; want %q", c.exp, c.rounding, got, err, c.want)
+		}
+	}
+	if _, err := FormatTemplate(99, "rn"); err == nil || !strings.HasPrefix(err.Error(), "--exp 99: want ") {
+		t.Errorf("--exp 99: %v", err)
+	}
+	if _, err := FormatTemplate(0, "up"); err == nil || !strings.HasPrefix(err.Error(), "--rounding: ") {
+		t.Errorf("--rounding up: %v", err)
+	}
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,9 +27,6 @@ type accelCyclesOptions struct {
 	// recordsSet is whether --records was given.
 	recordsSet bool
 }
-
-// costTableLimit bounds a cost table file.
-const costTableLimit = 1 << 20
 
 func newAccelCyclesCmd(s *cli.Streams) *cobra.Command {
 	opts := &accelCyclesOptions{}
@@ -90,26 +86,6 @@ is --platform cortex-m4f.`,
 	return cmd
 }
 
-// loadCostTable returns the built-in table of a platform name, or the
-// table in the named JSON file.
-func loadCostTable(s *cli.Streams, platform string) (*accel.CostTable, error) {
-	if slices.Contains(accel.Platforms, platform) {
-		return accel.PlatformCosts(platform)
-	}
-	if !strings.HasSuffix(strings.ToLower(platform), ".json") && platform != "-" {
-		return nil, fmt.Errorf("--platform %s: not a built-in platform (%s) nor a .json cost table file", platform, strings.Join(accel.Platforms, ", "))
-	}
-	data, err := s.ReadInput("platform", platform, costTableLimit, cli.RawFile)
-	if err != nil {
-		return nil, err
-	}
-	t, err := accel.ParseCostTable(data)
-	if err != nil {
-		return nil, fmt.Errorf("--platform %s: %w", platform, err)
-	}
-	return t, nil
-}
-
 func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *cli.Streams) error {
 	logn, err := katDegreeLogn(opts.Params)
 	if err != nil {
@@ -153,7 +129,9 @@ func runAccelCycles(ctx context.Context, opts *accelCyclesOptions, s *cli.Stream
 		}
 		return p.WriteText(s.Out)
 	}
-	t, err := loadCostTable(s, opts.Platform)
+	t, err := accel.LoadCostTable(opts.Platform, func(path string, limit int) ([]byte, error) {
+		return s.ReadInput("platform", path, limit, cli.RawFile)
+	})
 	if err != nil {
 		return err
 	}

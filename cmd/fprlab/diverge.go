@@ -290,18 +290,17 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if err != nil {
 		return fmt.Errorf("--scheme: %w", err)
 	}
-	pkCap, _, sigCap := encodingCaps()
-	pkb, err := s.ReadInput("pk", opts.PK, pkCap, cli.KeyMode)
+	pkb, err := s.ReadInput("pk", opts.PK, maxPublicKey, cli.KeyMode)
 	if err != nil {
 		return err
 	}
-	msg, err := s.ReadInput("msg", opts.Msg, 64<<20, cli.MessageMode(opts.Hex))
+	msg, err := s.ReadInput("msg", opts.Msg, maxMessage, cli.MessageMode(opts.Hex))
 	if err != nil {
 		return err
 	}
 	var sigs [2][]byte
 	for i, p := range opts.Sigs {
-		if sigs[i], err = s.ReadInput("sig", p, sigCap, cli.KeyMode); err != nil {
+		if sigs[i], err = s.ReadInput("sig", p, maxSignature, cli.KeyMode); err != nil {
 			return err
 		}
 	}

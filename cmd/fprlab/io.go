@@ -17,20 +17,7 @@ const maxMessage = 64 << 20
 
 // The largest encodings of the falcon.h formats over every degree: no key
 // or signature file can be longer, so reading stops there.
-var maxPublicKey, maxPrivateKey, maxSignature = encodingCaps()
-
-func encodingCaps() (pk, sk, sig int) {
-	for logn := uint(1); logn <= 10; logn++ {
-		p, err := falcon.ParamsFor(logn)
-		if err != nil {
-			panic(err) // 1..10 is the valid range
-		}
-		pk = max(pk, p.PublicKeySize)
-		sk = max(sk, p.PrivateKeySize)
-		sig = max(sig, p.SigCompressedMaxSize, p.SigPaddedSize, p.SigCTSize)
-	}
-	return pk, sk, sig
-}
+var maxPublicKey, maxPrivateKey, maxSignature = falcon.MaxEncodedSizes()
 
 // lookupBackend resolves a --backend value; the error lists the choices.
 func lookupBackend(name string) (arith.Backend, error) {

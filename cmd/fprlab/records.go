@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -36,10 +35,7 @@ func newRecordsCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "records",
 		Short: "Read the records of campaign directories",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return fmt.Errorf("fprlab records needs a subcommand: dump")
-		},
+		// Run without a subcommand: see cli.RequireSubcommand.
 	}
 	opts := &recordsDumpOptions{}
 	dump := &cobra.Command{

@@ -10,7 +10,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/analysis/tune"
-	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/version"
 )
@@ -150,7 +149,7 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 	if err != nil {
 		return cfg, fmt.Errorf("--cost: %w", err)
 	}
-	format, err := tuneFormat(opts)
+	format, err := tune.FormatTemplate(opts.Exp, opts.Rounding)
 	if err != nil {
 		return cfg, err
 	}
@@ -163,17 +162,6 @@ func tuneConfig(opts *tuneOptions) (tune.Config, error) {
 		Format: format, Start: opts.Start, Step: opts.Step, Floor: opts.Floor, Workers: opts.Workers, Scheme: sc, KeySource: ks,
 	}
 	return cfg, cfg.Check()
-}
-
-// tuneFormat builds the stage format template from --exp and --rounding.
-func tuneFormat(opts *tuneOptions) (string, error) {
-	if _, _, err := oracle.ParseRounding(opts.Rounding); err != nil {
-		return "", fmt.Errorf("--rounding: %w", err)
-	}
-	if e := opts.Exp; e != 0 && (e < oracle.MinExpBits || e > oracle.MaxExpBits) {
-		return "", fmt.Errorf("--exp %d: want %d <= E <= %d", e, oracle.MinExpBits, oracle.MaxExpBits)
-	}
-	return "vprec:%d" + campaign.VprecSuffix(opts.Exp, opts.Rounding), nil
 }
 
 func runTune(ctx context.Context, opts *tuneOptions, s *cli.Streams) error {

@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // verifyJSON is the stable --json form of a verdict. Every key is always
@@ -115,37 +115,22 @@ func verifyInputs(opts *verifyOptions, s *cli.Streams) (v verifyJSON, verr, err 
 	if err != nil {
 		return v, nil, err
 	}
+	var logn uint
+	format := ""
 	if cs != nil {
 		if err := cs.CheckDigest(msg, opts.Msg); err != nil {
 			return v, nil, err
 		}
-		logn, verr, err := cs.VerifyInput(pkBytes, msg, sigBytes, opts.PK, opts.Sig)
-		if logn != 0 {
-			v.Degree, v.Format = 1<<logn, cs.Name()
-		}
-		if err == nil {
-			v.Valid = verr == nil
-			if verr != nil {
-				v.Reason = verr.Error()
-			}
-		}
-		return v, verr, err
+		logn, verr, err = cs.VerifyInput(pkBytes, msg, sigBytes, opts.PK, opts.Sig)
+		format = cs.Name()
+	} else {
+		logn, format, verr, err = scheme.VerifyFormatted(fs, pkBytes, msg, sigBytes, opts.PK, opts.Sig)
 	}
-	pk, err := falcon.DecodePublicKey(pkBytes)
+	if logn != 0 {
+		v.Degree, v.Format = 1<<logn, format
+	}
 	if err != nil {
-		return v, nil, fmt.Errorf("public key file %s: %w", opts.PK, err)
-	}
-	v.Degree = 1 << pk.LogN
-	sig, err := falcon.DecodeSignature(sigBytes)
-	if err != nil {
-		return v, nil, fmt.Errorf("signature file %s: %w", opts.Sig, err)
-	}
-	v.Format = sig.Format.String()
-	verr = fs.Verify(pk, msg, sigBytes)
-	if verr != nil && !errors.Is(verr, falcon.ErrInvalidSignature) {
-		// Decoding succeeded above, so this is unexpected; report it
-		// as malformed input rather than as a verdict.
-		return v, nil, fmt.Errorf("verifying %s: %w", opts.Sig, verr)
+		return v, nil, err
 	}
 	v.Valid = verr == nil
 	if verr != nil {
