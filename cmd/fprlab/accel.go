@@ -41,7 +41,7 @@ and reports what they cost:
   latency     cycles per signature of a signer built from an FFT unit, an fpr
               datapath, the ffSampling state machine, a SamplerZ pipeline and a
               host interface`,
-		// Run without a subcommand: see requireSubcommand.
+		// Run without a subcommand: see cli.RequireSubcommand.
 	}
 	cmd.AddCommand(newAccelCountsCmd(s), newAccelFpruCmd(s), newAccelMultCmd(s), newAccelFFSamplingCmd(s), newAccelRipstCmd(s), newAccelCyclesCmd(s), newAccelLatencyCmd(s))
 	return cmd

@@ -20,7 +20,7 @@ func newArithCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "arith",
 		Short: "Measure arithmetic backends operation by operation against the oracle",
-		// Run without a subcommand: see requireSubcommand.
+		// Run without a subcommand: see cli.RequireSubcommand.
 	}
 	cmd.AddCommand(newArithErrorsCmd(s))
 	return cmd

@@ -55,7 +55,7 @@ func newCampaignCmd(s *cli.Streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "campaign",
 		Short: "Run measurements on a cluster (campaign slurm)",
-		// Run without a subcommand: see requireSubcommand.
+		// Run without a subcommand: see cli.RequireSubcommand.
 	}
 	opts := &campaignOptions{}
 	sl := &cobra.Command{
@@ -89,7 +89,7 @@ var campaignFlags = []string{"shards", "partition", "time", "cpus", "out", "bina
 
 // checkInnerCommand runs the command's own flag checks -- the same code
 // as a real run, on the arguments each array task gets, stopping before
-// any work (streams.ValidateOnly) -- so that a bad backend, degree or
+// any work (cli.Streams.ValidateOnly) -- so that a bad backend, degree or
 // count is refused here, not by every task of the array.
 func checkInnerCommand(ctx context.Context, opts *campaignOptions, dir string) error {
 	vs := cli.NewStreams(strings.NewReader(""), io.Discard, io.Discard)
