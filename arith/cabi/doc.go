@@ -85,7 +85,10 @@
 // value reaches any record; errors while loading are ordinary errors of
 // arith.Lookup. So does a write past any block handed to the plugin: a
 // guard word follows each, checked after every call (guard.go), and the
-// arrays of batches and programs end at an inaccessible page. The plugin
+// arrays of batches and programs end at an inaccessible page; a program's
+// text is handed over as a copy, compared with the program after the
+// call, so that a write into it cannot change the program later calls
+// run. The plugin
 // runs in the process that loads it; cmd/fprlab runs every command naming
 // a plugin in a worker process of its own, which reports on a shared
 // monitor page (monitor.go) the function it was in when a plugin ended it

@@ -1,6 +1,7 @@
 package cabi
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 )
@@ -31,9 +32,15 @@ type OverrunError struct {
 	Backend string // "so:PATH[@CONFIG]"
 	Op      string // the function, without "fprlab_"
 	Block   string // "output", "operand x", ...
+	// Into is a write into the block, which the function is given
+	// read-only (a program's text), rather than past it.
+	Into bool
 }
 
 func (e *OverrunError) Error() string {
+	if e.Into {
+		return fmt.Sprintf("backend %s: fprlab_%s wrote into its %s, which it is given read-only (the run stops before any of its values is used)", e.Backend, e.Op, e.Block)
+	}
 	return fmt.Sprintf("backend %s: fprlab_%s wrote past its %s (the memory after it may be damaged; the run stops before any of its values is used)", e.Backend, e.Op, e.Block)
 }
 
@@ -95,8 +102,9 @@ func (l *lib) checkVec(op int, s *vscratch, n int, y bool) error {
 }
 
 // checkRun reports a write of fprlab_run past its register files or its
-// failed-instruction index.
-func (l *lib) checkRun(s *rscratch) error {
+// failed-instruction index, or into or past its program text (code, the
+// instructions it was given, of which s holds the copy it read).
+func (l *lib) checkRun(s *rscratch, code []byte) error {
 	switch {
 	case s.v[len(s.v)-1] != canary:
 		return l.overrun(opRun, "value registers")
@@ -104,6 +112,10 @@ func (l *lib) checkRun(s *rscratch) error {
 		return l.overrun(opRun, "integer registers")
 	case s.gf != canary:
 		return l.overrun(opRun, "failed-instruction index")
+	case s.text[len(s.text)-1] != canary:
+		return l.overrun(opRun, "program text")
+	case !bytes.Equal(s.textBytes(len(code)), code):
+		return &OverrunError{Backend: l.label, Op: opName(opRun), Block: "program text", Into: true}
 	}
 	return nil
 }

@@ -1,10 +1,12 @@
 package cabi_test
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
 
+	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/cabi"
 )
 
@@ -56,5 +58,50 @@ func TestPluginOverrunStops(t *testing.T) {
 	}
 	if a.Float64(dst[0]) != 0 {
 		t.Errorf("the overrunning batch left %g, want the zero value", a.Float64(dst[0]))
+	}
+}
+
+// TestPluginRunTextGuarded: fprlab_run is handed a copy of the program
+// text: a plugin writing into that read-only text, or one byte past it,
+// stops the run with an *OverrunError naming fprlab_run and the text,
+// and the Program itself -- which every later signature runs -- is left
+// as it was, so the next clean run computes the same.
+func TestPluginRunTextGuarded(t *testing.T) {
+	name := "so:" + plugin(t, "testdata/overrun.c")
+	a := lookup(t, name).Impl.(cabi.Arith8)
+	var got []error
+	prev := cabi.Fail
+	cabi.Fail = func(err error) { got = append(got, err) }
+	defer func() { cabi.Fail = prev }()
+	p, err := arith.NewProgram([]arith.Insn{{Op: arith.OpAdd, Dst: 2, A: 0, B: 1}, {Op: arith.OpMul, Dst: 3, A: 2, B: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := append([]byte(nil), p.Code()...)
+	run := func(x float64) float64 {
+		v := []cabi.Value8{a.FromFloat64(x), a.FromFloat64(5), {}, {}}
+		a.Run(p, v, nil)
+		return a.Float64(v[3])
+	}
+	if r := run(3); r != 40 || len(got) != 0 {
+		t.Fatalf("a clean run: (3+5)*5 = %g, errors %v", r, got)
+	}
+	for x, want := range map[float64]string{
+		7777: "fprlab_run wrote into its program text, which it is given read-only",
+		7778: "fprlab_run wrote past its program text",
+	} {
+		got = nil
+		run(x)
+		var oe *cabi.OverrunError
+		if len(got) != 1 || !errors.As(got[0], &oe) || !strings.Contains(got[0].Error(), want) {
+			t.Errorf("first register %g: errors %v, want one OverrunError containing %q", x, got, want)
+		}
+		if !bytes.Equal(p.Code(), code) {
+			t.Fatalf("first register %g: the plugin changed the Program's own text", x)
+		}
+	}
+	got = nil
+	if r := run(3); r != 40 || len(got) != 0 {
+		t.Errorf("a clean run after the overruns: %g, errors %v", r, got)
 	}
 }

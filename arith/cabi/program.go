@@ -1,8 +1,8 @@
 package cabi
 
 import (
+	"bytes"
 	"fmt"
-	"runtime"
 	"unsafe"
 
 	"github.com/fprlab/fprlab/arith"
@@ -26,8 +26,8 @@ const maxRegs = 256
 
 // rscratch is the memory of one fprlab_run call: the value registers at
 // the plugin's stride, the integer registers, the index of a failed
-// instruction, and the arguments (the program is passed in place: its
-// Code is struct fprlab_insn's layout). From lib.rpool, like the other
+// instruction, a copy of the program text (its Code is struct
+// fprlab_insn's layout) and the arguments. From lib.rpool, like the other
 // scratch blocks.
 type rscratch struct {
 	v      []uint64 // the registers, then a guard word
@@ -35,7 +35,37 @@ type rscratch struct {
 	gi     uint64
 	failed uintptr
 	gf     uint64
+	text   []uint64   // the program text at its end, then a guard word (textFor)
 	args   [6]uintptr // ctx, prog, n, v, i, &failed
+}
+
+// textFor copies code, the instructions of one fprlab_run call, into the
+// plugin memory s holds, ending right before a guard word and the
+// inaccessible page after it, and returns the copy's address. The text
+// is handed to the plugin read-only (const fprlab_insn *), but passed in
+// place a write into it or past it would change the Program in the Go
+// heap that every later signature runs, silently; checkRun compares the
+// copy with code after the call instead. A scratch is returned to the
+// pool only when that comparison held, so the copy of the previous call
+// is reused when it is the same text (the sampler runs one program over
+// and over).
+func (s *rscratch) textFor(code []byte) uintptr {
+	if words := (len(code)+7)/8 + 1; len(s.text) < words {
+		s.text = pluginWords(s, max(words, 2*len(s.text)))
+		s.text[len(s.text)-1] = canary
+	}
+	b := s.textBytes(len(code))
+	if !bytes.Equal(b, code) {
+		copy(b, code)
+	}
+	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+}
+
+// textBytes is the copy of an n-byte program text in s.text: the n bytes
+// before the guard word.
+func (s *rscratch) textBytes(n int) []byte {
+	all := unsafe.Slice((*byte)(unsafe.Pointer(&s.text[0])), 8*(len(s.text)-1))
+	return all[len(all)-n:]
 }
 
 func (l *lib) rget() *rscratch {
@@ -143,13 +173,13 @@ func runC[V value](l *lib, s *rscratch, p *arith.Program, from, to int, v []V, i
 		return true
 	}
 	insns := p.Insns()
-	s.args[1] = uintptr(unsafe.Pointer(&p.Code()[4*from]))
+	code := p.Code()[4*from : 4*to]
+	s.args[1] = s.textFor(code)
 	s.failed = 0
 	s.args[2] = uintptr(to - from)
 	st := l.invoke(opRun, s.args[:])
 	s.args[1] = 0
-	runtime.KeepAlive(p)
-	err := l.checkRun(s)
+	err := l.checkRun(s, code)
 	if st == statusOK && err == nil {
 		return true
 	}
