@@ -129,3 +129,26 @@ func TestHostilePluginKAT(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 }
+
+// TestHostilePluginCampaignSlurm: campaign slurm checks the task's
+// command, which loads and initialises the plugin; an fprlab_init that
+// crashes there ends the worker, not fprlab: exit cli.ExitPlugin, one
+// line naming the plugin and fprlab_init, and no script written.
+func TestHostilePluginCampaignSlurm(t *testing.T) {
+	lib := plugintest.Build(t, "testdata/hostile.c")
+	dir := filepath.Join(t.TempDir(), "camp")
+	code, stdout, stderr := runIsolated(t, []string{"FPRLAB_TEST_HOSTILE=initsegv", "FPRLAB_TEST_HOSTILE_AT=1"},
+		"campaign", "slurm", "--shards", "2", "--out", dir, "--", "compare", "--backend", "so:"+lib, "--params", "512", "--signatures", "4")
+	lines := strings.Split(strings.TrimSpace(string(stderr)), "\n")
+	if code != cli.ExitPlugin || len(lines) != 1 || !strings.Contains(lines[0], "so:"+lib) || !strings.Contains(lines[0], "crashed (SIGSEGV: segmentation violation) in fprlab_init") || len(stdout) != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "shards.sbatch")); err == nil {
+		t.Error("shards.sbatch was written although the task's command could not be checked")
+	}
+	code, stdout, stderr = runIsolated(t, []string{"FPRLAB_TEST_HOSTILE="},
+		"campaign", "slurm", "--shards", "2", "--out", dir, "--", "compare", "--backend", "so:"+lib, "--params", "512", "--signatures", "4")
+	if code != 0 || !bytes.Contains(stdout, []byte("shards.sbatch")) {
+		t.Errorf("the same plugin without the crash: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+}

@@ -10,14 +10,18 @@
  * and of fprlab_mul_n (the polynomial products):
  *   over8         a value written past the output array
  *   over64k       64 KiB written past the output array
+ * and of fprlab_init:
+ *   initsegv      a write through a null pointer
  * Without FPRLAB_TEST_HOSTILE it is double.c. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#define fprlab_init double_init
 #define fprlab_sqrt double_sqrt
 #define fprlab_run double_run
 #define fprlab_mul_n double_mul_n
 #include "../../../examples/double.c"
+#undef fprlab_init
 #undef fprlab_sqrt
 #undef fprlab_run
 #undef fprlab_mul_n
@@ -30,6 +34,15 @@ static int fires(long *calls, const char *mode)
 	if (m == NULL || at == NULL || strcmp(m, mode) != 0)
 		return 0;
 	return __atomic_add_fetch(calls, 1, __ATOMIC_SEQ_CST) == atol(at);
+}
+
+int fprlab_init(const char *config, fprlab_info *info, void **ctx)
+{
+	static long calls;
+	static volatile int *volatile nowhere;
+	if (fires(&calls, "initsegv"))
+		*nowhere = 1;
+	return double_init(config, info, ctx);
 }
 
 int fprlab_sqrt(void *ctx, const void *x, void *out)
