@@ -12,6 +12,21 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 )
 
+// record0Latency is the latency model of Falcon-512 record 0 with units
+// whose figures are easy to follow by hand: 2 cycles per transition, 3 per
+// stack word, 5 per transferred word, 2 butterflies and 4 fpr operations
+// per cycle.
+func record0Latency(t *testing.T) *SignLatency {
+	t.Helper()
+	u := DefaultSignUnits
+	u.TransitionCycles, u.StackWordCycles, u.TransferCycles, u.FFTButterflies, u.FPROpsPerCycle = 2, 3, 5, 2, 4
+	l, err := ModelSignLatency(9, 1, u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // TestSignLatencyRecord0 checks the latency model on Falcon-512 record 0
 // (one attempt) against figures by hand: 2 x 512 transferred words; 6 x
 // 511 + 2 x 512 = 4,090 transitions (the state machine's count, docs/accel.md)
@@ -19,12 +34,7 @@ import (
 // leaf pairs; and the stage counts, which must cover every arithmetic call
 // of the signature as a plain counter over emu64 sees it.
 func TestSignLatencyRecord0(t *testing.T) {
-	u := DefaultSignUnits
-	u.TransitionCycles, u.StackWordCycles, u.TransferCycles, u.FFTButterflies, u.FPROpsPerCycle = 2, 3, 5, 2, 4
-	l, err := ModelSignLatency(9, 1, u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := record0Latency(t)
 	p := l.Parts
 	if l.Attempts != 1 || p[0].Cycles != 1024*5 || p[3].Work != 4090 || p[3].Cycles != 4090*2+16352*3 || p[4].Work != 512 {
 		t.Errorf("parts %+v", p)
@@ -95,12 +105,7 @@ func TestSignUnitsErrors(t *testing.T) {
 // stack words at 3; 512 leaf pairs), shares that add up to 100 %, the
 // total (the parts' sum), and the units' throughputs.
 func TestSignLatencyText(t *testing.T) {
-	u := DefaultSignUnits
-	u.TransitionCycles, u.StackWordCycles, u.TransferCycles, u.FFTButterflies, u.FPROpsPerCycle = 2, 3, 5, 2, 4
-	l, err := ModelSignLatency(9, 1, u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := record0Latency(t)
 	text := writeText(t, func(b *strings.Builder) error { return l.WriteText(b) })
 	wantText(t, text, "Falcon-512 signing, mean per signature over the first 1 NIST KAT records (1.00 attempts per signature)",
 		"1024.0 32-bit words             5120 ",
@@ -132,7 +137,7 @@ func TestSignLatencyText(t *testing.T) {
 	if rows != len(l.Parts) || math.Abs(share-100) > 0.05*float64(rows) {
 		t.Errorf("%d rows sharing %.1f %%, want %d adding up to 100 %%:\n%s", rows, share, len(l.Parts), text)
 	}
-	if !strings.Contains(text, "SamplerZ ("+u.Sampler+")") {
-		t.Errorf("no row of the sampler %q:\n%s", u.Sampler, text)
+	if !strings.Contains(text, "SamplerZ ("+l.Units.Sampler+")") {
+		t.Errorf("no row of the sampler %q:\n%s", l.Units.Sampler, text)
 	}
 }

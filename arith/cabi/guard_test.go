@@ -10,6 +10,16 @@ import (
 	"github.com/fprlab/fprlab/arith/cabi"
 )
 
+// overrunPlugin loads testdata/overrun.c and, until the test ends,
+// appends what reaches cabi.Fail to *got instead of ending the process.
+func overrunPlugin(t *testing.T, got *[]error) (name string, a cabi.Arith8) {
+	name = "so:" + plugin(t, "testdata/overrun.c")
+	prev := cabi.Fail
+	cabi.Fail = func(err error) { *got = append(*got, err) }
+	t.Cleanup(func() { cabi.Fail = prev })
+	return name, lookup(t, name).Impl.(cabi.Arith8)
+}
+
 // TestPluginOverrunStops: a plugin function writing past a block fprlab
 // handed it -- a result one value too far inside the 32-byte block, past
 // the block, past a decode, past a batch's output array -- reaches
@@ -17,12 +27,8 @@ import (
 // the operation's result is not the plugin's (the same calls on other
 // operands are clean).
 func TestPluginOverrunStops(t *testing.T) {
-	name := "so:" + plugin(t, "testdata/overrun.c")
-	a := lookup(t, name).Impl.(cabi.Arith8)
 	var got []error
-	prev := cabi.Fail
-	cabi.Fail = func(err error) { got = append(got, err) }
-	defer func() { cabi.Fail = prev }()
+	name, a := overrunPlugin(t, &got)
 	x, y, bad := a.FromFloat64(3), a.FromFloat64(5), a.FromFloat64(7777)
 	if a.Float64(a.Add(x, y)) != 8 || a.Float64(a.Mul(x, y)) != 15 || cabi.Decode(a, x) != nil {
 		t.Fatal("clean calls of the overrun plugin do not compute")
@@ -67,12 +73,8 @@ func TestPluginOverrunStops(t *testing.T) {
 // and the Program itself -- which every later signature runs -- is left
 // as it was, so the next clean run computes the same.
 func TestPluginRunTextGuarded(t *testing.T) {
-	name := "so:" + plugin(t, "testdata/overrun.c")
-	a := lookup(t, name).Impl.(cabi.Arith8)
 	var got []error
-	prev := cabi.Fail
-	cabi.Fail = func(err error) { got = append(got, err) }
-	defer func() { cabi.Fail = prev }()
+	_, a := overrunPlugin(t, &got)
 	p, err := arith.NewProgram([]arith.Insn{{Op: arith.OpAdd, Dst: 2, A: 0, B: 1}, {Op: arith.OpMul, Dst: 3, A: 2, B: 1}})
 	if err != nil {
 		t.Fatal(err)

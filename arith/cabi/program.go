@@ -1,7 +1,6 @@
 package cabi
 
 import (
-	"bytes"
 	"fmt"
 	"unsafe"
 
@@ -45,19 +44,14 @@ type rscratch struct {
 // is handed to the plugin read-only (const fprlab_insn *), but passed in
 // place a write into it or past it would change the Program in the Go
 // heap that every later signature runs, silently; checkRun compares the
-// copy with code after the call instead. A scratch is returned to the
-// pool only when that comparison held, so the copy of the previous call
-// is reused when it is the same text (the sampler runs one program over
-// and over).
+// copy with code after the call instead.
 func (s *rscratch) textFor(code []byte) uintptr {
 	if words := (len(code)+7)/8 + 1; len(s.text) < words {
 		s.text = pluginWords(s, max(words, 2*len(s.text)))
 		s.text[len(s.text)-1] = canary
 	}
 	b := s.textBytes(len(code))
-	if !bytes.Equal(b, code) {
-		copy(b, code)
-	}
+	copy(b, code)
 	return uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
