@@ -10,6 +10,7 @@ import (
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/pow2"
 )
 
 // What an acceptance datapath does to SamplerZ's decisions, measured on
@@ -157,7 +158,7 @@ func (c *AcceptanceComparison) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "SamplerZ acceptance on %d attempts of real signing (Falcon-%d, %d KAT records, emu64), against exact ccs exp(-x)\n\n", c.Attempts, c.Params, c.Records)
 	fmt.Fprintf(w, "%-18s %14s %16s %16s\n", "DESIGN", "MAX REL ERR", "MEAN |P - P*|", "MAX |P - P*|")
 	for _, d := range c.Designs {
-		fmt.Fprintf(w, "%-18s %14s %16s %16s\n", d.Design, log2Text(d.MaxRelErr), log2Text(d.MeanAbsDiff), log2Text(d.MaxAbsDiff))
+		fmt.Fprintf(w, "%-18s %14s %16s %16s\n", d.Design, pow2.Text(d.MaxRelErr), pow2.Text(d.MeanAbsDiff), pow2.Text(d.MaxAbsDiff))
 	}
 	_, err := fmt.Fprintln(w, `
 bytewise_berexp: the reference's BerExp over emu64's expm_p63 (fixed-point polynomial after range reduction).
@@ -165,13 +166,4 @@ two_bernoulli64: exp(-x) in binary64 without range reduction (math.Exp, within o
 Bernoulli trials. Mean |P - P*| is the rate of decisions an exact sampler would take otherwise (best
 coupling). Both see the same x and ccs, computed by emu64: errors upstream of the trial are not included.`)
 	return err
-}
-
-// log2Text is a positive value as a power of two ("2^-52.81"), the scale
-// at which acceptance errors are read; "0" for zero.
-func log2Text(x float64) string {
-	if !(x > 0) {
-		return "0"
-	}
-	return fmt.Sprintf("2^%.2f", math.Log2(x))
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/pow2"
 )
 
 // Model is the error model of one arithmetic's operations as the bound
@@ -31,18 +32,11 @@ type Model struct {
 }
 
 func (m Model) String() string {
-	s := fmt.Sprintf("%s: add %s, mul %s", m.Name, log2Str(m.AddRel), log2Str(m.MulRel))
+	s := fmt.Sprintf("%s: add %s, mul %s", m.Name, pow2.Text(m.AddRel), pow2.Text(m.MulRel))
 	if m.Abs > 0 {
-		s += ", abs " + log2Str(m.Abs)
+		s += ", abs " + pow2.Text(m.Abs)
 	}
 	return s
-}
-
-func log2Str(x float64) string {
-	if x == 0 {
-		return "0"
-	}
-	return fmt.Sprintf("2^%.2f", math.Log2(x))
 }
 
 // Halved returns the model with both relative bounds and the absolute
