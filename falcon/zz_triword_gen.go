@@ -51,13 +51,6 @@ func vecFFSamplingTriword(a triword.Arith, s *samplerTriword, t0, t1, g00, g01, 
 // vecKeepBasisTriword is vecKeepBasis (ffsampling_batch.go) with F = triword.TW, A = triword.Arith.
 func vecKeepBasisTriword(a triword.Arith, basis *[]triword.TW, b []triword.TW) bool { return false }
 
-// cmulTriword is cmul (fft.go) with F = triword.TW, A = triword.Arith.
-func cmulTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triword.TW) {
-	re := a.Sub(a.Mul(xr, yr), a.Mul(xi, yi))
-	im := a.Add(a.Mul(xr, yi), a.Mul(xi, yr))
-	return re, im
-}
-
 // cdivTriword is cdiv (fft.go) with F = triword.TW, A = triword.Arith.
 func cdivTriword(a triword.Arith, xr, xi, yr, yi triword.TW) (triword.TW, triword.TW) {
 	m := a.Inv(a.Add(a.Sqr(yr), a.Sqr(yi)))

@@ -83,15 +83,27 @@ func twoProd(a, b float32) (p, e float32) {
 // adjusted s is odd, hence never a midpoint, and adjacent to the
 // unadjusted one, so both round to the same binary32 value.
 func fma32(a, b, c float32) float32 {
+	if r, ok := fma32Fast(a, b, c); ok {
+		return r
+	}
 	p := float64(float64(a) * float64(b))
 	q := float64(c)
-	s := p + q
+	return roundToOdd32(p, q, p+q)
+}
+
+// fma32Fast is fma32's shortcut alone: float32(RN53(a*b + c)) and whether
+// that is RN(a*b + c), which it is unless the binary64 sum is a binary32
+// midpoint or lies below binary32's normal range (see fma32). It is small
+// enough to inline, where fma32 with its round-to-odd branch is not: the
+// products call it for their three FMAs and take fma32 for all three in
+// the rare case that one of the shortcuts does not apply, so the usual
+// case costs no call and one branch. Its results are fma32's, bit for bit.
+func fma32Fast(a, b, c float32) (float32, bool) {
+	s := float64(float64(a)*float64(b)) + float64(c)
 	const midpoint, lowBits = 1 << 28, 1<<29 - 1
 	const minNormal32 = 0x3810000000000000 // bits of 2^-126, binary32's smallest normal
-	if u := math.Float64bits(s); u&lowBits != midpoint && u<<1 >= minNormal32<<1 {
-		return float32(s)
-	}
-	return roundToOdd32(p, q, s)
+	u := math.Float64bits(s)
+	return float32(s), u&lowBits != midpoint && u<<1 >= minNormal32<<1
 }
 
 // roundToOdd32 returns float32 of the round-to-odd sum of p and q at 53

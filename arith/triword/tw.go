@@ -160,9 +160,12 @@ func mul33(x, y TW, accurate bool) TW {
 	// VecSum(z00-, z01+, z10+), unrolled as in add.
 	s, b2 := twoSum(z01p, z10p)
 	b0, b1 := twoSum(z00m, s)
-	c := fma32(x.Mid, y.Mid, b2)
-	z31 := fma32(x.Hi, y.Lo, z10m)
-	z32 := fma32(x.Lo, y.Hi, z01m)
+	c, ok0 := fma32Fast(x.Mid, y.Mid, b2)
+	z31, ok1 := fma32Fast(x.Hi, y.Lo, z10m)
+	z32, ok2 := fma32Fast(x.Lo, y.Hi, z01m)
+	if !(ok0 && ok1 && ok2) {
+		c, z31, z32 = fma32(x.Mid, y.Mid, b2), fma32(x.Hi, y.Lo, z10m), fma32(x.Lo, y.Hi, z01m)
+	}
 	z3 := z31 + z32
 	var r [2]float32
 	if accurate {
@@ -196,8 +199,11 @@ func mulDW(x0, x1 float32, y TW) TW {
 	z10p, z10m := twoProd(x1, y.Hi)
 	b := [3]float32{z00m, z01p, z10p}
 	vecSum(b[:])
-	c := fma32(x1, y.Mid, b[2])
-	z31 := fma32(x0, y.Lo, z10m)
+	c, ok0 := fma32Fast(x1, y.Mid, b[2])
+	z31, ok1 := fma32Fast(x0, y.Lo, z10m)
+	if !(ok0 && ok1) {
+		c, z31 = fma32(x1, y.Mid, b[2]), fma32(x0, y.Lo, z10m)
+	}
 	z3 := z31 + z01m
 	e := [5]float32{z00p, b[0], b[1], c, z3}
 	vecSum(e[:])
@@ -285,4 +291,62 @@ func sqrt(x TW) TW {
 	i1 := mulDW(b0, b1, x)
 	m := mulDW(float32(0.5*b0), float32(0.5*b1), i1)
 	return mulOne(i1, -m.Mid, -m.Lo)
+}
+
+// mulFast4 sets r[k] = mul33(x[k], y[k], false) for the four lanes k, bit
+// for bit, with the lanes' work interleaved stage by stage. A fast product
+// is a few long dependency chains (2Prod, the FMAs, the 2Sum chain of its
+// VecSum, then VSEB's), so one product alone keeps the core waiting on
+// latencies; four independent ones computed one after the other overlap
+// only as far as the processor's reordering window reaches into the next
+// call. Here each stage runs its operations for the four lanes in a short
+// loop, whose iterations are independent, so the four chains advance
+// together. Every lane performs exactly mul33's operations on its own
+// operands, in mul33's order, so the results are mul33's.
+func mulFast4(r, x, y *[4]TW) {
+	var z00p, b0, b1, s3 [4]float32
+	// The partial products, the first VecSum and the three FMAs.
+	for k := range 4 {
+		xk, yk := &x[k], &y[k]
+		p, z00m := twoProd(xk.Hi, yk.Hi)
+		z01p, z01m := twoProd(xk.Hi, yk.Mid)
+		z10p, z10m := twoProd(xk.Mid, yk.Hi)
+		s, b2 := twoSum(z01p, z10p)
+		b0[k], b1[k] = twoSum(z00m, s)
+		c, ok0 := fma32Fast(xk.Mid, yk.Mid, b2)
+		z31, ok1 := fma32Fast(xk.Hi, yk.Lo, z10m)
+		z32, ok2 := fma32Fast(xk.Lo, yk.Hi, z01m)
+		if !(ok0 && ok1 && ok2) {
+			c, z31, z32 = fma32(xk.Mid, yk.Mid, b2), fma32(xk.Hi, yk.Lo, z10m), fma32(xk.Lo, yk.Hi, z01m)
+		}
+		z00p[k] = p
+		s3[k] = c + (z31 + z32)
+	}
+	// VecSum(z00+, b0, b1, c+z3), then VSEB(2) of its last three.
+	for k := range 4 {
+		s, e3 := twoSum(b1[k], s3[k])
+		s, e2 := twoSum(b0[k], s)
+		e0, e1 := twoSum(z00p[k], s)
+		var o [2]float32
+		eps, j := vsebStep(o[:], 0, e1, e2)
+		vsebEnd(o[:], j, eps, e3)
+		r[k] = TW{e0, o[0], o[1]}
+	}
+}
+
+// CMul returns the complex product (xr + i xi)(yr + i yi) in the
+// reference's operation order, re = xr*yr - xi*yi and im = xr*yi + xi*yr:
+// bit for bit Sub(Mul(xr, yr), Mul(xi, yi)) and Add(Mul(xr, yi), Mul(xi,
+// yr)). Package falcon's FFT-domain kernels call it for every complex
+// product of the triword copies of their code; with the fast product the
+// four real products are computed together (mulFast4), which their
+// independence allows.
+func (a Arith) CMul(xr, xi, yr, yi TW) (re, im TW) {
+	if a.Accurate {
+		return add(mul33(xr, yr, true), neg(mul33(xi, yi, true))),
+			add(mul33(xr, yi, true), mul33(xi, yr, true))
+	}
+	var p [4]TW
+	mulFast4(&p, &[4]TW{xr, xi, xr, xi}, &[4]TW{yr, yi, yi, yr})
+	return add(p[0], neg(p[1])), add(p[2], p[3])
 }

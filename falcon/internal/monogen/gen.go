@@ -76,8 +76,13 @@ func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles
 var instances = []instance{
 	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks, stubs: slices.Concat(fusedHooks, programHooks)},
 	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, handWritten: triwordHand, stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
 }
+
+// triwordHand are the triword instance's hand-written copies
+// (falcon/cmul_triword.go): the complex product, which computes its four
+// real products together (triword.Arith.CMul).
+var triwordHand = []string{"cmul"}
 
 // keygenFiles are package falcon's key generation files: NTRUSolve needs
 // values up to 2^+-341, beyond binary32's exponent range.
