@@ -71,10 +71,20 @@ var stageNames = [numStages]string{"target", "ffsampling_split", "ffsampling_mer
 // bounds the norm of the difference between R and the backend's values
 // plus that between R and the exact side's values, split by the stage the
 // terms come from. For one value the norm is its modulus.
+//
+// For the merged samples z of a subtree, zA and zB (when zAff) also bound
+// the norm of z's errors as zA tau + zB, where tau is the norm of the
+// subtree's target in R -- the actual norm, whatever it is below its
+// bound m. The bound e is what the errors are at the largest tau; the
+// affine one keeps the dependence on tau, so that the two halves of a
+// merge, whose targets' norms are jointly (not each) at most |t|/sqrt2,
+// are combined by their actual share (merge's affine bound, below).
 type vec struct {
-	h int
-	m float64
-	e [numStages]float64
+	h      int
+	m      float64
+	e      [numStages]float64
+	zA, zB float64
+	zAff   bool
 }
 
 func (v *vec) tot() float64 {
@@ -261,6 +271,39 @@ func (bd *bounder) merge(za, zb vec, da, db float64, t vec) (z vec, d float64) {
 	return z, d
 }
 
+// mergeAff returns the affine bound (zA, zB) of the merged samples
+// z = (za + w zb, za - w zb) of a target t of h complex values, in tau =
+// |t| in R, from those of za and zb in the norms tau_a, tau_b of the
+// halves split from t, for which hypot(tau_a, tau_b) = tau/sqrt2 exactly
+// (R's split: |f0|^2 + |f1|^2 = (|a|^2 + |b|^2)/2 pair by pair). db and d
+// bound |Db| and |D| = |t - z| in R, so |zb| <= tau_b + db and |z| <=
+// tau + d in R.
+//
+//   - y = w' zb' (the twiddle product, as times computes it): errors at
+//     most E_zb + kappa (tau_b + db + E_zb) + absY, with kappa the
+//     twiddles' errors plus the complex product's rounding per unit of
+//     |zb'| on both sides (times with cmax 1).
+//   - (za, y) jointly: hypot(A_a tau_a + B_a, A_y tau_b + B_y) <=
+//     max(A_a, A_y) tau/sqrt2 + hypot(B_a, B_y) (Minkowski, then the
+//     halves' norms); the butterfly multiplies by sqrt2.
+//   - the butterfly's rounding: alpha (tau + d + E) + absZ, alpha the two
+//     sides' AddRel.
+func (bd *bounder) mergeAff(za, zb vec, db, d float64, h int) (A, B float64) {
+	tw := math.Max(bd.twB, bd.twX)
+	kappa := add(add(bd.twB, bd.twX), mul(add(cmulRel(bd.b), cmulRel(bd.x)), add(1, tw)))
+	absAll := add(bd.b.Abs, bd.x.Abs)
+	absY := mul(mul(3, up(math.Sqrt(float64(2*zb.h)))), absAll)
+	Ay := add(mul(add(1, kappa), zb.zA), kappa)
+	By := add(add(mul(add(1, kappa), zb.zB), mul(kappa, db)), absY)
+	Aj := math.Max(za.zA, Ay)
+	Bj := mul(sqrt2, hypot(za.zB, By))
+	alpha := add(bd.b.AddRel, bd.x.AddRel)
+	absZ := mul(up(math.Sqrt(float64(2*h))), absAll)
+	A = add(mul(add(1, alpha), Aj), alpha)
+	B = add(add(mul(add(1, alpha), Bj), mul(alpha, d)), absZ)
+	return A, B
+}
+
 // node bounds ffSampling at an inner node of level L >= 1 with targets t0,
 // t1 (2^(L-1) complex values each); it returns the bounds of the merged
 // samples z0, z1 and of the norms of D0 = t0' - z0, D1 = t1 - z1 (t0' the
@@ -292,6 +335,17 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 	if err != nil {
 		return z0, z1, 0, 0, err
 	}
+	// z1's errors as the path analysis weighs them: the affine bound at
+	// t1's largest norm where it is below the stages' sum, the stages
+	// scaled in proportion (their shares are then indicative, the sum is
+	// the bound).
+	z1e := z1.e
+	if zt, za := z1.tot(), add(mul(z1.zA, t1.m), z1.zB); z1.zAff && za < zt && zt > 0 {
+		f := up(za / zt)
+		for k := range z1e {
+			z1e[k] = mul(z1e[k], f)
+		}
+	}
 	// d = t1 - z1, rounded, whose norm in R is |D1|: its rounding scales
 	// with |D1|, not with |t1| + |z1|.
 	dv := vec{h: t1.h, m: d1}
@@ -304,7 +358,7 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 		dv.e[k] = add(dv.e[k], rd.e[k])
 		// The sources entering d besides t1's own errors: z1's (the
 		// merges' roundings below) and d's rounding.
-		bd.recs[idx].srcD[k] = add(z1.e[k], rd.e[k])
+		bd.recs[idx].srcD[k] = add(z1e[k], rd.e[k])
 	}
 	lmax, le := keyConst(lb, lx)
 	p := bd.times(dv, lmax, le, 0, stKey, stUpdate, false)
@@ -322,6 +376,9 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 		bd.recs[idx].srcP[k] = add(pl.e[k], ru.e[k])
 	}
 	z0, d0, err = bd.child(L, tb0, path+"L", idx, 'L')
+	// z0's affine bound is in the norm of tb0 in R, at most |t0| + |p|
+	// with |p| <= p.m: make it one in |t0|.
+	z0.zB = add(z0.zB, mul(z0.zA, p.m))
 	return z0, z1, d0, d1, err
 }
 
@@ -339,6 +396,9 @@ func (bd *bounder) child(L uint, t vec, path string, parent int, side byte) (z v
 		for k := range zc.e {
 			zc.e[k] = hypot(zr.e[k], zi.e[k])
 		}
+		// Integers: their errors (conversions, if any) do not grow with
+		// the target.
+		zc.zA, zc.zB, zc.zAff = 0, zc.tot(), true
 		bd.leaf++
 		return zc, d, nil
 	}
@@ -352,6 +412,8 @@ func (bd *bounder) child(L uint, t vec, path string, parent int, side byte) (z v
 		return z, 0, err
 	}
 	z, d = bd.merge(za, zb, da, db, t)
+	z.zA, z.zB = bd.mergeAff(za, zb, db, d, t.h)
+	z.zAff = true
 	return z, d, nil
 }
 
