@@ -87,6 +87,16 @@
 // inverts split exactly (true roots), so |D| of a node is sqrt2 |(Da, Db)|
 // of its children and R's merged samples have norm at most |t| + |D|,
 // which also bounds the magnitude the merge's own roundings scale with.
+// The merged samples' errors are also bounded affinely, A tau + B, in
+// the actual norm tau of their subtree's target in R (mergeAff): at a leaf
+// A = 0 (integers); a merge of halves split from t, whose norms tau_a,
+// tau_b satisfy hypot(tau_a, tau_b) = tau/sqrt2 exactly in R, combines
+// their bounds as max(A_a, A_y) tau/sqrt2 + hypot(B_a, B_y) (Minkowski),
+// times sqrt2, plus the twiddle product's and the butterfly's roundings,
+// which scale with tau_b + |Db| and tau + |D|. Bounding each half at the
+// whole |t|/sqrt2, as the norm bound does, overstates the merge errors by
+// up to sqrt2 per level. The left child's bound, in the norm of tb0, is
+// turned into one in |t0| with |tb0| <= |t0| + |p|.
 //
 // Step 7: the path bound of each sampler call (path.go). Steps 3 to 6
 // bound the error reaching a centre by products of per-step norms, the
@@ -107,7 +117,8 @@
 //     made them (the same split of a vector with no error and the
 //     backend's magnitude), or, at the root, the target's whole errors;
 //   - entering d = t1 - z1: the merged z1's errors (merges of the same
-//     integers: their roundings alone) and d's rounding;
+//     integers: their roundings alone; the smaller of their norm bound
+//     and the affine one of step 6 at t1's norm bound) and d's rounding;
 //   - entering tb0: the product's own terms (the backend's l10 errors times
 //     d', its rounding) and tb0's rounding.
 //
@@ -162,17 +173,18 @@
 //
 // # How tight it is
 //
-// Closer than the norm analysis alone by about 4 bits (step 7), still far
-// from the samples: for KAT keys 0 to 2 of Falcon-512 the bound sits about
-// 12 bits above binary64's sampled maximum and 16 bits above triword's
-// (docs/certify.md). What is left is mostly the worst case itself: every
-// rounding is taken at its model's bound and aligned with the path's
-// functional, and the magnitudes the roundings scale with are the largest
-// over all hashed points (the target's norm, the merged samples' norm),
-// where a sampled run meets random-signed roundings and typical targets.
-// The merges of the right subtrees' samples (z1, entering each update)
-// carry most of the bound; their functionals weigh the merges' roundings
-// through merge's adjoint, an isometry up to sqrt2, so slot weights gain
-// little there: per-slot magnitude bounds of the merged samples would be
-// the next step.
+// Closer than the norm analysis alone by 4.4 to 5.5 bits (step 7 and the
+// affine merge bound of step 6), still far from the samples: for KAT key 0
+// of Falcon-512 the bound sits 11.0 bits above binary64's sampled maximum
+// and 15.8 bits above triword's, 11.1 to 11.5 and 16.4 bits for keys 0
+// and 1 of Falcon-1024 (docs/certify.md). What is left is mostly the worst
+// case itself: every rounding is taken at its model's bound and aligned
+// with the call's functional, and the magnitudes the roundings scale with
+// are the largest over all hashed points (the target's norm, the merged
+// samples' norm), where a sampled run meets random-signed roundings and
+// typical targets. The target (a third to a half of the bound now) still
+// enters by its norm analysis: carrying the functional through its
+// products with b01 and b11 slot by slot, and combining the two products
+// of the one FFT(hm), is the next step; per-slot magnitude bounds of the
+// merged samples the one after.
 package certify
