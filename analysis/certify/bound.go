@@ -71,10 +71,20 @@ var stageNames = [numStages]string{"target", "ffsampling_split", "ffsampling_mer
 // bounds the norm of the difference between R and the backend's values
 // plus that between R and the exact side's values, split by the stage the
 // terms come from. For one value the norm is its modulus.
+//
+// For the merged samples z of a subtree, zA and zB (when zAff) also bound
+// the norm of z's errors as zA tau + zB, where tau is the norm of the
+// subtree's target in R -- the actual norm, whatever it is below its
+// bound m. The bound e is what the errors are at the largest tau; the
+// affine one keeps the dependence on tau, so that the two halves of a
+// merge, whose targets' norms are jointly (not each) at most |t|/sqrt2,
+// are combined by their actual share (merge's affine bound, below).
 type vec struct {
-	h int
-	m float64
-	e [numStages]float64
+	h      int
+	m      float64
+	e      [numStages]float64
+	zA, zB float64
+	zAff   bool
 }
 
 func (v *vec) tot() float64 {
@@ -99,6 +109,13 @@ type bounder struct {
 	kv    *keyValues  // the backend's key values
 	kx    *keyValues  // the exact side's
 	leaf  int
+
+	// recs are the inner nodes in the order node meets them, with the
+	// local error sources the path analysis (path.go) weighs per call.
+	recs []nodeRec
+	// gm64 holds R's twiddle factors (the exact side's, within 2^-256 of
+	// the true roots) rounded to float64, for the path analysis.
+	gm64 []float64
 }
 
 // callBound is the bound at one sampler call.
@@ -107,6 +124,12 @@ type callBound struct {
 	e     [numStages]float64
 	leaf  int
 	path  string // the tree path, from the root: R (right child) or L
+	// node is the level-1 node (index into recs) whose child side
+	// ('R' or 'L') made the call; im is whether its centre is the
+	// imaginary part of that child's one complex target value.
+	node int
+	side byte
+	im   bool
 }
 
 // round adds to v the rounding errors of nr real roundings per complex
@@ -156,20 +179,10 @@ func (bd *bounder) twiddled(x vec, st stage) vec {
 	return bd.times(x, 1, bd.twB, bd.twX, stConst, st, false)
 }
 
-// butterfly returns the bounds of (x + y, x - y) for two vectors of h
-// values (2h values out): in R its norm is sqrt2 |(x, y)|, a linear map of
-// norm sqrt2, which also carries the errors; then one rounding per
-// component.
-func (bd *bounder) butterfly(x, y vec, st stage) vec {
-	j := vec{h: x.h + y.h, m: hypot(x.m, y.m)}
-	for k := range j.e {
-		j.e[k] = hypot(x.e[k], y.e[k])
-	}
-	return bd.butterflyJoint(j, st)
-}
-
-// butterflyJoint is butterfly when one bound v covers (x, y) together
-// (the two halves of one vector): norm sqrt2 |v|.
+// butterflyJoint returns the bounds of (x + y, x - y) when one bound v
+// covers (x, y) together (the two halves of one vector): in R its norm is
+// sqrt2 |v|, a linear map of norm sqrt2, which also carries the errors;
+// then one rounding per component.
 func (bd *bounder) butterflyJoint(v vec, st stage) vec {
 	r := vec{h: v.h, m: mul(sqrt2, v.m)}
 	for k := range r.e {
@@ -242,18 +255,66 @@ func (bd *bounder) split(t vec) (f0, f1 vec) {
 // and of D = t - z, which in R (where merge inverts split exactly) is
 // (Da + w Db, Da - w Db), of norm sqrt2 |(Da, Db)|. t is the node's
 // target (|z| <= |t| + |D| in R).
+//
+// The cap |t| + |D| also bounds the magnitude the butterfly's roundings
+// scale with: the bounds of za and zb each come from their half of t (each
+// at most |t|/sqrt2), so sqrt2 |(za, zb)| alone overstates |z| by up to
+// sqrt2 at every level.
 func (bd *bounder) merge(za, zb vec, da, db float64, t vec) (z vec, d float64) {
-	z = bd.butterfly(za, bd.twiddled(zb, stMerge), stMerge)
+	y := bd.twiddled(zb, stMerge)
 	d = mul(sqrt2, hypot(da, db))
-	z.m = math.Min(z.m, add(t.m, d))
+	z = vec{h: za.h + y.h, m: math.Min(mul(sqrt2, hypot(za.m, y.m)), add(t.m, d))}
+	for k := range z.e {
+		z.e[k] = mul(sqrt2, hypot(za.e[k], y.e[k]))
+	}
+	bd.round(&z, stMerge, add(z.m, z.tot()), bd.b.AddRel, bd.x.AddRel, 1)
 	return z, d
+}
+
+// mergeAff returns the affine bound (zA, zB) of the merged samples
+// z = (za + w zb, za - w zb) of a target t of h complex values, in tau =
+// |t| in R, from those of za and zb in the norms tau_a, tau_b of the
+// halves split from t, for which hypot(tau_a, tau_b) = tau/sqrt2 exactly
+// (R's split: |f0|^2 + |f1|^2 = (|a|^2 + |b|^2)/2 pair by pair). db and d
+// bound |Db| and |D| = |t - z| in R, so |zb| <= tau_b + db and |z| <=
+// tau + d in R.
+//
+//   - y = w' zb' (the twiddle product, as times computes it): errors at
+//     most E_zb + kappa (tau_b + db + E_zb) + absY, with kappa the
+//     twiddles' errors plus the complex product's rounding per unit of
+//     |zb'| on both sides (times with cmax 1).
+//   - (za, y) jointly: hypot(A_a tau_a + B_a, A_y tau_b + B_y) <=
+//     max(A_a, A_y) tau/sqrt2 + hypot(B_a, B_y) (Minkowski, then the
+//     halves' norms); the butterfly multiplies by sqrt2.
+//   - the butterfly's rounding: alpha (tau + d + E) + absZ, alpha the two
+//     sides' AddRel.
+func (bd *bounder) mergeAff(za, zb vec, db, d float64, h int) (A, B float64) {
+	tw := math.Max(bd.twB, bd.twX)
+	kappa := add(add(bd.twB, bd.twX), mul(add(cmulRel(bd.b), cmulRel(bd.x)), add(1, tw)))
+	absAll := add(bd.b.Abs, bd.x.Abs)
+	absY := mul(mul(3, up(math.Sqrt(float64(2*zb.h)))), absAll)
+	Ay := add(mul(add(1, kappa), zb.zA), kappa)
+	By := add(add(mul(add(1, kappa), zb.zB), mul(kappa, db)), absY)
+	Aj := math.Max(za.zA, Ay)
+	Bj := mul(sqrt2, hypot(za.zB, By))
+	alpha := add(bd.b.AddRel, bd.x.AddRel)
+	absZ := mul(up(math.Sqrt(float64(2*h))), absAll)
+	A = add(mul(add(1, alpha), Aj), alpha)
+	B = add(add(mul(add(1, alpha), Bj), mul(alpha, d)), absZ)
+	return A, B
 }
 
 // node bounds ffSampling at an inner node of level L >= 1 with targets t0,
 // t1 (2^(L-1) complex values each); it returns the bounds of the merged
 // samples z0, z1 and of the norms of D0 = t0' - z0, D1 = t1 - z1 (t0' the
 // updated target).
-func (bd *bounder) node(L uint, t0, t1 vec, path string) (z0, z1 vec, d0, d1 float64, err error) {
+//
+// parent and side locate the node in the tree (parent -1 at the root);
+// splitA and splitB are the local error sources of the split that made
+// t0 and t1 (their own roundings, not the propagated errors), which the
+// path analysis weighs (zero at the root, whose inputs carry the target's
+// errors instead).
+func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, splitA, splitB [numStages]float64) (z0, z1 vec, d0, d1 float64, err error) {
 	if bd.nodes >= len(bd.kv.ldl) {
 		return z0, z1, 0, 0, fmt.Errorf("certify: more tree nodes than the key has")
 	}
@@ -262,9 +323,28 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string) (z0, z1 vec, d0, d1 flo
 	if len(lb) != 2*t1.h || len(lx) != 2*t1.h {
 		return z0, z1, 0, 0, fmt.Errorf("certify: tree node %d has %d values, want %d", bd.nodes-1, len(lb), 2*t1.h)
 	}
-	z1, d1, err = bd.child(L, t1, path+"R")
+	idx := len(bd.recs)
+	bd.recs = append(bd.recs, newNodeRec(lx, parent, side))
+	if parent < 0 {
+		// The root: its inputs carry the target's errors.
+		bd.recs[idx].srcA, bd.recs[idx].srcB = t0.e, t1.e
+	} else {
+		bd.recs[idx].srcA, bd.recs[idx].srcB = splitA, splitB
+	}
+	z1, d1, err = bd.child(L, t1, path+"R", idx, 'R')
 	if err != nil {
 		return z0, z1, 0, 0, err
+	}
+	// z1's errors as the path analysis weighs them: the affine bound at
+	// t1's largest norm where it is below the stages' sum, the stages
+	// scaled in proportion (their shares are then indicative, the sum is
+	// the bound).
+	z1e := z1.e
+	if zt, za := z1.tot(), add(mul(z1.zA, t1.m), z1.zB); z1.zAff && za < zt && zt > 0 {
+		f := up(za / zt)
+		for k := range z1e {
+			z1e[k] = mul(z1e[k], f)
+		}
 	}
 	// d = t1 - z1, rounded, whose norm in R is |D1|: its rounding scales
 	// with |D1|, not with |t1| + |z1|.
@@ -272,41 +352,68 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string) (z0, z1 vec, d0, d1 flo
 	for k := range dv.e {
 		dv.e[k] = add(t1.e[k], z1.e[k])
 	}
-	bd.round(&dv, stUpdate, add(d1, dv.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	rd := vec{h: t1.h}
+	bd.round(&rd, stUpdate, add(d1, dv.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	for k := range dv.e {
+		dv.e[k] = add(dv.e[k], rd.e[k])
+		// The sources entering d besides t1's own errors: z1's (the
+		// merges' roundings below) and d's rounding.
+		bd.recs[idx].srcD[k] = add(z1e[k], rd.e[k])
+	}
 	lmax, le := keyConst(lb, lx)
 	p := bd.times(dv, lmax, le, 0, stKey, stUpdate, false)
 	tb0 := vec{h: t0.h, m: add(t0.m, p.m)}
 	for k := range tb0.e {
 		tb0.e[k] = add(t0.e[k], p.e[k])
 	}
-	bd.round(&tb0, stUpdate, add(tb0.m, tb0.tot()), bd.b.AddRel, bd.x.AddRel, 1)
-	z0, d0, err = bd.child(L, tb0, path+"L")
+	ru := vec{h: t0.h}
+	bd.round(&ru, stUpdate, add(tb0.m, tb0.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	// The product's own terms (the backend's l10 error times d', its
+	// rounding) without the propagated d errors, and tb0's rounding.
+	pl := bd.times(vec{h: dv.h, m: add(dv.m, dv.tot())}, lmax, le, 0, stKey, stUpdate, false)
+	for k := range tb0.e {
+		tb0.e[k] = add(tb0.e[k], ru.e[k])
+		bd.recs[idx].srcP[k] = add(pl.e[k], ru.e[k])
+	}
+	z0, d0, err = bd.child(L, tb0, path+"L", idx, 'L')
+	// z0's affine bound is in the norm of tb0 in R, at most |t0| + |p|
+	// with |p| <= p.m: make it one in |t0|.
+	z0.zB = add(z0.zB, mul(z0.zA, p.m))
 	return z0, z1, d0, d1, err
 }
 
 // child samples target t of level L with the subtree below: split, the
 // child node, merge.
-func (bd *bounder) child(L uint, t vec, path string) (z vec, d float64, err error) {
+func (bd *bounder) child(L uint, t vec, path string, parent int, side byte) (z vec, d float64, err error) {
 	if L == 1 {
 		// One complex value; split and merge are copies of its real and
 		// imaginary parts, which the leaf samples in that order.
-		zr, dr := bd.sample(t, path)
-		zi, di := bd.sample(t, path)
+		zr, dr := bd.sample(t, path, parent, side, false)
+		zi, di := bd.sample(t, path, parent, side, true)
 		zc := vec{h: 1}
 		d = hypot(dr, di)
 		zc.m = math.Min(hypot(zr.m, zi.m), add(t.m, d))
 		for k := range zc.e {
 			zc.e[k] = hypot(zr.e[k], zi.e[k])
 		}
+		// Integers: their errors (conversions, if any) do not grow with
+		// the target.
+		zc.zA, zc.zB, zc.zAff = 0, zc.tot(), true
 		bd.leaf++
 		return zc, d, nil
 	}
 	a, b := bd.split(t)
-	za, zb, da, db, err := bd.node(L-1, a, b, path)
+	// The split's own roundings: the same split of a vector without
+	// errors whose magnitude is that of the backend's t (R's norm plus
+	// the errors), so every rounding is weighed as above.
+	la, lb := bd.split(vec{h: t.h, m: add(t.m, t.tot())})
+	za, zb, da, db, err := bd.node(L-1, a, b, path, parent, side, la.e, lb.e)
 	if err != nil {
 		return z, 0, err
 	}
 	z, d = bd.merge(za, zb, da, db, t)
+	z.zA, z.zB = bd.mergeAff(za, zb, db, d, t.h)
+	z.zAff = true
 	return z, d, nil
 }
 
@@ -315,9 +422,9 @@ func (bd *bounder) child(L uint, t vec, path string) (z vec, d float64, err erro
 // bound of the integer sampled and of |c - z| in R: the sampler's support
 // keeps the backend's centre within 19 of z (see the package
 // documentation), so R's is within 19 + |c_R - c_B|.
-func (bd *bounder) sample(c vec, path string) (z vec, d float64) {
+func (bd *bounder) sample(c vec, path string, node int, side byte, im bool) (z vec, d float64) {
 	tot := c.tot()
-	bd.calls = append(bd.calls, callBound{bound: tot, e: c.e, leaf: bd.leaf, path: path})
+	bd.calls = append(bd.calls, callBound{bound: tot, e: c.e, leaf: bd.leaf, path: path, node: node, side: side, im: im})
 	d = add(19, tot)
 	z = vec{h: 1, m: add(c.m, d)}
 	if z.m >= math.Ldexp(1, bd.b.IntBits) || z.m >= math.Ldexp(1, bd.x.IntBits) {

@@ -154,9 +154,10 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	dsUp := up(res.DeltaSigma)
 
 	t0v, t1v := bd.target(sk.LogN)
-	if _, _, _, _, err := bd.node(sk.LogN, t0v, t1v, ""); err != nil {
+	if _, _, _, _, err := bd.node(sk.LogN, t0v, t1v, "", -1, 0, [numStages]float64{}, [numStages]float64{}); err != nil {
 		return nil, err
 	}
+	bd.pathBounds()
 	if bd.nodes != len(kv.ldl) || len(bd.calls) != 2<<sk.LogN {
 		return nil, fmt.Errorf("certify: internal error: %d of %d tree nodes, %d sampler calls", bd.nodes, len(kv.ldl), len(bd.calls))
 	}

@@ -85,9 +85,62 @@
 // {0..18} and b in {0, 1} (sampler.go), so z - mu_B lies in (-19, 19];
 // hence |mu_R - z| <= 19 + |mu_B - mu_R|. Merging is linear, and in R merge
 // inverts split exactly (true roots), so |D| of a node is sqrt2 |(Da, Db)|
-// of its children and R's merged samples have norm at most |t| + |D|.
+// of its children and R's merged samples have norm at most |t| + |D|,
+// which also bounds the magnitude the merge's own roundings scale with.
+// The merged samples' errors are also bounded affinely, A tau + B, in
+// the actual norm tau of their subtree's target in R (mergeAff): at a leaf
+// A = 0 (integers); a merge of halves split from t, whose norms tau_a,
+// tau_b satisfy hypot(tau_a, tau_b) = tau/sqrt2 exactly in R, combines
+// their bounds as max(A_a, A_y) tau/sqrt2 + hypot(B_a, B_y) (Minkowski),
+// times sqrt2, plus the twiddle product's and the butterfly's roundings,
+// which scale with tau_b + |Db| and tau + |D|. Bounding each half at the
+// whole |t|/sqrt2, as the norm bound does, overstates the merge errors by
+// up to sqrt2 per level. The left child's bound, in the norm of tb0, is
+// turned into one in |t0| with |tb0| <= |t0| + |p|.
 //
-// Step 7: the rounding of the bound computation itself. All bounds are
+// Step 7: the path bound of each sampler call (path.go). Steps 3 to 6
+// bound the error reaching a centre by products of per-step norms, the
+// update's by the largest |l10| of the node. Instead, fix the integer
+// samples z (the same in B, X and R). Then in R every centre is an affine
+// function of the target of each node above it: splits are linear, the
+// update tb0 = t0 + (t1 - z1) l10 is linear in (t0, t1) since z1 is fixed,
+// and the centre of a call is the real or imaginary part of one value of
+// its level-1 target. So the error of a centre is exactly the sum, over
+// the error sources, of a real-linear functional phi(x) = Re sum conj(g_j)
+// x_j applied to the source's error vector, whose size is at most |g|
+// times the source's norm bound (Cauchy-Schwarz). The backend's operations
+// are R's linear maps on the errors plus local terms (x'c' - xc = (x' - x)c
+// + x'(c' - c) + rounding; the split's twiddle likewise), so the sources
+// are the local terms alone, with the norm bounds of steps 4 to 6:
+//
+//   - entering t0 and t1 of a node: the own roundings of the split that
+//     made them (the same split of a vector with no error and the
+//     backend's magnitude), or, at the root, the target's whole errors;
+//   - entering d = t1 - z1: the merged z1's errors (merges of the same
+//     integers: their roundings alone; the smaller of their norm bound
+//     and the affine one of step 6 at t1's norm bound) and d's rounding;
+//   - entering tb0: the product's own terms (the backend's l10 errors times
+//     d', its rounding) and tb0's rounding.
+//
+// g is computed from the call upward: g = 1 (real part) or i (imaginary
+// part) on the level-1 target; at a node reached from its right child the
+// functional on (t0, t1) is (0, g), from its left child (g, conj(l10) g),
+// with l10 R's values slot by slot; pulled back through the split that
+// made (t0, t1) from the parent's target T it is merge(g0, g1)/2 (f0 =
+// (a + b)/2, f1 = (a - b) conj(w)/2 gives (g0 + w g1)/2 on a and
+// (g0 - w g1)/2 on b, polyMergeFFT's layout). The sum of |g| times the
+// sources' bounds is the call's path bound; each call keeps the smaller of
+// it and the norm bound of step 6 (both are upper bounds). The
+// functionals are computed in float64; beside each computed g~ a bound on
+// |g~ - g| is carried (one product by l10 adds at most 2^-51 lmax |g~|, one
+// pull-back at most 2^-51 (|g0~| + |g1~|), and carries the previous errors
+// through a map of norm 1 or 1/sqrt2, see path.go), and |g~| plus that
+// bound is what multiplies a source. This is where the bound gains over
+// steps 3 to 6: |conj(l10) g| weighs each slot's l10 by the functional's
+// weight there, where the norm analysis takes max |l10| (about 18 at the
+// root for KAT key 0), at every node of the path.
+//
+// Step 8: the rounding of the bound computation itself. All bounds are
 // non-negative float64 values computed with every operation rounded
 // toward +Inf: each result of Go's round-to-nearest arithmetic is moved one
 // ulp up (math.Nextafter), which lies above the exact result; big.Float
@@ -120,11 +173,19 @@
 //
 // # How tight it is
 //
-// Not very, yet: the norms are worst cases over all hashed points and
-// sampler outputs, and key values enter by their largest modulus over a
-// node (the root's l10 reaches about 18 for KAT key 0 of Falcon-512), so
-// the bound sits about 16 bits above binary64's sampled maximum and 20
-// bits above triword's (docs/certify.md). Per-coefficient weights for the
-// key values and an infinity-norm companion to the Euclidean one are the
-// obvious next steps.
+// Closer than the norm analysis alone by 4.4 to 5.5 bits (step 7 and the
+// affine merge bound of step 6), still far from the samples: for KAT keys
+// 0 to 2 of Falcon-512 the bound sits 10.6 to 10.7 bits above binary64's
+// sampled maximum over 200 signatures and 15.1 to 15.7 bits above
+// triword's, 11.1 to 11.5 and 16.4 bits for keys 0 and 1 of Falcon-1024
+// over 50 (docs/certify.md). What is left is mostly the worst
+// case itself: every rounding is taken at its model's bound and aligned
+// with the call's functional, and the magnitudes the roundings scale with
+// are the largest over all hashed points (the target's norm, the merged
+// samples' norm), where a sampled run meets random-signed roundings and
+// typical targets. The target (a third to a half of the bound now) still
+// enters by its norm analysis: carrying the functional through its
+// products with b01 and b11 slot by slot, and combining the two products
+// of the one FFT(hm), is the next step; per-slot magnitude bounds of the
+// merged samples the one after.
 package certify
