@@ -113,6 +113,8 @@ type bounder struct {
 	// recs are the inner nodes in the order node meets them, with the
 	// local error sources the path analysis (path.go) weighs per call.
 	recs []nodeRec
+	// tgt is the target's record for the path analysis at the root.
+	tgt targetRec
 	// gm64 holds R's twiddle factors (the exact side's, within 2^-256 of
 	// the true roots) rounded to float64, for the path analysis.
 	gm64 []float64
@@ -214,32 +216,6 @@ func keyConst(pb, px []*big.Float) (cmax, ce float64) {
 	return cmax, ce
 }
 
-// target returns the bounds of (t0, t1) = (FFT(hm) b11 / q, -FFT(hm) b01 / q)
-// for every hashed point hm in [0, q)^n. hm has norm at most sqrt(n) (q-1);
-// Of is exact. Each of the logn - 1 layers of the FFT is a butterfly of
-// the twiddled half of the vector with the other half, |(x, y w)| = |(x, y)|
-// in R.
-func (bd *bounder) target(logn uint) (t0, t1 vec) {
-	n := 1 << logn
-	hn := n >> 1
-	const q = 12289
-	f := vec{h: hn, m: mul(up(math.Sqrt(float64(n))), q-1)}
-	for u := uint(1); u < logn; u++ {
-		// (x, y w') bounded as a whole: twiddling f's bound covers the
-		// half y (the errors e_y w' + y (w' - w) + rounding), and x is
-		// untouched; in R |(x, y w)| = |f|.
-		v := bd.twiddled(f, stTarget)
-		v.m = f.m
-		f = bd.butterflyJoint(v, stTarget)
-	}
-	iqUp := up(1.0 / q)
-	b01, e01 := keyConst(bd.kv.b01, bd.kx.b01)
-	b11, e11 := keyConst(bd.kv.b11, bd.kx.b11)
-	t1 = bd.times(bd.times(f, b01, e01, 0, stKey, stTarget, false), iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
-	t0 = bd.times(bd.times(f, b11, e11, 0, stKey, stTarget, false), iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
-	return t0, t1
-}
-
 // split returns the bounds of the two halves of a target of h >= 2
 // complex values: f0 = (a + b)/2, f1 = (a - b) conj(w)/2 over consecutive
 // pairs a, b. The sums are a butterfly of the pairs (norm sqrt2 |t|).
@@ -325,10 +301,9 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 	}
 	idx := len(bd.recs)
 	bd.recs = append(bd.recs, newNodeRec(lx, parent, side))
-	if parent < 0 {
-		// The root: its inputs carry the target's errors.
-		bd.recs[idx].srcA, bd.recs[idx].srcB = t0.e, t1.e
-	} else {
+	if parent >= 0 {
+		// (The root's inputs carry the target's errors, which the path
+		// analysis weighs slot by slot: rootTerms.)
 		bd.recs[idx].srcA, bd.recs[idx].srcB = splitA, splitB
 	}
 	z1, d1, err = bd.child(L, t1, path+"R", idx, 'R')

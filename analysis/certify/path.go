@@ -30,7 +30,8 @@ import (
 //
 //   - srcA, srcB: entering t0 and t1 -- the own roundings of the split
 //     that made them (the propagated errors are carried by the
-//     functional instead), or, at the root, the target's whole errors;
+//     functional instead); zero at the root, whose targets' errors
+//     rootTerms (target.go) weighs slot by slot;
 //   - srcD: entering d = t1 - z1 besides t1's errors: the merged z1's
 //     errors (which the merges' roundings below make; z1 is the same
 //     integers on every side) and d's rounding;
@@ -154,6 +155,10 @@ func (bd *bounder) pathBounds() {
 				}
 			}
 			if r.parent < 0 {
+				t := bd.rootTerms(ga, gb, da, db)
+				for k := range e {
+					e[k] = add(e[k], t[k])
+				}
 				break
 			}
 			// Pull back through the split that made (t0, t1) from the
