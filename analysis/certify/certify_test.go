@@ -102,9 +102,22 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 		if r.Scheme != want {
 			t.Errorf("%s: result of scheme %q, want %q", name, r.Scheme, want)
 		}
-		smp, err := certify.CheckSignatures(b, sc, sk, sigs, "certify-soundness", 0)
+		smp, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness"})
 		if err != nil {
 			t.Fatal(err)
+		}
+		// The same signatures against the dd shadow: each delta_c is
+		// within dd's distance from the oracle, the slack, of the oracle's
+		// (the maxima too).
+		sdd, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sdd.Shadow != shadow.ShadowDD || smp.Shadow != shadow.ShadowOracle || !(sdd.Slack > 0 && sdd.Slack < 0x1p-70) || smp.Slack != 0 {
+			t.Errorf("%s: shadows %q, %q with slacks %g, %g", name, smp.Shadow, sdd.Shadow, smp.Slack, sdd.Slack)
+		}
+		if d := math.Abs(math.Exp2(sdd.DeltaCMax) - math.Exp2(smp.DeltaCMax)); !(d <= sdd.Slack+math.Exp2(smp.DeltaCMax)*0x1p-50) {
+			t.Errorf("%s: sampled delta_c 2^%v against dd, 2^%v against the oracle: %g apart, slack %g", name, sdd.DeltaCMax, smp.DeltaCMax, d, sdd.Slack)
 		}
 		dc, ds := smp.DeltaCMax, smp.DeltaSigmaMax
 		t.Logf("%s: delta_c bound 2^%.2f, sampled 2^%.2f over %d signatures; delta_sigma 2^%.4f, shadow 2^%.4f",

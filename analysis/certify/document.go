@@ -57,10 +57,12 @@ type Document struct {
 	Stages          []StageDocument `json:"stages"`
 	ErrorModel      string          `json:"error_model"`
 	Seconds         float64         `json:"seconds"`
-	// After AddSampled: the signatures signed under the oracle shadow,
-	// the largest delta_c they measured (absent when every one was
-	// exact) and the bound's distance above it in bits.
+	// After AddSampled: the signatures signed, the shadow they were
+	// measured against ("oracle" or "dd"), the largest delta_c they
+	// measured (absent when every one was exact) and the bound's
+	// distance above it in bits.
 	Signatures       int      `json:"signatures,omitempty"`
+	CheckShadow      string   `json:"check_shadow,omitempty"`
 	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
 	GapBits          *float64 `json:"gap_bits,omitempty"`
 
@@ -90,7 +92,7 @@ func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
 // whether it exceeds the certificate's bound (Result.Exceeds): the
 // analysis or an error model is then wrong.
 func (d *Document) AddSampled(s Sampled) (exceeds bool) {
-	d.Signatures = s.Signatures
+	d.Signatures, d.CheckShadow = s.Signatures, string(s.Shadow)
 	if !math.IsInf(s.DeltaCMax, -1) {
 		v, gap := s.DeltaCMax, d.DeltaCBoundLog2-s.DeltaCMax
 		d.SampledDeltaCMax, d.GapBits = &v, &gap

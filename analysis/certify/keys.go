@@ -87,12 +87,12 @@ type Job struct {
 }
 
 // All certifies every key keysFor gives for each job's backend and, when
-// check > 0, signs check messages with each under the oracle shadow
-// (CheckSignatures, messages seeded "fprlab certify INDEX") to set the
-// sampled maximum beside the bound. exceeded counts the keys whose
-// sampled maximum exceeds its certified bound: an analysis or an error
-// model that is wrong.
-func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check int, sc scheme.Scheme) (docs []Document, exceeded int, err error) {
+// check.Signatures > 0, signs that many messages with each under
+// check.Shadow (CheckSignatures, messages seeded "fprlab certify INDEX",
+// which replaces check.Seed) to set the sampled maximum beside the bound.
+// exceeded counts the keys whose sampled maximum exceeds its certified
+// bound: an analysis or an error model that is wrong.
+func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check Check, sc scheme.Scheme) (docs []Document, exceeded int, err error) {
 	for _, j := range jobs {
 		keys, err := keysFor(j.Backend)
 		if err != nil {
@@ -104,8 +104,9 @@ func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, chec
 				return nil, 0, err
 			}
 			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
-			if check > 0 {
-				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, fmt.Sprintf("fprlab certify %d", k.Ref.Index), 0)
+			if check.Signatures > 0 {
+				check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
+				smp, err := CheckSignatures(j.Backend, sc, k.SK, check)
 				if err != nil {
 					return nil, 0, err
 				}

@@ -42,7 +42,7 @@ func WriteText(w io.Writer, rs []Document) error {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
 		}
 		if r.SampledDeltaCMax != nil {
-			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the oracle shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, *r.GapBits)
+			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the %s shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, r.CheckShadow, *r.GapBits)
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, DefaultOracleBits, r.Seconds)

@@ -137,6 +137,31 @@ func TestCertifyCheckSignatures(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--check-signatures -1") {
 		t.Errorf("--check-signatures -1: exit %d, stderr %q", code, errs)
 	}
+	// The same signatures against the dd shadow.
+	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "3", "--check-shadow", "dd", "--json")
+	var dd struct {
+		Results []struct {
+			Shadow  string   `json:"check_shadow"`
+			Sampled *float64 `json:"sampled_delta_c_max_log2"`
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &dd) != nil || len(dd.Results) != 1 || dd.Results[0].Shadow != "dd" ||
+		dd.Results[0].Sampled == nil || math.Abs(*dd.Results[0].Sampled-*r.Sampled) > 1e-6 {
+		t.Errorf("--check-shadow dd: exit %d, stderr %q, document:\n%s", code, errs, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--backend", "native,dd", "--check-signatures", "3", "--check-shadow", "dd"}, "cannot check --backend dd"},
+		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-signatures, which is not given"},
+		{[]string{"--backend", "native", "--check-signatures", "3", "--check-shadow", "mpfr"}, `--check-shadow "mpfr": want oracle or dd`},
+	} {
+		code, _, errs := runCLI(t, append([]string{"certify", "--params", "512", "--kat-records", "0:1"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
 }
 
 // The other sources of keys: --sk FILE holding KAT key 0 certifies as
