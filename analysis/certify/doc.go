@@ -191,19 +191,17 @@
 //
 // # How tight it is
 //
-// Closer than the norm analysis alone by 4.4 to 5.5 bits (step 7 and the
-// affine merge bound of step 6), still far from the samples: for KAT keys
-// 0 to 2 of Falcon-512 the bound sits 10.6 to 10.7 bits above binary64's
-// sampled maximum over 200 signatures and 15.1 to 15.7 bits above
-// triword's, 11.1 to 11.5 and 16.4 bits for keys 0 and 1 of Falcon-1024
-// over 50 (docs/certify.md). What is left is mostly the worst
-// case itself: every rounding is taken at its model's bound and aligned
-// with the call's functional, and the magnitudes the roundings scale with
-// are the largest over all hashed points (the target's norm, the merged
-// samples' norm), where a sampled run meets random-signed roundings and
-// typical targets. The target (a third to a half of the bound now) still
-// enters by its norm analysis: carrying the functional through its
-// products with b01 and b11 slot by slot, and combining the two products
-// of the one FFT(hm), is the next step; per-slot magnitude bounds of the
-// merged samples the one after.
+// Closer than the norm analysis alone by 5.1 to 6.2 bits (step 7, the
+// slot-by-slot target and the affine merge bound of step 6), still far
+// from the samples: for KAT keys 0 to 2 of Falcon-512 the bound sits 9.9
+// to 10.0 bits above binary64's sampled maximum over 200 signatures and
+// 14.3 to 14.9 bits above triword's, 10.4 to 10.8 and 15.6 bits for keys
+// 0 and 1 of Falcon-1024 over 50 (docs/certify.md). What is left is
+// mostly the worst case itself: every rounding is taken at its model's
+// bound and aligned with the call's functional, and the magnitudes the
+// roundings scale with are the largest over all hashed points (the
+// merged samples' norm above all: the merges are half to two thirds of
+// the bound now), where a sampled run meets random-signed roundings and
+// typical merged samples. Per-slot magnitude bounds of the merged samples
+// are the next step.
 package certify
