@@ -102,14 +102,14 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 		if r.Scheme != want {
 			t.Errorf("%s: result of scheme %q, want %q", name, r.Scheme, want)
 		}
-		smp, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness"})
+		smp, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The same signatures against the dd shadow: each delta_c is
 		// within dd's distance from the oracle, the slack, of the oracle's
 		// (the maxima too).
-		sdd, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD})
+		sdd, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,13 +41,18 @@ type Check struct {
 	// sampled. The dd shadow cannot check dd itself.
 	Shadow     shadow.Kind
 	OracleBits uint
+	// Progress, when set, gives for each (backend, key) a function All
+	// calls after each signature with the number done and the total.
+	Progress func(b arith.Backend, k KeyRef) func(done, total int)
 }
 
 // CheckSignatures signs c.Signatures messages of scheme sc (nil: round 3)
 // with sk over b under compare's exact shadow (c.Shadow) and returns the
 // largest delta_c and delta_sigma measured: the tightness check of a
 // certificate, whose bound no sampled delta_c may exceed.
-func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check) (Sampled, error) {
+//
+// progress, when not nil, is called after each signature.
+func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
 	n := c.Signatures
 	if n < 1 || n > 10_000_000 {
 		return Sampled{}, fmt.Errorf("certify: %d signatures out of range 1..10000000", n)
@@ -96,6 +101,9 @@ func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c
 		}
 		if rec.MaxDeltaSigma != nil {
 			out.DeltaSigmaMax = math.Max(out.DeltaSigmaMax, *rec.MaxDeltaSigma)
+		}
+		if progress != nil {
+			progress(j+1, n)
 		}
 	}
 	return out, nil

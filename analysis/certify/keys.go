@@ -106,7 +106,11 @@ func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, chec
 			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
 			if check.Signatures > 0 {
 				check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
-				smp, err := CheckSignatures(j.Backend, sc, k.SK, check)
+				var progress func(done, total int)
+				if check.Progress != nil {
+					progress = check.Progress(j.Backend, k.Ref)
+				}
+				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, progress)
 				if err != nil {
 					return nil, 0, err
 				}

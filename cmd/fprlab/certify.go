@@ -29,6 +29,9 @@ type certifyOptions struct {
 	// CheckShadow is --check-shadow: what --check-signatures measures
 	// against (oracle or dd).
 	CheckShadow string
+	// Progress forces progress lines of the signature checks;
+	// Interactive shows them (stderr is a terminal).
+	Progress, Interactive bool
 	// PStar is --pstar: the least vprec precision certified per key.
 	PStar bool
 }
@@ -98,6 +101,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 		Long:  certifyLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Interactive = s.ErrIsTerminal
 			return runCertify(opts, s)
 		},
 	}
@@ -113,6 +117,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's oracle shadow and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "exact side of --check-signatures: `oracle` (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
+	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	return cmd
@@ -221,8 +226,13 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 	if opts.PStar {
 		return runCertifyPStar(opts, s, logn, plan.sc, keysFor)
 	}
-	out, exceeded, err := certify.All(plan.jobs, keysFor, logn,
-		certify.Check{Signatures: opts.CheckSignatures, Shadow: shadow.Kind(opts.CheckShadow)}, plan.sc)
+	check := certify.Check{Signatures: opts.CheckSignatures, Shadow: shadow.Kind(opts.CheckShadow)}
+	if opts.Progress || opts.Interactive {
+		check.Progress = func(b arith.Backend, k certify.KeyRef) func(done, total int) {
+			return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-signatures", "signatures")
+		}
+	}
+	out, exceeded, err := certify.All(plan.jobs, keysFor, logn, check, plan.sc)
 	if err != nil {
 		return err
 	}

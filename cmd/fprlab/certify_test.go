@@ -138,7 +138,7 @@ func TestCertifyCheckSignatures(t *testing.T) {
 		t.Errorf("--check-signatures -1: exit %d, stderr %q", code, errs)
 	}
 	// The same signatures against the dd shadow.
-	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "3", "--check-shadow", "dd", "--json")
+	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-signatures", "3", "--check-shadow", "dd", "--progress", "--json")
 	var dd struct {
 		Results []struct {
 			Shadow  string   `json:"check_shadow"`
@@ -148,6 +148,9 @@ func TestCertifyCheckSignatures(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &dd) != nil || len(dd.Results) != 1 || dd.Results[0].Shadow != "dd" ||
 		dd.Results[0].Sampled == nil || math.Abs(*dd.Results[0].Sampled-*r.Sampled) > 1e-6 {
 		t.Errorf("--check-shadow dd: exit %d, stderr %q, document:\n%s", code, errs, out)
+	}
+	if !strings.Contains(errs, "certify: native, KAT key 0: --check-signatures: 3/3 signatures") {
+		t.Errorf("--progress: stderr %q", errs)
 	}
 	for _, c := range []struct {
 		args []string
