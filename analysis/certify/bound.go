@@ -204,6 +204,18 @@ func (bd *bounder) halve(x vec, st stage) vec {
 	return r
 }
 
+// keyConst is keyConst of the backend's values pb and R's px, with the
+// backend's conversion of them into the analysed stages' format (a
+// plan's, model.go) added to the differences: |conv(v) - v| <= ConvRel
+// |v| <= ConvRel (cmax + ce).
+func (bd *bounder) keyConst(pb, px []*big.Float) (cmax, ce float64) {
+	cmax, ce = keyConst(pb, px)
+	if c := bd.b.ConvRel; c > 0 {
+		ce = add(ce, mul(c, add(cmax, ce)))
+	}
+	return cmax, ce
+}
+
 // keyConst returns the bounds of a key polynomial (basis, l10) of h
 // complex values: the largest modulus of the exact side's values (R's) and
 // the largest modulus of the backend's differences from them.
@@ -335,7 +347,7 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 		// merges' roundings below) and d's rounding.
 		bd.recs[idx].srcD[k] = add(z1e[k], rd.e[k])
 	}
-	lmax, le := keyConst(lb, lx)
+	lmax, le := bd.keyConst(lb, lx)
 	p := bd.times(dv, lmax, le, 0, stKey, stUpdate, false)
 	tb0 := vec{h: t0.h, m: add(t0.m, p.m)}
 	for k := range tb0.e {

@@ -139,6 +139,12 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	bd := &bounder{b: m, x: exactModel(opts.OracleBits), kv: kv, kx: kx}
 	bd.twB, bd.twX = twiddleErrors(kv, kx)
 	bd.invQB, bd.invQX = invQError(kv.invQ), invQError(kx.invQ)
+	if c := bd.b.ConvRel; c > 0 {
+		// A plan converts the twiddles and 1/q into the analysed stages'
+		// format: one more rounding of each (model.go, planModel).
+		bd.twB = add(bd.twB, mul(c, add(1, bd.twB)))
+		bd.invQB = add(bd.invQB, mul(c, add(up(1.0/q), bd.invQB)))
+	}
 
 	res := &Result{Backend: b.Name, Scheme: at.Name(), LogN: sk.LogN, Model: m}
 	// delta_sigma, exactly, leaf by leaf.

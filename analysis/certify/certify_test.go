@@ -144,6 +144,40 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 	}
 }
 
+// TestSoundnessPlan certifies a precision plan whose basis and tree come
+// from wider stages than the target and ffSampling, so that their values
+// are rounded on entry (Model.ConvRel), and checks the bound against
+// signatures. The same key's uniform plan is certified as vprec is.
+func TestSoundnessPlan(t *testing.T) {
+	sk := katKey(t, 9, 0)
+	bound := func(name string) (*certify.Result, arith.Backend) {
+		b := lookup(t, name)
+		m, err := certify.ModelFor(b, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := certify.Certify(b, sk, certify.Options{Model: m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, b
+	}
+	uni, _ := bound("plan:all=vprec:48")
+	vp, _ := bound("vprec:48")
+	if uni.DeltaCBound != vp.DeltaCBound || uni.DeltaSigma != vp.DeltaSigma {
+		t.Errorf("plan:all=vprec:48 bound %g (delta_sigma %g), vprec:48 %g (%g)", uni.DeltaCBound, uni.DeltaSigma, vp.DeltaCBound, vp.DeltaSigma)
+	}
+	r, b := bound("plan:all=vprec:48+fft=vprec:64+ldl=vprec:64+leaf=vprec:64")
+	smp, err := certify.CheckSignatures(b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-plan"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("plan: delta_c bound 2^%.2f, sampled 2^%.2f; uniform vprec:48 2^%.2f", math.Log2(r.DeltaCBound), smp.DeltaCMax, math.Log2(uni.DeltaCBound))
+	if r.Exceeds(smp) || !(math.Log2(r.DeltaCBound) < -20) {
+		t.Errorf("plan: sampled delta_c 2^%v, certified bound 2^%v", smp.DeltaCMax, math.Log2(r.DeltaCBound))
+	}
+}
+
 // TestBoundTracksModel checks that the bound answers to the model: with
 // the relative bounds raised 2^10 times the bound grows, and a model too
 // small for the arithmetic gives a smaller bound. (A model too small is
@@ -233,7 +267,9 @@ func TestModelFor(t *testing.T) {
 	for _, c := range []struct{ name, declared, want string }{
 		{"native", "", "binary64"},
 		{"native-fma", "", "fuses"},
-		{"plan:all=vprec:53", "", "no built-in error model"},
+		{"plan:all=vprec:53", "", "plan, every stage in vprec:53: 53-bit round to nearest"},
+		{"plan:all=vprec:53+ldl=vprec:64", "", "plan, target and ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted"},
+		{"plan:all=vprec:53+target=vprec:60", "", "computes the target in vprec:60 and ffSampling in vprec:53"},
 		{"oracle:200", "", "no built-in error model"},
 		{"native-fma", "rel=2^-52,abs=2^-1000", "declared"},
 		{"native", "rel=2^-3", "too large"},
@@ -252,6 +288,21 @@ func TestModelFor(t *testing.T) {
 		}
 		if !strings.Contains(got, c.want) {
 			t.Errorf("%s %q: got %q, want it to mention %q", c.name, c.declared, got, c.want)
+		}
+	}
+	// A plan's model: its format's, with the conversion of other stages'
+	// values only where there are other formats.
+	for _, c := range []struct {
+		name string
+		conv float64
+	}{{"plan:all=vprec:40:e11:rz", 0}, {"plan:all=vprec:40:e11:rz+fft=vprec:64", 0x1p-39}} {
+		b, err := arith.Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := certify.ModelFor(b, "")
+		if err != nil || m.AddRel != 0x1p-39 || m.MulRel != 0x1p-39 || m.ConvRel != c.conv {
+			t.Errorf("%s: %+v, %v", c.name, m, err)
 		}
 	}
 	m, err := certify.ParseErrorModel("rel=2^-52.5,abs=2^-900")

@@ -171,8 +171,14 @@
 // target perform (add, sub, mul, half, neg, Of); the built-in models and
 // their sources are listed at ModelFor, and the model test checks each
 // against the per-operation maxima `arith errors` measures. The triword
-// model's absolute term is declared from that measurement, not proven. The
-// backend runs the generic ffSampling (no batched Vector kernels: a plugin
+// model's absolute term is declared from that measurement, not proven. A
+// precision plan is analysed when its target and ffsampling stages -- the
+// operations steps 4 to 7 bound -- share one vprec format: every operation
+// then meets that format's model, and each value those stages take from
+// another stage (the basis, l10, the twiddles, 1/q) is converted into the
+// format as an operand, one rounding within ConvRel |v| that step 1's
+// measured differences do not include and the bound adds to them (a
+// uniform plan converts nothing). The backend runs the generic ffSampling (no batched Vector kernels: a plugin
 // backend is refused unless it declares its model, and one that batches
 // ffSampling is refused at capture).
 //

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/internal/pow2"
 )
 
@@ -29,6 +31,12 @@ type Model struct {
 	AddRel, MulRel, Abs float64
 	// IntBits: Of(i) is exact for |i| < 2^IntBits.
 	IntBits int
+	// ConvRel bounds the relative error of converting a value computed
+	// elsewhere -- the basis, the tree's l10, the twiddles and 1/q --
+	// into the format the target and ffSampling compute in: 0 but for a
+	// precision plan, whose stages each convert their operands into their
+	// own format.
+	ConvRel float64
 }
 
 func (m Model) String() string {
@@ -44,7 +52,7 @@ func (m Model) String() string {
 // test must catch.
 func (m Model) Halved() Model {
 	m.Name += " (halved)"
-	m.AddRel, m.MulRel, m.Abs = m.AddRel/2, m.MulRel/2, m.Abs/2
+	m.AddRel, m.MulRel, m.Abs, m.ConvRel = m.AddRel/2, m.MulRel/2, m.Abs/2, m.ConvRel/2
 	return m
 }
 
@@ -105,10 +113,12 @@ func ModelFor(b arith.Backend, declared string) (Model, error) {
 		return m, nil
 	case strings.HasPrefix(name, "vprec:"):
 		return vprecModel(name)
+	case strings.HasPrefix(name, "plan:"):
+		return planModel(name)
 	case name == "native-fma":
 		return Model{}, fmt.Errorf("backend %q fuses products into additions where the reference's AVX2+FMA build does; the built-in models cover unfused operations only: declare one with --error-model rel=2^-P[,abs=2^-E] if you have a bound for the fused sequences", name)
 	}
-	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED]); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
+	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages share one vprec format); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
 }
 
 // vprecModel is the model of "vprec:P[:eE][:rn|:rz|:sr=SEED]": round to
@@ -143,6 +153,42 @@ func vprecModel(name string) (Model, error) {
 		}
 	}
 	m.MulRel = m.AddRel
+	return m, nil
+}
+
+// planModel is the model of a precision plan whose target and ffsampling
+// stages -- every operation the bound analyses -- compute in one vprec
+// format: that format's model, with ConvRel its relative bound. The
+// values those stages take from the others (the basis from fft, l10 from
+// ldl, the twiddles and 1/q) are converted into the format as operands,
+// one rounding each, which the analysis adds to their errors (ConvRel).
+// A plan that splits the analysed operations over two formats, or gives
+// them a plugin, is refused: the analysis would need the conversion of
+// the target between them, or a model of the plugin (declare one).
+func planModel(name string) (Model, error) {
+	p, err := plan.Parse(strings.TrimPrefix(name, "plan:"))
+	if err != nil {
+		return Model{}, fmt.Errorf("backend %q: %w", name, err)
+	}
+	ft, fs := p[arith.PlanTarget], p[arith.PlanFFSampling]
+	if ft != fs {
+		return Model{}, fmt.Errorf("backend %q computes the target in %s and ffSampling in %s: the built-in plan model needs both stages in one format (the bound analyses both); declare a model with --error-model rel=2^-P[,abs=2^-E] for the wider error", name, ft, fs)
+	}
+	if !strings.HasPrefix(ft, "vprec:") {
+		return Model{}, fmt.Errorf("backend %q computes the target and ffSampling in %s, which has no built-in error model: declare one with --error-model rel=2^-P[,abs=2^-E]", name, ft)
+	}
+	m, err := vprecModel(ft)
+	if err != nil {
+		return Model{}, err
+	}
+	if slices.ContainsFunc(p[:], func(f string) bool { return f != ft }) {
+		// Other stages' values are converted into ft; in a uniform plan
+		// they are already in it.
+		m.Name = "plan, target and ffsampling in " + ft + ": " + m.Name + ", operands of other stages converted"
+		m.ConvRel = m.MulRel
+	} else {
+		m.Name = "plan, every stage in " + ft + ": " + m.Name
+	}
 	return m, nil
 }
 

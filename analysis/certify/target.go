@@ -41,7 +41,7 @@ func (bd *bounder) target(logn uint) (t0, t1 vec) {
 	absB := mul(absN, add(mul(3, add(iqUp, mul(bd.b.MulRel, q2))), 1))
 	absX := mul(absN, add(mul(3, add(iqUp, mul(bd.x.MulRel, q2))), 1))
 	for s, key := range [2][2][]*big.Float{{bd.kv.b11, bd.kx.b11}, {bd.kv.b01, bd.kx.b01}} {
-		cmax, ce := keyConst(key[0], key[1])
+		cmax, ce := bd.keyConst(key[0], key[1])
 		p := bd.times(f, cmax, ce, 0, stKey, stTarget, false)
 		t := bd.times(p, iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
 		if s == 0 {
