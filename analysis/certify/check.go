@@ -35,10 +35,12 @@ type Check struct {
 	// exact side, at OracleBits bits, 0 for DefaultOracleBits) or
 	// shadow.ShadowDD, some 13 times cheaper. dd's centres are within
 	// dd's own certified bound of the oracle's (about 2^-80 for the KAT
-	// keys), which Exceeds adds, doubled, to the bound: the margin covers
-	// the dd shadow following the backend's integers, whose centre may
-	// lie 19 plus the backend's error (not 19 plus dd's) from the integer
-	// sampled. The dd shadow cannot check dd itself.
+	// keys), which Exceeds adds, doubled, to the bound. (dd's certificate
+	// takes dd's centre within 19 of each integer sampled; the shadow
+	// follows the backend's integers, which moves that distance by the
+	// backend's error, some 2^-30 of it, and the certificate's terms,
+	// which grow with it, by as little: doubling is a wide margin for
+	// that.) The dd shadow cannot check dd itself.
 	Shadow     shadow.Kind
 	OracleBits uint
 	// Progress, when set, gives for each (backend, key) a function All
