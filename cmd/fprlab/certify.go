@@ -59,8 +59,8 @@ subnormals), vprec:P[:eE][:rn|:rz|:sr=SEED] (2^-P relative to nearest,
 per-operation bounds), and precision plans whose target and ffsampling
 stages share one vprec format (that format's model, plus one rounding of
 each value the other stages hand them); any other backend needs
---error-model rel=2^-P[,abs=2^-E], the bound you vouch for. Keys (one source): --kat-records
-FROM:TO, the NIST KAT records' keys (published responses); --keys K --seed S,
+--error-model rel=2^-P[,abs=2^-E], the bound you vouch for. Keys (one
+source): --kat-records FROM:TO, the NIST KAT records' keys (published responses); --keys K --seed S,
 the keys compare --keys K --seed S signs with over the same backend (made on
 it, or on emu64 where it cannot run NTRUSolve); or --sk FILE, one private key
 (the scheme's encoding, falcon.h's for round 3; bytes or hex; --params, when
@@ -117,7 +117,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.SK, "sk", "", "certify the private key in `FILE` (the scheme's encoding; bytes or hex)")
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
-	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's oracle shadow and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
+	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's shadow (--check-shadow) and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "exact side of --check-signatures: `oracle` (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
 	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
