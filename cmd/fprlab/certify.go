@@ -60,8 +60,9 @@ per-operation bounds), and precision plans whose target and ffsampling
 stages share one vprec format (that format's model, plus one rounding of
 each value the other stages hand them); any other backend needs
 --error-model rel=2^-P[,abs=2^-E], the bound you vouch for. Keys (one
-source): --kat-records FROM:TO, the NIST KAT records' keys (published responses); --keys K --seed S,
-the keys compare --keys K --seed S signs with over the same backend (made on
+source): --kat-records FROM:TO, the NIST KAT records' keys (published
+responses); --keys K --seed S, the keys compare --keys K --seed S signs
+with over the same backend (made on
 it, or on emu64 where it cannot run NTRUSolve); or --sk FILE, one private key
 (the scheme's encoding, falcon.h's for round 3; bytes or hex; --params, when
 given, must be its degree).
