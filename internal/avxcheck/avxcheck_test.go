@@ -83,6 +83,32 @@ var vectorPackages = []struct {
 	funcs      []string
 	inlineOnly []string
 }{
+	{"github.com/fprlab/fprlab/arith/triword", []string{
+		"github.com/fprlab/fprlab/arith/triword.addRun",
+		"github.com/fprlab/fprlab/arith/triword.mulRun",
+	}, []string{
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initPerm",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initInts",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initMasks",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initMasks2",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initMod3",
+		"github.com/fprlab/fprlab/arith/triword.ld3",
+		"github.com/fprlab/fprlab/arith/triword.st3",
+		"github.com/fprlab/fprlab/arith/triword.gather",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).heads",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).mids",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).lows",
+		"github.com/fprlab/fprlab/arith/triword.scatter",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).out0",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).out1",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).out2",
+		"github.com/fprlab/fprlab/arith/triword.pick",
+		"github.com/fprlab/fprlab/arith/triword.twoSum8",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).twoProd8",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).neg8",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).step",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).end",
+	}},
 	{"github.com/fprlab/fprlab/internal/samplerprng", []string{
 		"github.com/fprlab/fprlab/internal/samplerprng.(*PRNG).refillAVX2",
 	}, nil},
