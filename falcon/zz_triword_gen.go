@@ -332,55 +332,6 @@ func fusedPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint
 // fusedPolyMergeFFTTriword is fusedPolyMergeFFT (fft_fused.go) with F = triword.TW, A = triword.Arith.
 func fusedPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool { return false }
 
-// vecOfInt8Triword is vecOfInt8 (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecOfInt8Triword(a triword.Arith, dst []triword.TW, x []int8) bool { return false }
-
-// vecOfUint16Triword is vecOfUint16 (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecOfUint16Triword(a triword.Arith, dst []triword.TW, x []uint16) bool { return false }
-
-// vecFFTTriword is vecFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
-
-// vecIFFTTriword is vecIFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool { return false }
-
-// vecPolyAddTriword is vecPolyAdd (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
-
-// vecPolySubTriword is vecPolySub (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolySubTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
-
-// vecPolyNegTriword is vecPolyNeg (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyNegTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
-
-// vecPolyMulFFTTriword is vecPolyMulFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
-
-// vecPolyMuladjFFTTriword is vecPolyMuladjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool { return false }
-
-// vecPolyMulselfadjFFTTriword is vecPolyMulselfadjFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool { return false }
-
-// vecPolyMulconstTriword is vecPolyMulconst (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
-	return false
-}
-
-// vecPolyLDLFFTTriword is vecPolyLDLFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool { return false }
-
-// vecPolyLDLmvFFTTriword is vecPolyLDLmvFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
-	return false
-}
-
-// vecPolySplitFFTTriword is vecPolySplitFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool { return false }
-
-// vecPolyMergeFFTTriword is vecPolyMergeFFT (fft_vec.go) with F = triword.TW, A = triword.Arith.
-func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool { return false }
-
 // attemptFIPS206 is the triword copy of engineOf.attemptFIPS206 (fips206.go).
 func (e *engineOfTriword) attemptFIPS206(sk *PrivateKey, hNTT, hm []uint16, seed []byte, prof fnDSAProfile) (*Attempt, error) {
 	p := shakeprng.New(seed)

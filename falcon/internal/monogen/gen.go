@@ -76,7 +76,7 @@ func (in instance) omits(name string) bool { return slices.Contains(in.omitFiles
 var instances = []instance{
 	{suffix: "Native", name: "native", floatName: "float64", arithPkg: "github.com/fprlab/fprlab/arith/native", arithName: "Arith", handWritten: vecHooks, stubs: slices.Concat(fusedHooks, programHooks)},
 	{suffix: "Emu64", name: "emu64", floatPkg: "github.com/fprlab/fprlab/arith/emu64", floatName: "FPR", arithPkg: "github.com/fprlab/fprlab/arith/emu64", arithName: "Arith", stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
-	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, handWritten: triwordHand, stubs: slices.Concat(vecHooks, fusedHooks, programHooks)},
+	{suffix: "Triword", name: "triword", floatPkg: "github.com/fprlab/fprlab/arith/triword", floatName: "TW", arithPkg: "github.com/fprlab/fprlab/arith/triword", arithName: "Arith", omitFiles: keygenFiles, handWritten: slices.Concat(triwordHand, vecHooks), stubs: slices.Concat(fusedHooks, programHooks)},
 }
 
 // triwordHand are the triword instance's hand-written copies
@@ -89,9 +89,9 @@ var triwordHand = []string{"cmul"}
 var keygenFiles = []string{"keygen.go", "ntru_reduce.go", "ntru_solve.go"}
 
 // vecHooks are package falcon's vector fast-path hooks (fft_vec.go), whose
-// native copies are written by hand: vec_portable.go (the default build)
-// and fft_vec_simd_amd64.go (GOEXPERIMENT=simd, AVX2); the emu64 and
-// triword copies are stubs.
+// native and triword copies are written by hand: vec_portable.go (the
+// default build) and fft_vec_simd_amd64.go, vec_triword_simd_amd64.go
+// (GOEXPERIMENT=simd, AVX2); the emu64 copies are stubs.
 var vecHooks = []string{
 	"vecOfInt8", "vecOfUint16", "vecFFT", "vecIFFT", "vecPolyAdd", "vecPolySub", "vecPolyNeg",
 	"vecPolyMulFFT", "vecPolyMuladjFFT", "vecPolyMulselfadjFFT", "vecPolyMulconst",

@@ -1,0 +1,111 @@
+//go:build goexperiment.simd && amd64
+
+package falcon
+
+import "github.com/fprlab/fprlab/arith/triword"
+
+// The triword instance's vector hooks (fft_vec.go) in the GOEXPERIMENT=simd
+// build: on a CPU with AVX2 and FMA (triword.HasLanes) the FFT-domain
+// kernels run as the batched kernels of fft_batch.go over twLanes, whose
+// sums and fast products take eight triple words per vector operation
+// (triword.AddN, SubN, MulN: bit for bit the scalar operations, so the
+// kernels' results are the scalar loops', as for every arith.Vector; the
+// generated-against-generic digests and the KAT tests check it in this
+// build). The negation and the conversions of integers gain nothing from
+// a batch and keep their loops.
+
+// twLanes is triword.Arith with arith.Vector: the sums and the fast
+// product on eight lanes, the other operations element by element.
+type twLanes struct{ triword.Arith }
+
+func (twLanes) AddN(dst, x, y []triword.TW) { triword.AddN(dst, x, y) }
+func (twLanes) SubN(dst, x, y []triword.TW) { triword.SubN(dst, x, y) }
+
+func (v twLanes) MulN(dst, x, y []triword.TW) {
+	if v.Accurate { // the accurate product has no eight-lane kernel
+		for i := range dst {
+			dst[i] = v.Mul(x[i], y[i])
+		}
+		return
+	}
+	triword.MulN(dst, x, y)
+}
+
+// SqrN: Sqr(x) is the product of x with itself, in both products.
+func (v twLanes) SqrN(dst, x []triword.TW) { v.MulN(dst, x, x) }
+
+func (v twLanes) NegN(dst, x []triword.TW) {
+	for i := range dst {
+		dst[i] = v.Neg(x[i])
+	}
+}
+
+func (v twLanes) HalfN(dst, x []triword.TW) {
+	for i := range dst {
+		dst[i] = v.Half(x[i])
+	}
+}
+
+func (v twLanes) InvN(dst, x []triword.TW) {
+	for i := range dst {
+		dst[i] = v.Inv(x[i])
+	}
+}
+
+func (v twLanes) OfN(dst []triword.TW, src []int64) {
+	for i := range dst {
+		dst[i] = v.Of(src[i])
+	}
+}
+
+func vecOfInt8Triword(triword.Arith, []triword.TW, []int8) bool     { return false }
+func vecOfUint16Triword(triword.Arith, []triword.TW, []uint16) bool { return false }
+func vecPolyNegTriword(triword.Arith, []triword.TW, uint) bool      { return false }
+
+func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecFFT(twLanes{a}, f, logn)
+}
+
+func vecIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecIFFT(twLanes{a}, f, logn)
+}
+
+func vecPolyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyAdd(twLanes{a}, x, y, logn)
+}
+
+func vecPolySubTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolySub(twLanes{a}, x, y, logn)
+}
+
+func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyMulFFT(twLanes{a}, x, y, logn)
+}
+
+func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyMuladjFFT(twLanes{a}, x, y, logn)
+}
+
+func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyMulselfadjFFT(twLanes{a}, x, logn)
+}
+
+func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyMulconst(twLanes{a}, x, c, logn)
+}
+
+func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyLDLFFT(twLanes{a}, g00, g01, g11, logn)
+}
+
+func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyLDLmvFFT(twLanes{a}, d11, l10, g00, g01, g11, logn)
+}
+
+func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolySplitFFT(twLanes{a}, f0, f1, f, logn)
+}
+
+func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool {
+	return triword.HasLanes && vecPolyMergeFFT(twLanes{a}, f, f0, f1, logn)
+}
