@@ -14,6 +14,14 @@ import "github.com/fprlab/fprlab/arith/triword"
 // build). The negation and the conversions of integers gain nothing from
 // a batch and keep their loops.
 
+// lanesMinLogn is the least degree (log2) at which the hooks batch: below
+// it the batches are shorter than eight values (the kernels' scalar
+// tails), and the plain loops run faster than the batched kernels'
+// copies around the same scalar operations.
+const lanesMinLogn = 4
+
+func lanes(logn uint) bool { return triword.HasLanes && logn >= lanesMinLogn }
+
 // twLanes is triword.Arith with arith.Vector: the sums and the fast
 // product on eight lanes, the other operations element by element.
 type twLanes struct{ triword.Arith }
@@ -63,49 +71,49 @@ func vecOfUint16Triword(triword.Arith, []triword.TW, []uint16) bool { return fal
 func vecPolyNegTriword(triword.Arith, []triword.TW, uint) bool      { return false }
 
 func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecFFT(twLanes{a}, f, logn)
+	return lanes(logn) && vecFFT(twLanes{a}, f, logn)
 }
 
 func vecIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecIFFT(twLanes{a}, f, logn)
+	return lanes(logn) && vecIFFT(twLanes{a}, f, logn)
 }
 
 func vecPolyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyAdd(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyAdd(twLanes{a}, x, y, logn)
 }
 
 func vecPolySubTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolySub(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolySub(twLanes{a}, x, y, logn)
 }
 
 func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyMulFFT(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyMulFFT(twLanes{a}, x, y, logn)
 }
 
 func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyMuladjFFT(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyMuladjFFT(twLanes{a}, x, y, logn)
 }
 
 func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyMulselfadjFFT(twLanes{a}, x, logn)
+	return lanes(logn) && vecPolyMulselfadjFFT(twLanes{a}, x, logn)
 }
 
 func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyMulconst(twLanes{a}, x, c, logn)
+	return lanes(logn) && vecPolyMulconst(twLanes{a}, x, c, logn)
 }
 
 func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyLDLFFT(twLanes{a}, g00, g01, g11, logn)
+	return lanes(logn) && vecPolyLDLFFT(twLanes{a}, g00, g01, g11, logn)
 }
 
 func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyLDLmvFFT(twLanes{a}, d11, l10, g00, g01, g11, logn)
+	return lanes(logn) && vecPolyLDLmvFFT(twLanes{a}, d11, l10, g00, g01, g11, logn)
 }
 
 func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolySplitFFT(twLanes{a}, f0, f1, f, logn)
+	return lanes(logn) && vecPolySplitFFT(twLanes{a}, f0, f1, f, logn)
 }
 
 func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool {
-	return triword.HasLanes && vecPolyMergeFFT(twLanes{a}, f, f0, f1, logn)
+	return lanes(logn) && vecPolyMergeFFT(twLanes{a}, f, f0, f1, logn)
 }
