@@ -231,25 +231,33 @@ func AddN(dst, x, y []TW) { addN(dst, x, y, false) }
 func SubN(dst, x, y []TW) { addN(dst, x, y, true) }
 
 func addN(dst, x, y []TW, sub bool) {
+	run := func(fd, fx, fy []float32, i, n int) int { return addRun(fd, fx, fy, i, n, sub) }
+	lanesN(dst, x, y, run, func(x, y TW) TW { return addScalar(x, y, sub) })
+}
+
+// lanesN runs an operation over the slices: groups of eight through run
+// (a kernel that stops at the first group it does not cover and returns
+// its index, or the index past the last group), every group run does not
+// cover and the tail of fewer than eight through the scalar operation.
+func lanesN(dst, x, y []TW, run func(fd, fx, fy []float32, i, n int) int, scalar func(x, y TW) TW) {
 	n := len(dst)
 	x, y = x[:n], y[:n]
 	i := 0
 	if HasLanes {
 		fd, fx, fy := flat(dst), flat(x), flat(y)
 		for i+8 <= n {
-			i = addRun(fd, fx, fy, i, n, sub)
+			i = run(fd, fx, fy, i, n)
 			if i+8 > n {
 				break
 			}
-			// The group at i is not covered: the scalar sums.
 			for j := i; j < i+8; j++ {
-				dst[j] = addScalar(x[j], y[j], sub)
+				dst[j] = scalar(x[j], y[j])
 			}
 			i += 8
 		}
 	}
 	for ; i < n; i++ {
-		dst[i] = addScalar(x[i], y[i], sub)
+		dst[i] = scalar(x[i], y[i])
 	}
 }
 
@@ -333,25 +341,7 @@ func addRun(fd, fx, fy []float32, i, n int, sub bool) int {
 // products; the slices as for AddN. The accurate product has no vector
 // path here: Arith{Accurate: true} runs its scalar loop.
 func MulN(dst, x, y []TW) {
-	n := len(dst)
-	x, y = x[:n], y[:n]
-	i := 0
-	if HasLanes {
-		fd, fx, fy := flat(dst), flat(x), flat(y)
-		for i+8 <= n {
-			i = mulRun(fd, fx, fy, i, n)
-			if i+8 > n {
-				break
-			}
-			for j := i; j < i+8; j++ {
-				dst[j] = mul33(x[j], y[j], false)
-			}
-			i += 8
-		}
-	}
-	for ; i < n; i++ {
-		dst[i] = mul33(x[i], y[i], false)
-	}
+	lanesN(dst, x, y, mulRun, func(x, y TW) TW { return mul33(x, y, false) })
 }
 
 // mulRun is addRun for the fast product.
