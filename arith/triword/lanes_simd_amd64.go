@@ -87,10 +87,10 @@ var (
 	mulLimits = [8]int32{0x5e800000, 0x5e800000, 0x5e800000, 0x5e800000, 0x5e800000, 0x5e800000, 0x5e800000, 0x5e800000} // bits of 2^62
 )
 
-// consts are the kernels' constant vectors, loaded once per call (by
-// initPerm, initMasks, initMasks2 and initMod3, which
-// inline: every helper here must, as a call
-// would pass vectors in dirty registers).
+// consts are the kernels' constant vectors, loaded once per call by
+// initA, initB and initMod3. Every helper here must inline (a call would
+// pass vectors in dirty registers), hence the loading in pieces small
+// enough for the inliner.
 type consts struct {
 	pHi, pMid, pLo   u32x8
 	s0, s1, s2       u32x8
@@ -99,6 +99,18 @@ type consts struct {
 	modA, modB, modC m32x8 // lanes whose index is 0, 1, 2 modulo 3
 	mag, sign        i32x8
 	k                [8]i32x8 // k[j]: j in every lane (k[7]: -1)
+}
+
+// initA, initB and initMod3 load every constant (initA first: the masks
+// are built from c.k).
+func (c *consts) initA() {
+	c.initPerm()
+	c.initInts()
+}
+
+func (c *consts) initB() {
+	c.initMasks()
+	c.initMasks2()
 }
 
 func (c *consts) initPerm() {
@@ -273,10 +285,8 @@ func addScalar(x, y TW, sub bool) TW {
 // (the index past the last group done is returned).
 func addRun(fd, fx, fy []float32, i, n int, sub bool) int {
 	var c consts
-	c.initPerm()
-	c.initInts()
-	c.initMasks()
-	c.initMasks2()
+	c.initA()
+	c.initB()
 	c.initMod3()
 	limit := archsimd.LoadInt32x8(&sumLimits)
 	for ; i+8 <= n; i += 8 {
@@ -347,10 +357,8 @@ func MulN(dst, x, y []TW) {
 // mulRun is addRun for the fast product.
 func mulRun(fd, fx, fy []float32, i, n int) int {
 	var c consts
-	c.initPerm()
-	c.initInts()
-	c.initMasks()
-	c.initMasks2()
+	c.initA()
+	c.initB()
 	c.initMod3()
 	limit := archsimd.LoadInt32x8(&mulLimits)
 	for ; i+8 <= n; i += 8 {

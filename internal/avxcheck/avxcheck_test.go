@@ -87,6 +87,8 @@ var vectorPackages = []struct {
 		"github.com/fprlab/fprlab/arith/triword.addRun",
 		"github.com/fprlab/fprlab/arith/triword.mulRun",
 	}, []string{
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initA",
+		"github.com/fprlab/fprlab/arith/triword.(*consts).initB",
 		"github.com/fprlab/fprlab/arith/triword.(*consts).initPerm",
 		"github.com/fprlab/fprlab/arith/triword.(*consts).initInts",
 		"github.com/fprlab/fprlab/arith/triword.(*consts).initMasks",
