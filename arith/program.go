@@ -177,6 +177,25 @@ type Runner[F any] interface {
 	Run(p *Program, v []F, i []int64)
 }
 
+// RunnerOf returns a's Runner when a runs programs. A wrapper that
+// implements Run for every arithmetic it wraps but gains from it only
+// over some (the shadow's pair: over a plugin one call runs a program,
+// over an arithmetic without Run the program would be replayed one
+// operation at a time, slower than the caller's own operations) declines
+// with a method RunsPrograms returning false; RunnerOf then reports
+// false, and callers keep their direct operations. The results are the
+// same either way (Runner's contract).
+func RunnerOf[F any](a any) (Runner[F], bool) {
+	r, ok := a.(Runner[F])
+	if !ok {
+		return nil, false
+	}
+	if d, ok := a.(interface{ RunsPrograms() bool }); ok && !d.RunsPrograms() {
+		return nil, false
+	}
+	return r, true
+}
+
 // RunScalar executes p one operation of a at a time: the definition of a
 // program's results.
 func RunScalar[F any, A Arith[F]](a A, p *Program, v []F, i []int64) {

@@ -85,3 +85,33 @@ func TestRunScalar(t *testing.T) {
 		t.Errorf("expm_p63 = %d, want native's %d", uint64(iv[5]), want)
 	}
 }
+
+// runsAll runs programs; declining runs them too but declines through
+// RunsPrograms.
+type (
+	runsAll   struct{}
+	declining struct{ runs bool }
+)
+
+func (runsAll) Run(*arith.Program, []float64, []int64)   {}
+func (declining) Run(*arith.Program, []float64, []int64) {}
+func (d declining) RunsPrograms() bool                   { return d.runs }
+
+// TestRunnerOf: an arithmetic with Run is a Runner unless it declines
+// with RunsPrograms; one without Run never is.
+func TestRunnerOf(t *testing.T) {
+	for _, c := range []struct {
+		a    any
+		want bool
+	}{
+		{runsAll{}, true},
+		{declining{runs: true}, true},
+		{declining{runs: false}, false},
+		{struct{}{}, false},
+	} {
+		r, ok := arith.RunnerOf[float64](c.a)
+		if ok != c.want || (r != nil) != c.want {
+			t.Errorf("RunnerOf(%T%+v) = %v, %v; want %v", c.a, c.a, r, ok, c.want)
+		}
+	}
+}

@@ -65,7 +65,7 @@ func ffSamplingLevels[F any, A arith.Arith[F]](a A, v vecArith[F], s *sampler[F,
 		return p
 	}
 	lv := &ffsLevels[F]{l10: make([][]F, logn+1), d11: make([][]F, logn+1)}
-	lv.run, _ = any(a).(arith.Runner[F])
+	lv.run, _ = arith.RunnerOf[F](a)
 	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)

@@ -102,7 +102,7 @@ var (
 // models of acceptance.go compute their own way): it sets *z to the
 // sample and returns true, or returns false to leave the sample to draw.
 func drawProgram[F any, A arith.Arith[F]](s *sampler[F, A], mu, isigma F, z *int64) bool {
-	run, ok := any(s.a).(arith.Runner[F])
+	run, ok := arith.RunnerOf[F](s.a)
 	if !ok || s.acc != nil || s.fips206 || s.fipsExpm != nil {
 		return false
 	}
@@ -157,7 +157,7 @@ func rintProgram(n int) *arith.Program {
 // calls into a plugin otherwise). A hook: the monogen instances' copies
 // are stubs.
 func vecRint[F any, A arith.Arith[F]](a A, r *[]int64, t0, t1 []F, n int) bool {
-	run, ok := any(a).(arith.Runner[F])
+	run, ok := arith.RunnerOf[F](a)
 	if !ok {
 		return false
 	}

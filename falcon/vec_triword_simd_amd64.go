@@ -6,10 +6,10 @@ import "github.com/fprlab/fprlab/arith/triword"
 
 // The triword instance's vector hooks (fft_vec.go) in the GOEXPERIMENT=simd
 // build: on a CPU with AVX2 and FMA (triword.HasLanes) the FFT-domain
-// kernels run as the batched kernels of fft_batch.go over twLanes, whose
-// sums and fast products take eight triple words per vector operation
-// (triword.AddN, SubN, MulN: bit for bit the scalar operations, so the
-// kernels' results are the scalar loops', as for every arith.Vector; the
+// kernels run as the batched kernels of fft_batch.go over triword.Arith's
+// arith.Vector, whose sums and fast products take eight triple words per
+// vector operation (bit for bit the scalar operations, so the kernels'
+// results are the scalar loops', as for every arith.Vector; the
 // generated-against-generic digests and the KAT tests check it in this
 // build). The negation and the conversions of integers gain nothing from
 // a batch and keep their loops.
@@ -22,98 +22,54 @@ const lanesMinLogn = 4
 
 func lanes(logn uint) bool { return triword.HasLanes && logn >= lanesMinLogn }
 
-// twLanes is triword.Arith with arith.Vector: the sums and the fast
-// product on eight lanes, the other operations element by element.
-type twLanes struct{ triword.Arith }
-
-func (twLanes) AddN(dst, x, y []triword.TW) { triword.AddN(dst, x, y) }
-func (twLanes) SubN(dst, x, y []triword.TW) { triword.SubN(dst, x, y) }
-
-func (v twLanes) MulN(dst, x, y []triword.TW) {
-	if v.Accurate { // the accurate product has no eight-lane kernel
-		for i := range dst {
-			dst[i] = v.Mul(x[i], y[i])
-		}
-		return
-	}
-	triword.MulN(dst, x, y)
-}
-
-// SqrN: Sqr(x) is the product of x with itself, in both products.
-func (v twLanes) SqrN(dst, x []triword.TW) { v.MulN(dst, x, x) }
-
-func (v twLanes) NegN(dst, x []triword.TW) {
-	for i := range dst {
-		dst[i] = v.Neg(x[i])
-	}
-}
-
-func (v twLanes) HalfN(dst, x []triword.TW) {
-	for i := range dst {
-		dst[i] = v.Half(x[i])
-	}
-}
-
-func (v twLanes) InvN(dst, x []triword.TW) {
-	for i := range dst {
-		dst[i] = v.Inv(x[i])
-	}
-}
-
-func (v twLanes) OfN(dst []triword.TW, src []int64) {
-	for i := range dst {
-		dst[i] = v.Of(src[i])
-	}
-}
-
 func vecOfInt8Triword(triword.Arith, []triword.TW, []int8) bool     { return false }
 func vecOfUint16Triword(triword.Arith, []triword.TW, []uint16) bool { return false }
 func vecPolyNegTriword(triword.Arith, []triword.TW, uint) bool      { return false }
 
 func vecFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
-	return lanes(logn) && vecFFT(twLanes{a}, f, logn)
+	return lanes(logn) && vecFFT(a, f, logn)
 }
 
 func vecIFFTTriword(a triword.Arith, f []triword.TW, logn uint) bool {
-	return lanes(logn) && vecIFFT(twLanes{a}, f, logn)
+	return lanes(logn) && vecIFFT(a, f, logn)
 }
 
 func vecPolyAddTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyAdd(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyAdd(a, x, y, logn)
 }
 
 func vecPolySubTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolySub(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolySub(a, x, y, logn)
 }
 
 func vecPolyMulFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyMulFFT(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyMulFFT(a, x, y, logn)
 }
 
 func vecPolyMuladjFFTTriword(a triword.Arith, x, y []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyMuladjFFT(twLanes{a}, x, y, logn)
+	return lanes(logn) && vecPolyMuladjFFT(a, x, y, logn)
 }
 
 func vecPolyMulselfadjFFTTriword(a triword.Arith, x []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyMulselfadjFFT(twLanes{a}, x, logn)
+	return lanes(logn) && vecPolyMulselfadjFFT(a, x, logn)
 }
 
 func vecPolyMulconstTriword(a triword.Arith, x []triword.TW, c triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyMulconst(twLanes{a}, x, c, logn)
+	return lanes(logn) && vecPolyMulconst(a, x, c, logn)
 }
 
 func vecPolyLDLFFTTriword(a triword.Arith, g00, g01, g11 []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyLDLFFT(twLanes{a}, g00, g01, g11, logn)
+	return lanes(logn) && vecPolyLDLFFT(a, g00, g01, g11, logn)
 }
 
 func vecPolyLDLmvFFTTriword(a triword.Arith, d11, l10, g00, g01, g11 []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyLDLmvFFT(twLanes{a}, d11, l10, g00, g01, g11, logn)
+	return lanes(logn) && vecPolyLDLmvFFT(a, d11, l10, g00, g01, g11, logn)
 }
 
 func vecPolySplitFFTTriword(a triword.Arith, f0, f1, f []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolySplitFFT(twLanes{a}, f0, f1, f, logn)
+	return lanes(logn) && vecPolySplitFFT(a, f0, f1, f, logn)
 }
 
 func vecPolyMergeFFTTriword(a triword.Arith, f, f0, f1 []triword.TW, logn uint) bool {
-	return lanes(logn) && vecPolyMergeFFT(twLanes{a}, f, f0, f1, logn)
+	return lanes(logn) && vecPolyMergeFFT(a, f, f0, f1, logn)
 }

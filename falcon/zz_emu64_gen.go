@@ -80,7 +80,7 @@ func ffSamplingLevelsEmu64(a emu64.Arith, v vecArithEmu64, s *samplerEmu64, t0, 
 		return p
 	}
 	lv := &ffsLevelsEmu64{l10: make([][]emu64.FPR, logn+1), d11: make([][]emu64.FPR, logn+1)}
-	lv.run, _ = any(a).(arith.Runner[emu64.FPR])
+	lv.run, _ = arith.RunnerOf[emu64.FPR](a)
 	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)

@@ -80,7 +80,7 @@ func ffSamplingLevelsNative(a native.Arith, v vecArithNative, s *samplerNative, 
 		return p
 	}
 	lv := &ffsLevelsNative{l10: make([][]float64, logn+1), d11: make([][]float64, logn+1)}
-	lv.run, _ = any(a).(arith.Runner[float64])
+	lv.run, _ = arith.RunnerOf[float64](a)
 	lv.v = v
 	for L := uint(1); L <= logn; L++ {
 		lv.l10[L], lv.d11[L] = take(n), take(n)

@@ -91,7 +91,7 @@ func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKe
 	}
 	kv.invQ = a.Big(a.Const(arith.InvQ))
 	if len(kv.b01) != n || len(kv.leaves) != n || len(kv.ldl) != n-1 {
-		return nil, fmt.Errorf("certify: signing over %s showed %d basis values, %d leaves and %d tree nodes, want %d, %d, %d (a backend that batches ffSampling is not supported)",
+		return nil, fmt.Errorf("certify: signing over %s showed %d basis values, %d leaves and %d tree nodes, want %d, %d, %d (the observer did not see one signing attempt's events)",
 			b.Name, len(kv.b01), len(kv.leaves), len(kv.ldl), n, n, n-1)
 	}
 	return kv, nil

@@ -49,6 +49,12 @@ func newDDPairVec[F any, A arith.Arith[F]](p *PairArith[F, ddouble.DD, A, ddoubl
 	return &ddPairVec[F, A]{ddPair: ddPair[F, A]{p}, v: v, run: r}
 }
 
+// RunsPrograms reports whether the backend runs programs: when it does
+// not, Run would replay a program operation by operation through the
+// pair, slower than Falcon's own calls of the same operations, and
+// arith.RunnerOf tells Falcon not to use it.
+func (p *ddPairVec[F, A]) RunsPrograms() bool { return p.run != nil }
+
 // scratch returns 3n backend values.
 func (p *ddPairVec[F, A]) scratch(n int) []F {
 	if cap(p.buf) < 3*n {
