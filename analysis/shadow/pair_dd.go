@@ -2,6 +2,7 @@ package shadow
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/ddouble"
@@ -209,13 +210,156 @@ func ddImporter[F, X any, A arith.Arith[F], AX Exact[X]](p *PairArith[F, X, A, A
 	return toDD, absErrs
 }
 
-// twToDD is FromBig of triword's Big (tripleToDD, else through
-// big.Float).
+// twToDD is FromBig of triword's Big (tripleToDD, else wideTripleToDD,
+// else through big.Float).
 func twToDD(v triword.TW) ddouble.DD {
 	if x, ok := tripleToDD(v); ok {
 		return x
 	}
+	if x, ok := wideTripleToDD(v); ok {
+		return x
+	}
 	return dd.FromBig(triword.Arith{}.Big(v))
+}
+
+// wideTripleToDD is tripleToDD for the triple words it leaves to
+// big.Float because their head and middle limbs are too far apart to add
+// exactly in binary64 (about one in a hundred of triword's results, each
+// a hundred times the cost of the others through big.Float). Each finite
+// limb is m 2^u with an integer |m| < 2^24; with u0 the least of the
+// nonzero limbs' u, the value is M 2^u0 for the integer M = sum m 2^(u-u0),
+// summed exactly in 128 bits when the limbs span at most 100 bits. FromBig
+// makes hi = RN(v) and lo = RN(v - hi) (ties to even): here Q = M rounded
+// to 53 significant bits by integer arithmetic, R = M - Q exactly, and
+// both scaled by 2^u0, which is exact (every limb's unit is at least
+// 2^-172, far inside binary64's normal range). ok is false for a sum of
+// zero (FromBig decides its sign), non-finite limbs and wider spans.
+func wideTripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
+	limbs := [3]float64{float64(v.Hi), float64(v.Mid), float64(v.Lo)}
+	var mant [3]int64
+	var unit [3]int
+	u0, top := math.MaxInt, math.MinInt
+	for i, l := range limbs {
+		if l-l != 0 {
+			return ddouble.DD{}, false
+		}
+		if l == 0 {
+			continue
+		}
+		f, e := math.Frexp(l)
+		mant[i], unit[i] = int64(math.Ldexp(f, 24)), e-24
+		u0, top = min(u0, unit[i]), max(top, unit[i])
+	}
+	if u0 == math.MaxInt || top-u0 > 100 {
+		return ddouble.DD{}, false
+	}
+	// M in two's complement over 128 bits (hi, lo): each term is below
+	// 2^124 in magnitude, their sum below 2^126.
+	var mh, ml uint64
+	for i, m := range mant {
+		if m == 0 {
+			continue
+		}
+		th, tl := shl128(0, uint64(abs64(m)), uint(unit[i]-u0))
+		var c uint64
+		if m > 0 {
+			ml, c = bits.Add64(ml, tl, 0)
+			mh, _ = bits.Add64(mh, th, c)
+		} else {
+			ml, c = bits.Sub64(ml, tl, 0)
+			mh, _ = bits.Sub64(mh, th, c)
+		}
+	}
+	neg := int64(mh) < 0
+	if neg {
+		mh, ml = neg128(mh, ml)
+	}
+	if mh == 0 && ml == 0 {
+		return ddouble.DD{}, false
+	}
+	// Q = M rounded to 53 bits; the remainder R = M - Q has |R| <= half an
+	// ulp of Q, and the sign of M when Q was rounded down, the other when
+	// up.
+	q, s, rh, rl, up := round128(mh, ml)
+	hi := math.Ldexp(float64(q), s+u0)
+	var lo float64
+	if rh != 0 || rl != 0 {
+		// |R| < 2^s <= 2^73: rounded to 53 bits the same way.
+		q2, s2, _, _, _ := round128(rh, rl)
+		lo = math.Ldexp(float64(q2), s2+u0)
+		if up {
+			lo = -lo
+		}
+	}
+	if neg {
+		hi, lo = -hi, -lo
+	}
+	return ddouble.DD{Hi: hi, Lo: lo + 0}, true
+}
+
+// round128 rounds the nonzero 128-bit magnitude (h, l) to 53 significant
+// bits, ties to even: (h, l) ~ q 2^s with q <= 2^53, the magnitude of the
+// remainder (rh, rl) = |(h, l) - q 2^s|, and up when q 2^s is above (h, l).
+func round128(h, l uint64) (q uint64, s int, rh, rl uint64, up bool) {
+	n := 128 - bits.LeadingZeros64(h)
+	if h == 0 {
+		n = 64 - bits.LeadingZeros64(l)
+	}
+	if n <= 53 {
+		return l, 0, 0, 0, false
+	}
+	s = n - 53
+	_, q = shr128(h, l, uint(s)) // q < 2^53: the high word is zero
+	// The remainder: the low s bits.
+	mh, ml := shl128(0, 1, uint(s))
+	ml, c := bits.Sub64(ml, 1, 0)
+	mh, _ = bits.Sub64(mh, 0, c)
+	rh, rl = h&mh, l&ml
+	hh, hl := shl128(0, 1, uint(s-1)) // half an ulp of q
+	if rh > hh || (rh == hh && (rl > hl || (rl == hl && q&1 == 1))) {
+		// Rounded up: the remainder becomes 2^s - (rh, rl).
+		q++
+		uh, ul := shl128(0, 1, uint(s))
+		ul, c = bits.Sub64(ul, rl, 0)
+		uh, _ = bits.Sub64(uh, rh, c)
+		return q, s, uh, ul, true
+	}
+	return q, s, rh, rl, false
+}
+
+// shl128 and shr128 shift the 128-bit (h, l) by s < 128 bits; neg128
+// negates it in two's complement.
+func shl128(h, l uint64, s uint) (uint64, uint64) {
+	if s >= 64 {
+		return l << (s - 64), 0
+	}
+	if s == 0 {
+		return h, l
+	}
+	return h<<s | l>>(64-s), l << s
+}
+
+func shr128(h, l uint64, s uint) (uint64, uint64) {
+	if s >= 64 {
+		return 0, h >> (s - 64)
+	}
+	if s == 0 {
+		return h, l
+	}
+	return h >> s, l>>s | h<<(64-s)
+}
+
+func neg128(h, l uint64) (uint64, uint64) {
+	l, c := bits.Sub64(0, l, 0)
+	h, _ = bits.Sub64(0, h, c)
+	return h, l
+}
+
+func abs64(m int64) int64 {
+	if m < 0 {
+		return -m
+	}
+	return m
 }
 
 // tripleToDD is ddouble's FromBig of triword's Big, exactly, without

@@ -17,6 +17,7 @@ import (
 // on zeros of both signs and on non-finite limbs.
 func TestTripleToDD(t *testing.T) {
 	var tw triword.Arith
+	widePath, bigPath := 0, 0
 	check := func(v triword.TW) bool {
 		t.Helper()
 		want := dd.FromBig(tw.Big(v))
@@ -25,6 +26,14 @@ func TestTripleToDD(t *testing.T) {
 			t.Fatalf("triple word %+v: %+v, want %+v", v, got, want)
 		}
 		_, fast := tripleToDD(v)
+		if !fast {
+			_, wide := wideTripleToDD(v)
+			if wide {
+				widePath++
+			} else {
+				bigPath++
+			}
+		}
 		return fast
 	}
 	r := rand.New(rand.NewPCG(7, 8))
@@ -54,6 +63,28 @@ func TestTripleToDD(t *testing.T) {
 	}
 	if fast < n*95/100 {
 		t.Errorf("fast path for %d of %d arithmetic results, want nearly all", fast, n)
+	}
+	if widePath == 0 || bigPath > n/1000 {
+		t.Errorf("%d of %d arithmetic results through the wide integer path, %d through big.Float: want the wide path taken and big.Float nearly never", widePath, n, bigPath)
+	}
+	t.Logf("%d of %d results on the fast path, %d on the wide path, %d through big.Float", fast, n, widePath, bigPath)
+	// Limbs of any sign and overlap, spans up to past the wide path's 100
+	// bits, subnormal binary32 limbs, ties of the rounding to 53 bits.
+	limb := func(e int) float32 {
+		return float32(math.Ldexp(float64(r.Uint32()>>8|1<<23)*float64(1-2*r.IntN(2)), e-24))
+	}
+	for range 200_000 {
+		e := r.IntN(200) - 120
+		v := triword.TW{Hi: limb(e), Mid: limb(e - r.IntN(60)), Lo: limb(e - r.IntN(120))}
+		if r.IntN(8) == 0 {
+			v.Mid = 0
+		}
+		if r.IntN(8) == 0 {
+			// An exact tie below the 53rd bit: Mid one unit at bit 53 of Hi.
+			v.Mid, v.Lo = float32(math.Ldexp(math.Copysign(1, float64(v.Hi)), e-54)), 0
+		}
+		check(v)
+		check(triword.TW{Hi: v.Lo, Mid: v.Hi, Lo: v.Mid})
 	}
 	for _, v := range []triword.TW{
 		{}, {Hi: float32(math.Copysign(0, -1))}, {Hi: 1}, {Hi: -1, Mid: 0x1p-30}, {Hi: 1, Mid: 0x1p-40, Lo: 0x1p-90},
