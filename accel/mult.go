@@ -3,6 +3,8 @@ package accel
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/fprlab/fprlab/internal/u128"
 )
 
 // Mantissa multipliers: the 53x53 and 64x64 integer products at the heart
@@ -15,33 +17,6 @@ import (
 // has -- its limbs, its sub-multipliers and its adders -- so that a test
 // against math/bits shows the structure is right, and a cost model counts
 // the same structure.
-
-// u128 is an unsigned 128-bit integer, the width of a 64x64 product.
-type u128 struct{ hi, lo uint64 }
-
-func wide(x uint64) u128 { return u128{0, x} }
-
-func (a u128) add(b u128) u128 {
-	lo, c := bits.Add64(a.lo, b.lo, 0)
-	hi, _ := bits.Add64(a.hi, b.hi, c)
-	return u128{hi, lo}
-}
-
-func (a u128) sub(b u128) u128 {
-	lo, c := bits.Sub64(a.lo, b.lo, 0)
-	hi, _ := bits.Sub64(a.hi, b.hi, c)
-	return u128{hi, lo}
-}
-
-func (a u128) shl(n int) u128 {
-	switch {
-	case n == 0:
-		return a
-	case n >= 64:
-		return u128{a.lo << (n - 64), 0}
-	}
-	return u128{a.hi<<n | a.lo>>(64-n), a.lo << n}
-}
 
 func lowBits(x uint64, n int) uint64 { return x & (1<<n - 1) }
 
@@ -74,7 +49,7 @@ type Multiplier struct {
 	// Operands are the operand widths of each multiplier block, the
 	// sizes synthesis maps onto DSP blocks (DSPResources).
 	Operands [][2]int
-	mul      func(x, y uint64) u128
+	mul      func(x, y uint64) u128.U128
 }
 
 // Product returns the 2*Width-bit product of the low Width bits of x and y
@@ -85,7 +60,7 @@ func (m *Multiplier) Product(x, y uint64) (hi, lo uint64) {
 		x, y = lowBits(x, m.Width), lowBits(y, m.Width)
 	}
 	p := m.mul(x, y)
-	return p.hi, p.lo
+	return p.Hi, p.Lo
 }
 
 // MultiplierDesigns lists the designs' names, for NewMultiplier.
@@ -102,26 +77,26 @@ func NewMultiplier(name string, width int) (*Multiplier, error) {
 	case "schoolbook":
 		// Operand scanning over 32-bit limbs, all limb products in
 		// parallel 32x32 multipliers.
-		m.mul = func(x, y uint64) u128 { return gridRows(x, y, 32, 32, width, mul32x32) }
+		m.mul = func(x, y uint64) u128.U128 { return gridRows(x, y, 32, 32, width, mul32x32) }
 		m.Cost = gridCost(width, 32, 32, "32x32 multiplier")
 		m.Operands = gridOperands(width, 32, 32)
 	case "dsp25x18":
 		// Tiling onto 25x18 two's-complement DSP multipliers (Xilinx
 		// DSP48E1): unsigned chunks of 24 bits on port A and 17 bits on
 		// port B keep the sign bits zero.
-		m.mul = func(x, y uint64) u128 { return gridRows(x, y, dspA-1, dspB-1, width, dsp25x18) }
+		m.mul = func(x, y uint64) u128.U128 { return gridRows(x, y, dspA-1, dspB-1, width, dsp25x18) }
 		m.Cost = gridCost(width, dspA-1, dspB-1, "25x18 signed DSP (24x17 unsigned)")
 		m.Operands = gridOperands(width, dspA-1, dspB-1)
 	case "comba":
-		m.mul = func(x, y uint64) u128 { return comba(x, y, combaLimb, width) }
+		m.mul = func(x, y uint64) u128.U128 { return comba(x, y, combaLimb, width) }
 		m.Cost = combaCost(width)
 		m.Operands = [][2]int{{combaLimb, combaLimb}}
 	case "karatsuba64":
-		m.mul = func(x, y uint64) u128 { return karatsuba(x, y, width, 1) }
+		m.mul = func(x, y uint64) u128.U128 { return karatsuba(x, y, width, 1) }
 		m.Cost = karatsubaCost(width, 1)
 		m.Operands = karatsubaOperands(width, 1)
 	case "karatsuba64+32":
-		m.mul = func(x, y uint64) u128 { return karatsuba(x, y, width, 2) }
+		m.mul = func(x, y uint64) u128.U128 { return karatsuba(x, y, width, 2) }
 		m.Cost = karatsubaCost(width, 2)
 		m.Operands = karatsubaOperands(width, 2)
 	default:
@@ -161,16 +136,16 @@ func split(x uint64, w, n int) (limbs [8]uint64, k int) {
 // gridRows multiplies by operand scanning: x in limbs of wx bits, y in
 // limbs of wy bits, one block product per limb pair, each row (one limb of
 // y) summed and shifted into the accumulator.
-func gridRows(x, y uint64, wx, wy, n int, block func(a, b uint64) uint64) u128 {
+func gridRows(x, y uint64, wx, wy, n int, block func(a, b uint64) uint64) u128.U128 {
 	xl, nx := split(x, wx, n)
 	yl, ny := split(y, wy, n)
-	var acc u128
+	var acc u128.U128
 	for j := range ny {
-		var row u128
+		var row u128.U128
 		for i := range nx {
-			row = row.add(wide(block(xl[i], yl[j])).shl(i * wx))
+			row = row.Add(u128.From(block(xl[i], yl[j])).Shl(i * wx))
 		}
-		acc = acc.add(row.shl(j * wy))
+		acc = acc.Add(row.Shl(j * wy))
 	}
 	return acc
 }
@@ -193,16 +168,16 @@ const combaLimb = 16
 // x_i y_j with i + j = k, then the column is added into the result at
 // 2^(k w). The hardware runs one limb product per cycle through a single
 // multiplier into a column accumulator.
-func comba(x, y uint64, w, n int) u128 {
+func comba(x, y uint64, w, n int) u128.U128 {
 	xl, nl := split(x, w, n)
 	yl, _ := split(y, w, n)
-	var acc u128
+	var acc u128.U128
 	for k := range 2*nl - 1 {
-		var col u128
+		var col u128.U128
 		for i := max(0, k-nl+1); i <= min(k, nl-1); i++ {
-			col = col.add(wide(dsp25x18(xl[i], yl[k-i])))
+			col = col.Add(u128.From(dsp25x18(xl[i], yl[k-i])))
 		}
-		acc = acc.add(col.shl(k * w))
+		acc = acc.Add(col.Shl(k * w))
 	}
 	return acc
 }
@@ -227,7 +202,7 @@ func combaCost(n int) MultCost {
 //
 // three products of about half the width instead of four. The leaves are
 // leafMul.
-func karatsuba(x, y uint64, n, levels int) u128 {
+func karatsuba(x, y uint64, n, levels int) u128.U128 {
 	if levels == 0 {
 		return leafMul(x, y, n)
 	}
@@ -236,24 +211,24 @@ func karatsuba(x, y uint64, n, levels int) u128 {
 	y0, y1 := lowBits(y, h), y>>h
 	z0 := karatsuba(x0, y0, h, levels-1)
 	z2 := karatsuba(x1, y1, n-h, levels-1)
-	z1 := karatsuba(x0+x1, y0+y1, h+1, levels-1).sub(z0).sub(z2)
+	z1 := karatsuba(x0+x1, y0+y1, h+1, levels-1).Sub(z0).Sub(z2)
 	// z0 < 2^(2h), so z2 2^(2h) + z0 is a concatenation, not an addition.
-	return z2.shl(2 * h).add(z0).add(z1.shl(h))
+	return z2.Shl(2 * h).Add(z0).Add(z1.Shl(h))
 }
 
 // leafMul is a leaf multiplier of n-bit operands: a 32x32 block, and for
 // n > 32 (the middle product of a 64-bit Karatsuba has 33-bit operands)
 // the block on the low 32 bits plus the cross terms of the top bits, which
 // for 33 bits are two conditional additions.
-func leafMul(a, b uint64, n int) u128 {
+func leafMul(a, b uint64, n int) u128.U128 {
 	if n <= 32 {
-		return wide(mul32x32(a, b))
+		return u128.From(mul32x32(a, b))
 	}
 	al, ah := lowBits(a, 32), a>>32
 	bl, bh := lowBits(b, 32), b>>32
-	p := wide(mul32x32(al, bl))
-	p = p.add(wide(ah * bl).shl(32)).add(wide(bh * al).shl(32))
-	return p.add(wide(ah * bh).shl(64))
+	p := u128.From(mul32x32(al, bl))
+	p = p.Add(u128.From(ah * bl).Shl(32)).Add(u128.From(bh * al).Shl(32))
+	return p.Add(u128.From(ah * bh).Shl(64))
 }
 
 // karatsubaLeaves are the operand widths of the leaf products of an n-bit

@@ -2,13 +2,13 @@ package shadow
 
 import (
 	"math"
-	"math/bits"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/ddouble"
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/arith/triword"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/u128"
 )
 
 // The dd exact side without indirection.
@@ -253,39 +253,35 @@ func wideTripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
 	if u0 == math.MaxInt || top-u0 > 100 {
 		return ddouble.DD{}, false
 	}
-	// M in two's complement over 128 bits (hi, lo): each term is below
-	// 2^124 in magnitude, their sum below 2^126.
-	var mh, ml uint64
-	for i, m := range mant {
-		if m == 0 {
+	// M in two's complement over 128 bits: each term is below 2^124 in
+	// magnitude, their sum below 2^126.
+	var m u128.U128
+	for i, mi := range mant {
+		if mi == 0 {
 			continue
 		}
-		th, tl := shl128(0, uint64(abs64(m)), uint(unit[i]-u0))
-		var c uint64
-		if m > 0 {
-			ml, c = bits.Add64(ml, tl, 0)
-			mh, _ = bits.Add64(mh, th, c)
-		} else {
-			ml, c = bits.Sub64(ml, tl, 0)
-			mh, _ = bits.Sub64(mh, th, c)
+		t := u128.From(uint64(max(mi, -mi))).Shl(unit[i] - u0)
+		if mi < 0 {
+			t = t.Neg()
 		}
+		m = m.Add(t)
 	}
-	neg := int64(mh) < 0
+	neg := int64(m.Hi) < 0
 	if neg {
-		mh, ml = neg128(mh, ml)
+		m = m.Neg()
 	}
-	if mh == 0 && ml == 0 {
+	if m.IsZero() {
 		return ddouble.DD{}, false
 	}
 	// Q = M rounded to 53 bits; the remainder R = M - Q has |R| <= half an
 	// ulp of Q, and the sign of M when Q was rounded down, the other when
 	// up.
-	q, s, rh, rl, up := round128(mh, ml)
+	q, s, r, up := round53(m)
 	hi := math.Ldexp(float64(q), s+u0)
 	var lo float64
-	if rh != 0 || rl != 0 {
+	if !r.IsZero() {
 		// |R| < 2^s <= 2^73: rounded to 53 bits the same way.
-		q2, s2, _, _, _ := round128(rh, rl)
+		q2, s2, _, _ := round53(r)
 		lo = math.Ldexp(float64(q2), s2+u0)
 		if up {
 			lo = -lo
@@ -297,69 +293,22 @@ func wideTripleToDD(v triword.TW) (x ddouble.DD, ok bool) {
 	return ddouble.DD{Hi: hi, Lo: lo + 0}, true
 }
 
-// round128 rounds the nonzero 128-bit magnitude (h, l) to 53 significant
-// bits, ties to even: (h, l) ~ q 2^s with q <= 2^53, the magnitude of the
-// remainder (rh, rl) = |(h, l) - q 2^s|, and up when q 2^s is above (h, l).
-func round128(h, l uint64) (q uint64, s int, rh, rl uint64, up bool) {
-	n := 128 - bits.LeadingZeros64(h)
-	if h == 0 {
-		n = 64 - bits.LeadingZeros64(l)
-	}
+// round53 rounds the nonzero magnitude m to 53 significant bits, ties to
+// even: m ~ q 2^s with q <= 2^53, r = |m - q 2^s|, and up when q 2^s is
+// above m.
+func round53(m u128.U128) (q uint64, s int, r u128.U128, up bool) {
+	n := m.Len()
 	if n <= 53 {
-		return l, 0, 0, 0, false
+		return m.Lo, 0, u128.U128{}, false
 	}
 	s = n - 53
-	_, q = shr128(h, l, uint(s)) // q < 2^53: the high word is zero
-	// The remainder: the low s bits.
-	mh, ml := shl128(0, 1, uint(s))
-	ml, c := bits.Sub64(ml, 1, 0)
-	mh, _ = bits.Sub64(mh, 0, c)
-	rh, rl = h&mh, l&ml
-	hh, hl := shl128(0, 1, uint(s-1)) // half an ulp of q
-	if rh > hh || (rh == hh && (rl > hl || (rl == hl && q&1 == 1))) {
-		// Rounded up: the remainder becomes 2^s - (rh, rl).
-		q++
-		uh, ul := shl128(0, 1, uint(s))
-		ul, c = bits.Sub64(ul, rl, 0)
-		uh, _ = bits.Sub64(uh, rh, c)
-		return q, s, uh, ul, true
+	q = m.Shr(s).Lo // below 2^53: the high word is zero
+	r = m.LowBits(s)
+	if c := r.Cmp(u128.From(1).Shl(s - 1)); c > 0 || (c == 0 && q&1 == 1) {
+		// Rounded up: the remainder becomes 2^s - r.
+		return q + 1, s, u128.From(1).Shl(s).Sub(r), true
 	}
-	return q, s, rh, rl, false
-}
-
-// shl128 and shr128 shift the 128-bit (h, l) by s < 128 bits; neg128
-// negates it in two's complement.
-func shl128(h, l uint64, s uint) (uint64, uint64) {
-	if s >= 64 {
-		return l << (s - 64), 0
-	}
-	if s == 0 {
-		return h, l
-	}
-	return h<<s | l>>(64-s), l << s
-}
-
-func shr128(h, l uint64, s uint) (uint64, uint64) {
-	if s >= 64 {
-		return 0, h >> (s - 64)
-	}
-	if s == 0 {
-		return h, l
-	}
-	return h >> s, l>>s | h<<(64-s)
-}
-
-func neg128(h, l uint64) (uint64, uint64) {
-	l, c := bits.Sub64(0, l, 0)
-	h, _ = bits.Sub64(0, h, c)
-	return h, l
-}
-
-func abs64(m int64) int64 {
-	if m < 0 {
-		return -m
-	}
-	return m
+	return q, s, r, false
 }
 
 // tripleToDD is ddouble's FromBig of triword's Big, exactly, without
