@@ -97,10 +97,13 @@ func (v *vec) tot() float64 {
 
 // bounder computes the bounds for one key, backend and exact side.
 type bounder struct {
-	b, x Model
+	// b is the backend's model of ffSampling's operations, t of the
+	// target's (b's Target, or b itself), x the exact side's.
+	b, t, x Model
 	// twB, twX bound the modulus of the difference between a twiddle
-	// factor as each side holds it and the true root of unity.
-	twB, twX float64
+	// factor as each side holds it and the true root of unity; twT is
+	// twB for the target's twiddles (a plan's target has its own).
+	twB, twT, twX float64
 	// invQB, invQX bound |1/q as each side holds it - 1/q|.
 	invQB, invQX float64
 
@@ -141,8 +144,17 @@ type callBound struct {
 // abs sqrt(2h) per rounding and component in norm.
 func (bd *bounder) round(v *vec, st stage, mag, relB, relX float64, nr int) {
 	absN := mul(float64(nr), up(math.Sqrt(float64(2*v.h))))
-	v.e[st] = add(v.e[st], add(mul(relB, mag), mul(absN, bd.b.Abs)))
+	v.e[st] = add(v.e[st], add(mul(relB, mag), mul(absN, bd.model(st).Abs)))
 	v.e[stExact] = add(v.e[stExact], add(mul(relX, mag), mul(absN, bd.x.Abs)))
+}
+
+// model returns the backend's model of the operations of stage st: the
+// target's for stTarget, ffSampling's for the others.
+func (bd *bounder) model(st stage) *Model {
+	if st == stTarget {
+		return &bd.t
+	}
+	return &bd.b
 }
 
 // cmulRel is the relative bound of a complex product as the reference
@@ -169,16 +181,20 @@ func (bd *bounder) times(x vec, cmax, ceB, ceX float64, cst, st stage, real bool
 	r.e[stExact] = add(r.e[stExact], mul(xs, ceX))
 	mag := mul(xs, add(cmax, math.Max(ceB, ceX)))
 	if real {
-		bd.round(&r, st, mag, bd.b.MulRel, bd.x.MulRel, 1)
+		bd.round(&r, st, mag, bd.model(st).MulRel, bd.x.MulRel, 1)
 	} else {
-		bd.round(&r, st, mag, cmulRel(bd.b), cmulRel(bd.x), 3)
+		bd.round(&r, st, mag, cmulRel(*bd.model(st)), cmulRel(bd.x), 3)
 	}
 	return r
 }
 
 // twiddled multiplies x by twiddle factors (true modulus 1).
 func (bd *bounder) twiddled(x vec, st stage) vec {
-	return bd.times(x, 1, bd.twB, bd.twX, stConst, st, false)
+	tb := bd.twB
+	if st == stTarget {
+		tb = bd.twT
+	}
+	return bd.times(x, 1, tb, bd.twX, stConst, st, false)
 }
 
 // butterflyJoint returns the bounds of (x + y, x - y) when one bound v
@@ -190,7 +206,7 @@ func (bd *bounder) butterflyJoint(v vec, st stage) vec {
 	for k := range r.e {
 		r.e[k] = mul(sqrt2, v.e[k])
 	}
-	bd.round(&r, st, add(r.m, r.tot()), bd.b.AddRel, bd.x.AddRel, 1)
+	bd.round(&r, st, add(r.m, r.tot()), bd.model(st).AddRel, bd.x.AddRel, 1)
 	return r
 }
 
@@ -205,12 +221,12 @@ func (bd *bounder) halve(x vec, st stage) vec {
 }
 
 // keyConst is keyConst of the backend's values pb and R's px, with the
-// backend's conversion of them into the analysed stages' format (a
-// plan's, model.go) added to the differences: |conv(v) - v| <= ConvRel
-// |v| <= ConvRel (cmax + ce).
-func (bd *bounder) keyConst(pb, px []*big.Float) (cmax, ce float64) {
+// backend's conversion of them into the format of stage st, which uses
+// them (a plan's, model.go), added to the differences: |conv(v) - v| <=
+// ConvRel |v| <= ConvRel (cmax + ce).
+func (bd *bounder) keyConst(pb, px []*big.Float, st stage) (cmax, ce float64) {
 	cmax, ce = keyConst(pb, px)
-	if c := bd.b.ConvRel; c > 0 {
+	if c := bd.model(st).ConvRel; c > 0 {
 		ce = add(ce, mul(c, add(cmax, ce)))
 	}
 	return cmax, ce
@@ -347,7 +363,7 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 		// merges' roundings below) and d's rounding.
 		bd.recs[idx].srcD[k] = add(z1e[k], rd.e[k])
 	}
-	lmax, le := bd.keyConst(lb, lx)
+	lmax, le := bd.keyConst(lb, lx, stUpdate)
 	p := bd.times(dv, lmax, le, 0, stKey, stUpdate, false)
 	tb0 := vec{h: t0.h, m: add(t0.m, p.m)}
 	for k := range tb0.e {

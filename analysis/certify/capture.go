@@ -15,13 +15,16 @@ import (
 // ffLDL tree in the order the dynamic path computes them (a node, then
 // its right subtree, then its left one), the inverse standard deviation
 // of every leaf in the order the sampler meets them, and the arithmetic's
-// twiddle table and 1/q.
+// twiddle table (per analysed stage for a precision plan) and 1/q.
 type keyValues struct {
 	logn     uint
 	b01, b11 []*big.Float
 	ldl      [][]*big.Float
 	leaves   []*big.Float
 	gm       []*big.Float
+	// gmTarget is the twiddle table of the target's stage of a precision
+	// plan (nil: gm, for every other arithmetic).
+	gmTarget []*big.Float
 	invQ     *big.Float
 }
 
@@ -85,11 +88,30 @@ func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKe
 	if err := at.SignAttempt(ib, sk, hm); err != nil {
 		return nil, fmt.Errorf("certify: signing over %s: %w", b.Name, err)
 	}
-	kv.gm = make([]*big.Float, 2048)
-	for k := range kv.gm {
-		kv.gm[k] = a.Big(a.GM(k))
+	// The twiddles and 1/q the analysed operations use. A precision plan
+	// computes them in the current stage's format (arith/plan: constants
+	// come from the stage's own format, not converted), so they are read
+	// in each analysed stage: the twiddles in the target's and in
+	// ffSampling's, 1/q (used by the target alone) in the target's.
+	table := func(a A) []*big.Float {
+		gm := make([]*big.Float, 2048)
+		for k := range gm {
+			gm[k] = a.Big(a.GM(k))
+		}
+		return gm
 	}
-	kv.invQ = a.Big(a.Const(arith.InvQ))
+	ra := falcon.ForRun[F](a)
+	if st, ok := any(ra).(arith.Staged); ok {
+		prev := st.EnterStage(arith.PlanTarget)
+		kv.gmTarget = table(ra)
+		kv.invQ = ra.Big(ra.Const(arith.InvQ))
+		st.EnterStage(arith.PlanFFSampling)
+		kv.gm = table(ra)
+		st.EnterStage(prev)
+	} else {
+		kv.gm = table(a)
+		kv.invQ = a.Big(a.Const(arith.InvQ))
+	}
 	if len(kv.b01) != n || len(kv.leaves) != n || len(kv.ldl) != n-1 {
 		return nil, fmt.Errorf("certify: signing over %s showed %d basis values, %d leaves and %d tree nodes, want %d, %d, %d (the observer did not see one signing attempt's events)",
 			b.Name, len(kv.b01), len(kv.leaves), len(kv.ldl), n, n, n-1)

@@ -110,12 +110,17 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if opts.OracleBits < 64 || opts.OracleBits > 4096 {
 		return nil, fmt.Errorf("certify: oracle precision %d out of range 64..4096", opts.OracleBits)
 	}
-	m := opts.Model
-	if !(m.AddRel > 0 && m.MulRel > 0 && m.AddRel < 0x1p-8 && m.MulRel < 0x1p-8 && m.Abs >= 0) {
-		return nil, fmt.Errorf("certify: error model %q has no usable relative bound", m.Name)
+	m, mt := opts.Model, opts.Model
+	if m.Target != nil {
+		mt = *m.Target
 	}
-	if m.IntBits < 15 {
-		return nil, fmt.Errorf("certify: error model %q converts integers exactly only below 2^%d; the hashed point needs 2^14", m.Name, m.IntBits)
+	for _, m := range []Model{m, mt} {
+		if !(m.AddRel > 0 && m.MulRel > 0 && m.AddRel < 0x1p-8 && m.MulRel < 0x1p-8 && m.Abs >= 0 && m.ConvRel >= 0 && m.ConvRel < 0x1p-8) {
+			return nil, fmt.Errorf("certify: error model %q has no usable relative bound", m.Name)
+		}
+		if m.IntBits < 15 {
+			return nil, fmt.Errorf("certify: error model %q converts integers exactly only below 2^%d; the hashed point needs 2^14", m.Name, m.IntBits)
+		}
 	}
 	at, err := opts.attempter()
 	if err != nil {
@@ -136,15 +141,11 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	bd := &bounder{b: m, x: exactModel(opts.OracleBits), kv: kv, kx: kx}
-	bd.twB, bd.twX = twiddleErrors(kv, kx)
+	bd := &bounder{b: m, t: mt, x: exactModel(opts.OracleBits), kv: kv, kx: kx}
+	// The twiddles and 1/q as the analysed stages hold them (a plan's are
+	// read in each stage's format, capture), measured exactly.
+	bd.twB, bd.twT, bd.twX = twiddleErrors(kv, kx)
 	bd.invQB, bd.invQX = invQError(kv.invQ), invQError(kx.invQ)
-	if c := bd.b.ConvRel; c > 0 {
-		// A plan converts the twiddles and 1/q into the analysed stages'
-		// format: one more rounding of each (model.go, planModel).
-		bd.twB = add(bd.twB, mul(c, add(1, bd.twB)))
-		bd.invQB = add(bd.invQB, mul(c, add(up(1.0/q), bd.invQB)))
-	}
 
 	res := &Result{Backend: b.Name, Scheme: at.Name(), LogN: sk.LogN, Model: m}
 	// delta_sigma, exactly, leaf by leaf.
@@ -196,19 +197,26 @@ const (
 // twiddleErrors returns bounds on the modulus of the difference between
 // each side's twiddle factors (table entries 2j, 2j+1 for 1 <= j < 1024,
 // every root the FFT, split and merge use up to degree 1024) and the true
-// roots.
-func twiddleErrors(kv, kx *keyValues) (tb, tx float64) {
+// roots: the backend's in ffSampling (tb) and in the target (tt, a plan's
+// target stage has a table of its own), the exact side's (tx).
+func twiddleErrors(kv, kx *keyValues) (tb, tt, tx float64) {
+	gmt := kv.gmTarget
+	if gmt == nil {
+		gmt = kv.gm
+	}
 	for j := 1; j < 1024; j++ {
-		var eb, ex [2]float64
+		var eb, et, ex [2]float64
 		for c := range 2 {
 			ref := arith.GMExact(2*j+c, gmRefBits)
 			eb[c] = add(bigDiffUp(kv.gm[2*j+c], ref), refErr)
+			et[c] = add(bigDiffUp(gmt[2*j+c], ref), refErr)
 			ex[c] = add(bigDiffUp(kx.gm[2*j+c], ref), refErr)
 		}
 		tb = math.Max(tb, hypot(eb[0], eb[1]))
+		tt = math.Max(tt, hypot(et[0], et[1]))
 		tx = math.Max(tx, hypot(ex[0], ex[1]))
 	}
-	return tb, tx
+	return tb, tt, tx
 }
 
 // invQError returns an upper bound of |v - 1/q|, computed exactly.

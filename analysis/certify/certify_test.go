@@ -178,6 +178,89 @@ func TestSoundnessPlan(t *testing.T) {
 	}
 }
 
+// TestSoundnessSplitPlan certifies a plan computing the target 16 bits
+// narrower than ffSampling (Model.Target, and the target's conversion into
+// ffSampling's format) and checks the bound against signatures, and that
+// the bound answers to the target's format: its side of the computation is
+// most of the bound, and the same plan certified as if the target were
+// computed in ffSampling's format (Target dropped) has a far smaller
+// target share.
+func TestSoundnessSplitPlan(t *testing.T) {
+	sk := katKey(t, 9, 0)
+	b := lookup(t, "plan:all=vprec:56+target=vprec:40")
+	m, err := certify.ModelFor(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Target == nil || m.Target.MulRel != 0x1p-40 || m.MulRel != 0x1p-56 || m.ConvRel != 0x1p-56 {
+		t.Fatalf("model %+v", m)
+	}
+	r, err := certify.Certify(b, sk, certify.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	smp, err := certify.CheckSignatures(b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-split-plan"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := m
+	flat.Target = nil
+	rf, err := certify.Certify(b, sk, certify.Options{Model: flat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("split plan: delta_c bound 2^%.2f, sampled 2^%.2f; the target taken in ffSampling's format: 2^%.2f", math.Log2(r.DeltaCBound), smp.DeltaCMax, math.Log2(rf.DeltaCBound))
+	if r.Exceeds(smp) {
+		t.Errorf("split plan: sampled delta_c 2^%v above the certified bound 2^%v", smp.DeltaCMax, math.Log2(r.DeltaCBound))
+	}
+	// The target's side -- its roundings, the basis rounded into its
+	// format, its twiddles and 1/q -- is most of the bound; taken in
+	// ffSampling's format its roundings all but vanish.
+	share := map[string]float64{}
+	for _, st := range r.Stages {
+		share[st.Stage] = st.Bound / r.DeltaCBound
+	}
+	if s := share["target"] + share["key_values"] + share["constants"]; s < 0.9 || share["target"] < 0.1 {
+		t.Errorf("split plan: the target's side is %.3f of the bound (target %.3f), want most of it: %v", s, share["target"], r.Stages)
+	}
+	if !(rf.DeltaCBound < r.DeltaCBound/4) || !(rf.Stages[0].Bound < r.Stages[0].Bound/1000) {
+		t.Errorf("the target's model dropped: bound %v (target %v), with it %v (%v)", rf.DeltaCBound, rf.Stages[0], r.DeltaCBound, r.Stages[0])
+	}
+	// The target's own share is that of a plan computing both the target
+	// and ffSampling in the target's format, the other stages as here
+	// (their functionals differ by ffSampling's roundings of l10 alone;
+	// the worst calls may differ, their target shares not by much).
+	b40 := lookup(t, "plan:all=vprec:40+fft=vprec:56+gram=vprec:56+ldl=vprec:56+leaf=vprec:56+sampler=vprec:56+expm=vprec:56+lattice=vprec:56")
+	m40, err := certify.ModelFor(b40, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r40, err := certify.Certify(b40, sk, certify.Options{Model: m40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ratio := r.Stages[0].Bound / r40.Stages[0].Bound; !(ratio > 0.97 && ratio < 1.03) {
+		t.Errorf("split plan: the target's share %v at call %d, %v at call %d of the plan computing ffSampling in the target's format", r.Stages[0].Bound, r.WorstCall, r40.Stages[0].Bound, r40.WorstCall)
+	}
+	// The other way round, the target 24 bits wider than ffSampling: its
+	// own roundings vanish, its conversion into ffSampling's 40 bits (one
+	// rounding of each component of t) stays, a part of what the target's
+	// roundings at 40 bits are (r40's).
+	b64 := lookup(t, "plan:all=vprec:56+target=vprec:64+ffsampling=vprec:40")
+	m64, err := certify.ModelFor(b64, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r64, err := certify.Certify(b64, sk, certify.Options{Model: m64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("target at 64 bits, ffSampling at 40: target share %v; both at 40: %v", r64.Stages[0].Bound, r40.Stages[0].Bound)
+	if ratio := r64.Stages[0].Bound / r40.Stages[0].Bound; !(ratio > 0.05 && ratio < 0.9) {
+		t.Errorf("target at 64 bits, ffSampling at 40: target share %v, %v with both at 40 bits", r64.Stages[0].Bound, r40.Stages[0].Bound)
+	}
+}
+
 // TestBoundTracksModel checks that the bound answers to the model: with
 // the relative bounds raised 2^10 times the bound grows, and a model too
 // small for the arithmetic gives a smaller bound. (A model too small is
@@ -269,7 +352,7 @@ func TestModelFor(t *testing.T) {
 		{"native-fma", "", "fuses"},
 		{"plan:all=vprec:53", "", "plan, every stage in vprec:53: 53-bit round to nearest"},
 		{"plan:all=vprec:53+ldl=vprec:64", "", "plan, target and ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted"},
-		{"plan:all=vprec:53+target=vprec:60", "", "computes the target in vprec:60 and ffSampling in vprec:53"},
+		{"plan:all=vprec:53+target=vprec:60", "", "plan, target in vprec:60: 60-bit round to nearest, operands of other stages converted; ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted, the target converted into vprec:53"},
 		{"oracle:200", "", "no built-in error model"},
 		{"native-fma", "rel=2^-52,abs=2^-1000", "declared"},
 		{"native", "rel=2^-3", "too large"},

@@ -171,16 +171,26 @@
 // target perform (add, sub, mul, half, neg, Of); the built-in models and
 // their sources are listed at ModelFor, and the model test checks each
 // against the per-operation maxima `arith errors` measures. The triword
-// model's absolute term is declared from that measurement, not proven. A
-// precision plan is analysed when its target and ffsampling stages -- the
-// operations steps 4 to 7 bound -- share one vprec format: every operation
-// then meets that format's model, and each value those stages take from
-// another stage (the basis, l10, the twiddles, 1/q) is converted into the
-// format as an operand, one rounding within ConvRel |v| that step 1's
-// measured differences do not include and the bound adds to them (a
-// uniform plan converts nothing). The backend runs the generic ffSampling (no batched Vector kernels: a plugin
-// backend is refused unless it declares its model, and one that batches
-// ffSampling is refused at capture).
+// model's absolute term is declared from that measurement, not proven.
+//
+// A precision plan whose target and ffsampling stages are vprec formats is
+// analysed with each stage's model: the target's operations (step 5, and
+// its terms in step 7) meet the target format's, ffSampling's (steps 6
+// and 7) ffSampling's. Each value those stages take from another stage
+// (the basis, l10) is converted into the using stage's format as an
+// operand, one rounding within ConvRel |v| that step 1's measured
+// differences do not include and the bound adds to them (a uniform plan
+// converts nothing). When the target has a format of its own, t0 and t1
+// are converted into ffSampling's where ffSampling first uses them: one
+// more rounding of each component, ConvRel |t_s| + Abs sqrt(2h) in norm,
+// added to the target's errors in step 5's norm bound and in step 7's
+// terms that do not scale with the basis (rest). The twiddles and 1/q are
+// not converted: a plan computes them in each stage's own format, and step
+// 1 reads them there (the target's and ffSampling's twiddle tables, 1/q in
+// the target's), so their errors are measured, not bounded. The batched
+// kernels of an arith.Vector backend (triword in the GOEXPERIMENT=simd
+// build) compute each element with the operations of the scalar code, so
+// the same model holds.
 //
 // # Schemes
 //

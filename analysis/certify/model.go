@@ -37,12 +37,23 @@ type Model struct {
 	// precision plan, whose stages each convert their operands into their
 	// own format.
 	ConvRel float64
+	// Target, when not nil, is the model of the target's operations,
+	// which a precision plan computes in another format than ffSampling's
+	// (this model's, whose ConvRel then also bounds the conversion of the
+	// target into it).
+	Target *Model
 }
 
 func (m Model) String() string {
 	s := fmt.Sprintf("%s: add %s, mul %s", m.Name, pow2.Text(m.AddRel), pow2.Text(m.MulRel))
 	if m.Abs > 0 {
 		s += ", abs " + pow2.Text(m.Abs)
+	}
+	if m.Target != nil {
+		s += "; target: add " + pow2.Text(m.Target.AddRel) + ", mul " + pow2.Text(m.Target.MulRel)
+		if m.Target.Abs > 0 {
+			s += ", abs " + pow2.Text(m.Target.Abs)
+		}
 	}
 	return s
 }
@@ -53,6 +64,10 @@ func (m Model) String() string {
 func (m Model) Halved() Model {
 	m.Name += " (halved)"
 	m.AddRel, m.MulRel, m.Abs, m.ConvRel = m.AddRel/2, m.MulRel/2, m.Abs/2, m.ConvRel/2
+	if m.Target != nil {
+		t := m.Target.Halved()
+		m.Target = &t
+	}
 	return m
 }
 
@@ -118,7 +133,7 @@ func ModelFor(b arith.Backend, declared string) (Model, error) {
 	case name == "native-fma":
 		return Model{}, fmt.Errorf("backend %q fuses products into additions where the reference's AVX2+FMA build does; the built-in models cover unfused operations only: declare one with --error-model rel=2^-P[,abs=2^-E] if you have a bound for the fused sequences", name)
 	}
-	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages share one vprec format); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
+	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages are vprec formats); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
 }
 
 // vprecModel is the model of "vprec:P[:eE][:rn|:rz|:sr=SEED]": round to
@@ -156,39 +171,57 @@ func vprecModel(name string) (Model, error) {
 	return m, nil
 }
 
-// planModel is the model of a precision plan whose target and ffsampling
-// stages -- every operation the bound analyses -- compute in one vprec
-// format: that format's model, with ConvRel its relative bound. The
-// values those stages take from the others (the basis from fft, l10 from
-// ldl, the twiddles and 1/q) are converted into the format as operands,
-// one rounding each, which the analysis adds to their errors (ConvRel).
-// A plan that splits the analysed operations over two formats, or gives
-// them a plugin, is refused: the analysis would need the conversion of
-// the target between them, or a model of the plugin (declare one).
+// planModel is the model of a precision plan, from the vprec formats of
+// its target and ffsampling stages -- every operation the bound analyses:
+// ffSampling's format's model, and when the target is computed in another
+// format, that format's model as Target. The values those stages take from
+// the others (the basis from fft, l10 from ldl) are converted into the
+// stage's format as operands, one rounding each, which the analysis adds to
+// their errors (ConvRel); so is the target, computed in its own format and
+// converted into ffSampling's where ffSampling first uses it (a rounding
+// within ffSampling's ConvRel, counted even where the wider format holds
+// every value of the narrower one exactly). The twiddles and 1/q are each
+// stage's own (capture reads them in both formats). A stage given to a
+// plugin is refused: its model is the user's to declare.
 func planModel(name string) (Model, error) {
 	p, err := plan.Parse(strings.TrimPrefix(name, "plan:"))
 	if err != nil {
 		return Model{}, fmt.Errorf("backend %q: %w", name, err)
 	}
+	stageModel := func(st arith.PlanStage) (Model, error) {
+		f := p[st]
+		if !strings.HasPrefix(f, "vprec:") {
+			return Model{}, fmt.Errorf("backend %q computes the %s stage in %s, which has no built-in error model: declare one with --error-model rel=2^-P[,abs=2^-E]", name, st, f)
+		}
+		m, err := vprecModel(f)
+		if err != nil {
+			return Model{}, err
+		}
+		if slices.ContainsFunc(p[:], func(o string) bool { return o != f }) {
+			// Other stages' values are converted into f; in a uniform
+			// plan they are already in it.
+			m.Name = st.String() + " in " + f + ": " + m.Name + ", operands of other stages converted"
+			m.ConvRel = m.MulRel
+		} else {
+			m.Name = "every stage in " + f + ": " + m.Name
+		}
+		return m, nil
+	}
 	ft, fs := p[arith.PlanTarget], p[arith.PlanFFSampling]
-	if ft != fs {
-		return Model{}, fmt.Errorf("backend %q computes the target in %s and ffSampling in %s: the built-in plan model needs both stages in one format (the bound analyses both); declare a model with --error-model rel=2^-P[,abs=2^-E] for the wider error", name, ft, fs)
-	}
-	if !strings.HasPrefix(ft, "vprec:") {
-		return Model{}, fmt.Errorf("backend %q computes the target and ffSampling in %s, which has no built-in error model: declare one with --error-model rel=2^-P[,abs=2^-E]", name, ft)
-	}
-	m, err := vprecModel(ft)
+	m, err := stageModel(arith.PlanFFSampling)
 	if err != nil {
 		return Model{}, err
 	}
-	if slices.ContainsFunc(p[:], func(f string) bool { return f != ft }) {
-		// Other stages' values are converted into ft; in a uniform plan
-		// they are already in it.
-		m.Name = "plan, target and ffsampling in " + ft + ": " + m.Name + ", operands of other stages converted"
-		m.ConvRel = m.MulRel
-	} else {
-		m.Name = "plan, every stage in " + ft + ": " + m.Name
+	if ft == fs {
+		m.Name = "plan, " + strings.Replace(m.Name, "ffsampling in", "target and ffsampling in", 1)
+		return m, nil
 	}
+	mt, err := stageModel(arith.PlanTarget)
+	if err != nil {
+		return Model{}, err
+	}
+	m.Name = "plan, " + mt.Name + "; " + m.Name + ", the target converted into " + fs
+	m.Target = &mt
 	return m, nil
 }
 

@@ -38,17 +38,12 @@ func (bd *bounder) target(logn uint) (t0, t1 vec) {
 	// error), one in the product by 1/q.
 	absN := up(math.Sqrt(float64(2 * hn)))
 	q2 := add(iqUp, math.Max(bd.invQB, bd.invQX))
-	absB := mul(absN, add(mul(3, add(iqUp, mul(bd.b.MulRel, q2))), 1))
+	absB := mul(absN, add(mul(3, add(iqUp, mul(bd.t.MulRel, q2))), 1))
 	absX := mul(absN, add(mul(3, add(iqUp, mul(bd.x.MulRel, q2))), 1))
 	for s, key := range [2][2][]*big.Float{{bd.kv.b11, bd.kx.b11}, {bd.kv.b01, bd.kx.b01}} {
-		cmax, ce := bd.keyConst(key[0], key[1])
+		cmax, ce := bd.keyConst(key[0], key[1], stTarget)
 		p := bd.times(f, cmax, ce, 0, stKey, stTarget, false)
 		t := bd.times(p, iqUp, bd.invQB, bd.invQX, stConst, stTarget, true)
-		if s == 0 {
-			t0 = t
-		} else {
-			t1 = t
-		}
 		tr.b[s], tr.bmax[s], tr.ce[s] = complexes(key[1]), cmax, ce
 		// The terms that do not scale with a slot's |b|: the backend's
 		// errors in b (|F'| ce, then times 1/q) and in 1/q (the product's
@@ -59,7 +54,21 @@ func (bd *bounder) target(logn uint) (t0, t1 vec) {
 		r[stKey] = mul(iqUp, mul(tr.fmag, ce))
 		r[stConst] = mul(xs2, bd.invQB)
 		r[stExact] = add(mul(xs2, bd.invQX), mul(absX, bd.x.Abs))
-		r[stTarget] = mul(absB, bd.b.Abs)
+		r[stTarget] = mul(absB, bd.t.Abs)
+		if bd.b.Target != nil {
+			// A plan computing the target in another format than
+			// ffSampling: ffSampling's first operations on t_s convert it
+			// into their format, one rounding of each component, at
+			// most ConvRel |t_s| + Abs sqrt(2h) in norm.
+			c := add(mul(bd.b.ConvRel, add(t.m, t.tot())), mul(absN, bd.b.Abs))
+			t.e[stTarget] = add(t.e[stTarget], c)
+			r[stTarget] = add(r[stTarget], c)
+		}
+		if s == 0 {
+			t0 = t
+		} else {
+			t1 = t
+		}
 	}
 	return t0, t1
 }
@@ -165,7 +174,7 @@ func (bd *bounder) rootTerms(ga, gb []complex128, da, db float64) (e [numStages]
 		c := cmulRel(m)
 		return add(mul(iqUp, c), mul(mul(m.MulRel, q2), add(1, c)))
 	}
-	relB, relX := rel(bd.b), rel(bd.x)
+	relB, relX := rel(bd.t), rel(bd.x)
 	n := [2]float64{add(nga, da), add(ngb, db)}
 	d := [2]float64{da, db}
 	for s := range 2 {

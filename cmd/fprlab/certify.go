@@ -57,8 +57,8 @@ Error models are built in for native, emu64 (binary64; emu64 flushes
 subnormals), vprec:P[:eE][:rn|:rz|:sr=SEED] (2^-P relative to nearest,
 2^-(P-1) toward zero or stochastic), dd and triword* (their proven
 per-operation bounds), and precision plans whose target and ffsampling
-stages share one vprec format (that format's model, plus one rounding of
-each value the other stages hand them); any other backend needs
+stages are vprec formats (each stage's model, plus one rounding of each
+value another stage hands it, the target's included); any other backend needs
 --error-model rel=2^-P[,abs=2^-E], the bound you vouch for. Keys (one
 source): --kat-records FROM:TO, the NIST KAT records' keys (published
 responses); --keys K --seed S, the keys compare --keys K --seed S signs
