@@ -152,15 +152,7 @@ func TestSoundnessPlan(t *testing.T) {
 	sk := katKey(t, 9, 0)
 	bound := func(name string) (*certify.Result, arith.Backend) {
 		b := lookup(t, name)
-		m, err := certify.ModelFor(b, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := certify.Certify(b, sk, certify.Options{Model: m})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r, b
+		return certifyBuiltin(t, b, sk), b
 	}
 	uni, _ := bound("plan:all=vprec:48")
 	vp, _ := bound("vprec:48")
@@ -176,6 +168,20 @@ func TestSoundnessPlan(t *testing.T) {
 	if r.Exceeds(smp) || !(math.Log2(r.DeltaCBound) < -20) {
 		t.Errorf("plan: sampled delta_c 2^%v, certified bound 2^%v", smp.DeltaCMax, math.Log2(r.DeltaCBound))
 	}
+}
+
+// certifyBuiltin certifies sk over b with b's built-in model.
+func certifyBuiltin(t *testing.T, b arith.Backend, sk *falcon.PrivateKey) *certify.Result {
+	t.Helper()
+	m, err := certify.ModelFor(b, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := certify.Certify(b, sk, certify.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestSoundnessSplitPlan certifies a plan computing the target 16 bits
@@ -195,10 +201,7 @@ func TestSoundnessSplitPlan(t *testing.T) {
 	if m.Target == nil || m.Target.MulRel != 0x1p-40 || m.MulRel != 0x1p-56 || m.ConvRel != 0x1p-56 {
 		t.Fatalf("model %+v", m)
 	}
-	r, err := certify.Certify(b, sk, certify.Options{Model: m})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := certifyBuiltin(t, b, sk)
 	smp, err := certify.CheckSignatures(b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-split-plan"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -230,15 +233,7 @@ func TestSoundnessSplitPlan(t *testing.T) {
 	// and ffSampling in the target's format, the other stages as here
 	// (their functionals differ by ffSampling's roundings of l10 alone;
 	// the worst calls may differ, their target shares not by much).
-	b40 := lookup(t, "plan:all=vprec:40+fft=vprec:56+gram=vprec:56+ldl=vprec:56+leaf=vprec:56+sampler=vprec:56+expm=vprec:56+lattice=vprec:56")
-	m40, err := certify.ModelFor(b40, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r40, err := certify.Certify(b40, sk, certify.Options{Model: m40})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r40 := certifyBuiltin(t, lookup(t, "plan:all=vprec:40+fft=vprec:56+gram=vprec:56+ldl=vprec:56+leaf=vprec:56+sampler=vprec:56+expm=vprec:56+lattice=vprec:56"), sk)
 	if ratio := r.Stages[0].Bound / r40.Stages[0].Bound; !(ratio > 0.97 && ratio < 1.03) {
 		t.Errorf("split plan: the target's share %v at call %d, %v at call %d of the plan computing ffSampling in the target's format", r.Stages[0].Bound, r.WorstCall, r40.Stages[0].Bound, r40.WorstCall)
 	}
@@ -246,15 +241,7 @@ func TestSoundnessSplitPlan(t *testing.T) {
 	// own roundings vanish, its conversion into ffSampling's 40 bits (one
 	// rounding of each component of t) stays, a part of what the target's
 	// roundings at 40 bits are (r40's).
-	b64 := lookup(t, "plan:all=vprec:56+target=vprec:64+ffsampling=vprec:40")
-	m64, err := certify.ModelFor(b64, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	r64, err := certify.Certify(b64, sk, certify.Options{Model: m64})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r64 := certifyBuiltin(t, lookup(t, "plan:all=vprec:56+target=vprec:64+ffsampling=vprec:40"), sk)
 	t.Logf("target at 64 bits, ffSampling at 40: target share %v; both at 40: %v", r64.Stages[0].Bound, r40.Stages[0].Bound)
 	if ratio := r64.Stages[0].Bound / r40.Stages[0].Bound; !(ratio > 0.05 && ratio < 0.9) {
 		t.Errorf("target at 64 bits, ffSampling at 40: target share %v, %v with both at 40 bits", r64.Stages[0].Bound, r40.Stages[0].Bound)
