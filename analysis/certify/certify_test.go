@@ -44,14 +44,15 @@ func lookup(t testing.TB, name string) arith.Backend {
 	return b
 }
 
-// TestSoundness certifies KAT key 0 of Falcon-512 over native and triword
+// TestSoundness certifies KAT key 0 of Falcon-512 over native, native-fma
+// and triword
 // and signs messages with the key under the shadow: delta_sigma must be
 // the shadow's maximum (it is the same for every signature of the key),
 // and no sampled delta_c may exceed the bound. The shadow rounds its
 // measurement to binary64 (one rounding of the difference at 256 bits,
 // one to binary64), hence the 2^-50 relative tolerance.
 func TestSoundness(t *testing.T) {
-	soundness(t, nil, katKey(t, 9, 0), "falcon")
+	soundness(t, nil, katKey(t, 9, 0), "falcon", "native", "native-fma", "triword")
 }
 
 // TestSoundnessFNDSA is TestSoundness for both FN-DSA profiles, each with
@@ -71,7 +72,7 @@ func TestSoundnessFNDSA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			soundness(t, sc, keys[0].SK, sc.Name())
+			soundness(t, sc, keys[0].SK, sc.Name(), "native", "triword")
 			// Read as round 3 signs, the same key has other leaves.
 			b := lookup(t, "native")
 			m, _ := certify.ModelFor(b, "")
@@ -84,12 +85,12 @@ func TestSoundnessFNDSA(t *testing.T) {
 	}
 }
 
-func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want string) {
+func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want string, backends ...string) {
 	sigs := 6
 	if testing.Short() {
 		sigs = 2
 	}
-	for _, name := range []string{"native", "triword"} {
+	for _, name := range backends {
 		b := lookup(t, name)
 		m, err := certify.ModelFor(b, "")
 		if err != nil {
@@ -294,6 +295,7 @@ func TestModels(t *testing.T) {
 		wantBelow bool // may have samples below the bounds' range
 	}{
 		{"native", true, false},
+		{"native-fma", true, false},
 		{"emu64", true, false},
 		{"vprec:48", true, false},
 		{"vprec:40:e8:rz", false, false},
@@ -336,7 +338,7 @@ func TestModels(t *testing.T) {
 func TestModelFor(t *testing.T) {
 	for _, c := range []struct{ name, declared, want string }{
 		{"native", "", "binary64"},
-		{"native-fma", "", "fuses"},
+		{"native-fma", "", "a fused multiply-add is its product unrounded"},
 		{"plan:all=vprec:53", "", "plan, every stage in vprec:53: 53-bit round to nearest"},
 		{"plan:all=vprec:53+ldl=vprec:64", "", "plan, target and ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted"},
 		{"plan:all=vprec:53+target=vprec:60", "", "plan, target in vprec:60: 60-bit round to nearest, operands of other stages converted; ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted, the target converted into vprec:53"},

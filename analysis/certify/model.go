@@ -80,6 +80,18 @@ var (
 	binary64Emu    = Model{Name: "binary64, round to nearest, subnormals flushed to zero", AddRel: 0x1p-53, MulRel: 0x1p-53, Abs: 0x1p-1022, IntBits: 53}
 )
 
+// binary64Fused is native-fma's model: binary64's. native-fma performs
+// the operations of native's dataflow but computes some pairs x*y + z as
+// one fused multiply-add, rounded once (and some negations, exact, in
+// another place): that is the product x*y without rounding -- an error of
+// 0, within MulRel |x*y| -- followed by the rounded sum, within AddRel
+// |x*y + z| + Abs. Every operation of the fused run thus meets the model
+// the unfused run does, and the bound, which holds for every run of the
+// dataflow whose operations meet their model, holds for it. (Its key
+// values, computed with the fused LDL, are read from its own signing
+// attempt, as every backend's.)
+var binary64Fused = Model{Name: "binary64, round to nearest, gradual underflow; a fused multiply-add is its product unrounded, then the rounded sum", AddRel: 0x1p-53, MulRel: 0x1p-53, Abs: 0x1p-1074, IntBits: 53}
+
 // triwordAbs is the absolute term of the triple-word model. Below
 // 2^BoundMinExp = 2^-78 the lowest limb leaves binary32's normal range
 // and the proven relative bounds no longer hold; the error is then an
@@ -131,9 +143,9 @@ func ModelFor(b arith.Backend, declared string) (Model, error) {
 	case strings.HasPrefix(name, "plan:"):
 		return planModel(name)
 	case name == "native-fma":
-		return Model{}, fmt.Errorf("backend %q fuses products into additions where the reference's AVX2+FMA build does; the built-in models cover unfused operations only: declare one with --error-model rel=2^-P[,abs=2^-E] if you have a bound for the fused sequences", name)
+		return binary64Fused, nil
 	}
-	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages are vprec formats); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
+	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, native-fma, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages are vprec formats); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
 }
 
 // vprecModel is the model of "vprec:P[:eE][:rn|:rz|:sr=SEED]": round to

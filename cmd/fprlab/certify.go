@@ -53,7 +53,8 @@ not a sample maximum but a bound valid for every hashed point (n integers in
     Falcon specification's condition), "not proven" otherwise -- a bound
     above 2^-46 shows no failure, only that this analysis cannot exclude one.
 
-Error models are built in for native, emu64 (binary64; emu64 flushes
+Error models are built in for native, native-fma, emu64 (binary64; a
+fused multiply-add is an unrounded product and a rounded sum; emu64 flushes
 subnormals), vprec:P[:eE][:rn|:rz|:sr=SEED] (2^-P relative to nearest,
 2^-(P-1) toward zero or stochastic), dd and triword* (their proven
 per-operation bounds), and precision plans whose target and ffsampling
