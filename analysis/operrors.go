@@ -58,8 +58,9 @@ type OpErrorConfig struct {
 	// must be safe for concurrent use, as every registered backend is
 	// (they are stateless).
 	Workers int
-	// Progress, if not nil, is called from the calling goroutine about
-	// four times a second and once at the end with the samples done.
+	// Progress, if not nil, is called from the calling goroutine when an
+	// operation starts (done 0), about four times a second, and once at
+	// the end with the samples done.
 	Progress func(op string, done, total int)
 }
 
@@ -235,6 +236,9 @@ func run[F any, A arith.Arith[F]](a A, k arith.Op, seq int, cfg OpErrorConfig, m
 	workers = min(workers, chunks)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
+	if cfg.Progress != nil {
+		cfg.Progress(k.String(), 0, n)
+	}
 	for range workers {
 		wg.Add(1)
 		go func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -179,15 +180,27 @@ func measureOps(ctx context.Context, b arith.Backend, ops []string, cfg analysis
 	return res, err
 }
 
-// progressPrinter reports progress on w at most every two seconds.
+// progressPrinter reports each operation's progress on w as
+// cli.ProgressLines does (at most every two seconds, with its rate and
+// ETA).
 func progressPrinter(w io.Writer) func(op string, done, total int) {
-	var last time.Time
+	var mu sync.Mutex
+	lines := map[string]func(done, total int){}
 	return func(op string, done, total int) {
-		if done == total || time.Since(last) < 2*time.Second {
-			return
+		if done == total {
+			return // measureOps reports the operation done
 		}
-		last = time.Now()
-		fmt.Fprintf(w, "arith errors: %s %d/%d (%.0f%%)\n", op, done, total, 100*float64(done)/float64(total))
+		mu.Lock()
+		p, ok := lines[op]
+		if !ok || done == 0 {
+			// The operation starts: its clock too.
+			p = cli.ProgressLines(w, "arith errors: "+op, "samples")
+			lines[op] = p
+		}
+		mu.Unlock()
+		if done > 0 {
+			p(done, total)
+		}
 	}
 }
 
