@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/shard"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -81,13 +82,9 @@ func NewCompareIdentity(cfg shadow.Config, backends []string, katRecords, versio
 	return id, err
 }
 
-// ShardName is "I/N" for shard i of n > 1, "" for a campaign run whole.
-func ShardName(i, n int) string {
-	if n <= 1 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", i, n)
-}
+// ShardName is "I/N" for shard i of n > 1, "" for a campaign run whole
+// (shard.Name).
+func ShardName(i, n int) string { return shard.Name(i, n) }
 
 // ReadCompareIdentity reads a compare campaign directory's run.json.
 func ReadCompareIdentity(dir string) (CompareIdentity, error) {

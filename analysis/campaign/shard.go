@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
+	"github.com/fprlab/fprlab/internal/shard"
 )
 
 // A campaign split over N processes (compare --shard I/N) gives unit i --
@@ -21,7 +22,7 @@ import (
 // campaign with no per-task arguments. "" is no sharding: 0, 0. The rules
 // live here, beside the shards' ownership (shadow.Config.Owns) and
 // CheckShards, which reads the same "I/N" back from the shards' run.json.
-func ParseShard(v string, getenv func(string) string) (shard, shards int, err error) {
+func ParseShard(v string, getenv func(string) string) (i, n int, err error) {
 	if v == "" {
 		return 0, 0, nil
 	}
@@ -32,10 +33,8 @@ func ParseShard(v string, getenv func(string) string) (shard, shards int, err er
 		}
 		v = id + "/" + count
 	}
-	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(a)
-	n, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil || n < 1 || i < 0 || i >= n {
+	i, n, ok := shard.Parse(v)
+	if !ok {
 		return 0, 0, fmt.Errorf("--shard %q: want I/N with 0 <= I < N", v)
 	}
 	return i, n, nil

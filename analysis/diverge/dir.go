@@ -11,12 +11,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/dirlock"
 	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/internal/shard"
 )
 
 // A campaign directory holds run.json (the identity: the command's flags
@@ -200,10 +200,8 @@ func MergeDirs(dirs []string, out string) (*Result, error) {
 			return nil, err
 		}
 		sh := id.Flags["shard"]
-		a, b, ok := strings.Cut(sh, "/")
-		si, err1 := strconv.Atoi(a)
-		n, err2 := strconv.Atoi(b)
-		if !ok || err1 != nil || err2 != nil || n < 1 || si < 0 || si >= n || r.Shard != sh {
+		si, n, ok := shard.Parse(sh)
+		if !ok || r.Shard != sh {
 			return nil, fmt.Errorf("%s is not a shard of a diverge campaign (its shard is %q)", dir, sh)
 		}
 		if i == 0 {

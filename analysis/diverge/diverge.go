@@ -242,6 +242,16 @@ func Run(ctx context.Context, c Config, progress func(done int)) (*Result, error
 	return cp.Range(ctx, 0, c.Signatures, progress)
 }
 
+// ShardRange returns the signatures [from, to) of shard i of n: the
+// campaign's total cut into n contiguous ranges in order, the shards
+// MergeDirs unites (n <= 1: the whole campaign).
+func ShardRange(total, i, n int) (from, to int) {
+	if n <= 1 {
+		return 0, total
+	}
+	return total * i / n, total * (i + 1) / n
+}
+
 // Range signs the campaign's signatures from (included) to to (excluded):
 // the result counts those alone. A campaign run as ranges, their results
 // combined by Merge, gives the result of the campaign run whole (signature

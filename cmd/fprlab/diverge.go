@@ -164,11 +164,8 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *cli.Streams) error
 	if err != nil {
 		return err
 	}
-	shard, from, to := "", 0, c.Signatures
-	if sn > 1 {
-		shard = campaign.ShardName(si, sn)
-		from, to = c.Signatures*si/sn, c.Signatures*(si+1)/sn
-	}
+	shard := campaign.ShardName(si, sn)
+	from, to := diverge.ShardRange(c.Signatures, si, sn)
 	cp, err := diverge.Prepare(c)
 	if err != nil {
 		return err
