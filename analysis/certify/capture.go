@@ -109,8 +109,8 @@ func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKe
 		kv.gm = table(ra)
 		st.EnterStage(prev)
 	} else {
-		kv.gm = table(a)
-		kv.invQ = a.Big(a.Const(arith.InvQ))
+		kv.gm = table(ra)
+		kv.invQ = ra.Big(ra.Const(arith.InvQ))
 	}
 	if len(kv.b01) != n || len(kv.leaves) != n || len(kv.ldl) != n-1 {
 		return nil, fmt.Errorf("certify: signing over %s showed %d basis values, %d leaves and %d tree nodes, want %d, %d, %d (the observer did not see one signing attempt's events)",

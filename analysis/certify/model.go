@@ -45,15 +45,18 @@ type Model struct {
 }
 
 func (m Model) String() string {
-	s := fmt.Sprintf("%s: add %s, mul %s", m.Name, pow2.Text(m.AddRel), pow2.Text(m.MulRel))
+	s := m.Name + ": " + m.bounds()
+	if m.Target != nil {
+		s += "; target: " + m.Target.bounds()
+	}
+	return s
+}
+
+// bounds is "add 2^-A, mul 2^-M[, abs 2^-E]".
+func (m Model) bounds() string {
+	s := "add " + pow2.Text(m.AddRel) + ", mul " + pow2.Text(m.MulRel)
 	if m.Abs > 0 {
 		s += ", abs " + pow2.Text(m.Abs)
-	}
-	if m.Target != nil {
-		s += "; target: add " + pow2.Text(m.Target.AddRel) + ", mul " + pow2.Text(m.Target.MulRel)
-		if m.Target.Abs > 0 {
-			s += ", abs " + pow2.Text(m.Target.Abs)
-		}
 	}
 	return s
 }
@@ -90,7 +93,11 @@ var (
 // dataflow whose operations meet their model, holds for it. (Its key
 // values, computed with the fused LDL, are read from its own signing
 // attempt, as every backend's.)
-var binary64Fused = Model{Name: "binary64, round to nearest, gradual underflow; a fused multiply-add is its product unrounded, then the rounded sum", AddRel: 0x1p-53, MulRel: 0x1p-53, Abs: 0x1p-1074, IntBits: 53}
+var binary64Fused = func() Model {
+	m := binary64Native
+	m.Name += "; a fused multiply-add is its product unrounded, then the rounded sum"
+	return m
+}()
 
 // triwordAbs is the absolute term of the triple-word model. Below
 // 2^BoundMinExp = 2^-78 the lowest limb leaves binary32's normal range
