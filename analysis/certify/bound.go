@@ -118,9 +118,23 @@ type bounder struct {
 	recs []nodeRec
 	// tgt is the target's record for the path analysis at the root.
 	tgt targetRec
+	// support bounds |mu_B - z| at every sampler call (supportDev).
+	support float64
+	// norms records the norm bounds of every inner node (nodeNorms).
+	norms []nodeNorms
 	// gm64 holds R's twiddle factors (the exact side's, within 2^-256 of
 	// the true roots) rounded to float64, for the path analysis.
 	gm64 []float64
+}
+
+// nodeNorms are the bounds, in R, on the norms of one target t of an
+// inner node at level L (iter 1: t1, iter 0: t0 before the update), of
+// the merged samples z of that target (z1, or z0 of the updated target)
+// and of t - z. They are recorded when the node has z1 (iter 1) and when
+// it has z0 (iter 0), the order in which the dynamic path merges.
+type nodeNorms struct {
+	L, iter int
+	t, z, d float64
 }
 
 // callBound is the bound at one sampler call.
@@ -310,8 +324,10 @@ func (bd *bounder) mergeAff(za, zb vec, db, d float64, h int) (A, B float64) {
 
 // node bounds ffSampling at an inner node of level L >= 1 with targets t0,
 // t1 (2^(L-1) complex values each); it returns the bounds of the merged
-// samples z0, z1 and of the norms of D0 = t0' - z0, D1 = t1 - z1 (t0' the
-// updated target).
+// samples z0, z1 and of the norms of D0 = t0 - z0 and D1 = t1 - z1 in R.
+// z0 is sampled around the updated target t0' = t0 + D1 l10, not around
+// t0, so D0 = (t0' - z0) - D1 l10: its norm is at most |t0' - z0| +
+// max|l10| |D1|, where the left child bounds |t0' - z0|.
 //
 // parent and side locate the node in the tree (parent -1 at the root);
 // splitA and splitB are the local error sources of the split that made
@@ -338,6 +354,7 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 	if err != nil {
 		return z0, z1, 0, 0, err
 	}
+	bd.norms = append(bd.norms, nodeNorms{L: int(L), iter: 1, t: t1.m, z: z1.m, d: d1})
 	// z1's errors as the path analysis weighs them: the affine bound at
 	// t1's largest norm where it is below the stages' sum, the stages
 	// scaled in proportion (their shares are then indicative, the sum is
@@ -382,6 +399,8 @@ func (bd *bounder) node(L uint, t0, t1 vec, path string, parent int, side byte, 
 	// z0's affine bound is in the norm of tb0 in R, at most |t0| + |p|
 	// with |p| <= p.m: make it one in |t0|.
 	z0.zB = add(z0.zB, mul(z0.zA, p.m))
+	d0 = add(d0, mul(bd.recs[idx].lmax, d1))
+	bd.norms = append(bd.norms, nodeNorms{L: int(L), iter: 0, t: t0.m, z: z0.m, d: d0})
 	return z0, z1, d0, d1, err
 }
 
@@ -420,6 +439,11 @@ func (bd *bounder) child(L uint, t vec, path string, parent int, side byte) (z v
 	return z, d, nil
 }
 
+// supportDev bounds |mu_B - z| at a sampler call: the sampler's support
+// keeps the backend's centre within 19 of the integer it returns (see the
+// package documentation).
+const supportDev = 19
+
 // sample records the bound at one sampler call whose centre is a
 // component of the complex value c (so within c's bounds) and returns the
 // bound of the integer sampled and of |c - z| in R: the sampler's support
@@ -428,7 +452,7 @@ func (bd *bounder) child(L uint, t vec, path string, parent int, side byte) (z v
 func (bd *bounder) sample(c vec, path string, node int, side byte, im bool) (z vec, d float64) {
 	tot := c.tot()
 	bd.calls = append(bd.calls, callBound{bound: tot, e: c.e, leaf: bd.leaf, path: path, node: node, side: side, im: im})
-	d = add(19, tot)
+	d = add(bd.support, tot)
 	z = vec{h: 1, m: add(c.m, d)}
 	if z.m >= math.Ldexp(1, bd.b.IntBits) || z.m >= math.Ldexp(1, bd.x.IntBits) {
 		bd.round(&z, stMerge, z.m, bd.b.AddRel, bd.x.AddRel, 1)

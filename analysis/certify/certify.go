@@ -32,6 +32,11 @@ type Options struct {
 	// splits, merges and updates, the sampler's support -- are those of
 	// every scheme here; what differs between them is in the key values.
 	Scheme scheme.Scheme
+
+	// leafDev replaces the sampler's support bound on |mu_B - z| (19,
+	// sample in bound.go) when positive: the tests set it to what an
+	// attempt shows, to check the node bounds built on it.
+	leafDev float64
 }
 
 // attempter is the scheme Certify reads key values with.
@@ -84,6 +89,10 @@ type Result struct {
 	// CallBounds is the bound at every sampler call, in order.
 	CallBounds []float64
 	Seconds    float64
+
+	// nodes are the norm bounds of step 6 at every inner node, in the
+	// order the dynamic path completes them (for the tests).
+	nodes []nodeNorms
 }
 
 // exactModel is the model of the exact side, the oracle at p bits:
@@ -141,7 +150,10 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	bd := &bounder{b: m, t: mt, x: exactModel(opts.OracleBits), kv: kv, kx: kx}
+	bd := &bounder{b: m, t: mt, x: exactModel(opts.OracleBits), kv: kv, kx: kx, support: supportDev}
+	if opts.leafDev > 0 {
+		bd.support = opts.leafDev
+	}
 	// The twiddles and 1/q as the analysed stages hold them (a plan's are
 	// read in each stage's format, capture), measured exactly.
 	bd.twB, bd.twT, bd.twX = twiddleErrors(kv, kx)
@@ -168,6 +180,7 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if bd.nodes != len(kv.ldl) || len(bd.calls) != 2<<sk.LogN {
 		return nil, fmt.Errorf("certify: internal error: %d of %d tree nodes, %d sampler calls", bd.nodes, len(kv.ldl), len(bd.calls))
 	}
+	res.nodes = bd.norms
 	res.CallBounds = make([]float64, len(bd.calls))
 	for i, c := range bd.calls {
 		res.CallBounds[i] = c.bound

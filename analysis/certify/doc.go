@@ -84,8 +84,13 @@
 // 19 of the integer returned: z = floor(mu_B) + b + (2b - 1) z0 with z0 in
 // {0..18} and b in {0, 1} (sampler.go), so z - mu_B lies in (-19, 19];
 // hence |mu_R - z| <= 19 + |mu_B - mu_R|. Merging is linear, and in R merge
-// inverts split exactly (true roots), so |D| of a node is sqrt2 |(Da, Db)|
-// of its children and R's merged samples have norm at most |t| + |D|,
+// inverts split exactly (true roots), so D = t - z of a target split into
+// the pair (t0, t1) is the merge of (t0 - z0, t1 - z1), of norm sqrt2
+// |(t0 - z0, t1 - z1)|. z0 is sampled around the updated t0' = t0 + D1
+// l10, not around t0, so t0 - z0 = (t0' - z0) - D1 l10, of norm at most
+// |t0' - z0| + max|l10| |D1|: the update's term counts at every level
+// (TestNodeNorms checks these norms against signing attempts, and fails
+// without it). R's merged samples have norm at most |t| + |D|,
 // which also bounds the magnitude the merge's own roundings scale with.
 // The merged samples' errors are also bounded affinely, A tau + B, in
 // the actual norm tau of their subtree's target in R (mergeAff): at a leaf
