@@ -212,17 +212,16 @@
 //
 // # How tight it is
 //
-// Closer than the norm analysis alone by 5.1 to 6.2 bits (step 7, the
+// Closer than the norm analysis alone by about 5 bits (step 7, the
 // slot-by-slot target and the affine merge bound of step 6), still far
-// from the samples: for KAT keys 0 to 2 of Falcon-512 the bound sits 9.9
-// to 10.0 bits above binary64's sampled maximum over 200 signatures and
-// 14.3 to 14.9 bits above triword's, 10.4 to 10.8 and 15.6 bits for keys
-// 0 and 1 of Falcon-1024 over 50 (docs/certify.md). What is left is
-// mostly the worst case itself: every rounding is taken at its model's
-// bound and aligned with the call's functional, and the magnitudes the
-// roundings scale with are the largest over all hashed points (the
-// merged samples' norm above all: the merges are half to two thirds of
-// the bound now), where a sampled run meets random-signed roundings and
-// typical merged samples. Per-slot magnitude bounds of the merged samples
-// are the next step.
+// from the samples: over KAT keys 0 to 9 and 1,000 signatures each the
+// bound sits 9.1 to 10.7 bits above binary64's sampled maximum at
+// Falcon-512, 9.8 to 11.0 at Falcon-1024, 13.6 to 15.8 bits above
+// triword's (docs/certify.md). What is left is mostly the worst case
+// itself: every rounding is taken at its model's bound and aligned with
+// the call's functional, the magnitudes the roundings scale with are the
+// largest over all hashed points, and every sample is taken 19 from its
+// centre, the edge of the sampler's support (the merges are half to two
+// thirds of the bound), where a sampled run meets random-signed
+// roundings, typical targets and samples close to their centres.
 package certify
