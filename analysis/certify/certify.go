@@ -90,9 +90,9 @@ type Result struct {
 	CallBounds []float64
 	Seconds    float64
 
-	// nodes are the norm bounds of step 6 at every inner node, in the
+	// norms are the norm bounds of step 6 at every inner node, in the
 	// order the dynamic path completes them (for the tests).
-	nodes []nodeNorms
+	norms []nodeNorms
 }
 
 // exactModel is the model of the exact side, the oracle at p bits:
@@ -180,7 +180,7 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	if bd.nodes != len(kv.ldl) || len(bd.calls) != 2<<sk.LogN {
 		return nil, fmt.Errorf("certify: internal error: %d of %d tree nodes, %d sampler calls", bd.nodes, len(kv.ldl), len(bd.calls))
 	}
-	res.nodes = bd.norms
+	res.norms = bd.norms
 	res.CallBounds = make([]float64, len(bd.calls))
 	for i, c := range bd.calls {
 		res.CallBounds[i] = c.bound

@@ -3,7 +3,7 @@ package certify
 // NodeNorms exposes the norm bounds of r's inner nodes to the external
 // tests: level, iter (1: t1, 0: t0), and the bounds on |t|, |z|, |t - z|.
 func (r *Result) NodeNorms() (level, iter []int, t, z, d []float64) {
-	for _, n := range r.nodes {
+	for _, n := range r.norms {
 		level, iter = append(level, n.L), append(iter, n.iter)
 		t, z, d = append(t, n.t), append(z, n.z), append(d, n.d)
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/certify"
-
 	"github.com/fprlab/fprlab/arith/native"
 	"github.com/fprlab/fprlab/falcon"
 )
