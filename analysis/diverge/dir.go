@@ -118,6 +118,9 @@ func claim(dir string, id checkpoint.Identity) error {
 	path := filepath.Join(dir, identityName)
 	have, err := readIdentity(dir)
 	if errors.Is(err, fs.ErrNotExist) {
+		if err := dirlock.CheckFresh(dir, identityName); err != nil {
+			return err
+		}
 		data, err := json.MarshalIndent(id, "", "  ")
 		if err != nil {
 			return err

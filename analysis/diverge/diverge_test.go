@@ -326,6 +326,18 @@ func TestRunDirResumes(t *testing.T) {
 	if _, err := cp.RunDir(context.Background(), dir, map[string]string{"signatures": "11", "seed": "diverge test"}, "v1", "", 0, 10, nil); err == nil || !strings.Contains(err.Error(), "it has --signatures 10, this run --signatures 11") {
 		t.Errorf("other flags: %v", err)
 	}
+	// A directory of other files is not taken for a new campaign: nothing
+	// of the campaign is written into it (the lock file aside).
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cp.RunDir(context.Background(), other, flags, "v1", "", 0, 10, nil); err == nil || !strings.Contains(err.Error(), "holds notes.txt") {
+		t.Errorf("a directory of other files: %v", err)
+	}
+	if ents, _ := os.ReadDir(other); len(ents) != 2 { // notes.txt and the lock
+		t.Errorf("the refused directory now holds %d entries", len(ents))
+	}
 }
 
 // TestJudgeSaysWhichSideWasRight takes two differing pairs found by

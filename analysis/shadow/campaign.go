@@ -117,18 +117,8 @@ func checkIdentity(dir string, id []byte) error {
 	old, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return fmt.Errorf("campaign directory: %w", err)
-		}
-		var names []string
-		for _, e := range ents {
-			if e.Name() != dirlock.Name {
-				names = append(names, e.Name())
-			}
-		}
-		if len(names) > 0 {
-			return fmt.Errorf("%s has no run.json but holds %s: a campaign directory without its identity is damaged (its records cannot be checked against this run), and a directory of other files is not a campaign's; use a new or empty --out directory", dir, strings.Join(names[:min(3, len(names))], ", "))
+		if err := dirlock.CheckFresh(dir, RunFile); err != nil {
+			return err
 		}
 		if err := safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: id}); err != nil {
 			return fmt.Errorf("campaign directory: %w", err)

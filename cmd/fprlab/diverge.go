@@ -268,7 +268,7 @@ func newLeakCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (the scheme's encoding, falcon.h's for round 3; bytes or hex)")
 	f.StringVar(&opts.Msg, "msg", "", "message `FILE`")
 	f.StringArrayVar(&opts.Sigs, "sig", nil, "signature `FILE` (bytes or hex), given twice")
-	f.StringVar(&opts.Out, "out", "", "write the recovered private key to `SK` (the scheme's encoding; an existing file is never replaced)")
+	f.StringVar(&opts.Out, "out", "", "write the recovered private key to `SK` (the scheme's encoding; an existing file is never replaced; - is standard output)")
 	addSchemeFlag(cmd, &opts.Scheme)
 	f.BoolVar(&opts.Hex, "hex", false, "the message file is hex text (keys and signatures: detected)")
 	return cmd
@@ -304,7 +304,9 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if s.ValidateOnly {
 		return nil
 	}
-	if opts.Out != "" {
+	// "-" and devices are written into; a file is never replaced.
+	stream := opts.Out != "" && safefile.IsStream(opts.Out)
+	if opts.Out != "" && !stream {
 		if _, err := os.Lstat(opts.Out); err == nil {
 			return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
 		}
@@ -325,13 +327,21 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 		fmt.Fprintf(s.Out, "key not recovered: the pair reveals %s\n", rec.Reveals)
 		return &cli.ExitError{Code: cli.ExitFalse, Err: errors.New("the pair does not reveal the private key")}
 	}
-	fmt.Fprintf(s.Out, "private key recovered: s2_A - s2_B = %d x^k f; a signature made with it verifies under the public key\n", rec.C)
+	// With the key on standard output the report goes to standard error.
+	report := s.Out
+	if stream && safefile.IsStdout(opts.Out) {
+		report = s.Err
+	}
+	fmt.Fprintf(report, "private key recovered: s2_A - s2_B = %d x^k f; a signature made with it verifies under the public key\n", rec.C)
 	if opts.Out == "" {
 		return nil
 	}
 	_, skb, err := sc.EncodeKeys(rec.Key)
 	if err != nil {
 		return err
+	}
+	if stream {
+		return s.WriteOutputs(safefile.File{Path: opts.Out, Data: skb, Secret: true})
 	}
 	if err := safefile.WriteNew(opts.Out, skb, true); err != nil {
 		return err

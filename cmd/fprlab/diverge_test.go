@@ -143,6 +143,14 @@ func TestLeakRecoversFabricatedPair(t *testing.T) {
 	if code == 0 || !strings.Contains(errs, "exists") {
 		t.Errorf("second run over --out: exit %d, stderr %q", code, errs)
 	}
+	// --out - prints the key (the same bytes) and reports on stderr.
+	code, stdout, errs = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", bf, "--out", "-")
+	if code != 0 || stdout != string(data) || !strings.HasPrefix(errs, "private key recovered") {
+		t.Errorf("--out -: exit %d, %d bytes on stdout (want the %d of the key), stderr %q", code, len(stdout), len(data), errs)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error("--out - wrote a file named -")
+	}
 	// The signature with itself reveals nothing: exit 1.
 	code, stdout, _ = runCLI(t, "leak", "--pk", pkf, "--msg", msgf, "--sig", af, "--sig", af)
 	if code != cli.ExitFalse || !strings.HasPrefix(stdout, "key not recovered") {

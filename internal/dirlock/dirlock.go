@@ -112,3 +112,25 @@ func (l *Lock) Unlock() error {
 	l.f = nil
 	return err
 }
+
+// CheckFresh returns an error when dir, a campaign directory without its
+// identity file, holds anything but the lock: such a directory is either a
+// campaign whose identity was lost (its records cannot be checked against
+// a new run) or a directory of other files, and neither may be taken for a
+// new campaign. what names the identity file in the message.
+func CheckFresh(dir, what string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return fmt.Errorf("campaign directory: %w", err)
+	}
+	var names []string
+	for _, e := range ents {
+		if e.Name() != Name {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s has no %s but holds %s: a campaign directory without its identity is damaged (its records cannot be checked against this run), and a directory of other files is not a campaign's; use a new or empty --out directory", dir, what, strings.Join(names[:min(3, len(names))], ", "))
+}

@@ -283,6 +283,18 @@ func writeInto(path string, data []byte) error {
 	return errors.Join(werr, f.Close())
 }
 
+// IsStream reports whether WriteFiles writes path as a stream rather than
+// a file it replaces: standard output (IsStdout), or an existing character
+// device or FIFO (after links). A command that never replaces a file
+// (WriteNew) still writes into these.
+func IsStream(path string) bool {
+	if IsStdout(path) {
+		return true
+	}
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
+}
+
 // IsStdout reports whether WriteFiles sends path to standard output: "-",
 // or the file standard output is open on (/dev/stdout, /proc/self/fd/1,
 // or the file stdout was redirected to), so that nothing replaces the file
