@@ -250,11 +250,16 @@ func planModel(name string) (Model, error) {
 func ParseErrorModel(spec string) (Model, error) {
 	m := Model{Name: "declared " + spec, IntBits: 24}
 	seen := false
+	given := map[string]bool{}
 	for _, f := range strings.Split(spec, ",") {
 		k, v, ok := strings.Cut(strings.TrimSpace(f), "=")
 		if !ok {
 			return Model{}, fmt.Errorf("error model %q: want rel=2^-P[,abs=2^-E]", spec)
 		}
+		if given[k] {
+			return Model{}, fmt.Errorf("error model %q: %s is given twice", spec, k)
+		}
+		given[k] = true
 		x, err := parsePow2(v)
 		if err != nil {
 			return Model{}, fmt.Errorf("error model %q: %w", spec, err)

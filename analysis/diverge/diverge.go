@@ -127,13 +127,20 @@ type Result struct {
 	Shard string `json:"shard,omitempty"`
 }
 
+// MaxSignatures bounds a campaign's signatures: 2^31 - 1, weeks of a
+// large cluster's time, far beyond any campaign yet run.
+const MaxSignatures = 1<<31 - 1
+
 // Check reports what is wrong with c.
 func (c Config) Check() error {
 	if _, err := falcon.ParamsFor(c.LogN); err != nil {
 		return err
 	}
-	if c.Signatures <= 0 {
-		return errors.New("diverge: want at least one signature")
+	if c.Signatures <= 0 || c.Signatures > MaxSignatures {
+		return fmt.Errorf("diverge: %d signatures: want 1 to %d", c.Signatures, MaxSignatures)
+	}
+	if c.A.Name() == c.B.Name() {
+		return fmt.Errorf("diverge: both sides are %s, which signs every input the same way: compare two arithmetics (or procedures: %s against %s:tree)", c.A.Name(), c.A.Backend.Name, c.A.Backend.Name)
 	}
 	if c.Keys <= 0 || c.Keys > c.Signatures {
 		return fmt.Errorf("diverge: %d keys for %d signatures: want 1 to the number of signatures", c.Keys, c.Signatures)

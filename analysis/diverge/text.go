@@ -9,7 +9,11 @@ import (
 // many differing pairs reveal the key), then the rate and its interval, who
 // signed as exact arithmetic would, and each pair.
 func (r *Result) WriteText(w io.Writer) error {
-	fmt.Fprintf(w, "%d of %d differing pairs reveal the secret key\n", r.KeyRevealing, r.Differing)
+	if r.Differing == 0 {
+		fmt.Fprintf(w, "no signature differs: no pair reveals the secret key\n")
+	} else {
+		fmt.Fprintf(w, "%d of %d differing pairs reveal the secret key\n", r.KeyRevealing, r.Differing)
+	}
 	shard := ""
 	if r.Shard != "" {
 		shard = " (shard " + r.Shard + ")"
@@ -24,6 +28,9 @@ func (r *Result) WriteText(w io.Writer) error {
 		fmt.Fprintf(w, "signed as exact arithmetic would (%s shadow): A (%s) in %d, B (%s) in %d, neither in %d, undecided in %d; %d decided at a tie (a centre that is an integer to %d-bit oracle precision)\n",
 			r.Pairs[0].Exact.Shadow, r.Backend, r.Right[RightA], r.Against, r.Right[RightB], r.Right[RightNeither], r.Right[RightUndecided],
 			r.Ties, TieBits)
+	}
+	if len(r.Pairs) > 0 {
+		fmt.Fprintln(w, "pairs (margin: how near side A's decision came to going B's way -- floor: |mu - the integer between the floors|; rint: distance to the half-integer; BerExp: |drawn - threshold| / 2^64; acceptance: |norm^2 - bound| / bound):")
 	}
 	for _, p := range r.Pairs {
 		d := p.Diff

@@ -21,11 +21,14 @@ type certifyOptions struct {
 	Backends, Params, Scheme, KeySource, KATRecords, ErrorModel string
 	// Keys and Seed are --keys K --seed S (compare's seeded keys), SK
 	// --sk FILE: the other two sources of keys besides --kat-records.
-	Keys            int
-	Seed            string
-	SK              string
-	JSON            bool
-	CheckSignatures int
+	Keys int
+	Seed string
+	SK   string
+	JSON bool
+	// KeysSet and ErrorModelSet say that --keys and --error-model were
+	// given: a value of 0 or "" is refused, not read as absent.
+	KeysSet, ErrorModelSet bool
+	CheckSignatures        int
 	// CheckShadow is --check-shadow: what --check-signatures measures
 	// against (oracle or dd).
 	CheckShadow string
@@ -34,6 +37,9 @@ type certifyOptions struct {
 	Progress, Interactive bool
 	// PStar is --pstar: the least vprec precision certified per key.
 	PStar bool
+	// RequireProven is --require-proven: exit 1 unless every result is
+	// proven.
+	RequireProven bool
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -92,7 +98,9 @@ made in binary64, the same key for every P; --json prints {"pstar":
 worst call, "bound_log2" and "share"), "error_model", "seconds", and with
 --check-signatures N "signatures", "check_shadow", "sampled_delta_c_max_log2"
 and "gap_bits" (bound over sampled maximum). A sampled delta_c above its bound
-is a bug (of the analysis or of the model) and exits 1. --check-shadow dd
+is a bug (of the analysis or of the model) and exits 1. A "not proven"
+verdict alone exits 0 (it is not a "no"), unless --require-proven is given:
+then exit 1 when any result is not proven. --check-shadow dd
 measures the signatures against double-double instead of the oracle, about
 13 times faster (for long soundness runs); dd's centres are within dd's own
 certified bound of the oracle's, which is added, doubled, to the bound checked.`
@@ -106,6 +114,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
+			opts.KeysSet, opts.ErrorModelSet = cmd.Flags().Changed("keys"), cmd.Flags().Changed("error-model")
 			return runCertify(opts, s)
 		},
 	}
@@ -120,10 +129,11 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's shadow (--check-shadow) and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
-	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "exact side of --check-signatures: `oracle` (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
+	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "`KIND`, the exact side of --check-signatures: oracle (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
 	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
+	f.BoolVar(&opts.RequireProven, "require-proven", false, "exit 1 unless every (backend, key) is proven (for gating a build on the verdict)")
 	return cmd
 }
 
@@ -154,8 +164,11 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	default:
 		return plan, fmt.Errorf("--check-shadow %q: want oracle or dd", opts.CheckShadow)
 	}
-	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.ErrorModel != "") {
-		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model and --check-signatures")
+	if opts.ErrorModelSet && strings.TrimSpace(opts.ErrorModel) == "" {
+		return plan, errors.New("--error-model is empty: want rel=2^-P[,abs=2^-E] (or leave the flag out for the built-in model)")
+	}
+	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.ErrorModelSet || opts.RequireProven) {
+		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model, --check-signatures and --require-proven")
 	}
 	if opts.Backends == "" && !opts.PStar {
 		return plan, errors.New("missing --backend B[,B...] (or --pstar)")
@@ -183,7 +196,7 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		plan.campaign.Scheme = plan.sc
 	}
 	sources := 0
-	for _, set := range []bool{opts.KATRecords != "", opts.Keys != 0, opts.SK != ""} {
+	for _, set := range []bool{opts.KATRecords != "", opts.Keys != 0 || opts.KeysSet, opts.SK != ""} {
 		if set {
 			sources++
 		}
@@ -193,21 +206,21 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		return plan, errors.New("missing --kat-records FROM:TO, --keys K or --sk FILE (the keys to certify)")
 	case sources > 1:
 		return plan, errors.New("--kat-records, --keys and --sk are three sources of keys: give one")
-	case opts.Keys < 0 || opts.Keys > 1000:
+	case opts.KeysSet && (opts.Keys < 1 || opts.Keys > 1000):
 		return plan, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
 	case opts.KATRecords != "":
 		if plan.from, plan.to, err = campaign.ParseKATRecords(opts.KATRecords); err != nil {
 			return plan, err
 		}
 	}
-	for _, name := range strings.Split(opts.Backends, ",") {
-		if opts.PStar {
-			break
-		}
-		bk, err := lookupBackend(strings.TrimSpace(name))
-		if err != nil {
-			return plan, err
-		}
+	if opts.PStar {
+		return plan, nil
+	}
+	bks, err := campaign.LookupBackends(campaign.SplitBackends(opts.Backends), lookupBackend, "--backend: %s is listed twice")
+	if err != nil {
+		return plan, err
+	}
+	for _, bk := range bks {
 		m, err := certify.ModelFor(bk, opts.ErrorModel)
 		if err != nil {
 			return plan, err
@@ -248,6 +261,17 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 	}
 	if err2 == nil && exceeded > 0 {
 		err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
+	}
+	if err2 == nil && opts.RequireProven {
+		unproven := 0
+		for _, d := range out {
+			if !d.Proven {
+				unproven++
+			}
+		}
+		if unproven > 0 {
+			err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("--require-proven: %d of %d not proven (which shows no failure: the bound cannot exclude one)", unproven, len(out))}
+		}
 	}
 	return err2
 }

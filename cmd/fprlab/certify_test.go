@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
 	draft "github.com/fprlab/fprlab/fndsa2026"
+	"github.com/fprlab/fprlab/internal/cli"
 )
 
 // The text leads with the verdict: binary64 is not proven by this
@@ -35,6 +36,15 @@ func TestCertifyText(t *testing.T) {
 	// two agree).
 	if !strings.Contains(out, "delta_sigma, exact:     2^-46.96 at leaf 34") {
 		t.Fatalf("output:\n%s", out)
+	}
+	// --require-proven turns a "not proven" into exit 1, after the same
+	// verdict; a proven one stays exit 0.
+	code, out2, errs := runCLI(t, "certify", "--backend", "native,vprec:100", "--params", "512", "--kat-records", "0:1", "--require-proven")
+	if code != cli.ExitFalse || !strings.HasPrefix(out2, lines[0]+"\n") || !strings.Contains(errs, "--require-proven: 1 of 2 not proven") {
+		t.Errorf("--require-proven with native: exit %d, stderr %q, output:\n%s", code, errs, out2)
+	}
+	if code, _, errs := runCLI(t, "certify", "--backend", "vprec:100", "--params", "512", "--kat-records", "0:1", "--require-proven"); code != 0 {
+		t.Errorf("--require-proven with vprec:100: exit %d, stderr %q", code, errs)
 	}
 }
 
@@ -96,6 +106,12 @@ func TestCertifyBadFlags(t *testing.T) {
 		{[]string{"--backend", "native", "--params", "512", "--kat-records", "0:1", "--scheme", "fn-dsa"}, "Falcon round 3"},
 		{[]string{"--backend", "oracle:200", "--params", "512", "--kat-records", "0:1"}, "--error-model rel=2^-P"},
 		{[]string{"--backend", "native", "--params", "512", "--kat-records", "0:1", "--error-model", "rel=3"}, "want 2^-P"},
+		{[]string{"--backend", "native", "--params", "512", "--kat-records", "0:1", "--error-model", ""}, "--error-model is empty"},
+		{[]string{"--backend", "native", "--params", "512", "--kat-records", "0:1", "--error-model", "rel=2^-53,rel=2^-60"}, "rel is given twice"},
+		{[]string{"--backend", "native,native", "--params", "512", "--kat-records", "0:1"}, "native is listed twice"},
+		{[]string{"--backend", "native", "--params", "512", "--keys", "0"}, "--keys 0: want 1 to 1000"},
+		{[]string{"--backend", "native", "--params", "512", "--keys", "0", "--kat-records", "0:1"}, "three sources of keys"},
+		{[]string{"--pstar", "--params", "512", "--kat-records", "0:1", "--error-model", ""}, "--error-model is empty"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"certify"}, c.args...)...)
 		if code != 2 || !strings.Contains(errs, c.want) {

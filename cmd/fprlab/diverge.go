@@ -45,11 +45,13 @@ Eurocrypt 2025). A deterministic signer, a signer replaying randomness after
 a fault, or two devices with different datapaths sharing a seed sign such
 pairs.
 
-The output leads with "N of M differing pairs reveal the secret key", the
-rate of differing signatures with its 95 % Wilson score interval, and for
-each differing pair the first decision where the two runs part (attempt,
-leaf, SamplerZ call, kind: floor, BerExp, rint, acceptance, restart), its
-margin on side A, and the structure of s2_A - s2_B (c and k, or its norm).
+The output leads with "N of M differing pairs reveal the secret key" ("no
+signature differs" when none does), the rate of differing signatures with
+its 95 % Wilson score interval, and for each differing pair the first
+decision where the two runs part (attempt, leaf, SamplerZ call, kind: floor,
+BerExp, rint, acceptance, restart), its margin on side A (how near that
+decision came to going B's way, in the decision's own units), and the
+structure of s2_A - s2_B (c and k, or its norm).
 Each differing pair is then signed again by both sides under the --shadow
 exact side (dd by default; oracle, the 256-bit big-float oracle; none to
 skip), which says which side was right: the one whose every decision is the
@@ -163,6 +165,9 @@ func runDiverge(ctx context.Context, opts *divergeOptions, s *cli.Streams) error
 	si, sn, err := campaign.ParseShard(opts.Shard, os.Getenv)
 	if err != nil {
 		return err
+	}
+	if sn > c.Signatures {
+		return fmt.Errorf("--shard %d/%d: %d signatures cannot fill %d shards; want at most %d", si, sn, c.Signatures, sn, c.Signatures)
 	}
 	shard := campaign.ShardName(si, sn)
 	from, to := diverge.ShardRange(c.Signatures, si, sn)

@@ -24,7 +24,7 @@ func TestDivergeIdentical(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	lines := strings.Split(out, "\n")
-	if lines[0] != "0 of 0 differing pairs reveal the secret key" || !strings.Contains(lines[1], "0 of 3 signatures differ") {
+	if lines[0] != "no signature differs: no pair reveals the secret key" || !strings.Contains(lines[1], "0 of 3 signatures differ") {
 		t.Fatalf("output:\n%s", out)
 	}
 }
@@ -59,7 +59,10 @@ func TestDivergeBadFlags(t *testing.T) {
 		{[]string{"--backend", "native", "--against", "nosuch", "--params", "512", "--signatures", "1"}, "--against"},
 		{[]string{"--backend", "native:forest", "--against", "native", "--params", "512", "--signatures", "1"}, "--backend"},
 		{[]string{"--backend", "native", "--against", "emu64", "--params", "300", "--signatures", "1"}, "300"},
-		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "0"}, "at least one signature"},
+		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "0"}, "want 1 to 2147483647"},
+		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "9000000000000000000"}, "want 1 to 2147483647"},
+		{[]string{"--backend", "native", "--against", "native", "--params", "512", "--signatures", "10"}, "both sides are native"},
+		{[]string{"--backend", "native", "--against", "emu64", "--params", "512", "--signatures", "10", "--keys", "1", "--shard", "0/20"}, "cannot fill 20 shards"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"diverge"}, c.args...)...)
 		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {

@@ -21,7 +21,7 @@ type mergeOptions struct {
 }
 
 const mergeLong = `merge combines the campaign directories of the shards of one compare,
-sweep or diverge run (compare|sweep --shard I/N --out DIR_I, I from 0 to N-1) into one
+sweep or diverge run (compare|sweep|diverge --shard I/N --out DIR_I, I from 0 to N-1) into one
 new directory. For compare it holds the summary a single process would have
 computed: the summary depends only on the records, so the merged result
 equals, field for field, that of one process running the whole campaign with
@@ -47,7 +47,7 @@ func newMergeCmd(s *cli.Streams) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.Out, "out", "", "the merged campaign `DIR` (new or empty)")
-	f.BoolVar(&opts.JSON, "json", false, "print the merged result as compare --json or sweep --json does")
+	f.BoolVar(&opts.JSON, "json", false, "print the merged result as compare --json, sweep --json or diverge --json does")
 	return cmd
 }
 
