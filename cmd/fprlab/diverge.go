@@ -337,7 +337,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if stream && safefile.IsStdout(opts.Out) {
 		report = s.Err
 	}
-	fmt.Fprintf(report, "private key recovered: s2_A - s2_B = %d x^k f; a signature made with it verifies under the public key\n", rec.C)
+	fmt.Fprintf(report, "private key recovered: s2_A - s2_B = %d x^k f for a rotation k in [0, 2n) that the public key does not tell (x^n = -1: diverge's -c x^k f is c x^(k+n) f here); a signature made with it verifies under the public key\n", rec.C)
 	if opts.Out == "" {
 		return nil
 	}
