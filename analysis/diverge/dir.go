@@ -254,3 +254,37 @@ func MergeDirs(dirs []string, out string) (*Result, error) {
 		safefile.File{Path: filepath.Join(out, identityName), Data: append(idData, '\n')},
 		safefile.File{Path: filepath.Join(out, ResultName), Data: append(data, '\n')})
 }
+
+// ReadPair returns the differing pair of signature index of the result in
+// path -- a campaign directory (or merged one) or its result.json -- and
+// the result, whose Scheme names the scheme the pair was signed with.
+func ReadPair(path string, index int) (*Pair, *Result, error) {
+	dir := path
+	if filepath.Base(path) == ResultName {
+		dir = filepath.Dir(path)
+	}
+	r, err := readResult(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%s: no %s (a diverge campaign directory holds one once it is finished)", path, ResultName)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var have []string
+	for i := range r.Pairs {
+		if r.Pairs[i].Index == index {
+			return &r.Pairs[i], r, nil
+		}
+		if len(have) < 8 {
+			have = append(have, fmt.Sprint(r.Pairs[i].Index))
+		}
+	}
+	if len(r.Pairs) == 0 {
+		return nil, nil, fmt.Errorf("%s: no signature of this campaign differs: there is no pair to read", path)
+	}
+	more := ""
+	if len(r.Pairs) > len(have) {
+		more = fmt.Sprintf(", ... (%d pairs)", len(r.Pairs))
+	}
+	return nil, nil, fmt.Errorf("%s: signature %d is not a differing pair; the pairs are signatures %s%s", path, index, strings.Join(have, ", "), more)
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -62,7 +63,8 @@ its resolution is a tie -- a centre that is an integer m -- and the side
 that floored to m is right.
 --json prints {"compared", "differing", "rate", "rate_ci95", "key_revealing",
 "right", "pairs", ...}, each pair with its public key, message and both
-signatures (hex) for 'fprlab leak' and the verdict ("exact").
+signatures (hex) for 'fprlab leak' (--from DIR --pair I) and the verdict
+("exact").
 
 Keys are made in binary64 (native) from SHAKE256("fprlab diverge key" ||
 0x00 || BE64(len(seed)) || seed || BE64(K)), so both signers hold the same
@@ -76,7 +78,8 @@ FN-DSA profiles), its signatures from its signing over the sign stream, so
 both sides share the randomness (fn-dsa-2026: the same 40-byte hedged seed,
 as a deterministic signer or two devices sharing an RNG would); ":tree" is
 round 3's only. The pairs' keys and signatures are the scheme's encodings:
-give 'fprlab leak' the same --scheme.
+'fprlab leak --from DIR --pair I' reads the scheme from the result; with
+files, give it the same --scheme.
 
 --out DIR keeps the campaign in DIR: its identity (run.json), the result of
 the signatures finished so far (checkpoint.json, saved every 2048
@@ -239,6 +242,14 @@ type leakOptions struct {
 	PK, Msg, Out, Scheme string
 	Sigs                 []string
 	Hex                  bool
+	// From and Pair are --from DIR --pair I: the pair of signature I of
+	// a diverge result, instead of --pk, --msg and --sig.
+	From    string
+	Pair    int
+	PairSet bool
+	// SchemeSet says --scheme was given (with --from it must agree with
+	// the result's).
+	SchemeSet bool
 }
 
 const leakLong = `leak is the evaluator's check of the attack of Lin, Tibouchi, Yu and Zhang
@@ -253,6 +264,10 @@ public key (x^k times the signer's: the rotation k cannot be told and does
 not matter). leak proves the key by signing a message with it and
 verifying under the public key.
 
+--from DIR --pair I reads the pair of signature I (the index diverge
+prints) from a diverge result (DIR, or DIR/result.json) -- its public key,
+message, both signatures and scheme -- instead of --pk, --msg and --sig.
+
 Exit 0 when the key is recovered (written to --out, never over an existing
 file), 1 with what the pair does reveal otherwise, 2 on bad input (files
 that do not decode, other degrees, different nonces, a signature that does
@@ -261,15 +276,18 @@ not verify). Use it on your own implementation's signatures only.`
 func newLeakCmd(s *cli.Streams) *cobra.Command {
 	opts := &leakOptions{}
 	cmd := &cobra.Command{
-		Use:   "leak --pk FILE --msg FILE --sig A --sig B [--out SK]",
+		Use:   "leak (--pk FILE --msg FILE --sig A --sig B | --from DIR --pair I) [--out SK]",
 		Short: "Recover a Falcon private key from two signatures of one message with one nonce (the published attack, for evaluating implementations)",
 		Long:  leakLong,
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.PairSet, opts.SchemeSet = cmd.Flags().Changed("pair"), cmd.Flags().Changed("scheme")
 			return runLeak(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&opts.From, "from", "", "a diverge result: campaign `DIR` or its result.json (with --pair)")
+	f.IntVar(&opts.Pair, "pair", 0, "with --from: the differing pair of signature `I`, as diverge prints it")
 	f.StringVar(&opts.PK, "pk", "", "public key `FILE` (the scheme's encoding, falcon.h's for round 3; bytes or hex)")
 	f.StringVar(&opts.Msg, "msg", "", "message `FILE`")
 	f.StringArrayVar(&opts.Sigs, "sig", nil, "signature `FILE` (bytes or hex), given twice")
@@ -281,30 +299,14 @@ func newLeakCmd(s *cli.Streams) *cobra.Command {
 
 // runLeak reads the pair, tries the recovery and reports.
 func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
-	if len(opts.Sigs) != 2 {
-		return fmt.Errorf("want --sig twice (two signatures of the message), have %d", len(opts.Sigs))
-	}
-	sc, err := parseScheme(opts.Scheme)
+	in, err := leakInputs(opts, s)
 	if err != nil {
 		return err
 	}
+	sc, pkb, msg, sigs := in.sc, in.pk, in.msg, in.sigs
 	reader, err := scheme.ReaderOf(sc)
 	if err != nil {
 		return fmt.Errorf("--scheme: %w", err)
-	}
-	pkb, err := s.ReadInput("pk", opts.PK, maxPublicKey, cli.KeyMode)
-	if err != nil {
-		return err
-	}
-	msg, err := s.ReadInput("msg", opts.Msg, maxMessage, cli.MessageMode(opts.Hex))
-	if err != nil {
-		return err
-	}
-	var sigs [2][]byte
-	for i, p := range opts.Sigs {
-		if sigs[i], err = s.ReadInput("sig", p, maxSignature, cli.KeyMode); err != nil {
-			return err
-		}
 	}
 	if s.ValidateOnly {
 		return nil
@@ -353,4 +355,74 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	}
 	fmt.Fprintf(s.Out, "wrote %s\n", opts.Out)
 	return nil
+}
+
+// leakPair is what leak reads: a pair of signatures of one message.
+type leakPair struct {
+	sc      scheme.Scheme
+	pk, msg []byte
+	sigs    [2][]byte
+}
+
+// leakInputs reads the pair from the files (--pk, --msg, --sig twice) or
+// from a diverge result (--from, --pair), one source or the other.
+func leakInputs(opts *leakOptions, s *cli.Streams) (leakPair, error) {
+	var in leakPair
+	files := opts.PK != "" || opts.Msg != "" || len(opts.Sigs) > 0 || opts.Hex
+	if opts.From != "" || opts.PairSet {
+		switch {
+		case files:
+			return in, errors.New("--from and --pair read the pair from a diverge result: they exclude --pk, --msg, --sig and --hex")
+		case opts.From == "" || !opts.PairSet:
+			return in, errors.New("--from DIR and --pair I go together: the result and the pair's signature index")
+		}
+		p, res, err := diverge.ReadPair(opts.From, opts.Pair)
+		if err != nil {
+			return in, err
+		}
+		name := res.Scheme
+		if name == "" {
+			name = scheme.Default
+		}
+		if in.sc, err = parseScheme(name); err != nil {
+			return in, err
+		}
+		if opts.SchemeSet {
+			given, err := parseScheme(opts.Scheme)
+			if err != nil {
+				return in, err
+			}
+			if given.Name() != in.sc.Name() {
+				return in, fmt.Errorf("--scheme %s: the pair in %s was signed with --scheme %s", opts.Scheme, opts.From, in.sc.Name())
+			}
+		}
+		for _, f := range []struct {
+			what, hex string
+			dst       *[]byte
+		}{{"public_key", p.PublicKey, &in.pk}, {"message", p.Message, &in.msg}, {"sig_a", p.SigA, &in.sigs[0]}, {"sig_b", p.SigB, &in.sigs[1]}} {
+			if *f.dst, err = hex.DecodeString(f.hex); err != nil {
+				return in, fmt.Errorf("%s: pair %d: its %s is not hex: %v", opts.From, opts.Pair, f.what, err)
+			}
+		}
+		return in, nil
+	}
+	if len(opts.Sigs) != 2 {
+		return in, fmt.Errorf("want --sig twice (two signatures of the message), have %d (or --from DIR --pair I, a pair diverge found)", len(opts.Sigs))
+	}
+	var err error
+	if in.sc, err = parseScheme(opts.Scheme); err != nil {
+		return in, err
+	}
+	if in.pk, err = s.ReadInput("pk", opts.PK, maxPublicKey, cli.KeyMode); err != nil {
+		return in, err
+	}
+	if in.msg, err = s.ReadInput("msg", opts.Msg, maxMessage, cli.MessageMode(opts.Hex)); err != nil {
+		return in, err
+	}
+	for i, p := range opts.Sigs {
+		if in.sigs[i], err = s.ReadInput("sig", p, maxSignature, cli.KeyMode); err != nil {
+			return in, err
+		}
+	}
+	return in, nil
 }

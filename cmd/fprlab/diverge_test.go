@@ -272,4 +272,27 @@ func TestDivergeLeakFNDSA2026(t *testing.T) {
 	if code != cli.ExitUsage || !strings.Contains(errs, "--pk") {
 		t.Errorf("the draft's key read as round 3's: exit %d, stderr %q", code, errs)
 	}
+	// --from --pair reads the same pair, and its scheme, from the result:
+	// the same key, printed with --out -.
+	for _, from := range []string{camp, filepath.Join(camp, "result.json")} {
+		code, stdout, errs = runCLI(t, "leak", "--from", from, "--pair", "183", "--out", "-")
+		if code != 0 || stdout != string(skb) || !strings.HasPrefix(errs, "private key recovered: s2_A - s2_B = 1 x^k f") {
+			t.Errorf("leak --from %s --pair 183: exit %d, %d bytes out, stderr %q", from, code, len(stdout), errs)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--from", camp, "--pair", "182"}, "signature 182 is not a differing pair; the pairs are signatures 183"},
+		{[]string{"--from", camp}, "go together"},
+		{[]string{"--pair", "183"}, "go together"},
+		{[]string{"--from", camp, "--pair", "183", "--sig", af}, "exclude --pk"},
+		{[]string{"--from", camp, "--pair", "183", "--scheme", "falcon"}, "was signed with --scheme fn-dsa-2026"},
+		{[]string{"--from", dir, "--pair", "183"}, "no result.json"},
+	} {
+		if code, _, errs := runCLI(t, append([]string{"leak"}, c.args...)...); code != cli.ExitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("leak %v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)
+		}
+	}
 }
