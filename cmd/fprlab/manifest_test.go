@@ -237,7 +237,7 @@ func TestHelpTexts(t *testing.T) {
 		t.Errorf("help campaign slurm: exit %d, %q", code, out)
 	}
 	code, out, _ := runArgs("help", "merge")
-	if code != 0 || !strings.Contains(out, "compare,\nsweep or diverge run") || !strings.Contains(out, "compare --json or sweep --json") {
+	if code != 0 || !strings.Contains(out, "compare,\nsweep or diverge run") || !strings.Contains(out, "compare --json, sweep --json or diverge --json") {
 		t.Errorf("help merge: exit %d, %q", code, out)
 	}
 	if _, out, _ := runArgs("--help"); !strings.Contains(out, "compare, sweep or diverge campaign") || !strings.Contains(out, "exact shadow (double-double, or the big-float oracle)") {
