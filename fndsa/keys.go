@@ -1,6 +1,7 @@
 package fndsa
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fprlab/fprlab/falcon"
@@ -55,7 +56,7 @@ type VerifyingKey struct {
 func DecodeVerifyingKey(b []byte, weak bool) (*VerifyingKey, error) {
 	pk, err := falcon.DecodePublicKey(b)
 	if err != nil {
-		return nil, err
+		return nil, keyFormat("verifying key", err)
 	}
 	if err := checkDegree("verifying key", pk.LogN, weak); err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ type SigningKey struct {
 func DecodeSigningKey(b []byte, weak bool) (*SigningKey, error) {
 	sk, err := falcon.DecodePrivateKey(b)
 	if err != nil {
-		return nil, err
+		return nil, keyFormat("signing key", err)
 	}
 	if err := checkDegree("signing key", sk.LogN, weak); err != nil {
 		return nil, err
@@ -121,4 +122,24 @@ func NewSigningKey(sk *falcon.PrivateKey, weak bool) (*SigningKey, error) {
 		return nil, err
 	}
 	return DecodeSigningKey(sk.Encode(), weak)
+}
+
+// keyFormatError is a key encoding error of round 3's decoder, which FN-DSA
+// shares, told in FN-DSA's words (its keys are "verifying" and "signing"
+// keys); it still wraps falcon.ErrMalformed.
+type keyFormatError struct {
+	what string
+	fe   *falcon.FormatError
+}
+
+func (e *keyFormatError) Error() string { return "fndsa: malformed " + e.what + ": " + e.fe.Reason }
+func (e *keyFormatError) Unwrap() error { return e.fe }
+
+// keyFormat names err, an error of decoding a key, as FN-DSA's what.
+func keyFormat(what string, err error) error {
+	var fe *falcon.FormatError
+	if errors.As(err, &fe) {
+		return &keyFormatError{what: what, fe: fe}
+	}
+	return err
 }

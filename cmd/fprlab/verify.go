@@ -38,7 +38,10 @@ encoding, header 0x00+logn).
 Prints "valid" and exits 0 when the signature verifies. Exits 1 with the
 reason on stderr when the signature is well formed but does not verify.
 Exits 2 when a file cannot be read, the key or the signature is not a valid
-encoding, or the command line is wrong.
+encoding, or the command line is wrong. With --scheme fn-dsa or fn-dsa-2026 a
+signature of the wrong size, header or s2 encoding is an invalid signature
+(exit 1, described in FN-DSA's terms), as FN-DSA's verification defines it:
+it rejects such a signature, it has no "malformed" outcome.
 
 Key and signature files may hold the bytes or hex text (detected). With
 --hex the message file holds hex text too. "-" reads a file from standard

@@ -43,6 +43,11 @@ func TestVerifyFNDSAMalformed(t *testing.T) {
 			t.Errorf("case %d: exit %d, want %d with %q: %s", i, code, cli.ExitFalse, c.want, errOut)
 		}
 	}
+	// A key that does not decode is bad input, told in FN-DSA's words.
+	code, _, errOut := runCLI(t, "verify", "--scheme", "fn-dsa", "--pk", write("short.pk", []byte(v.VKey[:100])), "--msg", msg, "--sig", write("sig", sig))
+	if code != cli.ExitUsage || !strings.Contains(errOut, "fndsa: malformed verifying key") || strings.Contains(errOut, "falcon:") {
+		t.Errorf("a truncated verifying key: exit %d: %s", code, errOut)
+	}
 }
 
 // TestFNDSAPrehashLength: with --prehash the message file must hold a
