@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,7 +46,9 @@ type keygenOptions struct {
 	SeedSet, RawSeedSet                    bool // --seed, --raw-seed given (an empty value is refused, not ignored)
 	BackendSet                             bool // --backend given (refused with --scheme fn-dsa)
 	Hex, JSON, Progress                    bool
-	Scheme                                 string
+	// Force is --force: replace an existing private key file.
+	Force  bool
+	Scheme string
 }
 
 const keygenLong = `keygen generates a Falcon key pair exactly as the reference Falcon-impl-20211101
@@ -53,7 +56,8 @@ does (Zf(keygen): Gaussian f and g, the Gram-Schmidt bound, NTRUSolve with its
 Babai reductions), with every floating-point operation done by --backend.
 The files hold the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn ||
 f || g || F. Both files are written or neither; "-" writes one of them to
-standard output.
+standard output. An existing --sk file is a private key that would be lost:
+it is not replaced without --force.
 
 --seed HEX means the same for every scheme: key generation reads its random
 bytes from SHAKE256(HEX bytes), a seed of any length, so a seed reproduces its
@@ -103,6 +107,7 @@ func newKeygenCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.PK, "pk", "", "write the public key to `FILE`")
 	f.StringVar(&opts.SK, "sk", "", "write the private key to `FILE` (mode 0600)")
 	f.BoolVar(&opts.Hex, "hex", false, "write the keys as hex text instead of binary")
+	f.BoolVar(&opts.Force, "force", false, "replace an existing --sk file (a private key is otherwise never replaced)")
 	f.BoolVar(&opts.JSON, "json", false, "print {backend, params, pk, sk, pk_bytes, sk_bytes, pk_sha256}")
 	f.BoolVar(&opts.Progress, "progress", false, "show the elapsed time on stderr (default: when stderr is a terminal)")
 	return cmd
@@ -132,6 +137,11 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *cli.Streams) error {
 	// would be lost without a word.
 	if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "pk", Path: opts.PK}, {Flag: "sk", Path: opts.SK}}); err != nil {
 		return err
+	}
+	if !opts.Force && !safefile.IsStream(opts.SK) {
+		if _, err := os.Lstat(opts.SK); err == nil {
+			return fmt.Errorf("--sk %s exists: keygen does not replace a private key (remove it, name a new file, or give --force)", opts.SK)
+		}
 	}
 	if opts.JSON && (safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK)) {
 		return fmt.Errorf("--json and a key written to - would both use standard output")

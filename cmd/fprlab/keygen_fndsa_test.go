@@ -55,7 +55,7 @@ func TestFNDSAKeygenCommand(t *testing.T) {
 	for _, r := range recs {
 		n := 1 << r.LogN
 		code, out, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--raw-seed", r.KeygenSeed,
-			"--pk", path("pk"), "--sk", path("sk"), "--json")
+			"--pk", path("pk"), "--sk", path("sk"), "--json", "--force")
 		if code != 0 {
 			t.Fatalf("degree %d: keygen exit %d: %s", n, code, errs)
 		}
@@ -79,7 +79,7 @@ func TestFNDSAKeygenCommand(t *testing.T) {
 		}
 		// --hex writes the same keys as text.
 		if code, _, errs := runCLI(t, "keygen", "--scheme", "fn-dsa", "--params", strconv.Itoa(n), "--raw-seed", r.KeygenSeed,
-			"--pk", path("pk.hex"), "--sk", path("sk.hex"), "--hex"); code != 0 {
+			"--pk", path("pk.hex"), "--sk", path("sk.hex"), "--hex", "--force"); code != 0 {
 			t.Fatalf("degree %d: keygen --hex exit %d: %s", n, code, errs)
 		}
 		if got, _ := os.ReadFile(path("sk.hex")); strings.TrimSpace(string(got)) != r.SKey {
@@ -213,7 +213,7 @@ func TestKeygenSeedForms(t *testing.T) {
 	h.Read(raw)
 	var keys [2][]byte
 	for i, seed := range [][]string{{"--seed", "010203"}, {"--raw-seed", hex.EncodeToString(raw)}} {
-		args := append([]string{"keygen", "--scheme", "fn-dsa", "--params", "16", "--pk", path("pk"), "--sk", path("sk")}, seed...)
+		args := append([]string{"keygen", "--scheme", "fn-dsa", "--params", "16", "--pk", path("pk"), "--sk", path("sk"), "--force"}, seed...)
 		if code, _, errs := runCLI(t, args...); code != 0 {
 			t.Fatalf("%v: exit %d %s", seed, code, errs)
 		}

@@ -140,7 +140,16 @@ func TestKeygenDirectoryTargetKeepsOldKeys(t *testing.T) {
 	if err := os.WriteFile(sk, old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", pkDir, "--sk", sk)
+	// Without --force the private key is refused at once; with it, the
+	// failed public key write must still leave it.
+	code, _, errs := runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", filepath.Join(dir, "pk"), "--sk", sk)
+	if code != cli.ExitUsage || !strings.Contains(errs, "--sk "+sk+" exists") {
+		t.Fatalf("an existing --sk without --force: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pk")); err == nil {
+		t.Error("the refused run wrote the public key")
+	}
+	code, _, errs = runCLI(t, "keygen", "--params", "2", "--seed", "00", "--pk", pkDir, "--sk", sk, "--force")
 	if code != cli.ExitUsage || !strings.Contains(errs, pkDir) {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -183,7 +192,7 @@ func TestKeygenProgress(t *testing.T) {
 	defer func() { cli.ElapsedEvery = old }()
 	dir := t.TempDir()
 	for _, progress := range []bool{false, true} {
-		args := []string{"keygen", "--params", "256", "--backend", "oracle", "--seed", "02", "--pk", filepath.Join(dir, "pk"), "--sk", filepath.Join(dir, "sk")}
+		args := []string{"keygen", "--params", "256", "--backend", "oracle", "--seed", "02", "--pk", filepath.Join(dir, "pk"), "--sk", filepath.Join(dir, "sk"), "--force"}
 		if progress {
 			args = append(args, "--progress")
 		}
