@@ -56,8 +56,15 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		return data, nil
 	}
 	clean := strings.Join(strings.Fields(string(data)), "")
+	if t, ok := strings.CutPrefix(clean, "0x"); ok && isHexDigits(t) {
+		clean = t // a 0x prefix, as some tools print hex
+	}
 	out, herr := hex.DecodeString(clean)
 	switch {
+	case mode == AutoFile && isHexDigits(clean) && len(clean)%2 == 1:
+		// Nothing but hex digits is text (a raw key or signature never
+		// is): an odd count is a damaged hex file, not a binary one.
+		return nil, fmt.Errorf("%s file %s holds hex text with an odd number of digits (%d): a digit is missing or extra", flag, path, len(clean))
 	case mode == AutoFile && (herr != nil || clean == ""):
 		return data, nil
 	case herr != nil:
@@ -66,6 +73,19 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		return nil, tooLarge(flag, path, limit)
 	}
 	return out, nil
+}
+
+// isHexDigits reports whether s is non-empty and all hex digits.
+func isHexDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 // OneStdin refuses more than one input read from standard input ("-").

@@ -131,7 +131,8 @@ func TestRunExitCodes(t *testing.T) {
 
 // TestReadInput checks the modes and caps of ReadInput: raw bytes as
 // they are, hex text decoded (whitespace ignored) in HexFile and
-// detected in AutoFile, a raw file that is not hex kept raw in AutoFile,
+// detected in AutoFile (a 0x prefix allowed; an odd number of digits is a
+// damaged hex file, not a raw one), a raw file that is not hex kept raw in AutoFile,
 // invalid hex refused in HexFile, and the cap applied to the decoded
 // length with the flag in the message.
 func TestReadInput(t *testing.T) {
@@ -145,6 +146,7 @@ func TestReadInput(t *testing.T) {
 	}
 	s := NewStreams(strings.NewReader("from stdin"), nil, nil)
 	hexp, rawp := write("h", "0a0b\n 0c\n"), write("r", "\x50zz")
+	oxp, oddp := write("0x", "0x0a0B0c\n"), write("odd", "0a0b0\n")
 	for _, c := range []struct {
 		path string
 		mode HexMode
@@ -152,6 +154,7 @@ func TestReadInput(t *testing.T) {
 	}{
 		{rawp, RawFile, "\x50zz"}, {hexp, RawFile, "0a0b\n 0c\n"}, {hexp, HexFile, "\x0a\x0b\x0c"},
 		{hexp, AutoFile, "\x0a\x0b\x0c"}, {rawp, AutoFile, "\x50zz"}, {"-", RawFile, "from stdin"},
+		{oxp, AutoFile, "\x0a\x0b\x0c"}, {oxp, HexFile, "\x0a\x0b\x0c"},
 	} {
 		got, err := s.ReadInput("msg", c.path, 100, c.mode)
 		if err != nil || string(got) != c.want {
@@ -165,6 +168,7 @@ func TestReadInput(t *testing.T) {
 		msg        string
 	}{
 		{"msg", rawp, 100, HexFile, "msg file " + rawp + " is not valid hex"},
+		{"pk", oddp, 100, AutoFile, "pk file " + oddp + " holds hex text with an odd number of digits (5)"},
 		{"sig", hexp, 2, HexFile, "the longest encoding of a Falcon signature"},
 		{"msg", rawp, 2, RawFile, "--msg " + rawp + ": larger than 2 bytes"},
 		{"pk", "", 10, RawFile, "missing --pk FILE"},
