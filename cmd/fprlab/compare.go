@@ -145,7 +145,7 @@ func bindMeasureFlags(cmd *cobra.Command, opts *compareOptions) {
 	f.StringVar(&opts.KATRecords, "kat-records", "", "NIST KAT records `FROM:TO` (TO excluded, at most 100) instead of seeded inputs")
 	f.StringVar(&opts.Shadow, "shadow", string(shadow.ShadowDD), "exact side: dd (double-double, 106 bits, validated against the oracle) or oracle (big.Float at --oracle-bits)")
 	f.UintVar(&opts.OracleBits, "oracle-bits", 256, "precision of the oracle shadow in bits (with --shadow oracle)")
-	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference")
+	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "exact 1/sigma and sigma_min: formula or reference (--scheme fn-dsa and fn-dsa-2026: reference only, their default)")
 	f.IntVar(&opts.Workers, "workers", 0, campaign.WorkersHelp)
 	f.BoolVar(&opts.Progress, "progress", false, "show progress on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.AllowWeakShadow, "allow-weak-shadow", false, "measure a backend the shadow is not 24 bits wider than (its figures then include the shadow's own error; the output says so)")
