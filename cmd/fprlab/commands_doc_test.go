@@ -54,7 +54,7 @@ func commandReference(root *cobra.Command) []byte {
 	var b bytes.Buffer
 	b.WriteString("# fprlab command reference\n\n")
 	b.WriteString("<!-- Generated from the command tree by `go generate ./cmd/fprlab` (cmd/fprlab/commands_doc_test.go); do not edit. -->\n\n")
-	b.WriteString("Each section is what `fprlab COMMAND --help` prints. The guides are listed in the [README](../README.md#documentation).\n\n")
+	b.WriteString("Each section is what `fprlab COMMAND --help` prints, but for cobra's own `help` and `completion` commands, left out here (`fprlab completion --help`). The guides are listed in the [README](../README.md#documentation).\n\n")
 	for _, c := range cmds {
 		fmt.Fprintf(&b, "%s- [%s](#%s) -- %s\n", strings.Repeat("  ", depth(c)), c.CommandPath(), anchor(c), c.Short)
 	}
