@@ -36,6 +36,14 @@ type FormatError struct {
 func (e *FormatError) Error() string { return "falcon: malformed " + e.What + ": " + e.Reason }
 func (e *FormatError) Unwrap() error { return ErrMalformed }
 
+// byteWord is "byte" or "bytes" for a count of n.
+func byteWord(n int) string {
+	if n == 1 {
+		return "byte"
+	}
+	return "bytes"
+}
+
 func malformed(what, format string, args ...any) error {
 	return &FormatError{What: what, Reason: fmt.Sprintf(format, args...)}
 }
@@ -439,7 +447,7 @@ func parseSignature(b []byte, s2buf *[1024]int16) (Signature, error) {
 	}
 	sig.Format = Compressed
 	if used != len(body) {
-		return Signature{}, malformed(what, "%d trailing bytes after the compressed s2", len(body)-used)
+		return Signature{}, malformed(what, "%d trailing %s after the compressed s2", len(body)-used, byteWord(len(body)-used))
 	}
 	return sig, nil
 }

@@ -275,7 +275,7 @@ func TestDecodeSignatureStrict(t *testing.T) {
 		{"ends after coefficient 1", "ends before coefficient 2", mk(0x32, "008040")},
 		{"no s2 at all", "ends before coefficient 0", valid[:41]},
 		{"nonzero unused bits", "unused bits", flip(valid, len(valid)-1, 0x01)},
-		{"trailing byte", "1 trailing bytes", append(slices.Clone(valid), 0)},
+		{"trailing byte", "1 trailing byte after", append(slices.Clone(valid), 0)},
 		{"trailing zero after short s2", "trailing", mk(0x32, "008040201000000000")},
 		{"nonzero padding", "padding byte 0", flip(padded, 46, 0x80)},
 		{"padded unused bits", "unused bits", flip(padded, 45, 0x08)},

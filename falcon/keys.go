@@ -178,7 +178,7 @@ func DecodePrivateKey(b []byte) (*PrivateKey, error) {
 	if len(rest) != 0 {
 		// Unreachable with the falcon.h sizes; kept so a size mismatch
 		// cannot pass silently.
-		return nil, malformed(what, "%d trailing bytes", len(rest))
+		return nil, malformed(what, "%d trailing %s", len(rest), byteWord(len(rest)))
 	}
 	sk.BigG, err = CompleteG(sk.SmallF, sk.SmallG, sk.BigF, logn)
 	if err != nil {

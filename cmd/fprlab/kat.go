@@ -128,7 +128,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 		return err
 	}
 	if opts.Records < 1 || opts.Records > len(ref.Records) {
-		return fmt.Errorf("--records %d: want 1..%d (the reference has %d records)", opts.Records, len(ref.Records), len(ref.Records))
+		return fmt.Errorf("--records %d: want 1..%d (the number of records in the reference)", opts.Records, len(ref.Records))
 	}
 	if err := ref.Check(logn, opts.Records); err != nil {
 		return err
