@@ -38,7 +38,20 @@ func WriteOpErrorText(w io.Writer, b arith.Backend, cfg OpErrorConfig, results [
 		fmt.Fprintf(w, row, r.Op, log2Cell(r.MaxRelErrLog2), log2Cell(r.MedianRelErrLog2), bits, bound, ratio)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "worst cases (binary64 inputs):")
+	inexact, below := 0, 0
+	for _, r := range results {
+		if !math.IsInf(r.MaxRelErrLog2, -1) {
+			inexact++
+		}
+		if r.BelowRange > 0 {
+			below++
+		}
+	}
+	if inexact == 0 {
+		fmt.Fprintln(w, "worst cases: none, every sample was exact")
+	} else {
+		fmt.Fprintln(w, "worst cases (binary64 inputs):")
+	}
 	for _, r := range results {
 		if math.IsInf(r.MaxRelErrLog2, -1) {
 			continue
@@ -49,13 +62,17 @@ func WriteOpErrorText(w io.Writer, b arith.Backend, cfg OpErrorConfig, results [
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "%s's proven bounds assume no underflow: samples with an operand or exact result below 2^%d\n",
 			b.Name, results[0].RangeMinExp)
-		fmt.Fprintln(w, "are left out of the table above and summarised here (errors as log2):")
-		const brow = "  %-9s  %13s  %8s  %8s\n"
-		fmt.Fprintf(w, brow, "OP", "BELOW RANGE", "MAX REL", "MAX ABS")
-		for _, r := range results {
-			if r.BelowRange > 0 {
-				fmt.Fprintf(w, brow, r.Op, fmt.Sprintf("%d/%d", r.BelowRange, r.Drawn),
-					log2Cell(r.BelowRangeMaxRelErrLog2), log2Cell(r.BelowRangeMaxAbsErrLog2))
+		if below == 0 {
+			fmt.Fprintln(w, "are left out of the table above; none was drawn here.")
+		} else {
+			fmt.Fprintln(w, "are left out of the table above and summarised here (errors as log2):")
+			const brow = "  %-9s  %13s  %8s  %8s\n"
+			fmt.Fprintf(w, brow, "OP", "BELOW RANGE", "MAX REL", "MAX ABS")
+			for _, r := range results {
+				if r.BelowRange > 0 {
+					fmt.Fprintf(w, brow, r.Op, fmt.Sprintf("%d/%d", r.BelowRange, r.Drawn),
+						log2Cell(r.BelowRangeMaxRelErrLog2), log2Cell(r.BelowRangeMaxAbsErrLog2))
+				}
 			}
 		}
 	}

@@ -142,6 +142,12 @@ func TestArithErrorsTable(t *testing.T) {
 	if errs != "" {
 		t.Errorf("progress printed for a small run: %q", errs)
 	}
+	// dd over a range where nothing underflows: the below-range section
+	// says so instead of printing a heading without rows.
+	code, out, errs = runCLI(t, "arith", "errors", "--backend", "dd", "--n", "200")
+	if code != 0 || !strings.Contains(out, "are left out of the table above; none was drawn here.") || strings.Contains(out, "BELOW RANGE") {
+		t.Errorf("dd: exit %d, stderr %q, output:\n%s", code, errs, out)
+	}
 }
 
 func TestArithErrorsBadInput(t *testing.T) {
