@@ -158,7 +158,7 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		if opts.CheckSignatures == 0 {
 			return plan, errors.New("--check-shadow dd: it is the exact side of --check-signatures, which is not given")
 		}
-		if slices.ContainsFunc(strings.Split(opts.Backends, ","), func(b string) bool { return strings.TrimSpace(b) == "dd" }) {
+		if slices.Contains(campaign.SplitBackends(opts.Backends), "dd") {
 			return plan, errors.New("--check-shadow dd cannot check --backend dd (it would measure dd against itself): use --check-shadow oracle")
 		}
 	default:

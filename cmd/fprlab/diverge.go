@@ -303,8 +303,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if err != nil {
 		return err
 	}
-	sc, pkb, msg, sigs := in.sc, in.pk, in.msg, in.sigs
-	reader, err := scheme.ReaderOf(sc)
+	reader, err := scheme.ReaderOf(in.sc)
 	if err != nil {
 		return fmt.Errorf("--scheme: %w", err)
 	}
@@ -318,15 +317,15 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 			return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
 		}
 	}
-	pk, err := reader.DecodePublicKey(pkb)
+	pk, err := reader.DecodePublicKey(in.pk)
 	if err != nil {
-		return fmt.Errorf("--pk %s: %w", opts.PK, err)
+		return fmt.Errorf("%s: %w", in.pkFrom, err)
 	}
 	b, err := lookupBackend("native")
 	if err != nil {
 		return err
 	}
-	rec, err := diverge.Recover(b, reader, pk, msg, sigs[0], sigs[1])
+	rec, err := diverge.Recover(b, reader, pk, in.msg, in.sigs[0], in.sigs[1])
 	if err != nil {
 		return err
 	}
@@ -343,7 +342,7 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 	if opts.Out == "" {
 		return nil
 	}
-	_, skb, err := sc.EncodeKeys(rec.Key)
+	_, skb, err := in.sc.EncodeKeys(rec.Key)
 	if err != nil {
 		return err
 	}
@@ -362,6 +361,8 @@ type leakPair struct {
 	sc      scheme.Scheme
 	pk, msg []byte
 	sigs    [2][]byte
+	// pkFrom names where the public key came from, for its errors.
+	pkFrom string
 }
 
 // leakInputs reads the pair from the files (--pk, --msg, --sig twice) or
@@ -404,8 +405,10 @@ func leakInputs(opts *leakOptions, s *cli.Streams) (leakPair, error) {
 				return in, fmt.Errorf("%s: pair %d: its %s is not hex: %v", opts.From, opts.Pair, f.what, err)
 			}
 		}
+		in.pkFrom = fmt.Sprintf("%s: pair %d's public key", opts.From, opts.Pair)
 		return in, nil
 	}
+	in.pkFrom = "--pk " + opts.PK
 	if len(opts.Sigs) != 2 {
 		return in, fmt.Errorf("want --sig twice (two signatures of the message), have %d (or --from DIR --pair I, a pair diverge found)", len(opts.Sigs))
 	}
