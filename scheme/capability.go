@@ -236,7 +236,18 @@ func ReadFalconSignature(logn uint, sig []byte) (nonce []byte, s2 []int16, err e
 type Attempter interface {
 	Scheme
 	// SignAttempt runs one signing attempt of the hashed point hm with sk
-	// over b, from an all-zero sampler seed; what it signs does not
-	// matter, only what b observes.
-	SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error
+	// over b, its sampler seeded with seed: the scheme's seed (of its own
+	// size) begins with seed's bytes and is zero after them (nil: all
+	// zero). What the attempt signs, and whether its signature would be
+	// kept, does not matter here, only what b observes.
+	SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16, seed []byte) error
+}
+
+// AttemptSeed returns the sampler seed of size bytes an Attempter's
+// SignAttempt uses for seed: seed's first bytes (at most size of them),
+// zero after them.
+func AttemptSeed(seed []byte, size int) []byte {
+	s := make([]byte, size)
+	copy(s, seed)
+	return s
 }

@@ -85,7 +85,7 @@ func capture[F any, A arith.Arith[F]](a A, b arith.Backend, sk *falcon.PrivateKe
 	ib := falcon.Instantiate[F](b, a, falcon.Observer[F](rec))
 	n := 1 << sk.LogN
 	hm := make([]uint16, n)
-	if err := at.SignAttempt(ib, sk, hm); err != nil {
+	if err := at.SignAttempt(ib, sk, hm, nil); err != nil {
 		return nil, fmt.Errorf("certify: signing over %s: %w", b.Name, err)
 	}
 	// The twiddles and 1/q the analysed operations use. A precision plan

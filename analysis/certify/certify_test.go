@@ -120,9 +120,21 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 		if d := math.Abs(math.Exp2(sdd.DeltaCMax) - math.Exp2(smp.DeltaCMax)); !(d <= sdd.Slack+math.Exp2(smp.DeltaCMax)*0x1p-50) {
 			t.Errorf("%s: sampled delta_c 2^%v against dd, 2^%v against the oracle: %g apart, slack %g", name, sdd.DeltaCMax, smp.DeltaCMax, d, sdd.Slack)
 		}
+		// Attempts on hashed points chosen for the key, where the
+		// targets are largest, under the dd shadow.
+		sch, err := certify.CheckChosen(b, sc, sk, certify.Check{Chosen: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sch.Signatures != sigs || math.IsInf(sch.DeltaCMax, -1) {
+			t.Errorf("%s: %d attempts on chosen points, delta_c 2^%v", name, sch.Signatures, sch.DeltaCMax)
+		}
+		if r.Exceeds(sch) {
+			t.Errorf("%s: delta_c 2^%v on chosen hashed points exceeds the certified bound 2^%v", name, sch.DeltaCMax, math.Log2(r.DeltaCBound))
+		}
 		dc, ds := smp.DeltaCMax, smp.DeltaSigmaMax
-		t.Logf("%s: delta_c bound 2^%.2f, sampled 2^%.2f over %d signatures; delta_sigma 2^%.4f, shadow 2^%.4f",
-			name, math.Log2(r.DeltaCBound), dc, sigs, math.Log2(r.DeltaSigma), ds)
+		t.Logf("%s: delta_c bound 2^%.2f, sampled 2^%.2f over %d signatures, 2^%.2f over %d attempts on chosen points; delta_sigma 2^%.4f, shadow 2^%.4f",
+			name, math.Log2(r.DeltaCBound), dc, sigs, sch.DeltaCMax, sigs, math.Log2(r.DeltaSigma), ds)
 		if d := math.Abs(math.Log2(r.DeltaSigma) - ds); !(d < 1e-9) && !(r.DeltaSigma == 0 && math.IsInf(ds, -1)) {
 			t.Errorf("%s: delta_sigma 2^%v, the shadow measures 2^%v", name, math.Log2(r.DeltaSigma), ds)
 		}

@@ -13,6 +13,8 @@ import (
 
 // Sampled is what signing with the key under compare's shadow measured.
 type Sampled struct {
+	// Signatures counts the signatures signed (CheckSignatures) or the
+	// attempts run (CheckChosen).
 	Signatures int
 	// DeltaCMax and DeltaSigmaMax are the largest values over every
 	// sampler call of every signature (log2; -Inf when all were exact).
@@ -30,6 +32,10 @@ type Check struct {
 	// derives them and the signing randomness as a seeded campaign does.
 	Signatures int
 	Seed       string
+	// Chosen is how many signing attempts CheckChosen runs on hashed
+	// points chosen for the key (ChosenPointsOf), their sampler seeds
+	// derived from Seed.
+	Chosen int
 	// Shadow is the exact side the backend's centres are measured
 	// against: shadow.ShadowOracle (the zero value; the certificate's own
 	// exact side, at OracleBits bits, 0 for DefaultOracleBits) or
@@ -43,9 +49,10 @@ type Check struct {
 	// that.) The dd shadow cannot check dd itself.
 	Shadow     shadow.Kind
 	OracleBits uint
-	// Progress, when set, gives for each (backend, key) a function All
-	// calls after each signature with the number done and the total.
-	Progress func(b arith.Backend, k KeyRef) func(done, total int)
+	// Progress, when set, gives for each (backend, key) and check
+	// ("signatures" or "chosen") a function All calls after each
+	// signature or attempt with the number done and the total.
+	Progress func(b arith.Backend, k KeyRef, check string) func(done, total int)
 }
 
 // CheckSignatures signs c.Signatures messages of scheme sc (nil: round 3)
@@ -59,8 +66,40 @@ func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c
 	if n < 1 || n > 10_000_000 {
 		return Sampled{}, fmt.Errorf("certify: %d signatures out of range 1..10000000", n)
 	}
-	out := Sampled{Signatures: n, DeltaCMax: math.Inf(-1), DeltaSigmaMax: math.Inf(-1), Shadow: c.Shadow}
-	cfg := shadow.Config{LogN: sk.LogN, Signatures: n, Keys: 1, Seed: c.Seed,
+	s, out, err := c.signer(b, sc, sk)
+	if err != nil {
+		return Sampled{}, err
+	}
+	out.Signatures = n
+	for j := range n {
+		rec, err := s.Sign(sk, j)
+		if err != nil {
+			return Sampled{}, err
+		}
+		out.add(rec.MaxDeltaC, rec.MaxDeltaSigma)
+		if progress != nil {
+			progress(j+1, n)
+		}
+	}
+	return out, nil
+}
+
+// add takes one signature's (or attempt's) maxima into s.
+func (s *Sampled) add(deltaC, deltaSigma *float64) {
+	if deltaC != nil {
+		s.DeltaCMax = math.Max(s.DeltaCMax, *deltaC)
+	}
+	if deltaSigma != nil {
+		s.DeltaSigmaMax = math.Max(s.DeltaSigmaMax, *deltaSigma)
+	}
+}
+
+// signer returns the shadowed signer of a check of sk over b and the
+// empty Sampled it fills: c.Shadow's exact side, and with the dd shadow
+// the slack of dd's own certificate of sk.
+func (c Check) signer(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey) (*shadow.Signer, Sampled, error) {
+	out := Sampled{DeltaCMax: math.Inf(-1), DeltaSigmaMax: math.Inf(-1), Shadow: c.Shadow}
+	cfg := shadow.Config{LogN: sk.LogN, Signatures: 1, Keys: 1, Seed: c.Seed,
 		Shadow: shadow.ShadowOracle, OracleBits: c.OracleBits, Sigma: shadow.SigmaReference, Scheme: sc}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = DefaultOracleBits
@@ -70,45 +109,27 @@ func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c
 		out.Shadow = shadow.ShadowOracle
 	case shadow.ShadowDD:
 		if b.Name == "dd" {
-			return Sampled{}, errors.New("certify: the dd shadow cannot check dd's certificate (it would measure dd against itself): check it against the oracle")
+			return nil, out, errors.New("certify: the dd shadow cannot check dd's certificate (it would measure dd against itself): check it against the oracle")
 		}
 		dd, err := arith.Lookup("dd")
 		if err != nil {
-			return Sampled{}, err
+			return nil, out, err
 		}
 		m, err := ModelFor(dd, "")
 		if err != nil {
-			return Sampled{}, err
+			return nil, out, err
 		}
 		r, err := Certify(dd, sk, Options{Model: m, Scheme: sc})
 		if err != nil {
-			return Sampled{}, fmt.Errorf("certify: dd's certificate, the dd shadow's margin: %w", err)
+			return nil, out, fmt.Errorf("certify: dd's certificate, the dd shadow's margin: %w", err)
 		}
 		out.Slack = mul(2, r.DeltaCBound)
 		cfg.Shadow = shadow.ShadowDD
 	default:
-		return Sampled{}, fmt.Errorf("certify: unknown shadow %q (want oracle or dd)", c.Shadow)
+		return nil, out, fmt.Errorf("certify: unknown shadow %q (want oracle or dd)", c.Shadow)
 	}
 	s, err := shadow.NewSigner(b, cfg)
-	if err != nil {
-		return Sampled{}, err
-	}
-	for j := range n {
-		rec, err := s.Sign(sk, j)
-		if err != nil {
-			return Sampled{}, err
-		}
-		if rec.MaxDeltaC != nil {
-			out.DeltaCMax = math.Max(out.DeltaCMax, *rec.MaxDeltaC)
-		}
-		if rec.MaxDeltaSigma != nil {
-			out.DeltaSigmaMax = math.Max(out.DeltaSigmaMax, *rec.MaxDeltaSigma)
-		}
-		if progress != nil {
-			progress(j+1, n)
-		}
-	}
-	return out, nil
+	return s, out, err
 }
 
 // Exceeds reports whether a sampled delta_c lies above the certified bound

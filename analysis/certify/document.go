@@ -65,6 +65,12 @@ type Document struct {
 	CheckShadow      string   `json:"check_shadow,omitempty"`
 	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
 	GapBits          *float64 `json:"gap_bits,omitempty"`
+	// After AddChosen: the attempts run on hashed points chosen for the
+	// key (CheckChosen), the largest delta_c they measured and the
+	// bound's distance above it.
+	ChosenAttempts  int      `json:"chosen_attempts,omitempty"`
+	ChosenDeltaCMax *float64 `json:"chosen_delta_c_max_log2,omitempty"`
+	ChosenGapBits   *float64 `json:"chosen_gap_bits,omitempty"`
 
 	// Result is the certificate the document was made from.
 	Result *Result `json:"-"`
@@ -93,11 +99,26 @@ func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
 // analysis or an error model is then wrong.
 func (d *Document) AddSampled(s Sampled) (exceeds bool) {
 	d.Signatures, d.CheckShadow = s.Signatures, string(s.Shadow)
-	if !math.IsInf(s.DeltaCMax, -1) {
-		v, gap := s.DeltaCMax, d.DeltaCBoundLog2-s.DeltaCMax
-		d.SampledDeltaCMax, d.GapBits = &v, &gap
-	}
+	d.SampledDeltaCMax, d.GapBits = d.below(s)
 	return d.Result.Exceeds(s)
+}
+
+// AddChosen records what the attempts on chosen hashed points measured
+// (CheckChosen) and reports whether it exceeds the certificate's bound.
+func (d *Document) AddChosen(s Sampled) (exceeds bool) {
+	d.ChosenAttempts, d.CheckShadow = s.Signatures, string(s.Shadow)
+	d.ChosenDeltaCMax, d.ChosenGapBits = d.below(s)
+	return d.Result.Exceeds(s)
+}
+
+// below returns s's largest delta_c in log2 and the bound's distance above
+// it in bits, both nil when every centre was exact.
+func (d *Document) below(s Sampled) (maxLog2, gapBits *float64) {
+	if math.IsInf(s.DeltaCMax, -1) {
+		return nil, nil
+	}
+	v, gap := s.DeltaCMax, d.DeltaCBoundLog2-s.DeltaCMax
+	return &v, &gap
 }
 
 // PStarDocument is certify --pstar's result for one key: the key, then

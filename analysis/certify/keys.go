@@ -89,9 +89,11 @@ type Job struct {
 // All certifies every key keysFor gives for each job's backend and, when
 // check.Signatures > 0, signs that many messages with each under
 // check.Shadow (CheckSignatures, messages seeded "fprlab certify INDEX",
-// which replaces check.Seed) to set the sampled maximum beside the bound.
-// exceeded counts the keys whose sampled maximum exceeds its certified
-// bound: an analysis or an error model that is wrong.
+// which replaces check.Seed) to set the sampled maximum beside the bound;
+// when check.Chosen > 0, runs that many attempts on hashed points chosen
+// for the key (CheckChosen, same seed). exceeded counts the checks whose
+// maximum exceeds the key's certified bound: an analysis or an error
+// model that is wrong.
 func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check Check, sc scheme.Scheme) (docs []Document, exceeded int, err error) {
 	for _, j := range jobs {
 		keys, err := keysFor(j.Backend)
@@ -104,17 +106,28 @@ func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, chec
 				return nil, 0, err
 			}
 			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
-			if check.Signatures > 0 {
-				check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
-				var progress func(done, total int)
-				if check.Progress != nil {
-					progress = check.Progress(j.Backend, k.Ref)
+			check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
+			progress := func(what string) func(done, total int) {
+				if check.Progress == nil {
+					return nil
 				}
-				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, progress)
+				return check.Progress(j.Backend, k.Ref, what)
+			}
+			if check.Signatures > 0 {
+				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, progress("signatures"))
 				if err != nil {
 					return nil, 0, err
 				}
 				if d.AddSampled(smp) {
+					exceeded++
+				}
+			}
+			if check.Chosen > 0 {
+				smp, err := CheckChosen(j.Backend, sc, k.SK, check, progress("chosen"))
+				if err != nil {
+					return nil, 0, err
+				}
+				if d.AddChosen(smp) {
 					exceeded++
 				}
 			}

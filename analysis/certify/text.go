@@ -44,6 +44,9 @@ func WriteText(w io.Writer, rs []Document) error {
 		if r.SampledDeltaCMax != nil {
 			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the %s shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, r.CheckShadow, *r.GapBits)
 		}
+		if r.ChosenDeltaCMax != nil {
+			fmt.Fprintf(w, "  chosen hashed points:    2^%.2f, maximum over %d attempts on %d hashed points chosen for the key's largest targets, %s shadow: the bound is %.2f bits above\n", *r.ChosenDeltaCMax, r.ChosenAttempts, min(r.ChosenAttempts, ChosenPoints), r.CheckShadow, *r.ChosenGapBits)
+		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, DefaultOracleBits, r.Seconds)
 	}

@@ -169,6 +169,8 @@ type runner interface {
 	keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error)
 	// sign signs msg shadowed.
 	sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error)
+	// attempt runs one signing attempt of the hashed point hm shadowed.
+	attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, index int) (*Record, error)
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
@@ -273,6 +275,24 @@ func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *s
 	}
 	rec := o.finish()
 	rec.Signature = sig
+	rec.Seconds = time.Since(t0).Seconds()
+	return rec, nil
+}
+
+func (r *pairRunner[F, X, A, AX]) attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, index int) (*Record, error) {
+	at, ok := r.scheme.(scheme.Attempter)
+	if !ok {
+		return nil, fmt.Errorf("shadow: scheme %s cannot sign a chosen hashed point", r.scheme.Name())
+	}
+	if r.mode != falcon.Dyn {
+		return nil, fmt.Errorf("shadow: a chosen hashed point is signed on the dynamic path only, not %v", r.mode)
+	}
+	t0 := time.Now()
+	pb, o := r.instance("signature", index, 0)
+	if err := at.SignAttempt(pb, sk, hm, seed); err != nil {
+		return nil, err
+	}
+	rec := o.finish()
 	rec.Seconds = time.Since(t0).Seconds()
 	return rec, nil
 }
@@ -677,6 +697,25 @@ func NewSigner(b arith.Backend, cfg Config) (*Signer, error) {
 // verifies and returns its record.
 func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
 	return s.r.sign(sk, Message(s.cfg.Seed, j), derive("signature", s.cfg.Seed, j), j, 0)
+}
+
+// Attempt shadows one signing attempt of the hashed point hm (n values
+// in [0, q)) with sk, its sampler seeded with seed (the scheme's
+// scheme.Attempter), and returns its record. The attempt's signature is
+// not kept or verified: the record is what the attempt's floating-point
+// signing computed against the exact side, whether or not the scheme
+// would have kept it. hm need not come from the scheme's hash: this is
+// how the analysis signs hashed points of its own choosing.
+func (s *Signer) Attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte) (*Record, error) {
+	if len(hm) != 1<<sk.LogN {
+		return nil, fmt.Errorf("shadow: hashed point of %d values for a key of degree %d", len(hm), 1<<sk.LogN)
+	}
+	for i, v := range hm {
+		if v >= falcon.Q {
+			return nil, fmt.Errorf("shadow: hashed point value %d at %d is not below q = %d", v, i, falcon.Q)
+		}
+	}
+	return s.r.attempt(sk, hm, seed, 0)
 }
 
 // SignMessage shadows the signature of msg with sk from the randomness rng

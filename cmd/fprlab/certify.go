@@ -29,8 +29,11 @@ type certifyOptions struct {
 	// given: a value of 0 or "" is refused, not read as absent.
 	KeysSet, ErrorModelSet bool
 	CheckSignatures        int
-	// CheckShadow is --check-shadow: what --check-signatures measures
-	// against (oracle or dd).
+	// CheckChosen is --check-chosen: signing attempts on hashed points
+	// chosen for each key (certify.CheckChosen).
+	CheckChosen int
+	// CheckShadow is --check-shadow: what --check-signatures and
+	// --check-chosen measure against (oracle or dd).
 	CheckShadow string
 	// Progress forces progress lines of the signature checks;
 	// Interactive shows them (stderr is a terminal).
@@ -97,13 +100,25 @@ made in binary64, the same key for every P; --json prints {"pstar":
 "worst_call" {"call", "leaf", "path"}, "stages" (each stage's terms at the
 worst call, "bound_log2" and "share"), "error_model", "seconds", and with
 --check-signatures N "signatures", "check_shadow", "sampled_delta_c_max_log2"
-and "gap_bits" (bound over sampled maximum). A sampled delta_c above its bound
-is a bug (of the analysis or of the model) and exits 1. A "not proven"
+and "gap_bits" (bound over sampled maximum), with --check-chosen N
+"chosen_attempts", "chosen_delta_c_max_log2" and "chosen_gap_bits". A
+sampled delta_c above its bound is a bug (of the analysis or of the model)
+and exits 1. A "not proven"
 verdict alone exits 0 (it is not a "no"), unless --require-proven is given:
 then exit 1 when any result is not proven. --check-shadow dd
 measures the signatures against double-double instead of the oracle, about
 13 times faster (for long soundness runs); dd's centres are within dd's own
-certified bound of the oracle's, which is added, doubled, to the bound checked.`
+certified bound of the oracle's, which is added, doubled, to the bound checked.
+
+--check-chosen N runs N signing attempts on hashed points chosen for each
+key instead of drawn by the hash: box vectors (every value 0 or q - 1)
+aligned with the roots of unity where the key's basis is largest, which
+make ffSampling's targets -- and the roundings that scale with them --
+several times larger than a hashed message's. No message hashes to them
+except by chance, but the certificate covers them: their largest delta_c is
+a lower bound on the true worst case, between the sampled maximum and the
+bound, and checks the bound where its magnitudes are reached. Every attempt
+counts, whether or not the scheme would keep its signature.`
 
 func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &certifyOptions{}
@@ -129,8 +144,9 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.KeySource, "key-source", "", keySourceUsage)
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's shadow (--check-shadow) and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
-	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "`KIND`, the exact side of --check-signatures: oracle (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
-	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures on stderr (default: when stderr is a terminal)")
+	f.IntVar(&opts.CheckChosen, "check-chosen", 0, "also run `N` signing attempts per key on hashed points chosen for its largest targets (see above) and print their largest delta_c beside the bound (exit 1 if it exceeds the bound)")
+	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "`KIND`, the exact side of --check-signatures and --check-chosen: oracle (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
+	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures and --check-chosen on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	f.BoolVar(&opts.RequireProven, "require-proven", false, "exit 1 unless every (backend, key) is proven (for gating a build on the verdict)")
@@ -152,11 +168,14 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if opts.CheckSignatures < 0 || opts.CheckSignatures > 10_000_000 {
 		return plan, fmt.Errorf("--check-signatures %d: want 0 to 10000000", opts.CheckSignatures)
 	}
+	if opts.CheckChosen < 0 || opts.CheckChosen > 10_000_000 {
+		return plan, fmt.Errorf("--check-chosen %d: want 0 to 10000000", opts.CheckChosen)
+	}
 	switch shadow.Kind(opts.CheckShadow) {
 	case shadow.ShadowOracle:
 	case shadow.ShadowDD:
-		if opts.CheckSignatures == 0 {
-			return plan, errors.New("--check-shadow dd: it is the exact side of --check-signatures, which is not given")
+		if opts.CheckSignatures == 0 && opts.CheckChosen == 0 {
+			return plan, errors.New("--check-shadow dd: it is the exact side of --check-signatures and --check-chosen, neither of which is given")
 		}
 		if slices.Contains(campaign.SplitBackends(opts.Backends), "dd") {
 			return plan, errors.New("--check-shadow dd cannot check --backend dd (it would measure dd against itself): use --check-shadow oracle")
@@ -167,8 +186,8 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if opts.ErrorModelSet && strings.TrimSpace(opts.ErrorModel) == "" {
 		return plan, errors.New("--error-model is empty: want rel=2^-P[,abs=2^-E] (or leave the flag out for the built-in model)")
 	}
-	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.ErrorModelSet || opts.RequireProven) {
-		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model, --check-signatures and --require-proven")
+	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.CheckChosen != 0 || opts.ErrorModelSet || opts.RequireProven) {
+		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model, --check-signatures, --check-chosen and --require-proven")
 	}
 	if opts.Backends == "" && !opts.PStar {
 		return plan, errors.New("missing --backend B[,B...] (or --pstar)")
@@ -243,9 +262,12 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 	if opts.PStar {
 		return runCertifyPStar(opts, s, logn, plan.sc, keysFor)
 	}
-	check := certify.Check{Signatures: opts.CheckSignatures, Shadow: shadow.Kind(opts.CheckShadow)}
+	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Shadow: shadow.Kind(opts.CheckShadow)}
 	if opts.Progress || opts.Interactive {
-		check.Progress = func(b arith.Backend, k certify.KeyRef) func(done, total int) {
+		check.Progress = func(b arith.Backend, k certify.KeyRef, what string) func(done, total int) {
+			if what == "chosen" {
+				return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-chosen", "attempts")
+			}
 			return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-signatures", "signatures")
 		}
 	}
@@ -260,7 +282,7 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 		err2 = certify.WriteText(s.Out, out)
 	}
 	if err2 == nil && exceeded > 0 {
-		err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d sampled delta_c maxima exceed their certified bound: the analysis or an error model is wrong", exceeded)}
+		err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d sampled delta_c maxima (signatures or chosen hashed points) exceed their certified bound: the analysis or an error model is wrong", exceeded)}
 	}
 	if err2 == nil && opts.RequireProven {
 		unproven := 0

@@ -173,13 +173,48 @@ func TestCertifyCheckSignatures(t *testing.T) {
 		want string
 	}{
 		{[]string{"--backend", "native,dd", "--check-signatures", "3", "--check-shadow", "dd"}, "cannot check --backend dd"},
-		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-signatures, which is not given"},
+		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-signatures and --check-chosen, neither of which is given"},
+		{[]string{"--backend", "native", "--check-chosen", "-2"}, "--check-chosen -2: want 0 to 10000000"},
+		{[]string{"--pstar", "--check-chosen", "2"}, "excludes --backend, --error-model, --check-signatures, --check-chosen"},
 		{[]string{"--backend", "native", "--check-signatures", "3", "--check-shadow", "mpfr"}, `--check-shadow "mpfr": want oracle or dd`},
 	} {
 		code, _, errs := runCLI(t, append([]string{"certify", "--params", "512", "--kat-records", "0:1"}, c.args...)...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// --check-chosen runs attempts on hashed points chosen for the key and
+// prints their largest delta_c beside the bound, in text and JSON.
+func TestCertifyCheckChosen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies a key twice and signs under the dd shadow (about 5 s): run without -short")
+	}
+	code, out, errs := runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "4", "--check-shadow", "dd", "--progress", "--json")
+	var doc struct {
+		Results []struct {
+			Bound    float64  `json:"delta_c_bound_log2"`
+			Shadow   string   `json:"check_shadow"`
+			Attempts int      `json:"chosen_attempts"`
+			Chosen   *float64 `json:"chosen_delta_c_max_log2"`
+			Gap      *float64 `json:"chosen_gap_bits"`
+			Sampled  *float64 `json:"sampled_delta_c_max_log2"`
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &doc) != nil || len(doc.Results) != 1 {
+		t.Fatalf("exit %d, stderr %q, document:\n%s", code, errs, out)
+	}
+	r := doc.Results[0]
+	if r.Attempts != 4 || r.Shadow != "dd" || r.Chosen == nil || r.Gap == nil || *r.Gap <= 0 || *r.Chosen < -60 || r.Bound-*r.Chosen != *r.Gap || r.Sampled != nil {
+		t.Errorf("document:\n%s", out)
+	}
+	if !strings.Contains(errs, "certify: native, KAT key 0: --check-chosen: 4/4 attempts") {
+		t.Errorf("--progress: stderr %q", errs)
+	}
+	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "2", "--check-shadow", "dd")
+	if code != 0 || !strings.Contains(out, "chosen hashed points:") || !strings.Contains(out, "maximum over 2 attempts on 2 hashed points chosen for the key's largest targets, dd shadow: the bound is") {
+		t.Errorf("text: exit %d, stderr %q, output:\n%s", code, errs, out)
 	}
 }
 

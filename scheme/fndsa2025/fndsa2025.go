@@ -112,10 +112,9 @@ var (
 	_ scheme.Attempter       = fnDSA{}
 )
 
-// SignAttempt runs an attempt of go-fn-dsa's signing (its sampler seed
-// all zero).
-func (fnDSA) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
-	_, _, err := fips206.SignAttempt(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, make([]byte, fips206.SeedSize))
+// SignAttempt runs an attempt of go-fn-dsa's signing.
+func (fnDSA) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16, seed []byte) error {
+	_, _, err := fips206.SignAttempt(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, scheme.AttemptSeed(seed, fips206.SeedSize))
 	return err
 }
 

@@ -108,10 +108,10 @@ var (
 	_ scheme.Attempter       = fnDSA2026{}
 )
 
-// SignAttempt runs an attempt of the draft's signing (its attempt stream
-// seeded with zeros).
-func (fnDSA2026) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
-	_, _, _, err := fips206.SignAttempt2026(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, make([]byte, fips206.SeedSize2026))
+// SignAttempt runs an attempt of the draft's signing (seed starts its
+// attempt stream).
+func (fnDSA2026) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16, seed []byte) error {
+	_, _, _, err := fips206.SignAttempt2026(b, sk.LogN, sk.SmallF, sk.SmallG, sk.BigF, sk.BigG, hm, scheme.AttemptSeed(seed, fips206.SeedSize2026))
 	return err
 }
 

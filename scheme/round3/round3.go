@@ -73,8 +73,8 @@ var (
 )
 
 // SignAttempt runs an attempt of the dynamic path, falcon_sign_dyn's.
-func (round3) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16) error {
-	_, err := falcon.SignAttemptDyn(b, sk, hm, make([]byte, falcon.SeedSize))
+func (round3) SignAttempt(b arith.Backend, sk *falcon.PrivateKey, hm []uint16, seed []byte) error {
+	_, err := falcon.SignAttemptDyn(b, sk, hm, scheme.AttemptSeed(seed, falcon.SeedSize))
 	return err
 }
 
