@@ -31,9 +31,10 @@ type Compare struct {
 	// Annotate, when not nil, adds to each backend's summary before it is
 	// written (compare --certify's bound).
 	Annotate func(sum *shadow.Summary, b arith.Backend) error
-	// Measured, when not nil, is called with each backend's summary and
-	// the time its run took.
-	Measured func(sum *shadow.Summary, elapsed time.Duration)
+	// Measured, when not nil, is called with each backend's summary, the
+	// number of its signatures signed in this run (the others were read
+	// from the directory's earlier runs) and the time the run took.
+	Measured func(sum *shadow.Summary, signed int, elapsed time.Duration)
 }
 
 // Run runs the campaign and returns one summary per backend, each folded
@@ -92,8 +93,12 @@ func (c *Compare) measure(ctx context.Context, camp *shadow.Campaign, b arith.Ba
 		agg = fin.Aggregate
 		cfg.Have = fin.Have
 	}
+	signed := 0
 	cfg.Done = func(r *shadow.Record) error { // serialised by Stream
 		agg.Add(r)
+		if r.Kind == "signature" {
+			signed++
+		}
 		if camp != nil {
 			return camp.Append(b.Name, r)
 		}
@@ -117,7 +122,7 @@ func (c *Compare) measure(ctx context.Context, camp *shadow.Campaign, b arith.Ba
 	sum := agg.Summary(b.Name, c.Config)
 	Finish(sum, c.Config, b)
 	if c.Measured != nil {
-		c.Measured(sum, time.Since(t0))
+		c.Measured(sum, signed, time.Since(t0))
 	}
 	if c.Annotate != nil {
 		if err := c.Annotate(sum, b); err != nil {

@@ -273,8 +273,16 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 		}
 	}
 	if !opts.JSON {
-		c.Measured = func(sum *shadow.Summary, elapsed time.Duration) {
-			fmt.Fprintf(s.Err, "compare: %s %s: %d signatures in %.1f s\n", sum.Backend, scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf())), sum.Signatures, elapsed.Seconds())
+		c.Measured = func(sum *shadow.Summary, signed int, elapsed time.Duration) {
+			what := sum.Backend + " " + scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf()))
+			switch earlier := sum.Signatures - signed; {
+			case earlier <= 0:
+				fmt.Fprintf(s.Err, "compare: %s: %d signatures in %.1f s\n", what, sum.Signatures, elapsed.Seconds())
+			case signed == 0:
+				fmt.Fprintf(s.Err, "compare: %s: all %d signatures read from %s (finished earlier; nothing to sign)\n", what, sum.Signatures, opts.Out)
+			default:
+				fmt.Fprintf(s.Err, "compare: %s: %d signatures, %d read from %s (finished earlier) and %d signed in %.1f s\n", what, sum.Signatures, earlier, opts.Out, signed, elapsed.Seconds())
+			}
 		}
 	}
 	if opts.Out != "" {

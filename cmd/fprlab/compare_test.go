@@ -103,6 +103,23 @@ func TestCompareOutResume(t *testing.T) {
 	if n := len(segmentEnds(t, data)); n != 3 {
 		t.Errorf("records file has %d segments after resume, want 3", n)
 	}
+	// Run again, in text: nothing is left to sign, and it says so
+	// rather than timing a run that signed nothing.
+	errb.Reset()
+	var text bytes.Buffer
+	if code := run(context.Background(), compareArgs("--out", dir), nil, &text, &errb); code != 0 ||
+		!strings.Contains(errb.String(), "compare: native Falcon-512: all 2 signatures read from "+dir+" (finished earlier; nothing to sign)") {
+		t.Errorf("finished directory: exit %d, stderr:\n%s", code, errb.String())
+	}
+	// Tear the last signature off again: one is read, one signed.
+	if err := os.WriteFile(recs, torn, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run(context.Background(), compareArgs("--out", dir), nil, &text, &errb); code != 0 ||
+		!strings.Contains(errb.String(), "compare: native Falcon-512: 2 signatures, 1 read from "+dir+" (finished earlier) and 1 signed in ") {
+		t.Errorf("partly finished directory: exit %d, stderr:\n%s", code, errb.String())
+	}
 	errb.Reset()
 	if code := run(context.Background(), []string{"compare", "--backend", "native", "--params", "512", "--signatures", "3", "--out", dir}, nil, &out2, &errb); code != 2 || !strings.Contains(errb.String(), "another run") {
 		t.Errorf("other run's directory: exit %d, %s", code, errb.String())
