@@ -214,14 +214,17 @@ type Summary struct {
 	// required margin wider than it (compare --allow-weak-shadow): its
 	// figures include the shadow's own error. ShadowBits is then the
 	// shadow's significand precision, beside Bits.
-	WeakShadow bool       `json:"weak_shadow,omitempty"`
-	ShadowBits int        `json:"shadow_bits,omitempty"`
-	Params     int        `json:"params"`
-	Signatures int        `json:"signatures"`
-	Keys       int        `json:"keys"`
-	Seed       *string    `json:"seed,omitempty"`
-	KATRecords *string    `json:"kat_records,omitempty"`
-	Shadow     Kind       `json:"shadow"`
+	WeakShadow bool    `json:"weak_shadow,omitempty"`
+	ShadowBits int     `json:"shadow_bits,omitempty"`
+	Params     int     `json:"params"`
+	Signatures int     `json:"signatures"`
+	Keys       int     `json:"keys"`
+	Seed       *string `json:"seed,omitempty"`
+	KATRecords *string `json:"kat_records,omitempty"`
+	Shadow     Kind    `json:"shadow"`
+	// OracleBits is the exact side's significand precision: the oracle's
+	// (Config.OracleBits), or 106 under the dd shadow (double-double's,
+	// whatever Config.OracleBits says).
 	OracleBits uint       `json:"oracle_bits"`
 	ExactSigma ExactSigma `json:"exact_sigma"`
 	// Acceptance names the acceptance test that replaced BerExp
