@@ -95,6 +95,8 @@ type KATResult struct {
 	Scheme  string `json:"scheme"`
 	Backend string `json:"backend"`
 	Records int    `json:"records"`
+	// Degrees are the degrees of the records replayed, in their order.
+	Degrees []int `json:"degrees"`
 	// MatchKeys counts records whose generated keys are the published
 	// ones, MatchPins those whose pin (a digest of keys and signature)
 	// is, Verified those whose signature verifies.

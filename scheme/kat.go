@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/fprlab/fprlab/arith"
 )
@@ -38,6 +39,9 @@ func ReplayKATRecords(ctx context.Context, name string, b arith.Backend, n int, 
 			fmt.Fprintf(progress, "kat: %s over %s: stopped at record %d: %v\n", name, b.Name, i, err)
 			res.Records = i
 			break
+		}
+		if d := 1 << logn; !slices.Contains(res.Degrees, d) {
+			res.Degrees = append(res.Degrees, d)
 		}
 		if got.KeysMatch {
 			res.MatchKeys++
