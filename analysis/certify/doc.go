@@ -224,4 +224,12 @@
 // centre, the edge of the sampler's support (the merges are half to two
 // thirds of the bound), where a sampled run meets random-signed
 // roundings, typical targets and samples close to their centres.
+//
+// Part of that distance is not slack but the difference between the
+// hashed points a hash draws and those the bound must cover. CheckChosen
+// signs hashed points chosen for the key (chosen.go), whose targets are
+// three to four times larger than any hashed message's: their delta_c
+// lies 0.5 to 2.7 bits above that of as many hashed messages, per key, so
+// the true worst case lies at least that far above the samples; the
+// bound stays 7.8 to 9.2 bits above it for binary64 (docs/certify.md).
 package certify
