@@ -246,6 +246,10 @@ func IdentityDiff(old, cur []byte) (string, error) {
 		case "plugins":
 			diffs = append(diffs, pluginsDiff(ov, cv))
 			continue
+		case "triword_names":
+			// No flag sets it: the program's version does.
+			diffs = append(diffs, fmt.Sprintf("its triword backend names mean %s, this fprlab's %s (docs/backends.md, \"Old triword names\")", namesText(ov, ook), namesText(cv, cok)))
+			continue
 		case "scheme":
 			// Absent: round 3 (--scheme falcon, the default).
 			diffs = append(diffs, fmt.Sprintf("it signs %s, this run %s", schemeText(ov, ook), schemeText(cv, cok)))
@@ -283,6 +287,15 @@ func IdentityDiff(old, cur []byte) (string, error) {
 	return strings.Join(diffs, "; "), nil
 }
 
+// namesText says what a run's triword names revision means (absent: the
+// names before the revision, when triword imported binary64 constants).
+func namesText(v any, ok bool) string {
+	if !ok {
+		return "the arithmetics of before the names' revision (triword then imported the reference's binary64 constants)"
+	}
+	return "the arithmetics of names revision " + identityValue(v)
+}
+
 // identityFlag names the flag of an identity field.
 func identityFlag(key string) string {
 	switch key {
@@ -292,8 +305,6 @@ func identityFlag(key string) string {
 		return "--format/--bits (the formats)"
 	case "references":
 		return "--reference (the number of reference backends)"
-	case "triword_names":
-		return "triword names revision (no flag: the fprlab version sets it)"
 	}
 	return "--" + strings.ReplaceAll(key, "_", "-")
 }

@@ -6,13 +6,15 @@ import (
 )
 
 // TestIdentityDiffTriwordNames: a difference of the triword names revision
-// names no flag, since there is none (it said --triword-names 2).
+// names no flag, since there is none (it said --triword-names 2), but says
+// what the names meant.
 func TestIdentityDiffTriwordNames(t *testing.T) {
 	d, err := IdentityDiff([]byte(`{"command":"compare","backends":["triword"]}`), []byte(`{"command":"compare","backends":["triword"],"triword_names":2}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(d, "--triword-names") || !strings.Contains(d, "triword names revision") {
+	want := "its triword backend names mean the arithmetics of before the names' revision (triword then imported the reference's binary64 constants), this fprlab's the arithmetics of names revision 2"
+	if strings.Contains(d, "--triword") || !strings.Contains(d, want) {
 		t.Errorf("got %q", d)
 	}
 }
