@@ -311,12 +311,10 @@ func runLeak(_ context.Context, opts *leakOptions, s *cli.Streams) error {
 		return nil
 	}
 	// "-" and devices are written into; a file is never replaced.
-	stream := opts.Out != "" && safefile.IsStream(opts.Out)
-	if opts.Out != "" && !stream {
-		if _, err := os.Lstat(opts.Out); err == nil {
-			return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
-		}
+	if opts.Out != "" && safefile.WouldReplace(opts.Out) {
+		return fmt.Errorf("--out %s exists: leak never replaces a file", opts.Out)
 	}
+	stream := opts.Out != "" && safefile.IsStream(opts.Out)
 	pk, err := reader.DecodePublicKey(in.pk)
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.pkFrom, err)

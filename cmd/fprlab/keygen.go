@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -138,10 +137,8 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *cli.Streams) error {
 	if err := safefile.Distinct(nil, []safefile.Arg{{Flag: "pk", Path: opts.PK}, {Flag: "sk", Path: opts.SK}}); err != nil {
 		return err
 	}
-	if !opts.Force && !safefile.IsStream(opts.SK) {
-		if _, err := os.Lstat(opts.SK); err == nil {
-			return fmt.Errorf("--sk %s exists: keygen does not replace a private key (remove it, name a new file, or give --force)", opts.SK)
-		}
+	if !opts.Force && safefile.WouldReplace(opts.SK) {
+		return fmt.Errorf("--sk %s exists: keygen does not replace a private key (remove it, name a new file, or give --force)", opts.SK)
 	}
 	if opts.JSON && (safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK)) {
 		return fmt.Errorf("--json and a key written to - would both use standard output")

@@ -295,6 +295,19 @@ func IsStream(path string) bool {
 	return err == nil && fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
+// WouldReplace reports whether writing path would replace an existing
+// file: something (a dangling symbolic link included) is there and it is
+// not a stream (IsStream), which is written into instead. Commands that
+// never replace what they write (a private key, a recovered key) refuse
+// such a path before any work.
+func WouldReplace(path string) bool {
+	if IsStream(path) {
+		return false
+	}
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
 // IsStdout reports whether WriteFiles sends path to standard output: "-",
 // or the file standard output is open on (/dev/stdout, /proc/self/fd/1,
 // or the file stdout was redirected to), so that nothing replaces the file

@@ -274,3 +274,27 @@ func TestWriteNew(t *testing.T) {
 		t.Errorf("the directory holds %v, want the key and the link", ents)
 	}
 }
+
+// TestWouldReplace: a file, a directory and a dangling symbolic link
+// would be replaced; a missing path, "-", a device and a FIFO would not.
+func TestWouldReplace(t *testing.T) {
+	dir := t.TempDir()
+	file, link, fifo := filepath.Join(dir, "file"), filepath.Join(dir, "link"), filepath.Join(dir, "fifo")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), link); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]bool{
+		file: true, dir: true, link: true,
+		filepath.Join(dir, "missing"): false, Stdio: false, "/dev/null": false, fifo: false,
+	} {
+		if got := WouldReplace(path); got != want {
+			t.Errorf("WouldReplace(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
