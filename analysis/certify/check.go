@@ -62,9 +62,17 @@ type Check struct {
 //
 // progress, when not nil, is called after each signature.
 func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
-	n := c.Signatures
+	return c.sample(b, sc, sk, c.Signatures, "signatures", func(s *shadow.Signer, j int) (*shadow.Record, error) {
+		return s.Sign(sk, j)
+	}, progress)
+}
+
+// sample runs n shadowed signatures or attempts with sk over b -- one(s,
+// j) runs the j-th with the check's signer -- and returns their maxima.
+// what names them in the range error.
+func (c Check) sample(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, n int, what string, one func(s *shadow.Signer, j int) (*shadow.Record, error), progress func(done, total int)) (Sampled, error) {
 	if n < 1 || n > 10_000_000 {
-		return Sampled{}, fmt.Errorf("certify: %d signatures out of range 1..10000000", n)
+		return Sampled{}, fmt.Errorf("certify: %d %s out of range 1..10000000", n, what)
 	}
 	s, out, err := c.signer(b, sc, sk)
 	if err != nil {
@@ -72,7 +80,7 @@ func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c
 	}
 	out.Signatures = n
 	for j := range n {
-		rec, err := s.Sign(sk, j)
+		rec, err := one(s, j)
 		if err != nil {
 			return Sampled{}, err
 		}

@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 	"slices"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/scheme"
@@ -103,26 +104,9 @@ func ChosenPointsOf(sk *falcon.PrivateKey) [][]uint16 {
 // delta_sigma measured. Every attempt counts, kept or not: the
 // certificate bounds every attempt's centres.
 func CheckChosen(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
-	n := c.Chosen
-	if n < 1 || n > 10_000_000 {
-		return Sampled{}, fmt.Errorf("certify: %d attempts on chosen hashed points out of range 1..10000000", n)
-	}
-	s, out, err := c.signer(b, sc, sk)
-	if err != nil {
-		return Sampled{}, err
-	}
-	out.Signatures = n
 	points := ChosenPointsOf(sk)
-	for j := range n {
+	return c.sample(b, sc, sk, c.Chosen, "attempts on chosen hashed points", func(s *shadow.Signer, j int) (*shadow.Record, error) {
 		seed := sha3.Sum256(fmt.Appendf(nil, "%s chosen %d", c.Seed, j))
-		rec, err := s.Attempt(sk, points[j%len(points)], seed[:])
-		if err != nil {
-			return Sampled{}, err
-		}
-		out.add(rec.MaxDeltaC, rec.MaxDeltaSigma)
-		if progress != nil {
-			progress(j+1, n)
-		}
-	}
-	return out, nil
+		return s.Attempt(sk, points[j%len(points)], seed[:])
+	}, progress)
 }
