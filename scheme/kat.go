@@ -24,7 +24,7 @@ type KATOutcome struct {
 // error) stops the run there: it is reported in the result (Error), not
 // returned, so the records before it still count.
 func ReplayKATRecords(ctx context.Context, name string, b arith.Backend, n int, record func(i int) (logn uint, j int), replay func(i int) (KATOutcome, error), progress io.Writer) (KATResult, error) {
-	res := KATResult{Scheme: name, Backend: b.Name, Records: n}
+	res := KATResult{Scheme: name, Backend: b.Name, Records: n, Degrees: []int{}}
 	for i := range n {
 		if ctx.Err() != nil {
 			return res, ctx.Err()

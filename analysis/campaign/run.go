@@ -31,6 +31,9 @@ type Compare struct {
 	// Annotate, when not nil, adds to each backend's summary before it is
 	// written (compare --certify's bound).
 	Annotate func(sum *shadow.Summary, b arith.Backend) error
+	// Notice, when not nil, hears what resuming the directory repaired
+	// (shadow.Campaign.Notice).
+	Notice func(msg string)
 	// Measured, when not nil, is called with each backend's summary, the
 	// number of its signatures signed in this run (the others were read
 	// from the directory's earlier runs) and the time the run took.
@@ -63,6 +66,7 @@ func (c *Compare) Run(ctx context.Context) ([]*shadow.Summary, error) {
 		if c.SegmentUnits > 0 {
 			camp.SegmentUnits = c.SegmentUnits
 		}
+		camp.Notice = c.Notice
 		defer camp.Close()
 	}
 	var sums []*shadow.Summary

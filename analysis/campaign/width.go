@@ -24,8 +24,9 @@ const ShadowMargin = 24
 // summaries report it as their oracle_bits).
 const ddShadowBits = 106
 
-// shadowBits is the significand precision of the configured shadow.
-func shadowBits(cfg shadow.Config) int {
+// ShadowBits is the significand precision of the configured shadow: the
+// oracle's cfg.OracleBits, or double-double's 106.
+func ShadowBits(cfg shadow.Config) int {
 	if cfg.Shadow == shadow.ShadowOracle {
 		return int(cfg.OracleBits)
 	}
@@ -36,7 +37,7 @@ func shadowBits(cfg shadow.Config) int {
 // within ShadowMargin bits of the shadow's, unless allow
 // (--allow-weak-shadow) is set.
 func CheckShadowWidth(bs []arith.Backend, cfg shadow.Config, allow bool) error {
-	sb := shadowBits(cfg)
+	sb := ShadowBits(cfg)
 	for _, b := range bs {
 		if allow || b.Bits+ShadowMargin <= sb {
 			continue

@@ -41,11 +41,13 @@ func WriteText(w io.Writer, rs []Document) error {
 		for _, st := range r.Stages {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
 		}
-		if r.SampledDeltaCMax != nil {
-			fmt.Fprintf(w, "  sampled delta_c:         2^%.2f, maximum over %d signatures under the %s shadow: the bound is %.2f bits above\n", *r.SampledDeltaCMax, r.Signatures, r.CheckShadow, *r.GapBits)
+		if r.Signatures > 0 {
+			fmt.Fprintf(w, "  sampled delta_c:         %s, maximum over %s under the %s shadow%s\n",
+				maxText(r.SampledDeltaCMax), plural(r.Signatures, "signature"), r.CheckShadow, gapText(r.GapBits))
 		}
-		if r.ChosenDeltaCMax != nil {
-			fmt.Fprintf(w, "  chosen hashed points:    2^%.2f, maximum over %d attempts on %d hashed points chosen for the key's largest targets, %s shadow: the bound is %.2f bits above\n", *r.ChosenDeltaCMax, r.ChosenAttempts, min(r.ChosenAttempts, ChosenPoints), r.CheckShadow, *r.ChosenGapBits)
+		if r.ChosenAttempts > 0 {
+			fmt.Fprintf(w, "  chosen hashed points:    %s, maximum over %s on %s chosen for the key's largest targets, %s shadow%s\n",
+				maxText(r.ChosenDeltaCMax), plural(r.ChosenAttempts, "attempt"), plural(min(r.ChosenAttempts, ChosenPoints), "hashed point"), r.CheckShadow, gapText(r.ChosenGapBits))
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, DefaultOracleBits, r.Seconds)
@@ -76,4 +78,28 @@ func (rep *PStarReport) WriteText(w io.Writer, title string) error {
 		}
 	}
 	return nil
+}
+
+// maxText is a checked maximum: 2^x, or 0 when every centre was exact.
+func maxText(log2 *float64) string {
+	if log2 == nil {
+		return "0 (exact)"
+	}
+	return fmt.Sprintf("2^%.2f", *log2)
+}
+
+// gapText is the bound's distance above a checked maximum.
+func gapText(gap *float64) string {
+	if gap == nil {
+		return ""
+	}
+	return fmt.Sprintf(": the bound is %.2f bits above", *gap)
+}
+
+// plural is "1 attempt", "2 attempts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

@@ -58,6 +58,10 @@ type Campaign struct {
 	run      RunID
 	lock     *dirlock.Lock
 	readOnly bool
+	// Notice, when not nil, hears what a read repaired: a records file's
+	// torn last segment (an append a crash cut short) cut off, whose
+	// units are then run again.
+	Notice func(msg string)
 	// SegmentUnits and SegmentInterval bound a segment: it is written once
 	// it holds SegmentUnits units, or when a unit finishes SegmentInterval
 	// after the segment's first.
@@ -247,7 +251,12 @@ func IdentityDiff(old, cur []byte) (string, error) {
 			diffs = append(diffs, pluginsDiff(ov, cv))
 			continue
 		case "triword_names":
-			// No flag sets it: the program's version does.
+			// Written only when a triword backend is measured: where the
+			// backends (or a sweep's formats) differ, their line says it
+			// all. No flag sets it: the program's version does.
+			if !reflect.DeepEqual(o["backends"], c["backends"]) || !reflect.DeepEqual(o["formats"], c["formats"]) {
+				continue
+			}
 			diffs = append(diffs, fmt.Sprintf("its triword backend names mean %s, this fprlab's %s (docs/backends.md, \"Old triword names\")", namesText(ov, ook), namesText(cv, cok)))
 			continue
 		case "scheme":
@@ -418,8 +427,14 @@ func (c *Campaign) readFile(path, backend string, f func(*Segment) error) error 
 	var se *SegmentError
 	switch {
 	case errors.As(err, &se) && errors.Is(err, ErrTornSegment):
-		if !c.readOnly {
-			return os.Truncate(path, se.Offset)
+		if c.readOnly {
+			return nil
+		}
+		if err := os.Truncate(path, se.Offset); err != nil {
+			return err
+		}
+		if c.Notice != nil {
+			c.Notice(fmt.Sprintf("%s: segment %d, from byte %d, was cut short (an interrupted run); it is dropped and its units are run again", path, se.Index, se.Offset))
 		}
 		return nil
 	case errors.As(err, &se):

@@ -17,4 +17,10 @@ func TestIdentityDiffTriwordNames(t *testing.T) {
 	if strings.Contains(d, "--triword") || !strings.Contains(d, want) {
 		t.Errorf("got %q", d)
 	}
+	// A directory without triword, resumed with it: the backends differ,
+	// and that is all there is to say.
+	d, err = IdentityDiff([]byte(`{"command":"compare","backends":["native"]}`), []byte(`{"command":"compare","backends":["native","triword"],"triword_names":2}`))
+	if err != nil || strings.Contains(d, "triword backend names") || !strings.Contains(d, "--backend") {
+		t.Errorf("backends differ: got %q, %v", d, err)
+	}
 }

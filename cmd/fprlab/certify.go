@@ -96,19 +96,25 @@ made in binary64, the same key for every P; --json prints {"pstar":
 
 --json prints {"results": [...]}, one object per (backend, key) with
 "backend", "scheme", "params", "key" {"source", "index"},
-"delta_c_bound_log2", "delta_sigma_log2", "sum_bound_log2", "proven",
-"worst_call" {"call", "leaf", "path"}, "stages" (each stage's terms at the
-worst call, "bound_log2" and "share"), "error_model", "seconds", and with
---check-signatures N "signatures", "check_shadow", "sampled_delta_c_max_log2"
-and "gap_bits" (bound over sampled maximum), with --check-chosen N
-"chosen_attempts", "chosen_delta_c_max_log2" and "chosen_gap_bits". A
-sampled delta_c above its bound is a bug (of the analysis or of the model)
-and exits 1. A "not proven"
+"delta_c_bound_log2", "delta_sigma_log2" (null when exact),
+"delta_sigma_leaf", "sum_bound_log2", "proven", "worst_call" {"call",
+"leaf", "path"}, "stages" (each stage's terms at the worst call,
+"bound_log2" and "share"), "error_model", "seconds" (the certificate's,
+without the checks), with --check-signatures or --check-chosen
+"check_shadow", with --check-signatures N "signatures",
+"sampled_delta_c_max_log2" and "gap_bits" (bound over sampled maximum), with
+--check-chosen N "chosen_attempts", "chosen_delta_c_max_log2" and
+"chosen_gap_bits" (a maximum and its gap are absent when every centre
+checked was exact). A sampled delta_c above its bound is a bug (of the
+analysis or of the model) and exits 1. A "not proven"
 verdict alone exits 0 (it is not a "no"), unless --require-proven is given:
 then exit 1 when any result is not proven. --check-shadow dd
 measures the signatures against double-double instead of the oracle, about
 13 times faster (for long soundness runs); dd's centres are within dd's own
 certified bound of the oracle's, which is added, doubled, to the bound checked.
+As compare's shadow, a check shadow must be 24 bits wider than the backend
+(dd: up to 82 bits; the oracle, 256 bits: up to 232), or its figures would
+be its own error: a narrower one is refused.
 
 --check-chosen N runs N signing attempts on hashed points chosen for each
 key instead of drawn by the hash: box vectors (every value 0 or q - 1)
@@ -116,8 +122,9 @@ aligned with the roots of unity where the key's basis is largest, which
 make ffSampling's targets -- and the roundings that scale with them --
 several times larger than a hashed message's. No message hashes to them
 except by chance, but the certificate covers them: their largest delta_c is
-a lower bound on the true worst case, between the sampled maximum and the
-bound, and checks the bound where its magnitudes are reached. Every attempt
+a lower bound on the true worst case (over 1,000 attempts per KAT key, 0.5
+to 2.7 bits above as many hashed messages'; with few attempts it can fall
+below them) and checks the bound where its magnitudes are reached. Every attempt
 counts, whether or not the scheme would keep its signature.`
 
 func newCertifyCmd(s *cli.Streams) *cobra.Command {
@@ -245,6 +252,23 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 			return plan, err
 		}
 		plan.jobs = append(plan.jobs, certify.Job{Backend: bk, Model: m})
+	}
+	if opts.CheckSignatures > 0 || opts.CheckChosen > 0 {
+		// The checks measure the backend's distance from the shadow, as
+		// compare does: a shadow not ShadowMargin bits wider than the
+		// backend measures its own error.
+		sb := campaign.ShadowBits(shadow.Config{Shadow: shadow.Kind(opts.CheckShadow), OracleBits: certify.DefaultOracleBits})
+		for _, bk := range bks {
+			if bk.Bits+campaign.ShadowMargin <= sb {
+				continue
+			}
+			hint := "certify it without --check-signatures and --check-chosen: no check shadow is wide enough"
+			if shadow.Kind(opts.CheckShadow) == shadow.ShadowDD && bk.Bits+campaign.ShadowMargin <= int(certify.DefaultOracleBits) {
+				hint = "use --check-shadow oracle"
+			}
+			return plan, fmt.Errorf("--check-shadow %s (%d bits) is not %d bits wider than %s (%d bits): the sampled delta_c would be the shadow's own error, not the backend's; %s",
+				opts.CheckShadow, sb, campaign.ShadowMargin, bk.Name, bk.Bits, hint)
+		}
 	}
 	return plan, nil
 }

@@ -175,6 +175,8 @@ func TestCertifyCheckSignatures(t *testing.T) {
 		{[]string{"--backend", "native,dd", "--check-signatures", "3", "--check-shadow", "dd"}, "cannot check --backend dd"},
 		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-signatures and --check-chosen, neither of which is given"},
 		{[]string{"--backend", "native", "--check-chosen", "-2"}, "--check-chosen -2: want 0 to 10000000"},
+		{[]string{"--backend", "vprec:200", "--check-chosen", "2", "--check-shadow", "dd"}, "--check-shadow dd (106 bits) is not 24 bits wider than vprec:200 (200 bits): the sampled delta_c would be the shadow's own error, not the backend's; use --check-shadow oracle"},
+		{[]string{"--backend", "vprec:240", "--check-signatures", "2"}, "--check-shadow oracle (256 bits) is not 24 bits wider than vprec:240 (240 bits)"},
 		{[]string{"--pstar", "--check-chosen", "2"}, "excludes --backend, --error-model, --check-signatures, --check-chosen"},
 		{[]string{"--backend", "native", "--check-signatures", "3", "--check-shadow", "mpfr"}, `--check-shadow "mpfr": want oracle or dd`},
 	} {

@@ -272,6 +272,7 @@ func compareRun(ctx context.Context, opts *compareOptions, cfg shadow.Config, bs
 			return cli.UntilFirstUnit(ctx, s.Err, "compare: "+name+": generating keys", compareProgress(s.Err, name))
 		}
 	}
+	c.Notice = func(msg string) { fmt.Fprintf(s.Err, "compare: %s\n", msg) }
 	if !opts.JSON {
 		c.Measured = func(sum *shadow.Summary, signed int, elapsed time.Duration) {
 			what := sum.Backend + " " + scheme.KeysTitle(cfg.SchemeName(), 1<<cfg.LogN, string(cfg.KeySourceOf()))

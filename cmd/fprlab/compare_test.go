@@ -88,6 +88,9 @@ func TestCompareOutResume(t *testing.T) {
 	if code := run(context.Background(), compareArgs("--json", "--out", dir), nil, &out2, &errb); code != 0 {
 		t.Fatalf("resume exit %d: %s", code, errb.String())
 	}
+	if want := fmt.Sprintf("compare: %s: segment 3, from byte %d, was cut short (an interrupted run); it is dropped and its units are run again", recs, ends[1]); !strings.Contains(errb.String(), want) {
+		t.Errorf("resume: stderr %q, want %q", errb.String(), want)
+	}
 	strip := func(b []byte) string {
 		var v []map[string]any
 		json.Unmarshal(b, &v)

@@ -95,7 +95,7 @@ func newKatCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.Ref, "ref", "", "compare with this .rsp `FILE` instead of the published one")
 	f.StringVar(&opts.Checkpoint, "checkpoint", "", "save generated records to `FILE` and resume from it")
 	f.StringVar(&opts.KeygenBackend, "keygen-backend", "", "backend for key generation (default: --backend, or emu64 for backends that cannot generate keys)")
-	f.BoolVar(&opts.JSON, "json", false, "print {backend, params, records, match_pk, match_sk, match_sm, sha256, first_mismatch} (an array with --backend all)")
+	f.BoolVar(&opts.JSON, "json", false, "print {backend, params, records, match_pk, match_sk, match_sm, sha256, first_mismatch}, with --scheme fn-dsa* {scheme, backend, records, degrees, match_keys, match_pins, verified, first_mismatch} (an array with --backend all)")
 	return cmd
 }
 
