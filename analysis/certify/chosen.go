@@ -30,8 +30,9 @@ import (
 // several times larger than any drawn hashed point's. Signing such
 // points measures delta_c where the certificate's magnitudes are
 // reached, which no sample of drawn points does: a lower bound on the
-// true worst case, between the samples and the certificate, and a test
-// of the certificate where it is least slack. No message hashes to such
+// true worst case (below the certificate, and over enough attempts above
+// the samples of drawn points), and a test of the certificate where its
+// magnitudes are reached. No message hashes to such
 // a point except by chance (the hash is what keeps signers from choosing
 // it); the certificate covers it all the same.
 
@@ -40,7 +41,7 @@ import (
 const (
 	chosenRoots  = 4
 	chosenPhases = 5
-	// ChosenPoints is how many distinct hashed points ChosenPoints
+	// ChosenPoints is how many distinct hashed points ChosenPointsOf
 	// returns, over which CheckChosen cycles.
 	ChosenPoints = chosenRoots * chosenPhases
 )
