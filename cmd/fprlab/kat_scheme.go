@@ -33,7 +33,8 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 		var err error
 		lo, hi := sc.KATDegrees()
 		if logn, err = degreeLogn(opts.Params); errors.Is(err, errParamsPower) {
-			return err
+			// Not the generic range of degrees: this test's.
+			return fmt.Errorf("--params %s is not a power of two: %s has the degrees %d to %d", opts.Params, sc.KATName(), 1<<lo, 1<<hi)
 		} else if err != nil || logn < lo || logn > hi {
 			return fmt.Errorf("--params %s: %s has the degrees %d to %d", opts.Params, sc.KATName(), 1<<lo, 1<<hi)
 		}

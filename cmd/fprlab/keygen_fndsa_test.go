@@ -245,11 +245,12 @@ func TestKeygenSeedForms(t *testing.T) {
 }
 
 // TestKatFNDSAParamsMessages: kat --scheme fn-dsa --params names what is
-// wrong with the degree: 6 is no power of two (not "outside 4 to 1024"),
-// 2 is a power of two below the KAT's degrees, and both are usage errors.
+// wrong with the degree: 6 is no power of two (with the KAT's degrees, not
+// the generic "from 2 to 1024" of other commands), 2 is a power of two
+// below the KAT's degrees, and both are usage errors.
 func TestKatFNDSAParamsMessages(t *testing.T) {
 	for _, c := range []struct{ params, want, not string }{
-		{"6", `--params "6": 6 is not a power of two`, "4 to 1024"},
+		{"6", "--params 6 is not a power of two: go-fn-dsa's KAT has the degrees 4 to 1024", "2 to 1024"},
 		{"2", "--params 2: go-fn-dsa's KAT has the degrees 4 to 1024", "power of two"},
 		{"x", "--params x: go-fn-dsa's KAT has the degrees 4 to 1024", "not a power of two"},
 	} {
