@@ -37,16 +37,25 @@ func ShadowBits(cfg shadow.Config) int {
 // within ShadowMargin bits of the shadow's, unless allow
 // (--allow-weak-shadow) is set.
 func CheckShadowWidth(bs []arith.Backend, cfg shadow.Config, allow bool) error {
+	b, narrow := NarrowShadow(bs, cfg)
+	if allow || !narrow {
+		return nil
+	}
+	return fmt.Errorf("the %s shadow (%d bits) is not %d bits wider than %s (%d bits): the figures would be the shadow's own error, not the backend's; use --shadow oracle --oracle-bits %d or more (--allow-weak-shadow measures anyway, its figures marked as including the shadow's own error)",
+		cfg.Shadow, ShadowBits(cfg), ShadowMargin, b.Name, b.Bits, max(b.Bits+ShadowMargin, 64))
+}
+
+// NarrowShadow returns the first of bs whose precision comes within
+// ShadowMargin bits of cfg's shadow -- whose measured error would be the
+// shadow's own -- and whether there is one.
+func NarrowShadow(bs []arith.Backend, cfg shadow.Config) (arith.Backend, bool) {
 	sb := ShadowBits(cfg)
 	for _, b := range bs {
-		if allow || b.Bits+ShadowMargin <= sb {
-			continue
+		if b.Bits+ShadowMargin > sb {
+			return b, true
 		}
-		need := b.Bits + ShadowMargin
-		return fmt.Errorf("the %s shadow (%d bits) is not %d bits wider than %s (%d bits): the figures would be the shadow's own error, not the backend's; use --shadow oracle --oracle-bits %d or more (--allow-weak-shadow measures anyway, its figures marked as including the shadow's own error)",
-			cfg.Shadow, sb, ShadowMargin, b.Name, b.Bits, max(need, 64))
 	}
-	return nil
+	return arith.Backend{}, false
 }
 
 // MarkWeakShadow records in s that its shadow (s.OracleBits, 106 for dd)

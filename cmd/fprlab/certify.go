@@ -257,17 +257,14 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		// The checks measure the backend's distance from the shadow, as
 		// compare does: a shadow not ShadowMargin bits wider than the
 		// backend measures its own error.
-		sb := campaign.ShadowBits(shadow.Config{Shadow: shadow.Kind(opts.CheckShadow), OracleBits: certify.DefaultOracleBits})
-		for _, bk := range bks {
-			if bk.Bits+campaign.ShadowMargin <= sb {
-				continue
-			}
+		cfg := shadow.Config{Shadow: shadow.Kind(opts.CheckShadow), OracleBits: certify.DefaultOracleBits}
+		if bk, narrow := campaign.NarrowShadow(bks, cfg); narrow {
 			hint := "certify it without --check-signatures and --check-chosen: no check shadow is wide enough"
-			if shadow.Kind(opts.CheckShadow) == shadow.ShadowDD && bk.Bits+campaign.ShadowMargin <= int(certify.DefaultOracleBits) {
+			if cfg.Shadow == shadow.ShadowDD && bk.Bits+campaign.ShadowMargin <= int(certify.DefaultOracleBits) {
 				hint = "use --check-shadow oracle"
 			}
 			return plan, fmt.Errorf("--check-shadow %s (%d bits) is not %d bits wider than %s (%d bits): the sampled delta_c would be the shadow's own error, not the backend's; %s",
-				opts.CheckShadow, sb, campaign.ShadowMargin, bk.Name, bk.Bits, hint)
+				opts.CheckShadow, campaign.ShadowBits(cfg), campaign.ShadowMargin, bk.Name, bk.Bits, hint)
 		}
 	}
 	return plan, nil
