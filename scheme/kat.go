@@ -65,3 +65,17 @@ func ReplayKATRecords(ctx context.Context, name string, b arith.Backend, n int, 
 	}
 	return res, nil
 }
+
+// KATVerdict reads a known-answer test's results: the backends that could
+// not regenerate every record (KATResult.Error), and whether another
+// backend's records differ from the published ones.
+func KATVerdict(results []KATResult) (stopped []string, differ bool) {
+	for _, r := range results {
+		if r.Error != "" {
+			stopped = append(stopped, r.Backend)
+		} else if r.FirstMismatch != nil {
+			differ = true
+		}
+	}
+	return stopped, differ
+}

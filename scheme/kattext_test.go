@@ -33,3 +33,20 @@ func TestWriteKATText(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestKATVerdict: a backend that stopped is named, a mismatch elsewhere is
+// a difference, and all-matching results are neither.
+func TestKATVerdict(t *testing.T) {
+	ok := KATResult{Backend: "native"}
+	differs := KATResult{Backend: "vprec:24", FirstMismatch: &KATMismatch{Record: 3}}
+	stops := KATResult{Backend: "triword", Error: "no key", FirstMismatch: &KATMismatch{}}
+	if st, d := KATVerdict([]KATResult{ok}); st != nil || d {
+		t.Errorf("all match: %v, %v", st, d)
+	}
+	if st, d := KATVerdict([]KATResult{ok, differs}); st != nil || !d {
+		t.Errorf("one differs: %v, %v", st, d)
+	}
+	if st, d := KATVerdict([]KATResult{stops, ok}); len(st) != 1 || st[0] != "triword" || d {
+		t.Errorf("one stopped: %v, %v", st, d)
+	}
+}

@@ -77,15 +77,7 @@ func runKatReplayer(ctx context.Context, sc scheme.KATReplayer, opts *katOptions
 	// as with --backend all: printed, and exit 1. Its error was printed
 	// when it stopped and is in the results: the final message names the
 	// backends without repeating it.
-	var stopped []string
-	differ := false
-	for _, r := range results {
-		if r.Error != "" {
-			stopped = append(stopped, r.Backend)
-		} else if r.FirstMismatch != nil {
-			differ = true
-		}
-	}
+	stopped, differ := scheme.KATVerdict(results)
 	switch {
 	case len(stopped) > 0:
 		return &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%s could not regenerate every record (where and why: above, and in the results)", backendsNamed(stopped))}
