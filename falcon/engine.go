@@ -25,6 +25,8 @@ type engineOf[F any, A arith.Arith[F]] struct {
 	b   arith.Backend
 	obs Observer[F]
 	acc Acceptance // nil: the reference's BerExp
+	// edge fixes the sampler's z0 (edge.go); off by default.
+	edge edgeSamples
 }
 
 func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
@@ -38,9 +40,10 @@ func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
 // forwards to A), so other tools can use the same Backend.
 type Instance[F any, A arith.Arith[F]] struct {
 	arith.Forward[F]
-	a   A
-	obs Observer[F]
-	acc Acceptance // see WithAcceptance
+	a    A
+	obs  Observer[F]
+	acc  Acceptance  // see WithAcceptance
+	edge edgeSamples // see WithEdgeSamples
 }
 
 // Instantiate returns b with its Impl replaced by an Instance of a with
@@ -51,7 +54,7 @@ func Instantiate[F any, A arith.Arith[F]](b arith.Backend, a A, obs Observer[F])
 }
 
 func (in *Instance[F, A]) engine(b arith.Backend) engine {
-	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, acc: in.acc}
+	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, acc: in.acc, edge: in.edge}
 }
 
 // instantiated is implemented by *Instance.

@@ -175,6 +175,8 @@ type sampler[F any, A arith.Arith[F]] struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[F]
 	words [MaxAcceptanceWords]uint64
+	// edge, when on, fixes z0 (edge.go).
+	edge edgeSamples
 	// regs are the registers of the sampler's programs (sampler_program.go).
 	regs samplerRegs[F]
 }
@@ -265,6 +267,9 @@ func (s *sampler[F, A]) draw(mu, isigma F) int64 {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
 		return 0
+	}
+	if s.edge.on {
+		return s.edgeSample(mu, isigma)
 	}
 	if z := int64(0); drawProgram(s, mu, isigma, &z) {
 		return z

@@ -428,6 +428,7 @@ func (e *engineOf[F, A]) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	a := e.runArith()
 	s := newSampler(a, &p, ek.logn, e.obs)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignTree(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -453,6 +454,7 @@ func (e *engineOf[F, A]) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ra
 	s := newSampler(a, src, sk.LogN, e.obs)
 	s.setProfile(prof)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignDyn(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck

@@ -38,12 +38,25 @@ func (s *samplerEmu64) accept(x, ccs emu64.FPR) bool {
 	return ok
 }
 
+// edgeSample is the emu64 copy of sampler.edgeSample (edge.go).
+func (s *samplerEmu64) edgeSample(mu, isigma emu64.FPR) int64 {
+	c := int64(s.a.Floor(mu))
+	b := int64(s.u8() & 1)
+	z := c + b + (2*b-1)*int64(s.edge.dev)
+	if s.obs != nil {
+		s.obs.Sample(mu, isigma, z, 0)
+	}
+	return z
+}
+
 // engineOfEmu64 is engineOf (engine.go) with F = emu64.FPR, A = emu64.Arith.
 type engineOfEmu64 struct {
 	a   emu64.Arith
 	b   arith.Backend
 	obs Observer[emu64.FPR]
 	acc Acceptance // nil: the reference's BerExp
+	// edge fixes the sampler's z0 (edge.go); off by default.
+	edge edgeSamples
 }
 
 // backend is the emu64 copy of engineOf.backend (engine.go).
@@ -1545,6 +1558,8 @@ type samplerEmu64 struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[emu64.FPR]
 	words [MaxAcceptanceWords]uint64
+	// edge, when on, fixes z0 (edge.go).
+	edge edgeSamples
 	// regs are the registers of the sampler's programs (sampler_program.go).
 	regs samplerRegsEmu64
 }
@@ -1613,6 +1628,9 @@ func (s *samplerEmu64) draw(mu, isigma emu64.FPR) int64 {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
 		return 0
+	}
+	if s.edge.on {
+		return s.edgeSample(mu, isigma)
 	}
 	if z := int64(0); drawProgramEmu64(s, mu, isigma, &z) {
 		return z
@@ -1725,6 +1743,7 @@ func (e *engineOfEmu64) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize]
 	a := e.runArith()
 	s := newSamplerEmu64(a, &p, ek.logn, e.obs)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignTreeEmu64(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -1748,6 +1767,7 @@ func (e *engineOfEmu64) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ran
 	s := newSamplerEmu64(a, src, sk.LogN, e.obs)
 	s.setProfile(prof)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignDynEmu64(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck

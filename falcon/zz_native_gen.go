@@ -38,12 +38,25 @@ func (s *samplerNative) accept(x, ccs float64) bool {
 	return ok
 }
 
+// edgeSample is the native copy of sampler.edgeSample (edge.go).
+func (s *samplerNative) edgeSample(mu, isigma float64) int64 {
+	c := int64(s.a.Floor(mu))
+	b := int64(s.u8() & 1)
+	z := c + b + (2*b-1)*int64(s.edge.dev)
+	if s.obs != nil {
+		s.obs.Sample(mu, isigma, z, 0)
+	}
+	return z
+}
+
 // engineOfNative is engineOf (engine.go) with F = float64, A = native.Arith.
 type engineOfNative struct {
 	a   native.Arith
 	b   arith.Backend
 	obs Observer[float64]
 	acc Acceptance // nil: the reference's BerExp
+	// edge fixes the sampler's z0 (edge.go); off by default.
+	edge edgeSamples
 }
 
 // backend is the native copy of engineOf.backend (engine.go).
@@ -1498,6 +1511,8 @@ type samplerNative struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[float64]
 	words [MaxAcceptanceWords]uint64
+	// edge, when on, fixes z0 (edge.go).
+	edge edgeSamples
 	// regs are the registers of the sampler's programs (sampler_program.go).
 	regs samplerRegsNative
 }
@@ -1566,6 +1581,9 @@ func (s *samplerNative) draw(mu, isigma float64) int64 {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
 		return 0
+	}
+	if s.edge.on {
+		return s.edgeSample(mu, isigma)
 	}
 	if z := int64(0); drawProgramNative(s, mu, isigma, &z) {
 		return z
@@ -1678,6 +1696,7 @@ func (e *engineOfNative) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSize
 	a := e.runArith()
 	s := newSamplerNative(a, &p, ek.logn, e.obs)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignTreeNative(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -1701,6 +1720,7 @@ func (e *engineOfNative) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src ra
 	s := newSamplerNative(a, src, sk.LogN, e.obs)
 	s.setProfile(prof)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignDynNative(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck

@@ -32,12 +32,25 @@ func (s *samplerTriword) accept(x, ccs triword.TW) bool {
 	return ok
 }
 
+// edgeSample is the triword copy of sampler.edgeSample (edge.go).
+func (s *samplerTriword) edgeSample(mu, isigma triword.TW) int64 {
+	c := int64(s.a.Floor(mu))
+	b := int64(s.u8() & 1)
+	z := c + b + (2*b-1)*int64(s.edge.dev)
+	if s.obs != nil {
+		s.obs.Sample(mu, isigma, z, 0)
+	}
+	return z
+}
+
 // engineOfTriword is engineOf (engine.go) with F = triword.TW, A = triword.Arith.
 type engineOfTriword struct {
 	a   triword.Arith
 	b   arith.Backend
 	obs Observer[triword.TW]
 	acc Acceptance // nil: the reference's BerExp
+	// edge fixes the sampler's z0 (edge.go); off by default.
+	edge edgeSamples
 }
 
 // backend is the triword copy of engineOf.backend (engine.go).
@@ -416,6 +429,8 @@ type samplerTriword struct {
 	acc   Acceptance
 	aobs  AcceptanceObserver[triword.TW]
 	words [MaxAcceptanceWords]uint64
+	// edge, when on, fixes z0 (edge.go).
+	edge edgeSamples
 	// regs are the registers of the sampler's programs (sampler_program.go).
 	regs samplerRegsTriword
 }
@@ -484,6 +499,9 @@ func (s *samplerTriword) draw(mu, isigma triword.TW) int64 {
 		// The attempt is void already; do not spend another maxIter
 		// iterations on each remaining leaf.
 		return 0
+	}
+	if s.edge.on {
+		return s.edgeSample(mu, isigma)
 	}
 	if z := int64(0); drawProgramTriword(s, mu, isigma, &z) {
 		return z
@@ -596,6 +614,7 @@ func (e *engineOfTriword) attemptTree(key any, hNTT, hm []uint16, seed *[SeedSiz
 	a := e.runArith()
 	s := newSamplerTriword(a, &p, ek.logn, e.obs)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignTreeTriword(a, s, ek, hNTT, hm)
 	if s.stuck {
 		return nil, ErrSamplerStuck
@@ -619,6 +638,7 @@ func (e *engineOfTriword) runAttemptDyn(sk *PrivateKey, hNTT, hm []uint16, src r
 	s := newSamplerTriword(a, src, sk.LogN, e.obs)
 	s.setProfile(prof)
 	s.setAcceptance(e.acc)
+	s.edge = e.edge
 	at := doSignDynTriword(a, s, sk, hNTT, hm, nil)
 	if s.stuck {
 		return nil, ErrSamplerStuck

@@ -121,8 +121,9 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 			t.Errorf("%s: sampled delta_c 2^%v against dd, 2^%v against the oracle: %g apart, slack %g", name, sdd.DeltaCMax, smp.DeltaCMax, d, sdd.Slack)
 		}
 		// Attempts on hashed points chosen for the key, where the
-		// targets are largest, under the dd shadow.
-		sch, err := certify.CheckChosen(b, sc, sk, certify.Check{Chosen: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
+		// targets are largest, with every sample at the edge of the support
+		// (z0 = 18), under the dd shadow.
+		sch, err := certify.CheckChosen(b, sc, sk, certify.Check{Chosen: sigs, Edge: falcon.MaxBaseSample, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

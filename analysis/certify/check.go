@@ -24,6 +24,8 @@ type Sampled struct {
 	// (0 for the oracle, the certificate's own exact side).
 	Shadow shadow.Kind
 	Slack  float64
+	// Edge is CheckChosen's Check.Edge (shadow.Drawn for signatures).
+	Edge int
 }
 
 // Check says how CheckSignatures signs.
@@ -36,6 +38,13 @@ type Check struct {
 	// points chosen for the key (ChosenPointsOf), their sampler seeds
 	// derived from Seed.
 	Chosen int
+	// Edge is where the sampler outputs of CheckChosen's attempts lie: at
+	// deviation Edge from their centres, the base sampler's value fixed
+	// at z0 = Edge (0 to falcon.MaxBaseSample; falcon.WithEdgeSamples),
+	// or drawn by the sampler as signing draws them (shadow.Drawn).
+	// fprlab certify's default is falcon.MaxBaseSample, the edge of the
+	// support the certificate covers.
+	Edge int
 	// Shadow is the exact side the backend's centres are measured
 	// against: shadow.ShadowOracle (the zero value; the certificate's own
 	// exact side, at OracleBits bits, 0 for DefaultOracleBits) or
@@ -106,7 +115,7 @@ func (s *Sampled) add(deltaC, deltaSigma *float64) {
 // empty Sampled it fills: c.Shadow's exact side, and with the dd shadow
 // the slack of dd's own certificate of sk.
 func (c Check) signer(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey) (*shadow.Signer, Sampled, error) {
-	out := Sampled{DeltaCMax: math.Inf(-1), DeltaSigmaMax: math.Inf(-1), Shadow: c.Shadow}
+	out := Sampled{DeltaCMax: math.Inf(-1), DeltaSigmaMax: math.Inf(-1), Shadow: c.Shadow, Edge: shadow.Drawn}
 	cfg := shadow.Config{LogN: sk.LogN, Signatures: 1, Keys: 1, Seed: c.Seed,
 		Shadow: shadow.ShadowOracle, OracleBits: c.OracleBits, Sigma: shadow.SigmaReference, Scheme: sc}
 	if cfg.OracleBits == 0 {

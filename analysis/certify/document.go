@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -66,9 +67,11 @@ type Document struct {
 	SampledDeltaCMax *float64 `json:"sampled_delta_c_max_log2,omitempty"`
 	GapBits          *float64 `json:"gap_bits,omitempty"`
 	// After AddChosen: the attempts run on hashed points chosen for the
-	// key (CheckChosen), the largest delta_c they measured and the
-	// bound's distance above it.
+	// key (CheckChosen), the deviation z0 their sampler outputs were
+	// fixed at (absent when the sampler drew them), the largest delta_c
+	// they measured and the bound's distance above it.
 	ChosenAttempts  int      `json:"chosen_attempts,omitempty"`
+	ChosenDeviation *int     `json:"chosen_deviation,omitempty"`
 	ChosenDeltaCMax *float64 `json:"chosen_delta_c_max_log2,omitempty"`
 	ChosenGapBits   *float64 `json:"chosen_gap_bits,omitempty"`
 
@@ -107,6 +110,11 @@ func (d *Document) AddSampled(s Sampled) (exceeds bool) {
 // (CheckChosen) and reports whether it exceeds the certificate's bound.
 func (d *Document) AddChosen(s Sampled) (exceeds bool) {
 	d.ChosenAttempts, d.CheckShadow = s.Signatures, string(s.Shadow)
+	d.ChosenDeviation = nil
+	if s.Edge != shadow.Drawn {
+		e := s.Edge
+		d.ChosenDeviation = &e
+	}
 	d.ChosenDeltaCMax, d.ChosenGapBits = d.below(s)
 	return d.Result.Exceeds(s)
 }

@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/certify"
+	"github.com/fprlab/fprlab/analysis/shadow"
 )
 
 // TestDocument: a certificate written by hand becomes the document certify
 // --json prints -- its numbers in log2, the stage shares, delta_sigma 0 as
 // null, the key -- and AddSampled records the sampled maximum and the gap,
-// and says when the sample exceeds the bound.
+// and says when the sample exceeds the bound; AddChosen likewise, with
+// the chosen attempts' sample deviation.
 func TestDocument(t *testing.T) {
 	r := &certify.Result{
 		DeltaCBound: 0x1p-30, DeltaSigma: 0, DeltaSigmaLeaf: 7, SumBound: 0x1p-30, Proven: false,
@@ -34,6 +36,14 @@ func TestDocument(t *testing.T) {
 	if !d.AddSampled(certify.Sampled{Signatures: 8, DeltaCMax: -29}) {
 		t.Error("a sample 2^-29 above a bound of 2^-30 is not reported")
 	}
+	// Chosen attempts: the deviation their samples were fixed at, absent
+	// when the sampler drew them.
+	if d.AddChosen(certify.Sampled{Signatures: 20, DeltaCMax: -31, Edge: shadow.Drawn}) || d.ChosenDeviation != nil || *d.ChosenGapBits != 1 {
+		t.Errorf("chosen attempts, samples drawn: %+v", d)
+	}
+	if !d.AddChosen(certify.Sampled{Signatures: 20, DeltaCMax: -28, Edge: 18}) || d.ChosenDeviation == nil || *d.ChosenDeviation != 18 || *d.ChosenGapBits != -2 {
+		t.Errorf("chosen attempts at z0 = 18, 2^-28 above a bound of 2^-30: %+v", d)
+	}
 
 	b, err := json.Marshal(d)
 	if err != nil {
@@ -46,6 +56,7 @@ func TestDocument(t *testing.T) {
 	for k, want := range map[string]any{
 		"backend": "native", "params": 512.0, "delta_c_bound_log2": -30.0, "delta_sigma_log2": nil, "delta_sigma_leaf": 7.0,
 		"gap_bits": -1.0, "sampled_delta_c_max_log2": -29.0, "signatures": 8.0,
+		"chosen_attempts": 20.0, "chosen_deviation": 18.0, "chosen_delta_c_max_log2": -28.0, "chosen_gap_bits": -2.0,
 	} {
 		if got, ok := m[k]; !ok || got != want {
 			t.Errorf("%s: %v (present %v), want %v", k, got, ok, want)

@@ -46,8 +46,12 @@ func WriteText(w io.Writer, rs []Document) error {
 				maxText(r.SampledDeltaCMax), plural(r.Signatures, "signature"), r.CheckShadow, gapText(r.GapBits))
 		}
 		if r.ChosenAttempts > 0 {
-			fmt.Fprintf(w, "  chosen hashed points:    %s, maximum over %s on %s chosen for the key's largest targets, %s shadow%s\n",
-				maxText(r.ChosenDeltaCMax), plural(r.ChosenAttempts, "attempt"), plural(min(r.ChosenAttempts, ChosenPoints), "hashed point"), r.CheckShadow, gapText(r.ChosenGapBits))
+			samples := "samples drawn"
+			if r.ChosenDeviation != nil {
+				samples = fmt.Sprintf("samples %d to %d from their centres (z0 = %d)", *r.ChosenDeviation, *r.ChosenDeviation+1, *r.ChosenDeviation)
+			}
+			fmt.Fprintf(w, "  chosen hashed points:    %s, maximum over %s on %s chosen for the key's largest targets, %s, %s shadow%s\n",
+				maxText(r.ChosenDeltaCMax), plural(r.ChosenAttempts, "attempt"), plural(min(r.ChosenAttempts, ChosenPoints), "hashed point"), samples, r.CheckShadow, gapText(r.ChosenGapBits))
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))
 		fmt.Fprintf(w, "  error model: %s; exact side oracle:%d; %.2f s\n", r.ErrorModel, DefaultOracleBits, r.Seconds)

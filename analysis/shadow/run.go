@@ -169,8 +169,9 @@ type runner interface {
 	keygen(logn uint, rng *sha3.SHAKE, index int) (*falcon.PrivateKey, *Record, error)
 	// sign signs msg shadowed.
 	sign(sk *falcon.PrivateKey, msg []byte, rng *sha3.SHAKE, index, key int) (*Record, error)
-	// attempt runs one signing attempt of the hashed point hm shadowed.
-	attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, index int) (*Record, error)
+	// attempt runs one signing attempt of the hashed point hm shadowed,
+	// with edge samples at deviation edge unless edge is Drawn.
+	attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, edge, index int) (*Record, error)
 	// kat runs one KAT record with shadowed signing (and shadowed key
 	// generation when the backend generates keys).
 	kat(logn uint, req falcon.KATRecord, shadowKeys bool, kbName string) (kg, sig *Record, err error)
@@ -279,7 +280,7 @@ func (r *pairRunner[F, X, A, AX]) sign(sk *falcon.PrivateKey, msg []byte, rng *s
 	return rec, nil
 }
 
-func (r *pairRunner[F, X, A, AX]) attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, index int) (*Record, error) {
+func (r *pairRunner[F, X, A, AX]) attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, edge, index int) (*Record, error) {
 	at, ok := r.scheme.(scheme.Attempter)
 	if !ok {
 		return nil, fmt.Errorf("shadow: scheme %s cannot sign a chosen hashed point", r.scheme.Name())
@@ -289,6 +290,12 @@ func (r *pairRunner[F, X, A, AX]) attempt(sk *falcon.PrivateKey, hm []uint16, se
 	}
 	t0 := time.Now()
 	pb, o := r.instance("signature", index, 0)
+	if edge != Drawn {
+		var err error
+		if pb, err = falcon.WithEdgeSamples(pb, edge); err != nil {
+			return nil, err
+		}
+	}
 	if err := at.SignAttempt(pb, sk, hm, seed); err != nil {
 		return nil, err
 	}
@@ -699,14 +706,23 @@ func (s *Signer) Sign(sk *falcon.PrivateKey, j int) (*Record, error) {
 	return s.r.sign(sk, Message(s.cfg.Seed, j), derive("signature", s.cfg.Seed, j), j, 0)
 }
 
+// Drawn, as Signer.Attempt's edge, lets the sampler draw its outputs as
+// signing does.
+const Drawn = -1
+
 // Attempt shadows one signing attempt of the hashed point hm (n values
 // in [0, q)) with sk, its sampler seeded with seed (the scheme's
 // scheme.Attempter), and returns its record. The attempt's signature is
 // not kept or verified: the record is what the attempt's floating-point
 // signing computed against the exact side, whether or not the scheme
 // would have kept it. hm need not come from the scheme's hash: this is
-// how the analysis signs hashed points of its own choosing.
-func (s *Signer) Attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte) (*Record, error) {
+// how the analysis signs hashed points of its own choosing. With edge
+// other than Drawn, every sampler output is fixed at deviation edge from
+// its centre, the base sampler's value z0 = edge in 0 to
+// falcon.MaxBaseSample (falcon.WithEdgeSamples): the largest distances
+// between centres and samples the sampler's support allows, which no
+// drawn attempt meets.
+func (s *Signer) Attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte, edge int) (*Record, error) {
 	if len(hm) != 1<<sk.LogN {
 		return nil, fmt.Errorf("shadow: hashed point of %d values for a key of degree %d", len(hm), 1<<sk.LogN)
 	}
@@ -715,7 +731,7 @@ func (s *Signer) Attempt(sk *falcon.PrivateKey, hm []uint16, seed []byte) (*Reco
 			return nil, fmt.Errorf("shadow: hashed point value %d at %d is not below q = %d", v, i, falcon.Q)
 		}
 	}
-	return s.r.attempt(sk, hm, seed, 0)
+	return s.r.attempt(sk, hm, seed, edge, 0)
 }
 
 // SignMessage shadows the signature of msg with sk from the randomness rng

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -12,6 +13,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/certify"
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -32,6 +34,11 @@ type certifyOptions struct {
 	// CheckChosen is --check-chosen: signing attempts on hashed points
 	// chosen for each key (certify.CheckChosen).
 	CheckChosen int
+	// ChosenDeviation is --chosen-deviation: where the chosen attempts'
+	// samples lie, "drawn" or z0 in 0 to 18 (certify.Check.Edge);
+	// ChosenDeviationSet says it was given.
+	ChosenDeviation    string
+	ChosenDeviationSet bool
 	// CheckShadow is --check-shadow: what --check-signatures and
 	// --check-chosen measure against (oracle or dd).
 	CheckShadow string
@@ -103,8 +110,8 @@ made in binary64, the same key for every P; --json prints {"pstar":
 without the checks), with --check-signatures or --check-chosen
 "check_shadow", with --check-signatures N "signatures",
 "sampled_delta_c_max_log2" and "gap_bits" (bound over sampled maximum), with
---check-chosen N "chosen_attempts", "chosen_delta_c_max_log2" and
-"chosen_gap_bits" (a maximum and its gap are absent when every centre
+--check-chosen N "chosen_attempts", "chosen_deviation" (z0; absent when
+drawn), "chosen_delta_c_max_log2" and "chosen_gap_bits" (a maximum and its gap are absent when every centre
 checked was exact). A sampled delta_c above its bound is a bug (of the
 analysis or of the model) and exits 1. A "not proven"
 verdict alone exits 0 (it is not a "no"), unless --require-proven is given:
@@ -121,11 +128,16 @@ key instead of drawn by the hash: box vectors (every value 0 or q - 1)
 aligned with the roots of unity where the key's basis is largest, which
 make ffSampling's targets -- and the roundings that scale with them --
 several times larger than a hashed message's. No message hashes to them
-except by chance, but the certificate covers them: their largest delta_c is
-a lower bound on the true worst case (over 1,000 attempts per KAT key, 0.5
-to 2.7 bits above as many hashed messages'; with few attempts it can fall
-below them) and checks the bound where its magnitudes are reached. Every attempt
-counts, whether or not the scheme would keep its signature.`
+except by chance, but the certificate covers them. Their samples lie at the
+edge of the sampler's support by default (--chosen-deviation 18: every
+sample z0 = 18 from its centre, 18 to 19 away, where a drawn one is about
+1.5 away), which the certificate covers too, whatever its probability; the
+distances reach the centres through ffSampling's updates. The largest
+delta_c of these attempts is a lower bound on the true worst case and checks
+the bound where its magnitudes are reached (docs/certify.md gives the
+measured figures; with few attempts it can fall below a sample of hashed
+messages). Every attempt counts, whether or not the scheme would keep its
+signature.`
 
 func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &certifyOptions{}
@@ -137,6 +149,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Interactive = s.ErrIsTerminal
 			opts.KeysSet, opts.ErrorModelSet = cmd.Flags().Changed("keys"), cmd.Flags().Changed("error-model")
+			opts.ChosenDeviationSet = cmd.Flags().Changed("chosen-deviation")
 			return runCertify(opts, s)
 		},
 	}
@@ -152,6 +165,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's shadow (--check-shadow) and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.IntVar(&opts.CheckChosen, "check-chosen", 0, "also run `N` signing attempts per key on hashed points chosen for its largest targets (see above) and print their largest delta_c beside the bound (exit 1 if it exceeds the bound)")
+	f.StringVar(&opts.ChosenDeviation, "chosen-deviation", strconv.Itoa(falcon.MaxBaseSample), "where the samples of --check-chosen's attempts lie: `Z0`, every sample z0 = Z0 (0 to 18) from its centre, or drawn (by the sampler, as signing draws them)")
 	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "`KIND`, the exact side of --check-signatures and --check-chosen: oracle (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
 	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures and --check-chosen on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
@@ -164,10 +178,25 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 type certifyPlan struct {
 	logn     uint
 	from, to int // --kat-records
-	jobs     []certify.Job
-	sc       scheme.Scheme
+	// edge is --chosen-deviation (shadow.Drawn for drawn).
+	edge int
+	jobs []certify.Job
+	sc   scheme.Scheme
 	// campaign holds the seeded keys' campaign (--keys).
 	campaign shadow.Config
+}
+
+// chosenDeviation parses --chosen-deviation: "drawn" (shadow.Drawn) or an
+// integer z0 of the base sampler's support.
+func chosenDeviation(s string) (int, error) {
+	if s == "drawn" {
+		return shadow.Drawn, nil
+	}
+	z0, err := strconv.Atoi(s)
+	if err != nil || z0 < 0 || z0 > falcon.MaxBaseSample {
+		return 0, fmt.Errorf("--chosen-deviation %q: want drawn or an integer 0 to %d (the base sampler's support)", s, falcon.MaxBaseSample)
+	}
+	return z0, nil
 }
 
 // certifyConfig validates the flags.
@@ -177,6 +206,12 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	}
 	if opts.CheckChosen < 0 || opts.CheckChosen > 10_000_000 {
 		return plan, fmt.Errorf("--check-chosen %d: want 0 to 10000000", opts.CheckChosen)
+	}
+	if plan.edge, err = chosenDeviation(opts.ChosenDeviation); err != nil {
+		return plan, err
+	}
+	if opts.ChosenDeviationSet && opts.CheckChosen == 0 {
+		return plan, errors.New("--chosen-deviation: it places the samples of --check-chosen's attempts, which is not given")
 	}
 	switch shadow.Kind(opts.CheckShadow) {
 	case shadow.ShadowOracle:
@@ -283,7 +318,7 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 	if opts.PStar {
 		return runCertifyPStar(opts, s, logn, plan.sc, keysFor)
 	}
-	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Shadow: shadow.Kind(opts.CheckShadow)}
+	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Edge: plan.edge, Shadow: shadow.Kind(opts.CheckShadow)}
 	if opts.Progress || opts.Interactive {
 		check.Progress = func(b arith.Backend, k certify.KeyRef, what string) func(done, total int) {
 			if what == "chosen" {

@@ -178,6 +178,9 @@ func TestCertifyCheckSignatures(t *testing.T) {
 		{[]string{"--backend", "vprec:200", "--check-chosen", "2", "--check-shadow", "dd"}, "--check-shadow dd (106 bits) is not 24 bits wider than vprec:200 (200 bits): the sampled delta_c would be the shadow's own error, not the backend's; use --check-shadow oracle"},
 		{[]string{"--backend", "vprec:240", "--check-signatures", "2"}, "--check-shadow oracle (256 bits) is not 24 bits wider than vprec:240 (240 bits)"},
 		{[]string{"--pstar", "--check-chosen", "2"}, "excludes --backend, --error-model, --check-signatures, --check-chosen"},
+		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "19"}, `--chosen-deviation "19": want drawn or an integer 0 to 18 (the base sampler's support)`},
+		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "edge"}, `--chosen-deviation "edge": want drawn or an integer 0 to 18`},
+		{[]string{"--backend", "native", "--chosen-deviation", "drawn"}, "--chosen-deviation: it places the samples of --check-chosen's attempts, which is not given"},
 		{[]string{"--backend", "native", "--check-signatures", "3", "--check-shadow", "mpfr"}, `--check-shadow "mpfr": want oracle or dd`},
 	} {
 		code, _, errs := runCLI(t, append([]string{"certify", "--params", "512", "--kat-records", "0:1"}, c.args...)...)
@@ -187,8 +190,10 @@ func TestCertifyCheckSignatures(t *testing.T) {
 	}
 }
 
-// --check-chosen runs attempts on hashed points chosen for the key and
-// prints their largest delta_c beside the bound, in text and JSON.
+// --check-chosen runs attempts on hashed points chosen for the key, their
+// samples at the edge of the support (z0 = 18) unless --chosen-deviation
+// says otherwise, and prints their largest delta_c beside the bound, in
+// text and JSON.
 func TestCertifyCheckChosen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("certifies a key twice and signs under the dd shadow (about 5 s): run without -short")
@@ -199,6 +204,7 @@ func TestCertifyCheckChosen(t *testing.T) {
 			Bound    float64  `json:"delta_c_bound_log2"`
 			Shadow   string   `json:"check_shadow"`
 			Attempts int      `json:"chosen_attempts"`
+			Dev      *int     `json:"chosen_deviation"`
 			Chosen   *float64 `json:"chosen_delta_c_max_log2"`
 			Gap      *float64 `json:"chosen_gap_bits"`
 			Sampled  *float64 `json:"sampled_delta_c_max_log2"`
@@ -208,15 +214,24 @@ func TestCertifyCheckChosen(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, document:\n%s", code, errs, out)
 	}
 	r := doc.Results[0]
-	if r.Attempts != 4 || r.Shadow != "dd" || r.Chosen == nil || r.Gap == nil || *r.Gap <= 0 || *r.Chosen < -60 || r.Bound-*r.Chosen != *r.Gap || r.Sampled != nil {
+	if r.Attempts != 4 || r.Dev == nil || *r.Dev != 18 || r.Shadow != "dd" || r.Chosen == nil || r.Gap == nil || *r.Gap <= 0 || *r.Chosen < -60 || r.Bound-*r.Chosen != *r.Gap || r.Sampled != nil {
 		t.Errorf("document:\n%s", out)
 	}
 	if !strings.Contains(errs, "certify: native, KAT key 0: --check-chosen: 4/4 attempts") {
 		t.Errorf("--progress: stderr %q", errs)
 	}
 	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "2", "--check-shadow", "dd")
-	if code != 0 || !strings.Contains(out, "chosen hashed points:") || !strings.Contains(out, "maximum over 2 attempts on 2 hashed points chosen for the key's largest targets, dd shadow: the bound is") {
+	if code != 0 || !strings.Contains(out, "chosen hashed points:") || !strings.Contains(out, "maximum over 2 attempts on 2 hashed points chosen for the key's largest targets, samples 18 to 19 from their centres (z0 = 18), dd shadow: the bound is") {
 		t.Errorf("text: exit %d, stderr %q, output:\n%s", code, errs, out)
+	}
+	// Drawn samples: no deviation in the document, "samples drawn" in text.
+	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "2", "--chosen-deviation", "drawn", "--check-shadow", "dd", "--json")
+	if code != 0 || strings.Contains(out, "chosen_deviation") || !strings.Contains(out, `"chosen_attempts": 2`) {
+		t.Errorf("--chosen-deviation drawn: exit %d, stderr %q, document:\n%s", code, errs, out)
+	}
+	code, out, errs = runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "2", "--chosen-deviation", "drawn", "--check-shadow", "dd")
+	if code != 0 || !strings.Contains(out, "chosen for the key's largest targets, samples drawn, dd shadow") {
+		t.Errorf("--chosen-deviation drawn, text: exit %d, stderr %q, output:\n%s", code, errs, out)
 	}
 }
 
