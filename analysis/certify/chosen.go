@@ -35,6 +35,17 @@ import (
 // magnitudes are reached. No message hashes to such
 // a point except by chance (the hash is what keeps signers from choosing
 // it); the certificate covers it all the same.
+//
+// The certificate also covers every output of the sampler in its support,
+// |z - mu| up to 19, where a drawn sample lies about 1.5 from its centre;
+// the distances t - z reach the centres below through the updates t0 +
+// (t1 - z1) l10 and set the magnitudes of the merges. So the attempts can
+// also fix their samples at the edge of the support (Check.Edge,
+// falcon.WithEdgeSamples): z0 = 18 at every call, a sign drawn. Such
+// samples have a vanishing probability -- BerExp accepts z0 = 18 with a
+// probability below 2^-64, and some leaves not at all -- but they are in
+// the support the certificate is stated for, and they raise the measured
+// error by about a bit (docs/certify.md).
 
 // Chosen points: the chosenRoots roots of unity where the key's basis is
 // largest, each at chosenPhases phases.

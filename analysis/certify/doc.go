@@ -226,10 +226,12 @@
 // roundings, typical targets and samples close to their centres.
 //
 // Part of that distance is not slack but the difference between the
-// hashed points a hash draws and those the bound must cover. CheckChosen
-// signs hashed points chosen for the key (chosen.go), whose targets are
-// three to four times larger than any hashed message's: their delta_c
-// lies 0.5 to 2.7 bits above that of as many hashed messages, per key, so
-// the true worst case lies at least that far above the samples; the
-// bound stays 7.8 to 9.2 bits above it for binary64 (docs/certify.md).
+// inputs a signer meets and those the bound must cover. CheckChosen signs
+// hashed points chosen for the key (chosen.go), whose targets are three
+// to four times larger than any hashed message's, with every sample at
+// the edge of the sampler's support (z0 = 18, falcon.WithEdgeSamples):
+// their delta_c lies 1.3 to 3.5 bits above that of as many hashed
+// messages, per key, so the true worst case lies at least that far above
+// the samples; the bound stays 7.4 to 8.2 bits above it for binary64
+// (docs/certify.md).
 package certify
