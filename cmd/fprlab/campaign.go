@@ -160,15 +160,10 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams
 	if err != nil {
 		return errors.New("--submit: sbatch is not on PATH")
 	}
-	jid, err := exec.CommandContext(ctx, sbatch, "--parsable", sp).Output()
+	id, mid, err := campaign.Submit(ctx, sbatch, sp, mp)
 	if err != nil {
-		return fmt.Errorf("sbatch %s: %w", sp, err)
+		return err
 	}
-	id := strings.TrimSpace(strings.SplitN(string(jid), ";", 2)[0])
-	mid, err := exec.CommandContext(ctx, sbatch, "--parsable", "--dependency=afterok:"+id, mp).Output()
-	if err != nil {
-		return fmt.Errorf("sbatch %s: %w", mp, err)
-	}
-	fmt.Fprintf(s.Out, "submitted: array job %s, merge job %s\n", id, strings.TrimSpace(string(mid)))
+	fmt.Fprintf(s.Out, "submitted: array job %s, merge job %s\n", id, mid)
 	return nil
 }
