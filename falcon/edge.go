@@ -14,7 +14,8 @@ import (
 // floating-point error of signing that holds for every output of the
 // sampler (package analysis/certify) must cover every such z, the largest
 // deviations |z - mu| included, which a drawn signature almost never meets
-// (z0 >= 8 has probability below 10^-5 per call). An instance with edge
+// (the base sampler draws z0 >= 9 with probability below 2 10^-6, z0 = 18
+// with probability 2^-72). An instance with edge
 // samples fixes z0 at a chosen value instead of drawing and testing it:
 // every call returns floor(mu) + b + (2b - 1) dev, b still read from the
 // sampler's generator, so the rest of the attempt -- the centres, the

@@ -42,10 +42,10 @@ import (
 // (t1 - z1) l10 and set the magnitudes of the merges. So the attempts can
 // also fix their samples at the edge of the support (Check.Edge,
 // falcon.WithEdgeSamples): z0 = 18 at every call, a sign drawn. Such
-// samples have a vanishing probability -- BerExp accepts z0 = 18 with a
-// probability below 2^-64, and some leaves not at all -- but they are in
-// the support the certificate is stated for, and they raise the measured
-// error by about a bit (docs/certify.md).
+// samples have a vanishing probability -- the base sampler draws z0 = 18
+// with probability 2^-72, and BerExp may still reject it -- but they are
+// in the support the certificate is stated for, and they raise the
+// measured error by about a bit (docs/certify.md).
 
 // Chosen points: the chosenRoots roots of unity where the key's basis is
 // largest, each at chosenPhases phases.

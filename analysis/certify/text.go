@@ -42,7 +42,7 @@ func WriteText(w io.Writer, rs []Document) error {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))
 		}
 		if r.Signatures > 0 {
-			fmt.Fprintf(w, "  sampled delta_c:         %s, maximum over %s under the %s shadow%s\n",
+			fmt.Fprintf(w, "  sampled delta_c:        %s, maximum over %s under the %s shadow%s\n",
 				maxText(r.SampledDeltaCMax), plural(r.Signatures, "signature"), r.CheckShadow, gapText(r.GapBits))
 		}
 		if r.ChosenAttempts > 0 {
@@ -50,7 +50,7 @@ func WriteText(w io.Writer, rs []Document) error {
 			if r.ChosenDeviation != nil {
 				samples = fmt.Sprintf("samples %d to %d from their centres (z0 = %d)", *r.ChosenDeviation, *r.ChosenDeviation+1, *r.ChosenDeviation)
 			}
-			fmt.Fprintf(w, "  chosen hashed points:    %s, maximum over %s on %s chosen for the key's largest targets, %s, %s shadow%s\n",
+			fmt.Fprintf(w, "  chosen hashed points:   %s, maximum over %s on %s chosen for the key's largest targets, %s, %s shadow%s\n",
 				maxText(r.ChosenDeltaCMax), plural(r.ChosenAttempts, "attempt"), plural(min(r.ChosenAttempts, ChosenPoints), "hashed point"), samples, r.CheckShadow, gapText(r.ChosenGapBits))
 		}
 		fmt.Fprintf(w, "  where the bound comes from: %s\n", strings.Join(parts, ", "))

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,6 +43,8 @@ type certifyOptions struct {
 	// CheckShadow is --check-shadow: what --check-signatures and
 	// --check-chosen measure against (oracle or dd).
 	CheckShadow string
+	// CheckShadowSet says --check-shadow was given.
+	CheckShadowSet bool
 	// Progress forces progress lines of the signature checks;
 	// Interactive shows them (stderr is a terminal).
 	Progress, Interactive bool
@@ -89,7 +92,7 @@ key's values are read from one of its own signing attempts (FN-DSA builds
 its tree with a self-adjoint LDL and normalises the leaves with its own
 1/sigma table, which both sides take as exact, as compare's shadow does);
 the analysed operations and the sampler's support are the same for every
-scheme (the 2026 draft's base sampler has the same 19 values). --keys K
+scheme (the 2026 draft's base sampler has the same support, z0 in 0 to 18). --keys K
 --seed S are then the keys compare --scheme signs with (--key-source as
 compare's); --kat-records, the NIST KAT's keys, are round 3's only.
 
@@ -109,7 +112,8 @@ made in binary64, the same key for every P; --json prints {"pstar":
 "bound_log2" and "share"), "error_model", "seconds" (the certificate's,
 without the checks), with --check-signatures or --check-chosen
 "check_shadow", with --check-signatures N "signatures",
-"sampled_delta_c_max_log2" and "gap_bits" (bound over sampled maximum), with
+"sampled_delta_c_max_log2" and "gap_bits" (log2 of the bound over the
+sampled maximum; the dd shadow's allowance, below, is not in it), with
 --check-chosen N "chosen_attempts", "chosen_deviation" (z0; absent when
 drawn), "chosen_delta_c_max_log2" and "chosen_gap_bits" (a maximum and its gap are absent when every centre
 checked was exact). A sampled delta_c above its bound is a bug (of the
@@ -150,6 +154,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 			opts.Interactive = s.ErrIsTerminal
 			opts.KeysSet, opts.ErrorModelSet = cmd.Flags().Changed("keys"), cmd.Flags().Changed("error-model")
 			opts.ChosenDeviationSet = cmd.Flags().Changed("chosen-deviation")
+			opts.CheckShadowSet = cmd.Flags().Changed("check-shadow")
 			return runCertify(opts, s)
 		},
 	}
@@ -165,7 +170,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.ErrorModel, "error-model", "", "declared per-operation error model `rel=2^-P[,abs=2^-E]` (required for backends without a built-in one; replaces it otherwise)")
 	f.IntVar(&opts.CheckSignatures, "check-signatures", 0, "also sign `N` messages per key under compare's shadow (--check-shadow) and print the sampled maximum of delta_c beside the bound (exit 1 if it exceeds the bound)")
 	f.IntVar(&opts.CheckChosen, "check-chosen", 0, "also run `N` signing attempts per key on hashed points chosen for its largest targets (see above) and print their largest delta_c beside the bound (exit 1 if it exceeds the bound)")
-	f.StringVar(&opts.ChosenDeviation, "chosen-deviation", strconv.Itoa(falcon.MaxBaseSample), "where the samples of --check-chosen's attempts lie: `Z0`, every sample z0 = Z0 (0 to 18) from its centre, or drawn (by the sampler, as signing draws them)")
+	f.StringVar(&opts.ChosenDeviation, "chosen-deviation", strconv.Itoa(falcon.MaxBaseSample), "where the samples of --check-chosen's attempts lie: `Z0`, the base sampler's value fixed at z0 = Z0 (0 to 18), every sample Z0 to Z0 + 1 from its centre; or drawn (by the sampler, as signing draws them)")
 	f.StringVar(&opts.CheckShadow, "check-shadow", "oracle", "`KIND`, the exact side of --check-signatures and --check-chosen: oracle (the certificate's own, 256 bits) or dd (double-double, about 13 times faster; its own certified bound, doubled, is added to the bound checked; not for --backend dd)")
 	f.BoolVar(&opts.Progress, "progress", false, "show the progress of --check-signatures and --check-chosen on stderr (default: when stderr is a terminal)")
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
@@ -186,6 +191,10 @@ type certifyPlan struct {
 	campaign shadow.Config
 }
 
+// decimal is an unsigned decimal integer without a sign, a leading zero
+// or blanks.
+var decimal = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
+
 // chosenDeviation parses --chosen-deviation: "drawn" (shadow.Drawn) or an
 // integer z0 of the base sampler's support.
 func chosenDeviation(s string) (int, error) {
@@ -193,7 +202,7 @@ func chosenDeviation(s string) (int, error) {
 		return shadow.Drawn, nil
 	}
 	z0, err := strconv.Atoi(s)
-	if err != nil || z0 < 0 || z0 > falcon.MaxBaseSample {
+	if !decimal.MatchString(s) || err != nil || z0 < 0 || z0 > falcon.MaxBaseSample {
 		return 0, fmt.Errorf("--chosen-deviation %q: want drawn or an integer 0 to %d (the base sampler's support)", s, falcon.MaxBaseSample)
 	}
 	return z0, nil
@@ -211,14 +220,14 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		return plan, err
 	}
 	if opts.ChosenDeviationSet && opts.CheckChosen == 0 {
-		return plan, errors.New("--chosen-deviation: it places the samples of --check-chosen's attempts, which is not given")
+		return plan, errors.New("--chosen-deviation places the samples of --check-chosen's attempts: give --check-chosen N with N > 0")
+	}
+	if opts.CheckShadowSet && opts.CheckSignatures == 0 && opts.CheckChosen == 0 {
+		return plan, fmt.Errorf("--check-shadow %s: it is the exact side of --check-signatures and --check-chosen: give one of them with N > 0", opts.CheckShadow)
 	}
 	switch shadow.Kind(opts.CheckShadow) {
 	case shadow.ShadowOracle:
 	case shadow.ShadowDD:
-		if opts.CheckSignatures == 0 && opts.CheckChosen == 0 {
-			return plan, errors.New("--check-shadow dd: it is the exact side of --check-signatures and --check-chosen, neither of which is given")
-		}
 		if slices.Contains(campaign.SplitBackends(opts.Backends), "dd") {
 			return plan, errors.New("--check-shadow dd cannot check --backend dd (it would measure dd against itself): use --check-shadow oracle")
 		}

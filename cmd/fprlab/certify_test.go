@@ -173,14 +173,18 @@ func TestCertifyCheckSignatures(t *testing.T) {
 		want string
 	}{
 		{[]string{"--backend", "native,dd", "--check-signatures", "3", "--check-shadow", "dd"}, "cannot check --backend dd"},
-		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-signatures and --check-chosen, neither of which is given"},
+		{[]string{"--backend", "native", "--check-shadow", "dd"}, "--check-shadow dd: it is the exact side of --check-signatures and --check-chosen: give one of them with N > 0"},
+		{[]string{"--backend", "native", "--check-shadow", "oracle", "--check-chosen", "0"}, "--check-shadow oracle: it is the exact side of --check-signatures and --check-chosen"},
 		{[]string{"--backend", "native", "--check-chosen", "-2"}, "--check-chosen -2: want 0 to 10000000"},
 		{[]string{"--backend", "vprec:200", "--check-chosen", "2", "--check-shadow", "dd"}, "--check-shadow dd (106 bits) is not 24 bits wider than vprec:200 (200 bits): the sampled delta_c would be the shadow's own error, not the backend's; use --check-shadow oracle"},
 		{[]string{"--backend", "vprec:240", "--check-signatures", "2"}, "--check-shadow oracle (256 bits) is not 24 bits wider than vprec:240 (240 bits)"},
 		{[]string{"--pstar", "--check-chosen", "2"}, "excludes --backend, --error-model, --check-signatures, --check-chosen"},
 		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "19"}, `--chosen-deviation "19": want drawn or an integer 0 to 18 (the base sampler's support)`},
 		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "edge"}, `--chosen-deviation "edge": want drawn or an integer 0 to 18`},
-		{[]string{"--backend", "native", "--chosen-deviation", "drawn"}, "--chosen-deviation: it places the samples of --check-chosen's attempts, which is not given"},
+		{[]string{"--backend", "native", "--chosen-deviation", "drawn"}, "--chosen-deviation places the samples of --check-chosen's attempts: give --check-chosen N with N > 0"},
+		{[]string{"--backend", "native", "--check-chosen", "0", "--chosen-deviation", "7"}, "give --check-chosen N with N > 0"},
+		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "+18"}, `--chosen-deviation "+18": want drawn or an integer 0 to 18`},
+		{[]string{"--backend", "native", "--check-chosen", "2", "--chosen-deviation", "018"}, `--chosen-deviation "018": want drawn or an integer 0 to 18`},
 		{[]string{"--backend", "native", "--check-signatures", "3", "--check-shadow", "mpfr"}, `--check-shadow "mpfr": want oracle or dd`},
 	} {
 		code, _, errs := runCLI(t, append([]string{"certify", "--params", "512", "--kat-records", "0:1"}, c.args...)...)
