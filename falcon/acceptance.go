@@ -48,32 +48,16 @@ type AcceptanceObserver[F any] interface {
 	Acceptance(x, ccs F, words []uint64, accept bool)
 }
 
-// acceptanceSetter is implemented by *Instance.
-type acceptanceSetter interface {
-	withAcceptance(acc Acceptance) any
-}
-
 // WithAcceptance returns b with its sampler's acceptance test replaced by
 // acc (nil restores BerExp). b must come from Instantiate: the acceptance
 // belongs to the instance, beside its observer.
 func WithAcceptance(b arith.Backend, acc Acceptance) (arith.Backend, error) {
-	in, ok := b.Impl.(acceptanceSetter)
-	if !ok {
-		return b, fmt.Errorf("falcon: backend %q is not instantiated (falcon.Instantiate): an acceptance test can only be installed in an Instance", b.Name)
-	}
 	if acc != nil {
 		if w := acc.Words(); w < 1 || w > MaxAcceptanceWords {
 			return b, fmt.Errorf("falcon: acceptance %q draws %d words per decision, want 1 to %d", acc.Name(), w, MaxAcceptanceWords)
 		}
 	}
-	b.Impl = in.withAcceptance(acc)
-	return b, nil
-}
-
-func (in *Instance[F, A]) withAcceptance(acc Acceptance) any {
-	c := *in
-	c.acc = acc
-	return &c
+	return withInstanceOption(b, "an acceptance test", func(o *instanceOptions) { o.acc = acc })
 }
 
 // setAcceptance installs acc (nil for BerExp) and, when the observer

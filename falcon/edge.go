@@ -37,30 +37,14 @@ type edgeSamples struct {
 	dev int32
 }
 
-// edgeSetter is implemented by *Instance.
-type edgeSetter interface {
-	withEdgeSamples(e edgeSamples) any
-}
-
 // WithEdgeSamples returns b with its sampler replaced by one that returns
 // floor(mu) + b + (2b - 1) dev at every call (see above), dev in [0,
 // MaxBaseSample]. b must come from Instantiate.
 func WithEdgeSamples(b arith.Backend, dev int) (arith.Backend, error) {
-	in, ok := b.Impl.(edgeSetter)
-	if !ok {
-		return b, fmt.Errorf("falcon: backend %q is not instantiated (falcon.Instantiate): edge samples can only be set in an Instance", b.Name)
-	}
 	if dev < 0 || dev > MaxBaseSample {
 		return b, fmt.Errorf("falcon: edge sample deviation %d outside the base sampler's support 0 to %d", dev, MaxBaseSample)
 	}
-	b.Impl = in.withEdgeSamples(edgeSamples{on: true, dev: int32(dev)})
-	return b, nil
-}
-
-func (in *Instance[F, A]) withEdgeSamples(e edgeSamples) any {
-	c := *in
-	c.edge = e
-	return &c
+	return withInstanceOption(b, "edge samples", func(o *instanceOptions) { o.edge = edgeSamples{on: true, dev: int32(dev)} })
 }
 
 // edgeSample is the sampler's call with edge samples: z0 = dev, b one bit

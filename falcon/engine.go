@@ -40,10 +40,40 @@ func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
 // forwards to A), so other tools can use the same Backend.
 type Instance[F any, A arith.Arith[F]] struct {
 	arith.Forward[F]
-	a    A
-	obs  Observer[F]
+	a   A
+	obs Observer[F]
+	instanceOptions
+}
+
+// instanceOptions are the choices an Instance makes for the runs of its
+// engine besides the arithmetic and the observer: they replace parts of
+// SamplerZ (WithAcceptance, WithEdgeSamples).
+type instanceOptions struct {
 	acc  Acceptance  // see WithAcceptance
 	edge edgeSamples // see WithEdgeSamples
+}
+
+// optionSetter is implemented by *Instance.
+type optionSetter interface {
+	withOptions(set func(*instanceOptions)) any
+}
+
+// withInstanceOption returns b with set applied to a copy of its
+// Instance's options; what names the option in the error when b is no
+// Instance.
+func withInstanceOption(b arith.Backend, what string, set func(*instanceOptions)) (arith.Backend, error) {
+	in, ok := b.Impl.(optionSetter)
+	if !ok {
+		return b, fmt.Errorf("falcon: backend %q is not instantiated (falcon.Instantiate): %s can only be set in an Instance", b.Name, what)
+	}
+	b.Impl = in.withOptions(set)
+	return b, nil
+}
+
+func (in *Instance[F, A]) withOptions(set func(*instanceOptions)) any {
+	c := *in
+	set(&c.instanceOptions)
+	return &c
 }
 
 // Instantiate returns b with its Impl replaced by an Instance of a with
