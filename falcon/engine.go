@@ -24,9 +24,9 @@ type engineOf[F any, A arith.Arith[F]] struct {
 	a   A
 	b   arith.Backend
 	obs Observer[F]
-	acc Acceptance // nil: the reference's BerExp
-	// edge fixes the sampler's z0 (edge.go); off by default.
-	edge edgeSamples
+	// The Instance's options (none for a registered backend: the
+	// reference's BerExp, drawn samples).
+	instanceOptions
 }
 
 func (e *engineOf[F, A]) backend() arith.Backend { return e.b }
@@ -84,7 +84,7 @@ func Instantiate[F any, A arith.Arith[F]](b arith.Backend, a A, obs Observer[F])
 }
 
 func (in *Instance[F, A]) engine(b arith.Backend) engine {
-	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, acc: in.acc, edge: in.edge}
+	return &engineOf[F, A]{a: in.a, b: b, obs: in.obs, instanceOptions: in.instanceOptions}
 }
 
 // instantiated is implemented by *Instance.

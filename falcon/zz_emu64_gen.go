@@ -54,9 +54,9 @@ type engineOfEmu64 struct {
 	a   emu64.Arith
 	b   arith.Backend
 	obs Observer[emu64.FPR]
-	acc Acceptance // nil: the reference's BerExp
-	// edge fixes the sampler's z0 (edge.go); off by default.
-	edge edgeSamples
+	// The Instance's options (none for a registered backend: the
+	// reference's BerExp, drawn samples).
+	instanceOptions
 }
 
 // backend is the emu64 copy of engineOf.backend (engine.go).

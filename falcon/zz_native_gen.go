@@ -54,9 +54,9 @@ type engineOfNative struct {
 	a   native.Arith
 	b   arith.Backend
 	obs Observer[float64]
-	acc Acceptance // nil: the reference's BerExp
-	// edge fixes the sampler's z0 (edge.go); off by default.
-	edge edgeSamples
+	// The Instance's options (none for a registered backend: the
+	// reference's BerExp, drawn samples).
+	instanceOptions
 }
 
 // backend is the native copy of engineOf.backend (engine.go).

@@ -48,9 +48,9 @@ type engineOfTriword struct {
 	a   triword.Arith
 	b   arith.Backend
 	obs Observer[triword.TW]
-	acc Acceptance // nil: the reference's BerExp
-	// edge fixes the sampler's z0 (edge.go); off by default.
-	edge edgeSamples
+	// The Instance's options (none for a registered backend: the
+	// reference's BerExp, drawn samples).
+	instanceOptions
 }
 
 // backend is the triword copy of engineOf.backend (engine.go).
