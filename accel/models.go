@@ -241,3 +241,53 @@ func CompareRIPST(logn uint, records int, backend string) (*RIPSTReport, error) 
 func (r *RIPSTReport) Rows() []RIPSTRow {
 	return slices.Concat(r.Table, r.Simulations)
 }
+
+// FPRUnitPhase is one phase of the fpr-unit estimate in cycles, as accel
+// fpru --plot draws it: HORCRUX Table IV's baseline and optimised cycles,
+// and the mean cycles the FPR and FPR_NORM64 calls take in software and
+// with the fpr-unit (mean calls per record times the per-call cost).
+type FPRUnitPhase struct {
+	Phase               string
+	Baseline, Published float64
+	SoftFPR, SoftNorm64 float64
+	ExtFPR, ExtNorm64   float64
+}
+
+// PhaseCycles is the estimate per phase in cycles under the report's
+// per-call costs.
+func (r *FPRUnitReport) PhaseCycles() []FPRUnitPhase {
+	fpr, norm := slices.Index(CycleUnits, "fpr"), slices.Index(CycleUnits, "fpr_norm64")
+	c := r.Cycles
+	var out []FPRUnitPhase
+	for _, p := range r.Model.Phases {
+		f, n := p.Units[fpr].Mean, p.Units[norm].Mean
+		out = append(out, FPRUnitPhase{Phase: p.Phase, Baseline: p.BaselineK * 1e3, Published: p.PublishedK * 1e3,
+			SoftFPR: f * c.SoftFPR, SoftNorm64: n * c.SoftNorm64, ExtFPR: f * c.ExtFPR, ExtNorm64: n * c.ExtNorm64})
+	}
+	return out
+}
+
+// RIPSTPair is one design of the published table beside its simulation,
+// if it has one (accel ripst --plot): the RIPST in ns from the table's
+// formula and from the cycle-level simulation.
+type RIPSTPair struct {
+	Design        string
+	Ns, SimNs     float64
+	HasSimulation bool
+}
+
+// Pairs sets each design of the table beside its simulation, in the
+// table's order.
+func (r *RIPSTReport) Pairs() []RIPSTPair {
+	out := make([]RIPSTPair, 0, len(r.Table))
+	for _, row := range r.Table {
+		p := RIPSTPair{Design: row.Design, Ns: row.RIPSTNs}
+		for _, s := range r.Simulations {
+			if s.Design == row.Design {
+				p.SimNs, p.HasSimulation = s.RIPSTNs, true
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}

@@ -207,3 +207,34 @@ func TestRIPSTReportText(t *testing.T) {
 		t.Errorf("the pipelined design is not simulated on 2 lanes:\n%s", text)
 	}
 }
+
+// TestFPRUnitPhaseCycles: the figure's cycles are the mean calls per
+// record times the per-call costs, and Table IV's kilocycles in cycles.
+func TestFPRUnitPhaseCycles(t *testing.T) {
+	units := make([]UnitStat, len(CycleUnits))
+	for i := range units {
+		units[i] = UnitStat{Unit: CycleUnits[i], Mean: 1000}
+	}
+	units[slices.Index(CycleUnits, "fpr")].Mean = 10
+	units[slices.Index(CycleUnits, "fpr_norm64")].Mean = 2.5
+	res := &FPRUnitReport{Cycles: FPRUnitCycles{SoftFPR: 40, SoftNorm64: 100, ExtFPR: 4, ExtNorm64: 5},
+		Model: &CycleReport{Phases: []PhaseCycles{{Phase: "sign", PhaseFigures: PhaseFigures{BaselineK: 67.5, PublishedK: 48.25}, Units: units}}}}
+	got := res.PhaseCycles()
+	want := []FPRUnitPhase{{Phase: "sign", Baseline: 67500, Published: 48250, SoftFPR: 400, SoftNorm64: 250, ExtFPR: 40, ExtNorm64: 12.5}}
+	if !slices.Equal(got, want) {
+		t.Errorf("PhaseCycles = %+v, want %+v", got, want)
+	}
+}
+
+// TestRIPSTPairs: every design of the table once, in its order, beside
+// its own simulation; a design without one has none.
+func TestRIPSTPairs(t *testing.T) {
+	rep := &RIPSTReport{
+		Table:       []RIPSTRow{{Design: "a", RIPSTNs: 10}, {Design: "b", RIPSTNs: 20}, {Design: "c", RIPSTNs: 30}},
+		Simulations: []RIPSTRow{{Design: "c", RIPSTNs: 33, Simulated: true}, {Design: "a", RIPSTNs: 11, Simulated: true}},
+	}
+	want := []RIPSTPair{{"a", 10, 11, true}, {"b", 20, 0, false}, {"c", 30, 33, true}}
+	if got := rep.Pairs(); !slices.Equal(got, want) {
+		t.Errorf("Pairs = %+v, want %+v", got, want)
+	}
+}

@@ -79,7 +79,11 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *cli.Streams) error 
 	}
 	if opts.Plot != "" {
 		inputs := fmt.Sprintf("mean counts of KAT records 0-%d; cycles per call: FPR %g in software, %g with the fpr-unit; FPR_NORM64 %g, %g", opts.Records-1, c.SoftFPR, c.ExtFPR, c.SoftNorm64, c.ExtNorm64)
-		fig, err := plot.FPRUnit(fpruPhases(res.Model, c), 1<<logn, inputs)
+		var phases []plot.FPRUnitPhase
+		for _, p := range res.PhaseCycles() {
+			phases = append(phases, plot.FPRUnitPhase(p))
+		}
+		fig, err := plot.FPRUnit(phases, 1<<logn, inputs)
 		if err != nil {
 			return err
 		}
@@ -99,16 +103,4 @@ func runAccelFpru(ctx context.Context, opts *fpruOptions, s *cli.Streams) error 
 		return notExactError("the fpr-unit model")
 	}
 	return nil
-}
-
-// fpruPhases are the fpr-unit figure's phases of the fpr-unit model's
-// report (mean counts) under cycle costs c.
-func fpruPhases(rep *accel.CycleReport, c accel.FPRUnitCycles) []plot.FPRUnitPhase {
-	var out []plot.FPRUnitPhase
-	for _, p := range rep.Phases {
-		f, n := p.Units[0].Mean, p.Units[1].Mean
-		out = append(out, plot.FPRUnitPhase{Phase: p.Phase, Baseline: p.BaselineK * 1e3, Published: p.PublishedK * 1e3,
-			SoftFPR: f * c.SoftFPR, SoftNorm64: n * c.SoftNorm64, ExtFPR: f * c.ExtFPR, ExtNorm64: n * c.ExtNorm64})
-	}
-	return out
 }

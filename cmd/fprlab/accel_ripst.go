@@ -80,7 +80,11 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *cli.Streams) error 
 	}
 	if opts.Plot != "" {
 		inputs := fmt.Sprintf("acceptance rate p = %g; simulation: Falcon-%d, %d KAT records, %s", accel.AcceptRate, 1<<logn, opts.Records, opts.Backend)
-		fig, err := plot.RIPST(ripstBars(rep.Rows()), inputs)
+		var bars []plot.RIPSTBar
+		for _, p := range rep.Pairs() {
+			bars = append(bars, plot.RIPSTBar(p))
+		}
+		fig, err := plot.RIPST(bars, inputs)
 		if err != nil {
 			return err
 		}
@@ -92,22 +96,4 @@ func runAccelRipst(_ context.Context, opts *ripstOptions, s *cli.Streams) error 
 		return cli.PrintJSON(s.Out, rep.Rows())
 	}
 	return rep.WriteText(s.Out)
-}
-
-// ripstBars pairs each table row with its simulation, for the plot.
-func ripstBars(rows []accel.RIPSTRow) []plot.RIPSTBar {
-	var bars []plot.RIPSTBar
-	for _, r := range rows {
-		if !r.Simulated {
-			bars = append(bars, plot.RIPSTBar{Design: r.Design, Ns: r.RIPSTNs})
-		}
-	}
-	for _, r := range rows {
-		for i := range bars {
-			if r.Simulated && bars[i].Design == r.Design {
-				bars[i].SimNs, bars[i].HasSimulation = r.RIPSTNs, true
-			}
-		}
-	}
-	return bars
 }

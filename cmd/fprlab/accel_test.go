@@ -90,13 +90,15 @@ func TestAccelRipstJSON(t *testing.T) {
 }
 
 // TestAccelModelsText runs fpru, mult and ffsampling on Falcon-512 record
-// 0 and checks that each model reproduced the record.
+// 0 and checks that each model reproduced the record (and fpru's figure
+// was written).
 func TestAccelModelsText(t *testing.T) {
+	fpruPlot := filepath.Join(t.TempDir(), "fpru")
 	for _, c := range []struct {
 		args []string
 		want []string
 	}{
-		{[]string{"accel", "fpru", "--params", "512", "--records", "1"}, []string{"equals the published record (3357450 instructions)", "records 0 to 0 (1 records", "433929.0", "1.38x", "1.34x", "24.9"}},
+		{[]string{"accel", "fpru", "--params", "512", "--records", "1", "--plot", fpruPlot}, []string{"equals the published record (3357450 instructions)", "records 0 to 0 (1 records", "433929.0", "1.38x", "1.34x", "24.9"}},
 		// 2 signatures of 512 leaves sample 2048 values; 2048 / 3562 = 0.57496.
 		{[]string{"accel", "ripst", "--records", "2"}, []string{"Measured acceptance rate 0.5750 over 3562 attempts (2048 samples), beside the table's p = 0.575752", "22.15 cycles and 185.25 random bits"}},
 		{[]string{"accel", "latency", "--params", "512", "--records", "1"}, []string{"4090.0 transitions", "20442", "512.0 leaf pairs", "1024.0 32-bit words"}},
@@ -110,6 +112,11 @@ func TestAccelModelsText(t *testing.T) {
 			if !strings.Contains(out, w) {
 				t.Errorf("%v: output lacks %q:\n%s", c.args, w, out)
 			}
+		}
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if fi, err := os.Stat(fpruPlot + ext); err != nil || fi.Size() < 1000 {
+			t.Errorf("fpru plot %s: %v", ext, err)
 		}
 	}
 	if testing.Short() {
