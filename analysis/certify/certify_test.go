@@ -1,6 +1,7 @@
 package certify_test
 
 import (
+	"context"
 	"crypto/sha3"
 	"math"
 	"strings"
@@ -103,14 +104,14 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 		if r.Scheme != want {
 			t.Errorf("%s: result of scheme %q, want %q", name, r.Scheme, want)
 		}
-		smp, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness"}, nil)
+		smp, err := certify.CheckSignatures(context.Background(), b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness"}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// The same signatures against the dd shadow: each delta_c is
 		// within dd's distance from the oracle, the slack, of the oracle's
 		// (the maxima too).
-		sdd, err := certify.CheckSignatures(b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
+		sdd, err := certify.CheckSignatures(context.Background(), b, sc, sk, certify.Check{Signatures: sigs, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +124,7 @@ func soundness(t *testing.T, sc scheme.Scheme, sk *falcon.PrivateKey, want strin
 		// Attempts on hashed points chosen for the key, where the
 		// targets are largest, with every sample at the edge of the support
 		// (z0 = 18), under the dd shadow.
-		sch, err := certify.CheckChosen(b, sc, sk, certify.Check{Chosen: sigs, Edge: falcon.MaxBaseSample, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
+		sch, err := certify.CheckChosen(context.Background(), b, sc, sk, certify.Check{Chosen: sigs, Edge: falcon.MaxBaseSample, Seed: "certify-soundness", Shadow: shadow.ShadowDD}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func TestSoundnessPlan(t *testing.T) {
 		t.Errorf("plan:all=vprec:48 bound %g (delta_sigma %g), vprec:48 %g (%g)", uni.DeltaCBound, uni.DeltaSigma, vp.DeltaCBound, vp.DeltaSigma)
 	}
 	r, b := bound("plan:all=vprec:48+fft=vprec:64+ldl=vprec:64+leaf=vprec:64")
-	smp, err := certify.CheckSignatures(b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-plan"}, nil)
+	smp, err := certify.CheckSignatures(context.Background(), b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-plan"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestSoundnessSplitPlan(t *testing.T) {
 		t.Fatalf("model %+v", m)
 	}
 	r := certifyBuiltin(t, b, sk)
-	smp, err := certify.CheckSignatures(b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-split-plan"}, nil)
+	smp, err := certify.CheckSignatures(context.Background(), b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-split-plan"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

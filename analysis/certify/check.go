@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -69,17 +70,19 @@ type Check struct {
 // largest delta_c and delta_sigma measured: the tightness check of a
 // certificate, whose bound no sampled delta_c may exceed.
 //
-// progress, when not nil, is called after each signature.
-func CheckSignatures(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
-	return c.sample(b, sc, sk, c.Signatures, "signatures", func(s *shadow.Signer, j int) (*shadow.Record, error) {
+// progress, when not nil, is called after each signature. It stops with
+// ctx's error when ctx is cancelled between signatures.
+func CheckSignatures(ctx context.Context, b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
+	return c.sample(ctx, b, sc, sk, c.Signatures, "signatures", func(s *shadow.Signer, j int) (*shadow.Record, error) {
 		return s.Sign(sk, j)
 	}, progress)
 }
 
 // sample runs n shadowed signatures or attempts with sk over b -- one(s,
 // j) runs the j-th with the check's signer -- and returns their maxima.
-// what names them in the range error.
-func (c Check) sample(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, n int, what string, one func(s *shadow.Signer, j int) (*shadow.Record, error), progress func(done, total int)) (Sampled, error) {
+// what names them in the range error. It stops with ctx's error when ctx
+// is cancelled between them.
+func (c Check) sample(ctx context.Context, b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, n int, what string, one func(s *shadow.Signer, j int) (*shadow.Record, error), progress func(done, total int)) (Sampled, error) {
 	if n < 1 || n > 10_000_000 {
 		return Sampled{}, fmt.Errorf("certify: %d %s out of range 1..10000000", n, what)
 	}
@@ -89,6 +92,9 @@ func (c Check) sample(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, 
 	}
 	out.Signatures = n
 	for j := range n {
+		if err := ctx.Err(); err != nil {
+			return Sampled{}, err
+		}
 		rec, err := one(s, j)
 		if err != nil {
 			return Sampled{}, err

@@ -1,6 +1,7 @@
 package certify
 
 import (
+	"context"
 	"crypto/sha3"
 	"fmt"
 	"math"
@@ -117,13 +118,14 @@ func ChosenPointsOf(sk *falcon.PrivateKey) [][]uint16 {
 // largest delta_c and delta_sigma measured. Every attempt counts, kept or
 // not: the certificate bounds every attempt's centres, for every sampler
 // output in the support -- z0 up to falcon.MaxBaseSample, whatever its
-// probability.
-func CheckChosen(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
+// probability. It stops with ctx's error when ctx is cancelled between
+// attempts.
+func CheckChosen(ctx context.Context, b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey, c Check, progress func(done, total int)) (Sampled, error) {
 	if c.Edge != shadow.Drawn && (c.Edge < 0 || c.Edge > falcon.MaxBaseSample) {
 		return Sampled{}, fmt.Errorf("certify: chosen sampler outputs at deviation %d, outside the base sampler's support 0 to %d", c.Edge, falcon.MaxBaseSample)
 	}
 	points := ChosenPointsOf(sk)
-	s, err := c.sample(b, sc, sk, c.Chosen, "attempts on chosen hashed points", func(s *shadow.Signer, j int) (*shadow.Record, error) {
+	s, err := c.sample(ctx, b, sc, sk, c.Chosen, "attempts on chosen hashed points", func(s *shadow.Signer, j int) (*shadow.Record, error) {
 		seed := sha3.Sum256(fmt.Appendf(nil, "%s chosen %d", c.Seed, j))
 		return s.Attempt(sk, points[j%len(points)], seed[:], c.Edge)
 	}, progress)

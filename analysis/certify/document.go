@@ -33,6 +33,14 @@ func (k KeyRef) Name() string {
 	return fmt.Sprintf("KAT key %d", k.Index)
 }
 
+// CallRef names a sampler call: its index in signing order, its leaf and
+// the leaf's tree path from the root (R = right child).
+type CallRef struct {
+	Call int    `json:"call"`
+	Leaf int    `json:"leaf"`
+	Path string `json:"path"`
+}
+
 // StageDocument is one stage's share of the bound at the worst call:
 // StageShare in log2 and as a fraction of the bound.
 type StageDocument struct {
@@ -54,7 +62,7 @@ type Document struct {
 	DeltaSigmaLeaf  int             `json:"delta_sigma_leaf"`
 	SumBoundLog2    float64         `json:"sum_bound_log2"`
 	Proven          bool            `json:"proven"`
-	WorstCall       map[string]any  `json:"worst_call"`
+	WorstCall       CallRef         `json:"worst_call"`
 	Stages          []StageDocument `json:"stages"`
 	ErrorModel      string          `json:"error_model"`
 	Seconds         float64         `json:"seconds"`
@@ -75,7 +83,8 @@ type Document struct {
 	ChosenDeltaCMax *float64 `json:"chosen_delta_c_max_log2,omitempty"`
 	ChosenGapBits   *float64 `json:"chosen_gap_bits,omitempty"`
 
-	// Result is the certificate the document was made from.
+	// Result is the certificate the document was made from (nil in a
+	// document read back from a checkpoint).
 	Result *Result `json:"-"`
 }
 
@@ -89,7 +98,7 @@ func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
 	d := Document{Backend: backend, Scheme: name, Params: 1 << logn, Key: key,
 		DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
 		SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
-		WorstCall:  map[string]any{"call": r.WorstCall, "leaf": r.WorstLeaf, "path": r.WorstPath},
+		WorstCall:  CallRef{Call: r.WorstCall, Leaf: r.WorstLeaf, Path: r.WorstPath},
 		ErrorModel: r.Model.String(), Seconds: r.Seconds, Result: r}
 	for _, st := range r.Stages {
 		d.Stages = append(d.Stages, StageDocument{Stage: st.Stage, BoundLog2: finiteLog2(st.Bound), Share: st.Bound / r.DeltaCBound})

@@ -1,7 +1,9 @@
 package certify
 
 import (
+	"context"
 	"fmt"
+	"slices"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
@@ -86,6 +88,36 @@ type Job struct {
 	Model   Model
 }
 
+// Finished is the document of one (backend, key) of a run and how many
+// of its checks (0 to 2) exceeded the bound, as a checkpoint keeps it
+// (Resume).
+type Finished struct {
+	Document Document `json:"document"`
+	Exceeded int      `json:"exceeded"`
+}
+
+// Resume lets an interrupted run of All continue: Done holds the
+// (backend, key) pairs an earlier run of the same jobs, keys and check
+// finished, whose documents are reused as they are; Save, when set, is
+// called with every pair finished so far (Done's first) after each new one.
+type Resume struct {
+	Done []Finished
+	Save func([]Finished) error
+}
+
+// done returns the pair of backend and key that r holds, if any.
+func (r *Resume) done(backend string, key KeyRef) (Finished, bool) {
+	if r == nil {
+		return Finished{}, false
+	}
+	for _, f := range r.Done {
+		if f.Document.Backend == backend && f.Document.Key == key {
+			return f, true
+		}
+	}
+	return Finished{}, false
+}
+
 // All certifies every key keysFor gives for each job's backend and, when
 // check.Signatures > 0, signs that many messages with each under
 // check.Shadow (CheckSignatures, messages seeded "fprlab certify INDEX",
@@ -94,47 +126,81 @@ type Job struct {
 // for the key (CheckChosen, same seed). exceeded counts the checks whose
 // maximum exceeds the key's certified bound: an analysis or an error
 // model that is wrong.
-func All(jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check Check, sc scheme.Scheme) (docs []Document, exceeded int, err error) {
+//
+// The pairs resume holds (nil: none) are not computed again; each new one
+// is handed to resume.Save as it is finished. All stops with ctx's error
+// when ctx is cancelled between pairs or between the signatures of a
+// check, losing only the pair under way.
+func All(ctx context.Context, jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check Check, sc scheme.Scheme, resume *Resume) (docs []Document, exceeded int, err error) {
+	var finished []Finished
+	if resume != nil {
+		finished = slices.Clone(resume.Done)
+	}
 	for _, j := range jobs {
 		keys, err := keysFor(j.Backend)
 		if err != nil {
 			return nil, 0, err
 		}
 		for _, k := range keys {
-			r, err := Certify(j.Backend, k.SK, Options{Model: j.Model, Scheme: sc})
+			if f, ok := resume.done(j.Backend.Name, k.Ref); ok {
+				docs = append(docs, f.Document)
+				exceeded += f.Exceeded
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, 0, err
+			}
+			d, exc, err := certifyOne(ctx, j, k, logn, check, sc)
 			if err != nil {
 				return nil, 0, err
 			}
-			d := NewDocument(j.Backend.Name, logn, k.Ref, r)
-			check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
-			progress := func(what string) func(done, total int) {
-				if check.Progress == nil {
-					return nil
-				}
-				return check.Progress(j.Backend, k.Ref, what)
-			}
-			if check.Signatures > 0 {
-				smp, err := CheckSignatures(j.Backend, sc, k.SK, check, progress("signatures"))
-				if err != nil {
-					return nil, 0, err
-				}
-				if d.AddSampled(smp) {
-					exceeded++
-				}
-			}
-			if check.Chosen > 0 {
-				smp, err := CheckChosen(j.Backend, sc, k.SK, check, progress("chosen"))
-				if err != nil {
-					return nil, 0, err
-				}
-				if d.AddChosen(smp) {
-					exceeded++
-				}
-			}
 			docs = append(docs, d)
+			exceeded += exc
+			if resume != nil && resume.Save != nil {
+				finished = append(finished, Finished{Document: d, Exceeded: exc})
+				if err := resume.Save(finished); err != nil {
+					return nil, 0, err
+				}
+			}
 		}
 	}
 	return docs, exceeded, nil
+}
+
+// certifyOne certifies key k over job j and runs check's signatures and
+// attempts with it (All); exceeded counts the checks above the bound.
+func certifyOne(ctx context.Context, j Job, k Key, logn uint, check Check, sc scheme.Scheme) (d Document, exceeded int, err error) {
+	r, err := Certify(j.Backend, k.SK, Options{Model: j.Model, Scheme: sc})
+	if err != nil {
+		return d, 0, err
+	}
+	d = NewDocument(j.Backend.Name, logn, k.Ref, r)
+	check.Seed = fmt.Sprintf("fprlab certify %d", k.Ref.Index)
+	progress := func(what string) func(done, total int) {
+		if check.Progress == nil {
+			return nil
+		}
+		return check.Progress(j.Backend, k.Ref, what)
+	}
+	if check.Signatures > 0 {
+		smp, err := CheckSignatures(ctx, j.Backend, sc, k.SK, check, progress("signatures"))
+		if err != nil {
+			return d, 0, err
+		}
+		if d.AddSampled(smp) {
+			exceeded++
+		}
+	}
+	if check.Chosen > 0 {
+		smp, err := CheckChosen(ctx, j.Backend, sc, k.SK, check, progress("chosen"))
+		if err != nil {
+			return d, 0, err
+		}
+		if d.AddChosen(smp) {
+			exceeded++
+		}
+	}
+	return d, exceeded, nil
 }
 
 // PStarReport is the certified P* of a set of keys: each key's, and the

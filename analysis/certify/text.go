@@ -36,7 +36,7 @@ func WriteText(w io.Writer, rs []Document) error {
 		}
 		fmt.Fprintf(w, "  delta_sigma, exact:     %s at leaf %d\n", ds, r.DeltaSigmaLeaf)
 		fmt.Fprintf(w, "  delta_c, certified:  <= 2^%.2f at sampler call %d (leaf %d, tree path %s from the root)\n",
-			r.DeltaCBoundLog2, r.Result.WorstCall, r.Result.WorstLeaf, r.Result.WorstPath)
+			r.DeltaCBoundLog2, r.WorstCall.Call, r.WorstCall.Leaf, r.WorstCall.Path)
 		var parts []string
 		for _, st := range r.Stages {
 			parts = append(parts, fmt.Sprintf("%s %.1f%%", st.Stage, 100*st.Share))

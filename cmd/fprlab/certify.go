@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -15,7 +18,10 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
+	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/safefile"
+	"github.com/fprlab/fprlab/internal/version"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -53,6 +59,10 @@ type certifyOptions struct {
 	// RequireProven is --require-proven: exit 1 unless every result is
 	// proven.
 	RequireProven bool
+	// Checkpoint is --checkpoint FILE: every finished (backend, key) is
+	// saved there, and a run started again with the same flags resumes
+	// from it.
+	Checkpoint string
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -141,7 +151,14 @@ delta_c of these attempts is a lower bound on the true worst case and checks
 the bound where its magnitudes are reached (docs/certify.md gives the
 measured figures; with few attempts it can fall below a sample of hashed
 messages). Every attempt counts, whether or not the scheme would keep its
-signature.`
+signature.
+
+--checkpoint FILE saves every (backend, key) to FILE as soon as it is
+finished (atomically, with a checksum), for long checks: interrupted (the
+first Ctrl-C stops after the signature or attempt under way, losing only the
+key under way), the same command started again resumes there, and prints the
+finished ones as they were. A damaged checkpoint, or one of another run
+(other flags, another key file, another fprlab version), is refused.`
 
 func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &certifyOptions{}
@@ -155,7 +172,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 			opts.KeysSet, opts.ErrorModelSet = cmd.Flags().Changed("keys"), cmd.Flags().Changed("error-model")
 			opts.ChosenDeviationSet = cmd.Flags().Changed("chosen-deviation")
 			opts.CheckShadowSet = cmd.Flags().Changed("check-shadow")
-			return runCertify(opts, s)
+			return runCertify(cmd.Context(), opts, s)
 		},
 	}
 	f := cmd.Flags()
@@ -176,6 +193,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.BoolVar(&opts.PStar, "pstar", false, "instead of --backend: the least precision P whose vprec:P (round to nearest) is proven for each key, and the worst over the keys")
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	f.BoolVar(&opts.RequireProven, "require-proven", false, "exit 1 unless every (backend, key) is proven (for gating a build on the verdict)")
+	f.StringVar(&opts.Checkpoint, "checkpoint", "", "save every finished (backend, key) to `FILE` and resume from it (see above)")
 	return cmd
 }
 
@@ -237,8 +255,16 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if opts.ErrorModelSet && strings.TrimSpace(opts.ErrorModel) == "" {
 		return plan, errors.New("--error-model is empty: want rel=2^-P[,abs=2^-E] (or leave the flag out for the built-in model)")
 	}
-	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.CheckChosen != 0 || opts.ErrorModelSet || opts.RequireProven) {
-		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model, --check-signatures, --check-chosen and --require-proven")
+	if opts.PStar && (opts.Backends != "" || opts.CheckSignatures != 0 || opts.CheckChosen != 0 || opts.ErrorModelSet || opts.RequireProven || opts.Checkpoint != "") {
+		return plan, errors.New("--pstar certifies vprec:P formats of its own choosing: it excludes --backend, --error-model, --check-signatures, --check-chosen, --require-proven and --checkpoint")
+	}
+	if opts.Checkpoint != "" {
+		if safefile.IsStdout(opts.Checkpoint) {
+			return plan, errors.New("--checkpoint -: a checkpoint is a file certify reads back and rewrites, not standard output; give a file name")
+		}
+		if err := safefile.Distinct([]safefile.Arg{{Flag: "sk", Path: opts.SK}}, []safefile.Arg{{Flag: "checkpoint", Path: opts.Checkpoint}}); err != nil {
+			return plan, err
+		}
 	}
 	if opts.Backends == "" && !opts.PStar {
 		return plan, errors.New("missing --backend B[,B...] (or --pstar)")
@@ -315,12 +341,12 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 }
 
 // runCertify certifies every (backend, key) and prints the results.
-func runCertify(opts *certifyOptions, s *cli.Streams) error {
+func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error {
 	plan, err := certifyConfig(opts)
 	if err != nil || s.ValidateOnly {
 		return err
 	}
-	keysFor, logn, err := certifyKeys(opts, s, plan)
+	keysFor, logn, keyFile, err := certifyKeys(opts, s, plan)
 	if err != nil {
 		return err
 	}
@@ -336,8 +362,15 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 			return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-signatures", "signatures")
 		}
 	}
-	out, exceeded, err := certify.All(plan.jobs, keysFor, logn, check, plan.sc)
+	resume, err := certifyResume(opts, s, plan, logn, keyFile)
 	if err != nil {
+		return err
+	}
+	out, exceeded, err := certify.All(ctx, plan.jobs, keysFor, logn, check, plan.sc, resume)
+	if err != nil {
+		if ctx.Err() != nil {
+			return cli.Interrupted(opts.Checkpoint)
+		}
 		return err
 	}
 	var err2 error
@@ -364,32 +397,91 @@ func runCertify(opts *certifyOptions, s *cli.Streams) error {
 }
 
 // certifyKeys returns the keys to certify over a backend (seeded keys
-// are made over the backend, as compare makes them) and the degree, read
-// from the key file with --sk.
-func certifyKeys(opts *certifyOptions, s *cli.Streams, plan certifyPlan) (func(arith.Backend) ([]certify.Key, error), uint, error) {
+// are made over the backend, as compare makes them), the degree, read
+// from the key file with --sk, and that file's content.
+func certifyKeys(opts *certifyOptions, s *cli.Streams, plan certifyPlan) (func(arith.Backend) ([]certify.Key, error), uint, []byte, error) {
 	logn := plan.logn
 	switch {
 	case opts.SK != "":
 		data, err := s.ReadInput("sk", opts.SK, maxPrivateKey, cli.KeyMode)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		key, err := certify.FileKey(plan.sc, data, opts.SK, plan.logn)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, nil, err
 		}
 		keys := []certify.Key{key}
-		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, key.SK.LogN, nil
+		return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, key.SK.LogN, data, nil
 	case opts.Keys > 0:
 		return func(b arith.Backend) ([]certify.Key, error) {
 			return certify.SeededKeys(plan.campaign, b)
-		}, logn, nil
+		}, logn, nil, nil
 	}
 	keys, err := certify.KATKeys(logn, plan.from, plan.to)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
-	return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, logn, nil
+	return func(arith.Backend) ([]certify.Key, error) { return keys, nil }, logn, nil, nil
+}
+
+// certifyCheckpoint is the payload of certify's checkpoint: the (backend,
+// key) pairs finished, as --json prints them.
+type certifyCheckpoint struct {
+	Done []certify.Finished `json:"done"`
+}
+
+// certifyIdentity is the identity of certify's checkpoint: every flag
+// that determines the documents (the key file by its content's SHA-256,
+// the degree as read from it).
+func certifyIdentity(opts *certifyOptions, plan certifyPlan, logn uint, keyFile []byte) checkpoint.Identity {
+	var backends []string
+	for _, j := range plan.jobs {
+		backends = append(backends, j.Backend.Name)
+	}
+	f := map[string]string{
+		"backend": strings.Join(backends, ","), "params": strconv.Itoa(1 << logn), "scheme": plan.sc.Name(),
+		"check-signatures": strconv.Itoa(opts.CheckSignatures), "check-chosen": strconv.Itoa(opts.CheckChosen),
+		"error-model": opts.ErrorModel,
+	}
+	if opts.CheckSignatures > 0 || opts.CheckChosen > 0 {
+		f["check-shadow"] = opts.CheckShadow
+	}
+	if opts.CheckChosen > 0 {
+		f["chosen-deviation"] = opts.ChosenDeviation
+	}
+	switch {
+	case opts.SK != "":
+		sum := sha256.Sum256(keyFile)
+		f["sk"] = "sha256:" + hex.EncodeToString(sum[:])
+	case opts.Keys > 0:
+		f["keys"], f["seed"], f["key-source"] = strconv.Itoa(opts.Keys), opts.Seed, string(plan.campaign.KeySource)
+	default:
+		f["kat-records"] = fmt.Sprintf("%d:%d", plan.from, plan.to)
+	}
+	return checkpoint.Identity{Command: "certify", Flags: f, Version: version.Release()}
+}
+
+// certifyResume opens --checkpoint: the pairs an earlier run of the same
+// command finished, and the function that saves each new one. nil without
+// --checkpoint.
+func certifyResume(opts *certifyOptions, s *cli.Streams, plan certifyPlan, logn uint, keyFile []byte) (*certify.Resume, error) {
+	if opts.Checkpoint == "" {
+		return nil, nil
+	}
+	id := certifyIdentity(opts, plan, logn, keyFile)
+	var ckpt certifyCheckpoint
+	found, err := checkpoint.Load(opts.Checkpoint, id, &ckpt)
+	if err != nil {
+		return nil, err
+	}
+	if found {
+		fmt.Fprintf(s.Err, "certify: %d (backend, key) pairs finished earlier, read from %s\n", len(ckpt.Done), opts.Checkpoint)
+	}
+	s.StopOnInterrupt()
+	return &certify.Resume{Done: ckpt.Done, Save: func(done []certify.Finished) error {
+		return checkpoint.Save(opts.Checkpoint, id, certifyCheckpoint{Done: done})
+	}}, nil
 }
 
 // runCertifyPStar finds, per key, the least P with vprec:P proven, by

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -117,6 +118,81 @@ func TestCertifyBadFlags(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want exit 2 mentioning %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestCertifyCheckpoint: --checkpoint saves every (backend, key); the same
+// command again prints the same output from it, saying so on stderr; a
+// run with other flags or another key file is refused, as are
+// --checkpoint - , --checkpoint with --pstar and a checkpoint that is the
+// --sk file. (Resuming a run stopped part way is TestAllResume's, in
+// analysis/certify.)
+func TestCertifyCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "certify.ckpt")
+	args := []string{"certify", "--backend", "emu64,native", "--params", "512", "--kat-records", "0:1", "--check-chosen", "2", "--check-shadow", "dd", "--checkpoint", ckpt}
+	code, out, errs := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	var env struct {
+		Payload struct {
+			Done []struct {
+				Document struct {
+					Backend string
+					Key     struct{ Index int }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(mustRead(t, ckpt), &env); err != nil || len(env.Payload.Done) != 2 || env.Payload.Done[1].Document.Backend != "native" || env.Payload.Done[1].Document.Key.Index != 0 {
+		t.Fatalf("checkpoint %+v, %v", env, err)
+	}
+	code, again, errs := runCLI(t, args...)
+	if code != 0 || again != out || !strings.Contains(errs, "2 (backend, key) pairs finished earlier, read from "+ckpt) {
+		t.Errorf("again: exit %d, stderr %q, output the same: %v", code, errs, again == out)
+	}
+	code, _, errs = runCLI(t, append(slices.Clone(args), "--check-signatures", "1")...)
+	if code != 2 || !strings.Contains(errs, "belongs to another run (it has --check-signatures 0, this run --check-signatures 1)") {
+		t.Errorf("other flags: exit %d, stderr %q", code, errs)
+	}
+
+	sk := filepath.Join(dir, "key.sk")
+	skArgs := func(path string) []string {
+		return []string{"certify", "--backend", "vprec:100", "--sk", sk, "--checkpoint", path}
+	}
+	rsp, err := katref.Response(9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := [][]byte{recs[0].SK, recs[1].SK}
+	writeFile(t, sk, keys[0])
+	skCkpt := filepath.Join(dir, "sk.ckpt")
+	if code, _, errs := runCLI(t, skArgs(skCkpt)...); code != 0 {
+		t.Fatalf("--sk: exit %d, stderr %q", code, errs)
+	}
+	writeFile(t, sk, keys[1])
+	if code, _, errs := runCLI(t, skArgs(skCkpt)...); code != 2 || !strings.Contains(errs, "it has --sk sha256:") {
+		t.Errorf("another key file: exit %d, stderr %q", code, errs)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--checkpoint", "-"}, "--checkpoint -: a checkpoint is a file"},
+		{[]string{"certify", "--pstar", "--params", "512", "--kat-records", "0:1", "--checkpoint", ckpt}, "excludes --backend, --error-model, --check-signatures, --check-chosen, --require-proven and --checkpoint"},
+		{skArgs(sk), "--checkpoint " + sk + " is the --sk file"},
+	} {
+		if code, _, errs := runCLI(t, c.args...); code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+	if data := mustRead(t, sk); !bytes.Equal(data, keys[1]) {
+		t.Error("the key file was changed")
 	}
 }
 

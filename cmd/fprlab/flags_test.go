@@ -211,3 +211,18 @@ func TestPlotPrefixRefused(t *testing.T) {
 		t.Errorf("%s now holds %v", dir, ents)
 	}
 }
+
+// TestCheckpointDashRefused: "--checkpoint -" names no file to read back
+// and rewrite: every command with a checkpoint refuses it (exit 2, a
+// message), none reads a missing standard input.
+func TestCheckpointDashRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"kat", "--params", "512", "--backend", "native", "--records", "1", "--checkpoint", "-"},
+		{"arith", "errors", "--backend", "native", "--n", "10", "--checkpoint", "-"},
+		{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--checkpoint", "-"},
+	} {
+		if code, _, errs := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(errs, "a checkpoint is a file") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}

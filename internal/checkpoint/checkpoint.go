@@ -68,8 +68,20 @@ type envelope struct {
 	Payload  json.RawMessage `json:"payload"`
 }
 
+// errStdio refuses "-" as a checkpoint: a checkpoint is read back and
+// rewritten, which standard input and output cannot be.
+func errStdio(path string) error {
+	if path == safefile.Stdio || path == "" {
+		return fmt.Errorf("checkpoint %q: a checkpoint is a file fprlab reads and rewrites, not standard input or output; give a file name", path)
+	}
+	return nil
+}
+
 // Save writes payload with the identity id to path, atomically.
 func Save(path string, id Identity, payload any) error {
+	if err := errStdio(path); err != nil {
+		return err
+	}
 	p, err := json.Marshal(payload)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding: %w", path, err)
@@ -93,6 +105,9 @@ func Save(path string, id Identity, payload any) error {
 // Load reads the checkpoint at path into payload. It returns false, and
 // leaves payload alone, when the file does not exist (a fresh run).
 func Load(path string, id Identity, payload any) (bool, error) {
+	if err := errStdio(path); err != nil {
+		return false, err
+	}
 	data, err := safefile.Read(nil, path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

@@ -118,4 +118,14 @@ func TestRefusals(t *testing.T) {
 			t.Errorf("%s file: %v", name, err)
 		}
 	}
+	// "-" is no file to read back and rewrite: refused, not read from a
+	// missing standard input.
+	for _, name := range []string{"-", ""} {
+		if _, err := Load(name, testIdentity(), &p); err == nil || !strings.Contains(err.Error(), "not standard input or output") {
+			t.Errorf("Load(%q): %v", name, err)
+		}
+		if err := Save(name, testIdentity(), samplePayload()); err == nil || !strings.Contains(err.Error(), "not standard input or output") {
+			t.Errorf("Save(%q): %v", name, err)
+		}
+	}
 }

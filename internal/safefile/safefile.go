@@ -52,12 +52,16 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than %d bytes, the most this input can hold", name, e.Limit)
 }
 
-// Read returns the content of path ("-": all of stdin), at most limit
-// bytes; a longer file is a *TooLargeError, detected after reading
-// limit+1 bytes, so a device that never ends costs no more than that.
+// Read returns the content of path ("-": all of stdin; refused when stdin
+// is nil, for inputs that must be files), at most limit bytes; a longer
+// file is a *TooLargeError, detected after reading limit+1 bytes, so a
+// device that never ends costs no more than that.
 func Read(stdin io.Reader, path string, limit int64) ([]byte, error) {
 	var r io.Reader
 	if path == Stdio {
+		if stdin == nil {
+			return nil, errors.New("reading -: this input must be a file, not standard input")
+		}
 		r = stdin
 	} else {
 		f, err := os.Open(path)

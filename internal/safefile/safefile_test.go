@@ -298,3 +298,11 @@ func TestWouldReplace(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDashWithoutStdin: "-" where no standard input is given is an
+// error naming it, not a read from nil.
+func TestReadDashWithoutStdin(t *testing.T) {
+	if _, err := Read(nil, Stdio, 10); err == nil || !strings.Contains(err.Error(), "must be a file") {
+		t.Errorf("Read(nil, -): %v", err)
+	}
+}
