@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -82,6 +83,12 @@ func (s *Streams) Run(ctx context.Context, root *cobra.Command, args []string) i
 	case err == nil:
 		return ExitOK
 	case errors.As(err, &ee):
+		if ee.Code == ExitInterrupted && s.noted != nil {
+			select {
+			case <-s.noted:
+			case <-time.After(time.Second):
+			}
+		}
 		if ee.Err != nil && ee.Err.Error() != "" {
 			fmt.Fprintln(stderr, "fprlab:", ee.Err)
 		}
@@ -98,6 +105,7 @@ func (s *Streams) Run(ctx context.Context, root *cobra.Command, args []string) i
 func RunMain(stdin io.Reader, stdout, stderr io.Writer, args []string, newRoot func(*Streams) *cobra.Command, exit func(int), sigs ...os.Signal) int {
 	ctx, stop := signal.NotifyContext(context.Background(), sigs...)
 	s := NewStreams(stdin, stdout, stderr)
+	s.noted = make(chan struct{})
 	done := make(chan struct{})
 	watched := make(chan struct{})
 	go func() {
@@ -144,4 +152,7 @@ func watchInterrupt(ctx context.Context, stop func(), done <-chan struct{}, s *S
 		return
 	}
 	fmt.Fprintln(stderr, "fprlab: interrupt: stopping after the current step (Ctrl-C again to stop at once; checkpoints on disk are always complete)")
+	if s.noted != nil {
+		close(s.noted)
+	}
 }

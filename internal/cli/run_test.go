@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -231,5 +234,49 @@ func TestProgress(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	if !strings.Contains(shown, "keygen: Falcon-512 over oracle: 0 s elapsed\n") || e.String() != shown {
 		t.Errorf("elapsed display %q, then %q", shown, e.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the two goroutines that write
+// stderr during an interrupt.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *lockedBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *lockedBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// TestRunMainInterruptOrder: a command that stops cleanly on an interrupt
+// (StopOnInterrupt) and returns Interrupted exits with ExitInterrupted,
+// and stderr says "stopping after the current step" before the command's
+// "interrupted; the finished work is saved", as they happened.
+func TestRunMainInterruptOrder(t *testing.T) {
+	for i := range 20 {
+		var stderr lockedBuffer
+		code := RunMain(strings.NewReader(""), io.Discard, &stderr, []string{"g", "x"}, func(s *Streams) *cobra.Command {
+			return testRoot(s, func(cmd *cobra.Command) error {
+				s.StopOnInterrupt()
+				if err := syscall.Kill(os.Getpid(), syscall.SIGUSR1); err != nil {
+					return err
+				}
+				<-cmd.Context().Done()
+				return Interrupted("ckpt")
+			})
+		}, func(c int) { t.Errorf("exit(%d) called", c) }, syscall.SIGUSR1)
+		got := stderr.String()
+		stop, saved := strings.Index(got, "stopping after the current step"), strings.Index(got, "interrupted; the finished work is saved in ckpt")
+		if code != ExitInterrupted || stop < 0 || saved < stop {
+			t.Fatalf("try %d: exit %d, stderr %q", i, code, got)
+		}
 	}
 }

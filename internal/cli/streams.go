@@ -44,6 +44,11 @@ type Streams struct {
 	// instead of ending the process at once (see RunMain).
 	stoppable atomic.Bool
 	out       *stickyWriter
+	// noted, when not nil (RunMain), is closed once the interrupt watcher
+	// has said that the command will stop after its current step: Run
+	// waits for it before printing the command's "interrupted" error, so
+	// the two lines come in the order they happened.
+	noted chan struct{}
 }
 
 // NewStreams returns the streams of one run; writes to stdout are
