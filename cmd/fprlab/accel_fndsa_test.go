@@ -10,7 +10,6 @@ import (
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/emu64"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/falcon/katref"
 	"github.com/fprlab/fprlab/fndsa"
 	"github.com/fprlab/fprlab/internal/cli"
 )
@@ -79,14 +78,7 @@ func TestAccelCountsFNDSA(t *testing.T) {
 	}
 
 	// The record's keys, from the published KAT (checked by accel counts).
-	data, err := katref.Response(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, recs, err := falcon.ParseKAT(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := katRecords(t, 9)
 	sk, err := falcon.DecodePrivateKey(recs[3].SK)
 	if err != nil {
 		t.Fatal(err)

@@ -161,14 +161,7 @@ func TestCertifyCheckpoint(t *testing.T) {
 	skArgs := func(path string) []string {
 		return []string{"certify", "--backend", "vprec:100", "--sk", sk, "--checkpoint", path}
 	}
-	rsp, err := katref.Response(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, recs, err := falcon.ParseKAT(rsp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := katRecords(t, 9)
 	keys := [][]byte{recs[0].SK, recs[1].SK}
 	writeFile(t, sk, keys[0])
 	skCkpt := filepath.Join(dir, "sk.ckpt")
@@ -335,14 +328,7 @@ func TestCertifyKeySources(t *testing.T) {
 		}
 		return doc.Results[0]
 	}
-	rsp, err := katref.Response(9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, recs, err := falcon.ParseKAT(rsp)
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := katRecords(t, 9)
 	skFile := filepath.Join(t.TempDir(), "sk")
 	if err := os.WriteFile(skFile, recs[0].SK, 0o600); err != nil {
 		t.Fatal(err)
@@ -548,4 +534,18 @@ func TestCertifyFNDSA2026(t *testing.T) {
 	if code, _, errs := runCLI(t, "certify", "--scheme", "fn-dsa-2026", "--backend", "native", "--params", "512", "--kat-records", "0:1"); code != 2 || !strings.Contains(errs, "round 3") {
 		t.Errorf("--kat-records: exit %d: %s", code, errs)
 	}
+}
+
+// katRecords returns the published NIST KAT records of degree 2^logn.
+func katRecords(t *testing.T, logn uint) []falcon.KATRecord {
+	t.Helper()
+	rsp, err := katref.Response(logn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, recs, err := falcon.ParseKAT(rsp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
