@@ -192,15 +192,30 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn
 	}
 	resumed := 0 // records taken from the checkpoint
 	if ckpt != nil {
+		if ckpt.Done == nil {
+			// A checkpoint file may hold "done": null.
+			ckpt.Done = map[string][]falcon.KATRecord{}
+		}
 		done = ckpt.Done[k]
-		if resumed = min(len(done), n); resumed > 0 {
+		// Only the leading records that answer their own requests are
+		// taken: a record that does not (a checkpoint edited by hand,
+		// its checksum recomputed) is made again, and so is every one
+		// after it.
+		for resumed < min(len(done), n) && sameRequest(&done[resumed], &recs[resumed]) {
+			resumed++
+		}
+		if resumed < min(len(done), n) {
+			fmt.Fprintf(progress, "kat: %s Falcon-%d: the checkpoint's record %d does not answer request %d: it and those after it are generated again\n", b.Name, 1<<logn, resumed, resumed)
+			done = done[:resumed]
+		}
+		if resumed > 0 {
 			fmt.Fprintf(progress, "kat: %s Falcon-%d: %d records taken from the checkpoint\n", b.Name, 1<<logn, resumed)
 		}
 	}
 	for i := range recs {
 		var err error
 		generated := false
-		if i < len(done) && bytes.Equal(done[i].Seed, recs[i].Seed) && bytes.Equal(done[i].Msg, recs[i].Msg) {
+		if i < resumed {
 			recs[i] = done[i]
 		} else if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -251,6 +266,12 @@ func Regenerate(ctx context.Context, kb, b arith.Backend, mode falcon.Mode, logn
 	sum := sha256.Sum256(buf.Bytes())
 	res.SHA256 = hex.EncodeToString(sum[:])
 	return &Run{Result: res, Response: buf.Bytes()}, nil
+}
+
+// sameRequest reports whether record r answers request req: the same
+// count, seed and message.
+func sameRequest(r, req *falcon.KATRecord) bool {
+	return r.Count == req.Count && bytes.Equal(r.Seed, req.Seed) && bytes.Equal(r.Msg, req.Msg)
 }
 
 // generateKAT is falcon.GenerateKAT of record i, noted as the unit under

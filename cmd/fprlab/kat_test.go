@@ -354,3 +354,60 @@ func TestKatCheckpointBitFlips(t *testing.T) {
 		}
 	}
 }
+
+// resealCheckpoint edits the payload of the checkpoint at path and writes
+// it back with its checksum recomputed: a checkpoint whose content is
+// wrong though intact.
+func resealCheckpoint(t *testing.T, path string, edit func(payload map[string]any)) {
+	t.Helper()
+	var env map[string]any
+	if err := json.Unmarshal(readFile(t, path), &env); err != nil {
+		t.Fatal(err)
+	}
+	payload := env["payload"].(map[string]any)
+	edit(payload)
+	p, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(p)
+	env["payload"], env["payload_sha256"] = json.RawMessage(p), hex.EncodeToString(sum[:])
+	data, err := json.Marshal(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKatCheckpointWrongContent: an intact checkpoint holding no records
+// ("done": null) or a record numbered other than its place is not
+// trusted: the records are generated again, and the output is a fresh
+// run's.
+func TestKatCheckpointWrongContent(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	args := []string{"kat", "--params", "512", "--backend", "native", "--records", "1", "--checkpoint", path, "--json"}
+	code, fresh, stderr := runCLI(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	orig := readFile(t, path)
+	for name, edit := range map[string]func(map[string]any){
+		"done null": func(p map[string]any) { p["done"] = nil },
+		"count 77": func(p map[string]any) {
+			for _, recs := range p["done"].(map[string]any) {
+				recs.([]any)[0].(map[string]any)["Count"] = 77
+			}
+		},
+	} {
+		if err := os.WriteFile(path, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		resealCheckpoint(t, path, edit)
+		code, out, stderr := runCLI(t, args...)
+		if code != 0 || out != fresh || strings.Contains(stderr, "taken from the checkpoint") {
+			t.Errorf("%s: exit %d, stderr %q, output as a fresh run's: %v", name, code, stderr, out == fresh)
+		}
+	}
+}
