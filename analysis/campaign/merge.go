@@ -9,6 +9,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Merged is the result of Merge and MergeSweep: the united campaign's
@@ -32,7 +33,7 @@ func IsSweep(dir string) bool {
 	var head struct {
 		Command string `json:"command"`
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	data, err := safefile.Read(nil, filepath.Join(dir, shadow.RunFile), shadow.MaxRunFile)
 	return err == nil && json.Unmarshal(data, &head) == nil && head.Command == "sweep"
 }
 

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -19,7 +19,7 @@ import (
 // that name; and an FN-DSA campaign whose keys come from another source
 // than cfg's. A directory without run.json is new.
 func CheckResumable(dir string, cfg shadow.Config) error {
-	data, err := os.ReadFile(filepath.Join(dir, "run.json"))
+	data, err := safefile.Read(nil, filepath.Join(dir, shadow.RunFile), shadow.MaxRunFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/dirlock"
 	"github.com/fprlab/fprlab/internal/safefile"
@@ -140,7 +141,7 @@ func claim(dir string, id checkpoint.Identity) error {
 func readIdentity(dir string) (checkpoint.Identity, error) {
 	var id checkpoint.Identity
 	path := filepath.Join(dir, identityName)
-	data, err := safefile.Read(nil, path, 1<<20)
+	data, err := safefile.Read(nil, path, shadow.MaxRunFile)
 	if err != nil {
 		return id, err
 	}

@@ -85,8 +85,13 @@ const (
 	DefaultSegmentInterval = 30 * time.Second
 )
 
-// RunFile is the identity file of a campaign directory.
-const RunFile = "run.json"
+// RunFile is the identity file of a campaign directory; MaxRunFile the
+// most of it that is read (identities are a few kilobytes: a larger file
+// is not one, and a device that never ends is not read forever).
+const (
+	RunFile    = "run.json"
+	MaxRunFile = 1 << 20
+)
 
 // OpenCampaign opens (creating if needed) the campaign directory dir for a
 // run with the given identity, locked for writing until Close.
@@ -118,7 +123,7 @@ func checkIdentity(dir string, id []byte) error {
 	if legacy, _ := filepath.Glob(filepath.Join(dir, "records-*.jsonl")); len(legacy) > 0 {
 		return fmt.Errorf("%s holds records in the JSON-lines layout of an earlier fprlab (%s), which this version does not read: use a new --out directory", dir, filepath.Base(legacy[0]))
 	}
-	old, err := os.ReadFile(path)
+	old, err := safefile.Read(nil, path, MaxRunFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := dirlock.CheckFresh(dir, RunFile); err != nil {
@@ -353,7 +358,7 @@ func ReadCampaign(dir string) (*Campaign, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := os.ReadFile(filepath.Join(dir, RunFile))
+	id, err := safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
 	if err != nil {
 		lock.Unlock()
 		if errors.Is(err, fs.ErrNotExist) {

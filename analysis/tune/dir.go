@@ -14,6 +14,7 @@ import (
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith/oracle"
 	"github.com/fprlab/fprlab/internal/checkpoint"
+	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/internal/shellword"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -130,7 +131,10 @@ func keySource(cfg Config) string {
 // difference of flags. A missing or unreadable checkpoint is left to
 // checkpoint.Load.
 func checkKeySource(dir, path string, cfg Config) error {
-	data, err := os.ReadFile(path)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	data, err := safefile.Read(nil, path, checkpoint.MaxSize)
 	if err != nil {
 		return nil
 	}

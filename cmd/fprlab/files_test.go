@@ -22,6 +22,17 @@ func TestInputsAreBounded(t *testing.T) {
 	p := func(n string) string { return filepath.Join(dir, n) }
 	f := newSignFixture(t)
 	out := filepath.Join(f.dir, "sig")
+	// A campaign directory whose run.json never ends, and a tune
+	// directory whose checkpoint is a device.
+	endless, tuneDir := filepath.Join(t.TempDir(), "endless"), filepath.Join(t.TempDir(), "tune")
+	for d, name := range map[string]string{endless: "run.json", tuneDir: "evaluations.json"} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("/dev/zero", filepath.Join(d, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -33,6 +44,12 @@ func TestInputsAreBounded(t *testing.T) {
 		{[]string{"sign", "--sk", "/dev/zero", "--msg", f.msgPath, "--out", out}, "--sk /dev/zero: larger than 2305 bytes"},
 		{[]string{"sign", "--sk", f.skPath, "--msg", "/dev/zero", "--out", out}, "--msg /dev/zero: larger than"},
 		{[]string{"kat", "--params", "512", "--ref", "/dev/zero"}, "larger than"},
+		{[]string{"records", "dump", endless}, "run.json is larger than 1048576 bytes"},
+		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is larger than 1048576 bytes"},
+		{[]string{"sweep", "--format", "vprec:30", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is larger than 1048576 bytes"},
+		{[]string{"merge", endless, endless, "--out", filepath.Join(t.TempDir(), "m")}, "run.json is larger than 1048576 bytes"},
+		{[]string{"tune", "--params", "512", "--signatures", "1", "--out", tuneDir}, "evaluations.json is not a regular file"},
+		{[]string{"arith", "errors", "--backend", "native", "--n", "10", "--checkpoint", "/dev/zero"}, "checkpoint /dev/zero is not a regular file"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {

@@ -35,6 +35,7 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"os"
 	"slices"
 	"strings"
 
@@ -107,6 +108,11 @@ func Save(path string, id Identity, payload any) error {
 func Load(path string, id Identity, payload any) (bool, error) {
 	if err := errStdio(path); err != nil {
 		return false, err
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		// A device or a pipe is no checkpoint fprlab wrote (and
+		// /dev/zero would be read up to MaxSize before the refusal).
+		return false, fmt.Errorf("checkpoint %s is not a regular file; give the run a file of its own", path)
 	}
 	data, err := safefile.Read(nil, path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -18,6 +18,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Name is the lock file of a directory.
@@ -88,7 +90,7 @@ func holder(path string, refusedExclusive bool) string {
 			return " (reading it)"
 		}
 	}
-	b, err := os.ReadFile(path)
+	b, err := safefile.Read(nil, path, 64)
 	if err != nil {
 		return ""
 	}
