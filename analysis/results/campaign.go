@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,6 +94,9 @@ type Campaign struct {
 	// Own are the files fprlab keeps beside its documents (run.json,
 	// checkpoints), read but holding no result.
 	Own []string
+	// fromDir: the campaign was read from a directory (Dir), not from one
+	// document.
+	fromDir bool
 	// Files are the paths of every file read (documents, the manifest
 	// and files skipped after reading), so that a command writing
 	// beside them can refuse to replace one of its own inputs.
@@ -121,7 +125,7 @@ func Read(path string) (*Campaign, error) {
 		}
 		return c, nil
 	}
-	c := &Campaign{Dir: path}
+	c := &Campaign{Dir: path, fromDir: true}
 	files, err := filepath.Glob(filepath.Join(path, "*.json"))
 	if err != nil {
 		return nil, err
@@ -157,12 +161,30 @@ func (c *Campaign) Documents() int {
 	return len(c.Compares) + len(c.Sweeps) + len(c.OpErrors) + len(c.Tunes) + len(c.Diverges)
 }
 
-// InputArgs returns the files read as inputs of the flag --flag, for
-// safefile.Distinct.
+// InputArgs returns, for safefile.Distinct, the files of the campaign
+// given as --flag that an output must not replace: every file read, and
+// for a campaign directory every other regular file at its top level (a
+// compare campaign's records and lock) but HTML pages, which are earlier
+// reports.
 func (c *Campaign) InputArgs(flag string) []safefile.Arg {
 	args := make([]safefile.Arg, len(c.Files))
 	for i, f := range c.Files {
 		args[i] = safefile.Arg{Flag: flag, Path: f}
+	}
+	if !c.fromDir {
+		return args
+	}
+	ents, err := os.ReadDir(c.Dir)
+	if err != nil {
+		return args
+	}
+	for _, e := range ents {
+		path := filepath.Join(c.Dir, e.Name())
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if !e.Type().IsRegular() || ext == ".html" || ext == ".htm" || slices.Contains(c.Files, path) {
+			continue
+		}
+		args = append(args, safefile.Arg{Flag: flag, Path: path})
 	}
 	return args
 }

@@ -133,8 +133,15 @@ func TestPlotReportRefuseOwnInput(t *testing.T) {
 	if err := os.Symlink(doc, link); err != nil {
 		t.Fatal(err)
 	}
+	// A compare campaign's records and lock are not read by report, but
+	// are the campaign's all the same.
+	for f, b := range map[string]string{"records-native.seg": "FPRS records", "lock": ""} {
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	want := map[string][]byte{}
-	for _, f := range []string{"compare-512.json", "manifest.json", "notes.json", "sweep-512.json"} {
+	for _, f := range []string{"compare-512.json", "manifest.json", "notes.json", "sweep-512.json", "records-native.seg", "lock"} {
 		b, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)
@@ -146,6 +153,9 @@ func TestPlotReportRefuseOwnInput(t *testing.T) {
 		{"report", "--in", dir, "--out", filepath.Join(dir, "manifest.json")},
 		{"report", "--in", dir, "--out", filepath.Join(dir, "notes.json")},
 		{"report", "--in", dir, "--out", link},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "records-native.seg")},
+		{"report", "--in", dir, "--out", filepath.Join(dir, "lock")},
+		{"report", "--in", exampleCampaign, "--baseline", dir, "--out", filepath.Join(dir, "records-native.seg")},
 		{"plot", "histogram", "--in", doc, "--out", doc, "--format", "svg"},
 		{"plot", "histogram", "--in", dir, "--out", filepath.Join(dir, ".", "compare-512.json"), "--format", "svg"},
 		{"plot", "precision", "--in", dir, "--out", filepath.Join(dir, "sweep-512.json"), "--format", "png"},
@@ -161,9 +171,12 @@ func TestPlotReportRefuseOwnInput(t *testing.T) {
 			t.Errorf("%s was replaced", f)
 		}
 	}
-	// A new file in the directory is not an input.
-	if code, _, errOut := runCLI(t, "report", "--in", dir, "--out", filepath.Join(dir, "report.html"), "--points", "8"); code != 0 {
-		t.Errorf("report into its directory: exit %d, %s", code, errOut)
+	// A new file in the directory is not an input, nor is an earlier
+	// report there.
+	for range 2 {
+		if code, _, errOut := runCLI(t, "report", "--in", dir, "--out", filepath.Join(dir, "report.html"), "--points", "8"); code != 0 {
+			t.Errorf("report into its directory: exit %d, %s", code, errOut)
+		}
 	}
 }
 
