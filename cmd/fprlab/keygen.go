@@ -56,7 +56,7 @@ Babai reductions), with every floating-point operation done by --backend.
 The files hold the falcon.h encodings: pk = 0x00+logn || h, sk = 0x50+logn ||
 f || g || F. Both files are written or neither; "-" writes one of them to
 standard output. An existing --sk file is a private key that would be lost:
-it is not replaced without --force.
+it is not replaced without --force, nor is a --pk file that holds one.
 
 --seed HEX means the same for every scheme: key generation reads its random
 bytes from SHAKE256(HEX bytes), a seed of any length, so a seed reproduces its
@@ -106,10 +106,21 @@ func newKeygenCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.PK, "pk", "", "write the public key to `FILE`")
 	f.StringVar(&opts.SK, "sk", "", "write the private key to `FILE` (mode 0600)")
 	f.BoolVar(&opts.Hex, "hex", false, "write the keys as hex text instead of binary")
-	f.BoolVar(&opts.Force, "force", false, "replace an existing --sk file (a private key is otherwise never replaced)")
+	f.BoolVar(&opts.Force, "force", false, "replace an existing --sk file, or a --pk file holding a private key (a private key is otherwise never replaced)")
 	f.BoolVar(&opts.JSON, "json", false, "print {backend, params, pk, sk, pk_bytes, sk_bytes, pk_sha256}")
 	f.BoolVar(&opts.Progress, "progress", false, "show the elapsed time on stderr (default: when stderr is a terminal)")
 	return cmd
+}
+
+// holdsPrivateKey reports whether the file at path holds a private key
+// (Falcon's encoding, which FN-DSA's keys share; bytes or hex).
+func holdsPrivateKey(s *cli.Streams, path string) bool {
+	data, err := s.ReadInput("pk", path, maxPrivateKey, cli.KeyMode)
+	if err != nil {
+		return false
+	}
+	_, err = falcon.DecodePrivateKey(data)
+	return err == nil
 }
 
 // runKeygen generates a key pair and writes both files.
@@ -139,6 +150,9 @@ func runKeygen(ctx context.Context, opts *keygenOptions, s *cli.Streams) error {
 	}
 	if !opts.Force && safefile.WouldReplace(opts.SK) {
 		return fmt.Errorf("--sk %s exists: keygen does not replace a private key (remove it, name a new file, or give --force)", opts.SK)
+	}
+	if !opts.Force && safefile.WouldReplace(opts.PK) && holdsPrivateKey(s, opts.PK) {
+		return fmt.Errorf("--pk %s holds a private key: keygen does not replace one (name another file for the public key, or give --force)", opts.PK)
 	}
 	if opts.JSON && (safefile.IsStdout(opts.PK) || safefile.IsStdout(opts.SK)) {
 		return fmt.Errorf("--json and a key written to - would both use standard output")

@@ -161,6 +161,36 @@ func TestKeygenDirectoryTargetKeepsOldKeys(t *testing.T) {
 	}
 }
 
+// TestKeygenPKKeepsPrivateKey: a --pk file that holds a private key (raw
+// or hex) is not replaced without --force; one that holds a public key
+// is.
+func TestKeygenPKKeepsPrivateKey(t *testing.T) {
+	dir := t.TempDir()
+	pk, sk := filepath.Join(dir, "pk"), filepath.Join(dir, "sk")
+	if code, _, errs := runCLI(t, "keygen", "--params", "16", "--pk", pk, "--sk", sk, "--seed", "02"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	private := mustRead(t, sk)
+	hexKey := filepath.Join(dir, "sk.hex")
+	writeFile(t, hexKey, []byte(hex.EncodeToString(private)+"\n"))
+	for _, key := range []string{sk, hexKey} {
+		before := mustRead(t, key)
+		code, _, errs := runCLI(t, "keygen", "--params", "16", "--pk", key, "--sk", filepath.Join(dir, "new.sk"), "--seed", "03")
+		if code != cli.ExitUsage || !strings.Contains(errs, "--pk "+key+" holds a private key") {
+			t.Errorf("--pk %s: exit %d, stderr %q", key, code, errs)
+		}
+		if !bytes.Equal(mustRead(t, key), before) {
+			t.Errorf("%s was replaced", key)
+		}
+	}
+	if code, _, errs := runCLI(t, "keygen", "--params", "16", "--pk", pk, "--sk", filepath.Join(dir, "other.sk"), "--seed", "03"); code != 0 {
+		t.Errorf("an existing public key as --pk: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "keygen", "--params", "16", "--pk", sk, "--sk", filepath.Join(dir, "third.sk"), "--seed", "03", "--force"); code != 0 {
+		t.Errorf("--force: exit %d, stderr %q", code, errs)
+	}
+}
+
 // TestKeygenFileModes checks that the private key is readable by its owner
 // only and the public key by everyone.
 func TestKeygenFileModes(t *testing.T) {
