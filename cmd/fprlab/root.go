@@ -52,11 +52,15 @@ bounds against an exact shadow (double-double by default, or the oracle).
 
 Files: "-" as an output means standard output. Outputs are written
 atomically (temporary file, then rename); symbolic links are written
-through; devices and pipes are written into, never replaced.
+through; devices and pipes are written into, never replaced. A directory
+(DIR) is never "-", and a path given empty is refused, not taken as absent.
 
 Shell completion: fprlab completion bash|zsh|fish|powershell --help.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			return cli.CheckPathFlags(cmd)
+		},
 	}
 	root.AddCommand(commands(s)...)
 	cli.RequireSubcommand(root)

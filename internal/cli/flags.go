@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // RepeatedFlags refuses a flag given twice in args (the arguments of
@@ -93,4 +94,27 @@ func RequireSubcommand(c *cobra.Command) {
 		fmt.Fprint(cmd.ErrOrStderr(), cmd.UsageString())
 		return fmt.Errorf("%s needs a command: one of %s (see %s --help)", cmd.CommandPath(), strings.Join(names, ", "), cmd.CommandPath())
 	}
+}
+
+// CheckPathFlags refuses, for the flags of cmd whose value is a path
+// (their usage names it `DIR`, `FILE` or `SK`), an explicitly empty value,
+// which would silently turn an output off or leave an input out, and "-"
+// for a directory: "-" means standard output or input elsewhere, and a
+// directory literally named "-" is never what was meant. fprlab's root
+// runs it before every command.
+func CheckPathFlags(cmd *cobra.Command) error {
+	var err error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		name, _ := pflag.UnquoteUsage(f)
+		if err != nil || (name != "DIR" && name != "FILE" && name != "SK") || f.Value.Type() != "string" {
+			return
+		}
+		switch v := f.Value.String(); {
+		case v == "":
+			err = fmt.Errorf("--%s is empty: give a %s name (or leave the flag out)", f.Name, map[bool]string{true: "directory", false: "file"}[name == "DIR"])
+		case v == "-" && name == "DIR":
+			err = fmt.Errorf("--%s -: this is a directory, not standard output or input; give a directory name", f.Name)
+		}
+	})
+	return err
 }

@@ -280,3 +280,32 @@ func TestRunMainInterruptOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPathFlags: an explicitly empty path, and "-" for a directory,
+// are refused; "-" for a file, a path, and flags left out pass.
+func TestCheckPathFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dir", "-"}, "--dir -: this is a directory"},
+		{[]string{"--dir", ""}, "--dir is empty: give a directory name"},
+		{[]string{"--file", ""}, "--file is empty: give a file name"},
+		{[]string{"--sk="}, "--sk is empty: give a file name"},
+		{[]string{"--file", "-", "--dir", "d", "--sk", "k", "--seed", ""}, ""},
+		{nil, ""},
+	} {
+		cmd := &cobra.Command{Use: "x"}
+		cmd.Flags().String("dir", "", "campaign `DIR`")
+		cmd.Flags().String("file", "", "output `FILE`")
+		cmd.Flags().String("sk", "", "key to `SK`")
+		cmd.Flags().String("seed", "", "seed `HEX`")
+		if err := cmd.ParseFlags(c.args); err != nil {
+			t.Fatal(err)
+		}
+		err := CheckPathFlags(cmd)
+		if (c.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("%q: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
