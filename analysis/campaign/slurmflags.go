@@ -72,6 +72,9 @@ func (j *Slurm) TakeFlags(given map[string]bool) error {
 		case "--out":
 			j.Out = val
 		case "--binary":
+			if val == "" {
+				return errors.New("--binary is empty: give fprlab's path on the nodes (or leave the flag out for this program's)")
+			}
 			j.Binary = val
 		}
 	}
@@ -114,6 +117,9 @@ func (j *Slurm) Check() error {
 	}
 	if j.Out == "" {
 		return errors.New("missing --out DIR (a directory every node can reach)")
+	}
+	if j.Out == "-" {
+		return errors.New("--out -: this is a directory every node can reach, not standard output")
 	}
 	return nil
 }

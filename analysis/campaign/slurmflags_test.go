@@ -46,6 +46,7 @@ func TestTakeFlags(t *testing.T) {
 		{[]string{"compare", "--submit", "--submit"}, nil, `--submit is given both before and after "--" (or twice): give it once, as a campaign slurm flag`},
 		{[]string{"compare", "--shards"}, nil, "--shards needs a value"},
 		{[]string{"compare", "--cpus", "x"}, nil, `--cpus "x": want an integer`},
+		{[]string{"compare", "--binary", ""}, nil, "--binary is empty: give fprlab's path on the nodes (or leave the flag out for this program's)"},
 		{[]string{"compare", "--shards=4k"}, nil, `--shards "4k": want an integer`},
 	} {
 		j := &Slurm{Args: c.args}
@@ -83,6 +84,7 @@ func TestSlurmCheck(t *testing.T) {
 		{func(j *Slurm) { j.Shards = 100001 }, "--shards 100001: want 1..100000"},
 		{func(j *Slurm) { j.CPUs = 0 }, "--cpus 0: want at least 1"},
 		{func(j *Slurm) { j.Out = "" }, "missing --out DIR (a directory every node can reach)"},
+		{func(j *Slurm) { j.Out = "-" }, "--out -: this is a directory every node can reach, not standard output"},
 	} {
 		j := ok
 		j.Args = slices.Clone(ok.Args)

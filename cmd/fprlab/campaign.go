@@ -78,7 +78,7 @@ func newCampaignCmd(s *cli.Streams) *cobra.Command {
 	f.StringVar(&opts.Time, "time", "", "time limit per task (Slurm's --time)")
 	f.IntVar(&opts.CPUs, "cpus", 1, "CPUs per task (the shard's --workers)")
 	f.StringVar(&opts.Out, "out", "", "campaign `DIR` (shared by the cluster's nodes)")
-	f.StringVar(&opts.Binary, "binary", "", "path of fprlab on the nodes (default: this program)")
+	f.StringVar(&opts.Binary, "binary", "", "`FILE`, fprlab's path on the nodes (default: this program)")
 	f.BoolVar(&opts.Submit, "submit", false, "submit the scripts with sbatch")
 	cmd.AddCommand(sl)
 	return cmd
