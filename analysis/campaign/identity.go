@@ -3,7 +3,6 @@ package campaign
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"github.com/fprlab/fprlab/arith/cabi"
 	"github.com/fprlab/fprlab/arith/plan"
 	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/internal/shard"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -89,7 +87,7 @@ func ShardName(i, n int) string { return shard.Name(i, n) }
 // ReadCompareIdentity reads a compare campaign directory's run.json.
 func ReadCompareIdentity(dir string) (CompareIdentity, error) {
 	var id CompareIdentity
-	data, err := safefile.Read(nil, filepath.Join(dir, shadow.RunFile), shadow.MaxRunFile)
+	data, err := shadow.ReadRunFile(dir)
 	if err != nil {
 		return id, fmt.Errorf("%s is not a compare campaign directory: %w", dir, err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Merged is the result of Merge and MergeSweep: the united campaign's
@@ -33,7 +32,7 @@ func IsSweep(dir string) bool {
 	var head struct {
 		Command string `json:"command"`
 	}
-	data, err := safefile.Read(nil, filepath.Join(dir, shadow.RunFile), shadow.MaxRunFile)
+	data, err := shadow.ReadRunFile(dir)
 	return err == nil && json.Unmarshal(data, &head) == nil && head.Command == "sweep"
 }
 

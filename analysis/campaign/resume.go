@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/scheme"
 )
 
@@ -19,7 +17,7 @@ import (
 // that name; and an FN-DSA campaign whose keys come from another source
 // than cfg's. A directory without run.json is new.
 func CheckResumable(dir string, cfg shadow.Config) error {
-	data, err := safefile.Read(nil, filepath.Join(dir, shadow.RunFile), shadow.MaxRunFile)
+	data, err := shadow.ReadRunFile(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -93,6 +93,12 @@ const (
 	MaxRunFile = 1 << 20
 )
 
+// ReadRunFile returns the content of dir's run.json, at most MaxRunFile
+// bytes (a longer one is an error).
+func ReadRunFile(dir string) ([]byte, error) {
+	return safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
+}
+
 // OpenCampaign opens (creating if needed) the campaign directory dir for a
 // run with the given identity, locked for writing until Close.
 func OpenCampaign(dir string, identity any) (*Campaign, error) {
@@ -123,7 +129,7 @@ func checkIdentity(dir string, id []byte) error {
 	if legacy, _ := filepath.Glob(filepath.Join(dir, "records-*.jsonl")); len(legacy) > 0 {
 		return fmt.Errorf("%s holds records in the JSON-lines layout of an earlier fprlab (%s), which this version does not read: use a new --out directory", dir, filepath.Base(legacy[0]))
 	}
-	old, err := safefile.Read(nil, path, MaxRunFile)
+	old, err := ReadRunFile(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := dirlock.CheckFresh(dir, RunFile); err != nil {
@@ -358,7 +364,7 @@ func ReadCampaign(dir string) (*Campaign, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	id, err := safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
+	id, err := ReadRunFile(dir)
 	if err != nil {
 		lock.Unlock()
 		if errors.Is(err, fs.ErrNotExist) {
