@@ -141,7 +141,7 @@ func claim(dir string, id checkpoint.Identity) error {
 func readIdentity(dir string) (checkpoint.Identity, error) {
 	var id checkpoint.Identity
 	path := filepath.Join(dir, identityName)
-	data, err := safefile.Read(nil, path, shadow.MaxRunFile)
+	data, err := safefile.ReadJSON(nil, path, shadow.MaxRunFile)
 	if err != nil {
 		return id, err
 	}
@@ -155,7 +155,12 @@ func readIdentity(dir string) (checkpoint.Identity, error) {
 
 // readResult reads dir's result.json.
 func readResult(dir string) (*Result, error) {
-	data, err := safefile.Read(nil, filepath.Join(dir, ResultName), maxResult)
+	return readResultFile(filepath.Join(dir, ResultName))
+}
+
+// readResultFile reads the diverge result in the file path.
+func readResultFile(path string) (*Result, error) {
+	data, err := safefile.ReadJSON(nil, path, maxResult)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +168,7 @@ func readResult(dir string) (*Result, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&r); err != nil {
-		return nil, fmt.Errorf("%s/%s is not a diverge result: %w", dir, ResultName, err)
+		return nil, fmt.Errorf("%s is not a diverge result: %w", path, err)
 	}
 	return &r, nil
 }
@@ -257,14 +262,15 @@ func MergeDirs(dirs []string, out string) (*Result, error) {
 }
 
 // ReadPair returns the differing pair of signature index of the result in
-// path -- a campaign directory (or merged one) or its result.json -- and
-// the result, whose Scheme names the scheme the pair was signed with.
+// path -- a campaign directory (or merged one) or its result.json, under
+// any name -- and the result, whose Scheme names the scheme the pair was
+// signed with.
 func ReadPair(path string, index int) (*Pair, *Result, error) {
-	dir := path
-	if filepath.Base(path) == ResultName {
-		dir = filepath.Dir(path)
+	file := filepath.Join(path, ResultName)
+	if fi, err := os.Stat(path); err == nil && !fi.IsDir() {
+		file = path
 	}
-	r, err := readResult(dir)
+	r, err := readResultFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, fmt.Errorf("%s: no %s (a diverge campaign directory holds one once it is finished)", path, ResultName)
 	}

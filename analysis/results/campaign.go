@@ -190,7 +190,7 @@ func (c *Campaign) InputArgs(flag string) []safefile.Arg {
 }
 
 func readManifest(path string) (*Manifest, error) {
-	b, err := safefile.Read(nil, path, MaxDocument)
+	b, err := safefile.ReadJSON(nil, path, MaxDocument)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +208,12 @@ func readManifest(path string) (*Manifest, error) {
 func (c *Campaign) add(path string) error {
 	name := filepath.Base(path)
 	c.Files = append(c.Files, path)
-	b, err := safefile.Read(nil, path, MaxDocument)
+	b, err := safefile.ReadJSON(nil, path, MaxDocument)
+	var nj *safefile.NotJSONError
+	if errors.As(err, &nj) {
+		c.Skipped = append(c.Skipped, Skipped{name, fmt.Sprintf("not JSON: it begins with %s", nj.Describe())})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

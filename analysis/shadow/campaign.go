@@ -96,7 +96,7 @@ const (
 // ReadRunFile returns the content of dir's run.json, at most MaxRunFile
 // bytes (a longer one is an error).
 func ReadRunFile(dir string) ([]byte, error) {
-	return safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
+	return safefile.ReadJSON(nil, filepath.Join(dir, RunFile), MaxRunFile)
 }
 
 // OpenCampaign opens (creating if needed) the campaign directory dir for a

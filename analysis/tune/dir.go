@@ -134,7 +134,7 @@ func checkKeySource(dir, path string, cfg Config) error {
 	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	data, err := safefile.Read(nil, path, checkpoint.MaxSize)
+	data, err := safefile.ReadJSON(nil, path, checkpoint.MaxSize)
 	if err != nil {
 		return nil
 	}

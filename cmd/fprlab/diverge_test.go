@@ -272,9 +272,15 @@ func TestDivergeLeakFNDSA2026(t *testing.T) {
 	if code != cli.ExitUsage || !strings.Contains(errs, "--pk") {
 		t.Errorf("the draft's key read as round 3's: exit %d, stderr %q", code, errs)
 	}
-	// --from --pair reads the same pair, and its scheme, from the result:
-	// the same key, printed with --out -.
-	for _, from := range []string{camp, filepath.Join(camp, "result.json")} {
+	// --from --pair reads the same pair, and its scheme, from the result
+	// (its directory, its result.json, or a copy under another name): the
+	// same key, printed with --out -.
+	copied := filepath.Join(dir, "saved-result.json")
+	if err := os.WriteFile(copied, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	notResult := write("other.json", `{"results": []}`)
+	for _, from := range []string{camp, filepath.Join(camp, "result.json"), copied} {
 		code, stdout, errs = runCLI(t, "leak", "--from", from, "--pair", "183", "--out", "-")
 		if code != 0 || stdout != string(skb) || !strings.HasPrefix(errs, "private key recovered: s2_A - s2_B = 1 x^k f") {
 			t.Errorf("leak --from %s --pair 183: exit %d, %d bytes out, stderr %q", from, code, len(stdout), errs)
@@ -290,6 +296,8 @@ func TestDivergeLeakFNDSA2026(t *testing.T) {
 		{[]string{"--from", camp, "--pair", "183", "--sig", af}, "exclude --pk"},
 		{[]string{"--from", camp, "--pair", "183", "--scheme", "falcon"}, "was signed with --scheme fn-dsa-2026"},
 		{[]string{"--from", dir, "--pair", "183"}, "no result.json"},
+		{[]string{"--from", notResult, "--pair", "183"}, "other.json is not a diverge result: json: unknown field \"results\""},
+		{[]string{"--from", "/dev/zero", "--pair", "183"}, "/dev/zero is not JSON: it begins with byte 0x00"},
 	} {
 		if code, _, errs := runCLI(t, append([]string{"leak"}, c.args...)...); code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("leak %v: exit %d, stderr %q (want %q)", c.args, code, errs, c.want)

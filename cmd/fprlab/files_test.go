@@ -22,14 +22,14 @@ func TestInputsAreBounded(t *testing.T) {
 	p := func(n string) string { return filepath.Join(dir, n) }
 	f := newSignFixture(t)
 	out := filepath.Join(f.dir, "sig")
-	// A campaign directory whose run.json never ends, and a tune
-	// directory whose checkpoint is a device.
+	// A campaign directory whose run.json and result.json never end,
+	// and a tune directory whose checkpoint is a device.
 	endless, tuneDir := filepath.Join(t.TempDir(), "endless"), filepath.Join(t.TempDir(), "tune")
-	for d, name := range map[string]string{endless: "run.json", tuneDir: "evaluations.json"} {
-		if err := os.Mkdir(d, 0o755); err != nil {
+	for _, f := range []string{filepath.Join(endless, "run.json"), filepath.Join(endless, "result.json"), filepath.Join(tuneDir, "evaluations.json")} {
+		if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.Symlink("/dev/zero", filepath.Join(d, name)); err != nil {
+		if err := os.Symlink("/dev/zero", f); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -44,12 +44,18 @@ func TestInputsAreBounded(t *testing.T) {
 		{[]string{"sign", "--sk", "/dev/zero", "--msg", f.msgPath, "--out", out}, "--sk /dev/zero: larger than 2305 bytes"},
 		{[]string{"sign", "--sk", f.skPath, "--msg", "/dev/zero", "--out", out}, "--msg /dev/zero: larger than"},
 		{[]string{"kat", "--params", "512", "--ref", "/dev/zero"}, "larger than"},
-		{[]string{"records", "dump", endless}, "run.json is larger than 1048576 bytes"},
-		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is larger than 1048576 bytes"},
-		{[]string{"sweep", "--format", "vprec:30", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is larger than 1048576 bytes"},
-		{[]string{"merge", endless, endless, "--out", filepath.Join(t.TempDir(), "m")}, "run.json is larger than 1048576 bytes"},
+		{[]string{"records", "dump", endless}, "run.json is not JSON: it begins with byte 0x00"},
+		{[]string{"compare", "--backend", "native", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is not JSON: it begins with byte 0x00"},
+		{[]string{"sweep", "--format", "vprec:30", "--params", "512", "--signatures", "1", "--out", endless}, "run.json is not JSON: it begins with byte 0x00"},
+		{[]string{"merge", endless, endless, "--out", filepath.Join(t.TempDir(), "m")}, "run.json is not JSON: it begins with byte 0x00"},
 		{[]string{"tune", "--params", "512", "--signatures", "1", "--out", tuneDir}, "evaluations.json is not a regular file"},
 		{[]string{"arith", "errors", "--backend", "native", "--n", "10", "--checkpoint", "/dev/zero"}, "checkpoint /dev/zero is not a regular file"},
+		// Documents: refused at their first byte, not after reading
+		// their limit (256 MiB) of the device.
+		{[]string{"diff", "/dev/zero", p("msg")}, "/dev/zero: not JSON: it begins with byte 0x00"},
+		{[]string{"plot", "histogram", "--in", "/dev/zero", "--out", filepath.Join(t.TempDir(), "h.svg")}, "/dev/zero: not JSON: it begins with byte 0x00"},
+		{[]string{"report", "--in", "/dev/zero", "--allow-no-manifest", "--out", filepath.Join(t.TempDir(), "r.html")}, "/dev/zero: not JSON: it begins with byte 0x00"},
+		{[]string{"leak", "--from", endless, "--pair", "0"}, "result.json is not JSON: it begins with byte 0x00"},
 	} {
 		code, _, stderr := runCLI(t, c.args...)
 		if code != cli.ExitUsage || !strings.Contains(stderr, c.want) {

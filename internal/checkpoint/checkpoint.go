@@ -114,15 +114,16 @@ func Load(path string, id Identity, payload any) (bool, error) {
 		// /dev/zero would be read up to MaxSize before the refusal).
 		return false, fmt.Errorf("checkpoint %s is not a regular file; give the run a file of its own", path)
 	}
-	data, err := safefile.Read(nil, path, MaxSize)
+	data, err := safefile.ReadJSON(nil, path, MaxSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
-	if err != nil {
+	var nj *safefile.NotJSONError
+	if err != nil && !errors.As(err, &nj) {
 		return false, fmt.Errorf("checkpoint: %w", err)
 	}
 	var env envelope
-	if err := json.Unmarshal(data, &env); err != nil || env.Format != formatName {
+	if err != nil || json.Unmarshal(data, &env) != nil || env.Format != formatName {
 		return false, fmt.Errorf("checkpoint %s is not an fprlab checkpoint file; remove it, or give the run another checkpoint file or directory", path)
 	}
 	if env.Layout != layout {

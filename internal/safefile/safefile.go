@@ -4,7 +4,8 @@
 //
 //   - Read reads at most a stated number of bytes and names the file and
 //     the cap when a file is larger (a key given as /dev/zero is an error,
-//     not an out-of-memory crash); "-" reads standard input.
+//     not an out-of-memory crash); "-" reads standard input. ReadJSON
+//     refuses a file that cannot be a JSON document from its first bytes.
 //   - WriteFiles writes a set of files as one step: each regular file goes
 //     to a temporary file in its directory and all of them are renamed into
 //     place only when every one is complete, so an interrupted or failed run
@@ -26,6 +27,7 @@
 package safefile
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -45,11 +47,7 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	name := e.Path
-	if name == Stdio {
-		name = "standard input"
-	}
-	return fmt.Sprintf("%s is larger than %d bytes, the most this input can hold", name, e.Limit)
+	return fmt.Sprintf("%s is larger than %d bytes, the most this input can hold", displayName(e.Path), e.Limit)
 }
 
 // Read returns the content of path ("-": all of stdin; refused when stdin
@@ -57,34 +55,112 @@ func (e *TooLargeError) Error() string {
 // file is a *TooLargeError, detected after reading limit+1 bytes, so a
 // device that never ends costs no more than that.
 func Read(stdin io.Reader, path string, limit int64) ([]byte, error) {
-	var r io.Reader
+	r, done, err := open(stdin, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	return readAll(r, path, limit, 0)
+}
+
+// ReadJSON is Read for a JSON document (an object or an array): the first
+// byte after any leading white space is checked before the rest is read,
+// and one that cannot open a document is a *NotJSONError at once. A device
+// or a binary file given where a document is expected (/dev/zero, a key,
+// a segment of records) is then refused after a few bytes, where Read
+// would first take limit bytes of it into memory. A file of white space
+// only returns no bytes: the caller's parser reports it as empty. The
+// leading white space is not returned.
+func ReadJSON(stdin io.Reader, path string, limit int64) ([]byte, error) {
+	r, done, err := open(stdin, path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	br := bufio.NewReader(io.LimitReader(r, limit+1))
+	var lead int64
+	for {
+		b, err := br.ReadByte()
+		if err == io.EOF {
+			return []byte{}, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", displayName(path), unwrapPath(err))
+		}
+		if b == ' ' || b == '\t' || b == '\n' || b == '\r' {
+			lead++
+			continue
+		}
+		if b != '{' && b != '[' {
+			return nil, &NotJSONError{Path: path, First: b}
+		}
+		if err := br.UnreadByte(); err != nil {
+			return nil, err
+		}
+		break
+	}
+	return readAll(br, path, limit, lead)
+}
+
+// NotJSONError reports a file that ReadJSON refused: its first byte other
+// than white space cannot begin a JSON object or array.
+type NotJSONError struct {
+	Path  string
+	First byte
+}
+
+func (e *NotJSONError) Error() string {
+	return fmt.Sprintf("%s is not JSON: it begins with %s, where a document begins with { or [", displayName(e.Path), e.Describe())
+}
+
+// Describe names the first byte for a message: printable ASCII as itself,
+// anything else (the NUL of /dev/zero, a binary header) in hex.
+func (e *NotJSONError) Describe() string {
+	if b := e.First; b > ' ' && b < 0x7f {
+		return fmt.Sprintf("%q", rune(b))
+	}
+	return fmt.Sprintf("byte 0x%02x", e.First)
+}
+
+// open opens path for reading ("-": stdin, refused when stdin is nil);
+// done closes what open opened.
+func open(stdin io.Reader, path string) (r io.Reader, done func(), err error) {
 	if path == Stdio {
 		if stdin == nil {
-			return nil, errors.New("reading -: this input must be a file, not standard input")
+			return nil, nil, errors.New("reading -: this input must be a file, not standard input")
 		}
-		r = stdin
-	} else {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
-		}
-		defer f.Close()
-		if fi, err := f.Stat(); err == nil && fi.IsDir() {
-			return nil, fmt.Errorf("reading %s: is a directory", path)
-		}
-		r = f
+		return stdin, func() {}, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
+	f, err := os.Open(path)
 	if err != nil {
-		if path == Stdio {
-			path = "standard input"
-		}
-		return nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
+		return nil, nil, fmt.Errorf("reading %s: %w", path, unwrapPath(err))
 	}
-	if int64(len(data)) > limit {
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		f.Close()
+		return nil, nil, fmt.Errorf("reading %s: is a directory", path)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// readAll reads r to its end, refusing more than limit bytes in all, of
+// which read were consumed before r (and are not returned).
+func readAll(r io.Reader, path string, limit, read int64) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, limit+1-read))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", displayName(path), unwrapPath(err))
+	}
+	if read+int64(len(data)) > limit {
 		return nil, &TooLargeError{Path: path, Limit: limit}
 	}
 	return data, nil
+}
+
+// displayName is path as error messages name it.
+func displayName(path string) string {
+	if path == Stdio {
+		return "standard input"
+	}
+	return path
 }
 
 // File is one file of a WriteFiles call.

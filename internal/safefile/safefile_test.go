@@ -306,3 +306,69 @@ func TestReadDashWithoutStdin(t *testing.T) {
 		t.Errorf("Read(nil, -): %v", err)
 	}
 }
+
+// TestReadJSON: a document is read whole, less its leading white space,
+// within the same limit as Read; a file that cannot open a document is
+// refused from its first byte, so /dev/zero costs a few bytes, not the
+// limit.
+func TestReadJSON(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct {
+		content, want string
+		limit         int64
+	}{
+		{"{\"a\": 1}\n", "{\"a\": 1}\n", 9},
+		{" \n\t[1, 2]", "[1, 2]", 9},
+		{"\n\n", "", 9},
+		{"", "", 9},
+	} {
+		got, err := ReadJSON(nil, write("ok", c.content), c.limit)
+		if err != nil || string(got) != c.want {
+			t.Errorf("%q: %q, %v; want %q", c.content, got, err, c.want)
+		}
+	}
+	// The limit counts the leading white space, as Read's does.
+	var tl *TooLargeError
+	if _, err := ReadJSON(nil, write("big", "  [1, 2]"), 7); !errors.As(err, &tl) || tl.Limit != 7 {
+		t.Errorf("8 bytes under a limit of 7: %v", err)
+	}
+	if _, err := ReadJSON(nil, write("big", "[1, 2]  "), 7); !errors.As(err, &tl) {
+		t.Errorf("8 bytes under a limit of 7: %v", err)
+	}
+	for content, want := range map[string]string{
+		"\x00\x00":       "is not JSON: it begins with byte 0x00, where a document begins with { or [",
+		"  hello":        `is not JSON: it begins with 'h'`,
+		"\xef\xbb\xbf{}": "it begins with byte 0xef",
+	} {
+		_, err := ReadJSON(nil, write("bad", content), 100)
+		var nj *NotJSONError
+		if !errors.As(err, &nj) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v; want %q", content, err, want)
+		}
+	}
+	// An endless device is refused at its first byte, with a limit that
+	// Read would take in full first.
+	var nj *NotJSONError
+	if _, err := ReadJSON(nil, "/dev/zero", 1<<40); !errors.As(err, &nj) || !strings.Contains(err.Error(), "/dev/zero is not JSON") {
+		t.Errorf("/dev/zero: %v", err)
+	}
+	if got, err := ReadJSON(strings.NewReader(" {}"), Stdio, 10); err != nil || string(got) != "{}" {
+		t.Errorf("-: %q, %v", got, err)
+	}
+	if _, err := ReadJSON(strings.NewReader("x"), Stdio, 10); err == nil || !strings.Contains(err.Error(), "standard input is not JSON") {
+		t.Errorf("- holding x: %v", err)
+	}
+	if _, err := ReadJSON(nil, Stdio, 10); err == nil || !strings.Contains(err.Error(), "must be a file") {
+		t.Errorf("ReadJSON(nil, -): %v", err)
+	}
+	if _, err := ReadJSON(nil, dir, 10); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+}
