@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -44,7 +46,8 @@ task). Every value is quoted for bash in the scripts; a control character in
 any value is refused, --partition and --time must follow Slurm's syntax, and
 DIR, which sbatch reads from #SBATCH --output, must be a path of letters,
 digits and - _ . / , : = +. The campaign flags may also be written after the
-command's arguments, but each only once.
+command's arguments, but each only once. Run again with the same flags, it
+writes the same scripts; a DIR holding another campaign's scripts is refused.
 
   fprlab campaign slurm --shards 100 --time 4:00:00 --cpus 8 --out camp -- \
       compare --backend native,triword --params 1024 --signatures 100000 --keys 100
@@ -146,6 +149,11 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams
 	}
 	shards, merge := opts.Scripts(bin, dir)
 	sp, mp := filepath.Join(dir, "shards.sbatch"), filepath.Join(dir, "merge.sbatch")
+	for _, w := range [][2]string{{sp, shards}, {mp, merge}} {
+		if err := sameScript(w[0], w[1]); err != nil {
+			return err
+		}
+	}
 	if err := campaign.WriteFile(sp, []byte(shards)); err != nil {
 		return err
 	}
@@ -166,4 +174,25 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams
 	}
 	fmt.Fprintf(s.Out, "submitted: array job %s, merge job %s\n", id, mid)
 	return nil
+}
+
+// maxScript bounds the read of an existing script: the ones written here
+// are a few kilobytes.
+const maxScript = 1 << 20
+
+// sameScript refuses to replace the script at path with another one: the
+// directory then holds another campaign (other flags, shards or binary),
+// whose jobs may be queued or whose shards may be half done. The same
+// script again (the command run twice) is fine.
+func sameScript(path, script string) error {
+	old, err := safefile.Read(nil, path, maxScript)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err == nil && string(old) == script:
+		return nil
+	case err == nil:
+		return fmt.Errorf("%s holds the script of another campaign (other flags, shards or binary), which this one would replace: use another --out, or remove %s", filepath.Dir(path), filepath.Base(path))
+	}
+	return err
 }

@@ -391,6 +391,24 @@ func TestCampaignSlurmScripts(t *testing.T) {
 	if !strings.Contains(out.String(), "sbatch --dependency=afterok:") {
 		t.Errorf("no submission commands printed: %s", out.String())
 	}
+	// The same command again leaves the scripts as they are; another
+	// campaign's (here other shards) in the same directory is refused
+	// before any script is replaced.
+	script, err := os.ReadFile(filepath.Join(dir, "shards.sbatch"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code := run(context.Background(), args, nil, &out, &errb); code != 0 {
+		t.Fatalf("campaign again: exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	other := append([]string{"campaign", "slurm", "--shards", "2", "--out", dir, "--binary", bin, "--"}, cargs...)
+	if code := run(context.Background(), other, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "holds the script of another campaign") {
+		t.Errorf("another campaign in the directory: exit %d, %q", code, errb.String())
+	}
+	if again, err := os.ReadFile(filepath.Join(dir, "shards.sbatch")); err != nil || !bytes.Equal(again, script) {
+		t.Errorf("shards.sbatch changed (%v)", err)
+	}
 	for i := range 3 {
 		c := exec.Command("bash", filepath.Join(dir, "shards.sbatch"))
 		c.Env = append(os.Environ(), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i), "SLURM_ARRAY_TASK_COUNT=3", "SLURM_CPUS_PER_TASK=1")
