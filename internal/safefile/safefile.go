@@ -335,9 +335,12 @@ func resolveTarget(path string) (target string, direct bool, err error) {
 // writeTemp writes f's data to a new temporary file next to target and
 // returns its name.
 func writeTemp(target string, f File) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
+	dir := filepath.Dir(target)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp*")
 	if err != nil {
-		return "", unwrapPath(err)
+		// The file itself may exist and be writable: say that the
+		// directory is what refused (read-only, or /proc's).
+		return "", fmt.Errorf("cannot create a file in %s (an output is written there first, then renamed into place): %w", dir, unwrapPath(err))
 	}
 	mode := os.FileMode(0o644)
 	if f.Secret {

@@ -146,8 +146,14 @@ func TestWriteSetIsAllOrNothing(t *testing.T) {
 func TestWriteErrorNamesUserFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "no", "such", "dir", "sig")
 	err := WriteFiles(nil, File{Path: p, Data: []byte("x")})
-	if err == nil || !strings.Contains(err.Error(), p) || strings.Contains(err.Error(), ".tmp") {
+	if err == nil || !strings.Contains(err.Error(), p) || strings.Contains(err.Error(), ".tmp") || !strings.Contains(err.Error(), "cannot create a file in "+filepath.Dir(p)) {
 		t.Errorf("err = %v", err)
+	}
+	// A file that exists in a directory where no file can be created
+	// (/proc's): the directory is named as the problem, not the file.
+	err = WriteFiles(nil, File{Path: "/proc/self/mem", Data: []byte("x")})
+	if err == nil || !strings.Contains(err.Error(), "writing /proc/self/mem: cannot create a file in /proc/self") {
+		t.Errorf("/proc/self/mem: %v", err)
 	}
 }
 
