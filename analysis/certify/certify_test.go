@@ -174,7 +174,7 @@ func TestSoundnessPlan(t *testing.T) {
 	if uni.DeltaCBound != vp.DeltaCBound || uni.DeltaSigma != vp.DeltaSigma {
 		t.Errorf("plan:all=vprec:48 bound %g (delta_sigma %g), vprec:48 %g (%g)", uni.DeltaCBound, uni.DeltaSigma, vp.DeltaCBound, vp.DeltaSigma)
 	}
-	r, b := bound("plan:all=vprec:48+fft=vprec:64+ldl=vprec:64+leaf=vprec:64")
+	r, b := bound("plan:all=vprec:48+fft=vprec:64+ldl=vprec:64+leaf=vprec:64+sampler=vprec:64")
 	smp, err := certify.CheckSignatures(context.Background(), b, nil, sk, certify.Check{Signatures: 3, Seed: "certify-plan"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -357,11 +357,24 @@ func TestModelFor(t *testing.T) {
 		{"plan:all=vprec:53+ldl=vprec:64", "", "plan, target and ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted"},
 		{"plan:all=vprec:53+target=vprec:60", "", "plan, target in vprec:60: 60-bit round to nearest, operands of other stages converted; ffsampling in vprec:53: 53-bit round to nearest, operands of other stages converted, the target converted into vprec:53"},
 		{"oracle:200", "", "no built-in error model"},
+		// The centre, the samples and 1/sigma pass from ffsampling through
+		// leaf to sampler: a stage that would round them again is refused,
+		// one that holds them exactly (wider, or another rounding of the
+		// same width) is not.
+		{"plan:all=vprec:80+sampler=vprec:20", "", "its sampler stage (vprec:20) does not hold every value of its ffsampling stage (vprec:80)"},
+		{"plan:all=vprec:64+leaf=vprec:11", "", "its leaf stage (vprec:11) does not hold every value of its ffsampling stage (vprec:64)"},
+		{"plan:all=vprec:64+leaf=vprec:80+sampler=vprec:72", "", "its sampler stage (vprec:72) does not hold every value of its leaf stage (vprec:80)"},
+		{"plan:all=vprec:53:e11+ffsampling=vprec:53", "", "its leaf stage (vprec:53:e11) does not hold every value of its ffsampling stage (vprec:53)"},
+		{"plan:all=binary64+ffsampling=vprec:64", "", "give the leaf and sampler stages ffsampling's format or a wider one"},
+		{"plan:all=vprec:64:e11+ffsampling=vprec:53:e8", "", "ffsampling in vprec:53:e8: 53-bit round to nearest"},
+		{"plan:all=vprec:53:e11:rz+ffsampling=vprec:53:e11", "", "ffsampling in vprec:53:e11: 53-bit round to nearest"},
+		{"plan:all=binary64+ffsampling=vprec:64+leaf=vprec:64+sampler=vprec:64", "", "plan, target in vprec:53:e11"},
 		{"native-fma", "rel=2^-52,abs=2^-1000", "declared"},
 		{"native", "rel=2^-3", "too large"},
 		{"native", "abs=2^-60", "missing rel"},
 		{"native", "rel=0.5", "want 2^-P"},
 		{"native", "rel=2^-50,x=2^-3", "unknown term"},
+		{"native", "rel=2^-53,x=1", `unknown term "x"`},
 	} {
 		b, err := arith.Lookup(c.name)
 		if err != nil {

@@ -67,7 +67,8 @@
 //     linear maps of norm sqrt2 on (x, y): R's norm and every e_k are
 //     multiplied by sqrt2 (in R the twiddled half keeps its norm, |w| = 1),
 //     then rounded as sums. Halving is exact up to Abs.
-//   - Of(z) is exact for |z| < 2^IntBits (checked; otherwise rounded).
+//   - Of(z) is exact for |z| < 2^IntBits (checked; otherwise rounded; a
+//     plan's leaf stage, where Of runs, holds ffSampling's format, below).
 //
 // Step 5: the target, for every hashed point. hm has norm at most sqrt(n)
 // (q - 1); the FFT's logn - 1 layers are butterflies of the twiddled half
@@ -192,7 +193,15 @@
 // terms that do not scale with the basis (rest). The twiddles and 1/q are
 // not converted: a plan computes them in each stage's own format, and step
 // 1 reads them there (the target's and ffSampling's twiddle tables, 1/q in
-// the target's), so their errors are measured, not bounded. The batched
+// the target's), so their errors are measured, not bounded. What leaves
+// ffSampling is read in other stages: the integer samples are converted
+// (Of) in the leaf stage's format, the leaves' 1/sigma computed there, and
+// the sampler reads the centre and 1/sigma in its own. The bound is on the
+// centre as ffSampling hands it over and delta_sigma is measured on the
+// leaf stage's values, so those conversions must be exact: the plan is
+// refused unless the leaf stage's format holds every value of
+// ffSampling's, and the sampler stage's every value of both (at least as
+// many bits, an exponent range at least as wide). The batched
 // kernels of an arith.Vector backend (triword in the GOEXPERIMENT=simd
 // build) compute each element with the operations of the scalar code, so
 // the same model holds.

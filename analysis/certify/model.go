@@ -227,6 +227,9 @@ func planModel(name string) (Model, error) {
 		return m, nil
 	}
 	ft, fs := p[arith.PlanTarget], p[arith.PlanFFSampling]
+	if err := centrePath(name, p); err != nil {
+		return Model{}, err
+	}
 	m, err := stageModel(arith.PlanFFSampling)
 	if err != nil {
 		return Model{}, err
@@ -242,6 +245,64 @@ func planModel(name string) (Model, error) {
 	m.Name = "plan, " + mt.Name + "; " + m.Name + ", the target converted into " + fs
 	m.Target = &mt
 	return m, nil
+}
+
+// centrePath refuses a plan whose leaf or sampler stage would round what
+// the bound is about. The centre leaves ffSampling in its format and the
+// sampler reads it in the sampler stage's (every operation converts its
+// operands into the stage's format); the integer samples are converted
+// (Of) in the leaf stage's; the leaves' 1/sigma are computed in the leaf
+// stage and read in the sampler's. delta_c is bounded, and delta_sigma
+// measured, where ffSampling and the leaf stage hand the values over: a
+// conversion after that would be a rounding neither includes (a sampler
+// stage at 20 bits under ffSampling at 80 was "proven" at 2^-57). So each
+// of those conversions must be exact: the leaf stage's format must hold
+// every value of ffSampling's, and the sampler stage's every value of both.
+func centrePath(name string, p plan.Plan) error {
+	fs, fl, fz := p[arith.PlanFFSampling], p[arith.PlanLeaf], p[arith.PlanSampler]
+	for _, c := range []struct {
+		wide, narrow arith.PlanStage
+	}{{arith.PlanLeaf, arith.PlanFFSampling}, {arith.PlanSampler, arith.PlanFFSampling}, {arith.PlanSampler, arith.PlanLeaf}} {
+		if !holds(p[c.wide], p[c.narrow]) {
+			return fmt.Errorf("backend %q: its %s stage (%s) does not hold every value of its %s stage (%s): the centres, samples and 1/sigma that pass from ffsampling (%s) through leaf (%s) to sampler (%s) would be rounded again, which the certified bound does not cover; give the leaf and sampler stages ffsampling's format or a wider one", name, c.wide, p[c.wide], c.narrow, p[c.narrow], fs, fl, fz)
+		}
+	}
+	return nil
+}
+
+// holds reports whether every value of the vprec format narrow is a value
+// of the vprec format wide (converting one into the other is exact): at
+// least as many bits, and an exponent range at least as wide (none: the
+// range is unbounded). A format holds itself; other formats (plugins) hold
+// only themselves.
+func holds(wide, narrow string) bool {
+	if wide == narrow {
+		return true
+	}
+	pw, ew, okw := vprecShape(wide)
+	pn, en, okn := vprecShape(narrow)
+	return okw && okn && pw >= pn && (ew == 0 || (en != 0 && ew >= en))
+}
+
+// vprecShape reads the precision and exponent width (0: unbounded) of a
+// "vprec:P[:eE][:rounding]" format.
+func vprecShape(f string) (p, e int, ok bool) {
+	parts := strings.Split(f, ":")
+	if len(parts) < 2 || parts[0] != "vprec" {
+		return 0, 0, false
+	}
+	p, err := strconv.Atoi(parts[1])
+	if err != nil {
+		return 0, 0, false
+	}
+	for _, x := range parts[2:] {
+		if v, found := strings.CutPrefix(x, "e"); found {
+			if e, err = strconv.Atoi(v); err != nil {
+				return 0, 0, false
+			}
+		}
+	}
+	return p, e, true
 }
 
 // ParseErrorModel reads a declared model "rel=2^-P[,abs=2^-E]" (the
@@ -260,6 +321,9 @@ func ParseErrorModel(spec string) (Model, error) {
 			return Model{}, fmt.Errorf("error model %q: %s is given twice", spec, k)
 		}
 		given[k] = true
+		if k != "rel" && k != "abs" {
+			return Model{}, fmt.Errorf("error model %q: unknown term %q (want rel, abs)", spec, k)
+		}
 		x, err := parsePow2(v)
 		if err != nil {
 			return Model{}, fmt.Errorf("error model %q: %w", spec, err)
@@ -272,8 +336,6 @@ func ParseErrorModel(spec string) (Model, error) {
 			m.AddRel, m.MulRel, seen = x, x, true
 		case "abs":
 			m.Abs = x
-		default:
-			return Model{}, fmt.Errorf("error model %q: unknown term %q (want rel, abs)", spec, k)
 		}
 	}
 	if !seen {
