@@ -41,7 +41,7 @@ func TestInputsAreBounded(t *testing.T) {
 		{[]string{"verify", "--pk", p("pk"), "--msg", "/dev/zero", "--sig", p("sig")}, "--msg /dev/zero: larger than 67108864 bytes (64 MiB)"},
 		{[]string{"verify", "--pk", p("pk"), "--msg", p("msg"), "--sig", "/dev/zero"}, "--sig /dev/zero: larger than"},
 		{[]string{"verify", "--hex", "--pk", "/dev/zero", "--msg", p("msg"), "--sig", p("sig")}, "--pk /dev/zero: larger than"},
-		{[]string{"sign", "--sk", "/dev/zero", "--msg", f.msgPath, "--out", out}, "--sk /dev/zero: larger than 2305 bytes"},
+		{[]string{"sign", "--sk", "/dev/zero", "--msg", f.msgPath, "--out", out}, "--sk /dev/zero: larger than 2369 bytes, the longest encoding of a private key of any scheme"},
 		{[]string{"sign", "--sk", f.skPath, "--msg", "/dev/zero", "--out", out}, "--msg /dev/zero: larger than"},
 		{[]string{"kat", "--params", "512", "--ref", "/dev/zero"}, "larger than"},
 		{[]string{"records", "dump", endless}, "run.json is not JSON: it begins with byte 0x00"},

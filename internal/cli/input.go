@@ -106,11 +106,11 @@ func OneStdin(inputs ...safefile.Arg) error {
 // tooLarge is the error for an input above its cap; the key and
 // signature flags, whose caps are the longest encodings, say so.
 func tooLarge(flag, path string, limit int) error {
-	what := map[string]string{"pk": "a Falcon public key", "sk": "a Falcon private key", "sig": "a Falcon signature"}[flag]
+	what := map[string]string{"pk": "a public key", "sk": "a private key", "sig": "a signature"}[flag]
 	if what == "" {
 		return fmt.Errorf("--%s %s: larger than %d bytes (%d MiB), fprlab's limit for this input", flag, path, limit, limit>>20)
 	}
-	return fmt.Errorf("--%s %s: larger than %d bytes, the longest encoding of %s", flag, path, limit, what)
+	return fmt.Errorf("--%s %s: larger than %d bytes, the longest encoding of %s of any scheme", flag, path, limit, what)
 }
 
 // HexOutput encodes data as the --hex files hold it: lowercase hex and a

@@ -172,7 +172,7 @@ func TestReadInput(t *testing.T) {
 	}{
 		{"msg", rawp, 100, HexFile, "msg file " + rawp + " is not valid hex"},
 		{"pk", oddp, 100, AutoFile, "pk file " + oddp + " holds hex text with an odd number of digits (5)"},
-		{"sig", hexp, 2, HexFile, "the longest encoding of a Falcon signature"},
+		{"sig", hexp, 2, HexFile, "the longest encoding of a signature of any scheme"},
 		{"msg", rawp, 2, RawFile, "--msg " + rawp + ": larger than 2 bytes"},
 		{"pk", "", 10, RawFile, "missing --pk FILE"},
 		{"sk", dir + "/none", 10, RawFile, "reading sk"},
