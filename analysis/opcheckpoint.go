@@ -42,7 +42,7 @@ func opCheckpointIdentity(cfg OpErrorConfig, version string) checkpoint.Identity
 // defaults are not filled in here).
 func LoadOpErrorCheckpoint(path string, cfg OpErrorConfig, version string) (*OpErrorCheckpoint, error) {
 	c := &OpErrorCheckpoint{path: path, id: opCheckpointIdentity(cfg, version)}
-	if _, err := checkpoint.Load(path, c.id, &c.data); err != nil {
+	if _, err := checkpoint.LoadFile(path, c.id, &c.data); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -471,7 +471,7 @@ func certifyResume(opts *certifyOptions, s *cli.Streams, plan certifyPlan, logn 
 	}
 	id := certifyIdentity(opts, plan, logn, keyFile)
 	var ckpt certifyCheckpoint
-	found, err := checkpoint.Load(opts.Checkpoint, id, &ckpt)
+	found, err := checkpoint.LoadFile(opts.Checkpoint, id, &ckpt)
 	if err != nil {
 		return nil, err
 	}

@@ -179,6 +179,9 @@ func TestCertifyCheckpoint(t *testing.T) {
 		{[]string{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--checkpoint", "-"}, "--checkpoint -: a checkpoint is a file"},
 		{[]string{"certify", "--pstar", "--params", "512", "--kat-records", "0:1", "--checkpoint", ckpt}, "excludes --backend, --error-model, --check-signatures, --check-chosen, --require-proven and --checkpoint"},
 		{skArgs(sk), "--checkpoint " + sk + " is the --sk file"},
+		// A checkpoint that could not be saved is refused before the
+		// first (backend, key) is computed, not after.
+		{[]string{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--checkpoint", filepath.Join(t.TempDir(), "missing", "ck")}, "cannot be written: cannot create a file in"},
 	} {
 		if code, _, errs := runCLI(t, c.args...); code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q, want exit 2 and %q", c.args, code, errs, c.want)

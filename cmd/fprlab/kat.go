@@ -137,7 +137,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	if opts.Checkpoint != "" {
 		s.StopOnInterrupt()
 		ckpt = &kat.Checkpoint{Done: map[string][]falcon.KATRecord{}}
-		if _, err := checkpoint.Load(opts.Checkpoint, kat.Identity(logn, version.Release()), ckpt); err != nil {
+		if _, err := checkpoint.LoadFile(opts.Checkpoint, kat.Identity(logn, version.Release()), ckpt); err != nil {
 			return err
 		}
 	}

@@ -36,6 +36,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -230,4 +231,35 @@ func (f *Float) UnmarshalJSON(b []byte) error {
 		*f = Float(v)
 	}
 	return nil
+}
+
+// LoadFile is Load for a checkpoint file the user names (--checkpoint):
+// when there is none yet, it also checks that one can be written there
+// (Writable).
+func LoadFile(path string, id Identity, payload any) (bool, error) {
+	found, err := Load(path, id, payload)
+	if err == nil && !found {
+		err = Writable(path)
+	}
+	return found, err
+}
+
+// Writable checks that a file can be created beside path (the
+// checkpoint's directory exists and is writable), by creating and removing
+// one: a checkpoint in a missing or read-only directory is then refused
+// when the run starts, not when its first finished step is lost.
+// (Campaign directories make theirs as they go: they use Load.)
+func Writable(path string) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".fprlab-probe-*")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("checkpoint %s cannot be written: cannot create a file in %s: %w", path, dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

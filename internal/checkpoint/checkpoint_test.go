@@ -129,3 +129,19 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestWritable: a checkpoint that could not be saved is told at once,
+// and the probe leaves nothing behind where it could.
+func TestWritable(t *testing.T) {
+	dir := t.TempDir()
+	if err := Writable(filepath.Join(dir, "ckpt")); err != nil {
+		t.Fatalf("fresh checkpoint: %v", err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("the probe left %v", ents)
+	}
+	missing := filepath.Join(dir, "no", "such", "ckpt")
+	if err := Writable(missing); err == nil || !strings.Contains(err.Error(), "checkpoint "+missing+" cannot be written: cannot create a file in "+filepath.Dir(missing)) {
+		t.Errorf("checkpoint in a missing directory: %v", err)
+	}
+}

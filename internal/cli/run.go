@@ -38,11 +38,16 @@ func (e *ExitError) Error() string { return e.Err.Error() }
 func (e *ExitError) Unwrap() error { return e.Err }
 
 // Interrupted is the error of a run stopped by its context (Ctrl-C). With
-// a checkpoint, the message tells the user how to continue.
+// a checkpoint (a file, or a campaign directory), the message tells the
+// user how to continue -- or, when the run stopped before it saved
+// anything, that nothing is saved.
 func Interrupted(checkpointPath string) error {
 	msg := "interrupted"
 	if checkpointPath != "" {
 		msg = fmt.Sprintf("interrupted; the finished work is saved in %s: run the same command again to resume", checkpointPath)
+		if _, err := os.Stat(checkpointPath); err != nil {
+			msg = fmt.Sprintf("interrupted before any work was finished: nothing is saved in %s", checkpointPath)
+		}
 	}
 	return &ExitError{Code: ExitInterrupted, Err: errors.New(msg)}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -102,7 +103,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"ok", []string{"g", "x"}, nil, nil, ExitOK, ""},
 		{"error", []string{"g", "x"}, errors.New("bad flag"), nil, ExitUsage, "fprlab: bad flag"},
 		{"false", []string{"g", "x"}, &ExitError{Code: ExitFalse, Err: errors.New("does not verify")}, nil, ExitFalse, "fprlab: does not verify"},
-		{"interrupted", []string{"g", "x"}, Interrupted("DIR"), nil, ExitInterrupted, "saved in DIR: run the same command again"},
+		{"interrupted", []string{"g", "x"}, Interrupted("DIR"), nil, ExitInterrupted, "interrupted before any work was finished: nothing is saved in DIR"},
 		{"twice", []string{"g", "x", "--seed", "a", "--seed=b"}, nil, nil, ExitUsage, `--seed is given twice ("a" and "b")`},
 		{"bool twice", []string{"g", "x", "--json", "--json"}, nil, nil, ExitUsage, "--json is given twice: give it once"},
 		{"slice repeats", []string{"g", "x", "--list", "a", "--list", "b"}, nil, nil, ExitOK, ""},
@@ -261,6 +262,10 @@ func (w *lockedBuffer) String() string {
 // and stderr says "stopping after the current step" before the command's
 // "interrupted; the finished work is saved", as they happened.
 func TestRunMainInterruptOrder(t *testing.T) {
+	ckpt := filepath.Join(t.TempDir(), "ckpt")
+	if err := os.WriteFile(ckpt, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 20 {
 		var stderr lockedBuffer
 		code := RunMain(strings.NewReader(""), io.Discard, &stderr, []string{"g", "x"}, func(s *Streams) *cobra.Command {
@@ -270,13 +275,34 @@ func TestRunMainInterruptOrder(t *testing.T) {
 					return err
 				}
 				<-cmd.Context().Done()
-				return Interrupted("ckpt")
+				return Interrupted(ckpt)
 			})
 		}, func(c int) { t.Errorf("exit(%d) called", c) }, syscall.SIGUSR1)
 		got := stderr.String()
-		stop, saved := strings.Index(got, "stopping after the current step"), strings.Index(got, "interrupted; the finished work is saved in ckpt")
+		stop, saved := strings.Index(got, "stopping after the current step"), strings.Index(got, "interrupted; the finished work is saved in "+ckpt)
 		if code != ExitInterrupted || stop < 0 || saved < stop {
 			t.Fatalf("try %d: exit %d, stderr %q", i, code, got)
+		}
+	}
+}
+
+// TestInterruptedMessage: the message says the work is saved only when
+// the checkpoint exists.
+func TestInterruptedMessage(t *testing.T) {
+	dir := t.TempDir()
+	saved, missing := filepath.Join(dir, "saved"), filepath.Join(dir, "missing")
+	if err := os.WriteFile(saved, []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		"":      "interrupted",
+		saved:   "interrupted; the finished work is saved in " + saved + ": run the same command again to resume",
+		missing: "interrupted before any work was finished: nothing is saved in " + missing,
+	} {
+		err := Interrupted(path)
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Code != ExitInterrupted || err.Error() != want {
+			t.Errorf("Interrupted(%q) = %v, want %q", path, err, want)
 		}
 	}
 }
