@@ -2,13 +2,16 @@ package campaign
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Merged is the result of Merge and MergeSweep: the united campaign's
@@ -134,12 +137,60 @@ func Merge(dirs []string, out string, lookup func(string) (arith.Backend, error)
 		}
 		sum := all.Aggregate.Summary(name, cfg)
 		Finish(sum, cfg, b)
+		if sum.Certified, err = shardsCertified(dirs, name); err != nil {
+			return nil, err
+		}
 		m.Summaries = append(m.Summaries, sum)
 	}
 	if err := oc.Flush(); err != nil {
 		return nil, err
 	}
 	return m, oc.WriteSummary(m.Summaries)
+}
+
+// maxShardSummary bounds the read of a shard's summary.json (a few
+// kilobytes per backend).
+const maxShardSummary = 16 << 20
+
+// shardsCertified returns the certificate (compare --certify) of backend
+// in the shards' summaries: a certificate depends on the campaign's keys
+// and the backend alone, so every shard of a run with --certify holds the
+// same one, which the merged summary keeps. A run without --certify (no
+// shard has one) gives nil; shards that disagree are an error. A shard
+// without summary.json (removed, or never finished and merged from its
+// records) says nothing either way.
+func shardsCertified(dirs []string, backend string) (*shadow.Certified, error) {
+	var first *shadow.Certified
+	seen := false
+	for _, d := range dirs {
+		data, err := safefile.ReadJSON(nil, filepath.Join(d, "summary.json"), maxShardSummary)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		var sums []struct {
+			Backend   string            `json:"backend"`
+			Certified *shadow.Certified `json:"certified"`
+		}
+		if err := json.Unmarshal(data, &sums); err != nil {
+			return nil, fmt.Errorf("%s/summary.json: %w", d, err)
+		}
+		var c *shadow.Certified
+		for _, s := range sums {
+			if s.Backend == backend {
+				c = s.Certified
+			}
+		}
+		switch {
+		case !seen:
+			first, seen = c, true
+		case (first == nil) != (c == nil) || (c != nil && *c != *first):
+			return nil, fmt.Errorf("%s: the certified bound of %s (compare --certify) differs from the other shards': merge shards of one run", d, backend)
+		}
+	}
+	return first, nil
 }
 
 // MergeSweep unites the formats of a sweep's shards into the new

@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/scheme"
@@ -32,6 +33,12 @@ type Options struct {
 	// splits, merges and updates, the sampler's support -- are those of
 	// every scheme here; what differs between them is in the key values.
 	Scheme scheme.Scheme
+	// Sigma is what delta_sigma takes as the exact 1/sigma, as compare's
+	// --exact-sigma: shadow.SigmaReference (or "") the reference's
+	// binary64 table, shadow.SigmaFormula the specification's formula
+	// (Falcon round 3 only; FN-DSA fixes its table). delta_c does not
+	// depend on it.
+	Sigma shadow.ExactSigma
 
 	// leafDev replaces the sampler's support bound on |mu_B - z| (19,
 	// sample in bound.go) when positive: the tests set it to what an
@@ -73,6 +80,9 @@ type Result struct {
 	// leaf DeltaSigmaLeaf (sampler calls 2 leaf and 2 leaf + 1).
 	DeltaSigma     float64
 	DeltaSigmaLeaf int
+	// ExactSigma is the exact 1/sigma delta_sigma was measured against
+	// (Options.Sigma).
+	ExactSigma shadow.ExactSigma
 	// DeltaCBound is the largest bound over sampler calls on |mu_B - mu_X|,
 	// at call WorstCall (leaf WorstLeaf, tree path WorstPath from the
 	// root, R = right child).
@@ -159,8 +169,28 @@ func Certify(b arith.Backend, sk *falcon.PrivateKey, opts Options) (*Result, err
 	bd.twB, bd.twT, bd.twX = twiddleErrors(kv, kx)
 	bd.invQB, bd.invQX = invQError(kv.invQ), invQError(kx.invQ)
 
-	res := &Result{Backend: b.Name, Scheme: at.Name(), LogN: sk.LogN, Model: m}
-	// delta_sigma, exactly, leaf by leaf.
+	res := &Result{Backend: b.Name, Scheme: at.Name(), LogN: sk.LogN, Model: m, ExactSigma: shadow.SigmaReference}
+	// delta_sigma, exactly, leaf by leaf. The exact side's leaves are
+	// sqrt(leaf) (1/sigma) with the reference's 1/sigma; from the formula
+	// they are those times formula/reference, computed at twice the
+	// oracle's precision (the shadow's exact side computes them with the
+	// formula's value directly: the two differ by a rounding at the
+	// oracle's precision, far below any delta_sigma measured here).
+	switch opts.Sigma {
+	case "", shadow.SigmaReference:
+	case shadow.SigmaFormula:
+		if opts.Scheme != nil && opts.Scheme.FixedInvSigma() {
+			return nil, fmt.Errorf("certify: %s fixes its 1/sigma table: its exact 1/sigma is the reference's, not the formula's", opts.Scheme.Name())
+		}
+		w := 2 * opts.OracleBits
+		ratio := new(big.Float).SetPrec(w).Quo(arith.InvSigmaFormula(sk.LogN, w), arith.Exact(arith.InvSigma(sk.LogN), w))
+		for i, v := range kx.leaves {
+			kx.leaves[i] = new(big.Float).SetPrec(w).Mul(v, ratio)
+		}
+		res.ExactSigma = shadow.SigmaFormula
+	default:
+		return nil, fmt.Errorf("certify: exact 1/sigma %q: want %q or %q", opts.Sigma, shadow.SigmaFormula, shadow.SigmaReference)
+	}
 	for i := range kv.leaves {
 		d := exactSub(kv.leaves[i], kx.leaves[i])
 		d.Abs(d)

@@ -31,6 +31,9 @@ type Sampled struct {
 
 // Check says how CheckSignatures signs.
 type Check struct {
+	// Sigma is the exact 1/sigma of the certificates and of the shadow
+	// that checks them (Options.Sigma; "" is the reference's table).
+	Sigma shadow.ExactSigma
 	// Signatures is how many messages are signed with the key; Seed
 	// derives them and the signing randomness as a seeded campaign does.
 	Signatures int
@@ -123,7 +126,10 @@ func (s *Sampled) add(deltaC, deltaSigma *float64) {
 func (c Check) signer(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey) (*shadow.Signer, Sampled, error) {
 	out := Sampled{DeltaCMax: math.Inf(-1), DeltaSigmaMax: math.Inf(-1), Shadow: c.Shadow, Edge: shadow.Drawn}
 	cfg := shadow.Config{LogN: sk.LogN, Signatures: 1, Keys: 1, Seed: c.Seed,
-		Shadow: shadow.ShadowOracle, OracleBits: c.OracleBits, Sigma: shadow.SigmaReference, Scheme: sc}
+		Shadow: shadow.ShadowOracle, OracleBits: c.OracleBits, Sigma: c.Sigma, Scheme: sc}
+	if cfg.Sigma == "" {
+		cfg.Sigma = shadow.SigmaReference
+	}
 	if cfg.OracleBits == 0 {
 		cfg.OracleBits = DefaultOracleBits
 	}
@@ -142,7 +148,7 @@ func (c Check) signer(b arith.Backend, sc scheme.Scheme, sk *falcon.PrivateKey) 
 		if err != nil {
 			return nil, out, err
 		}
-		r, err := Certify(dd, sk, Options{Model: m, Scheme: sc})
+		r, err := Certify(dd, sk, Options{Model: m, Scheme: sc, Sigma: c.Sigma})
 		if err != nil {
 			return nil, out, fmt.Errorf("certify: dd's certificate, the dd shadow's margin: %w", err)
 		}

@@ -53,19 +53,23 @@ type StageDocument struct {
 // what sampling measured when the certificate was checked against
 // signatures (AddSampled).
 type Document struct {
-	Backend         string          `json:"backend"`
-	Scheme          string          `json:"scheme"`
-	Params          int             `json:"params"`
-	Key             KeyRef          `json:"key"`
-	DeltaCBoundLog2 float64         `json:"delta_c_bound_log2"`
-	DeltaSigmaLog2  *float64        `json:"delta_sigma_log2"` // absent: delta_sigma is 0
-	DeltaSigmaLeaf  int             `json:"delta_sigma_leaf"`
-	SumBoundLog2    float64         `json:"sum_bound_log2"`
-	Proven          bool            `json:"proven"`
-	WorstCall       CallRef         `json:"worst_call"`
-	Stages          []StageDocument `json:"stages"`
-	ErrorModel      string          `json:"error_model"`
-	Seconds         float64         `json:"seconds"`
+	Backend         string   `json:"backend"`
+	Scheme          string   `json:"scheme"`
+	Params          int      `json:"params"`
+	Key             KeyRef   `json:"key"`
+	DeltaCBoundLog2 float64  `json:"delta_c_bound_log2"`
+	DeltaSigmaLog2  *float64 `json:"delta_sigma_log2"` // absent: delta_sigma is 0
+	DeltaSigmaLeaf  int      `json:"delta_sigma_leaf"`
+	// ExactSigma is the exact 1/sigma of delta_sigma: "formula" or
+	// "reference" (absent in documents written before it was chosen:
+	// the reference's).
+	ExactSigma   string          `json:"exact_sigma,omitempty"`
+	SumBoundLog2 float64         `json:"sum_bound_log2"`
+	Proven       bool            `json:"proven"`
+	WorstCall    CallRef         `json:"worst_call"`
+	Stages       []StageDocument `json:"stages"`
+	ErrorModel   string          `json:"error_model"`
+	Seconds      float64         `json:"seconds"`
 	// After AddSampled: the signatures signed, the shadow they were
 	// measured against ("oracle" or "dd"), the largest delta_c they
 	// measured (absent when every one was exact) and the bound's
@@ -97,7 +101,7 @@ func NewDocument(backend string, logn uint, key KeyRef, r *Result) Document {
 	}
 	d := Document{Backend: backend, Scheme: name, Params: 1 << logn, Key: key,
 		DeltaCBoundLog2: math.Log2(r.DeltaCBound), DeltaSigmaLog2: finiteLog2(r.DeltaSigma), DeltaSigmaLeaf: r.DeltaSigmaLeaf,
-		SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
+		ExactSigma: string(r.ExactSigma), SumBoundLog2: math.Log2(r.SumBound), Proven: r.Proven,
 		WorstCall:  CallRef{Call: r.WorstCall, Leaf: r.WorstLeaf, Path: r.WorstPath},
 		ErrorModel: r.Model.String(), Seconds: r.Seconds, Result: r}
 	for _, st := range r.Stages {

@@ -170,7 +170,7 @@ func All(ctx context.Context, jobs []Job, keysFor func(arith.Backend) ([]Key, er
 // certifyOne certifies key k over job j and runs check's signatures and
 // attempts with it (All); exceeded counts the checks above the bound.
 func certifyOne(ctx context.Context, j Job, k Key, logn uint, check Check, sc scheme.Scheme) (d Document, exceeded int, err error) {
-	r, err := Certify(j.Backend, k.SK, Options{Model: j.Model, Scheme: sc})
+	r, err := Certify(j.Backend, k.SK, Options{Model: j.Model, Scheme: sc, Sigma: check.Sigma})
 	if err != nil {
 		return d, 0, err
 	}
@@ -212,11 +212,11 @@ type PStarReport struct {
 }
 
 // PStarAll finds the certified P* of each key (PStar) and the worst.
-func PStarAll(logn uint, keys []Key, sc scheme.Scheme) (*PStarReport, error) {
+func PStarAll(logn uint, keys []Key, sc scheme.Scheme, sigma shadow.ExactSigma) (*PStarReport, error) {
 	rep := &PStarReport{Params: 1 << logn}
 	worst, unproven := 0, false
 	for _, k := range keys {
-		r, err := PStar(k.SK, sc)
+		r, err := PStar(k.SK, sc, sigma)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k.Ref.Name(), err)
 		}

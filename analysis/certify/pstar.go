@@ -31,7 +31,7 @@ type PStarResult struct {
 // the answer: proven at P*, not at P* - 1. Bisection assumes the bound
 // falls as P grows; a key where it does not is reported as an error
 // rather than given a wrong P*.
-func PStar(sk *falcon.PrivateKey, sc scheme.Scheme) (PStarResult, error) {
+func PStar(sk *falcon.PrivateKey, sc scheme.Scheme, sigma shadow.ExactSigma) (PStarResult, error) {
 	var res PStarResult
 	sums := map[int]float64{}
 	bound := func(p int) (float64, error) {
@@ -46,7 +46,7 @@ func PStar(sk *falcon.PrivateKey, sc scheme.Scheme) (PStarResult, error) {
 		if err != nil {
 			return 0, err
 		}
-		r, err := Certify(b, sk, Options{Model: m, Scheme: sc})
+		r, err := Certify(b, sk, Options{Model: m, Scheme: sc, Sigma: sigma})
 		if err != nil {
 			return 0, err
 		}
@@ -90,14 +90,14 @@ func PStar(sk *falcon.PrivateKey, sc scheme.Scheme) (PStarResult, error) {
 // Summarize certifies each key signing scheme sc (nil: round 3) over b and
 // gives the worst bounds and the number proven, as a compare summary
 // records them (compare --certify).
-func Summarize(b arith.Backend, sc scheme.Scheme, keys []*falcon.PrivateKey) (*shadow.Certified, error) {
+func Summarize(b arith.Backend, sc scheme.Scheme, sigma shadow.ExactSigma, keys []*falcon.PrivateKey) (*shadow.Certified, error) {
 	m, err := ModelFor(b, "")
 	if err != nil {
 		return nil, err
 	}
 	c := &shadow.Certified{Keys: len(keys), SumBoundLog2: math.Inf(-1), DeltaCBoundLog2: math.Inf(-1), ErrorModel: m.String()}
 	for _, sk := range keys {
-		r, err := Certify(b, sk, Options{Model: m, Scheme: sc})
+		r, err := Certify(b, sk, Options{Model: m, Scheme: sc, Sigma: sigma})
 		if err != nil {
 			return nil, err
 		}

@@ -34,7 +34,11 @@ func WriteText(w io.Writer, rs []Document) error {
 		if r.DeltaSigmaLog2 != nil {
 			ds = fmt.Sprintf("2^%.2f", *r.DeltaSigmaLog2)
 		}
-		fmt.Fprintf(w, "  delta_sigma, exact:     %s at leaf %d\n", ds, r.DeltaSigmaLeaf)
+		sigma := "the reference's table"
+		if r.ExactSigma == "formula" {
+			sigma = "the formula"
+		}
+		fmt.Fprintf(w, "  delta_sigma, exact:     %s at leaf %d (exact 1/sigma: %s)\n", ds, r.DeltaSigmaLeaf, sigma)
 		fmt.Fprintf(w, "  delta_c, certified:  <= 2^%.2f at sampler call %d (leaf %d, tree path %s from the root)\n",
 			r.DeltaCBoundLog2, r.WorstCall.Call, r.WorstCall.Leaf, r.WorstCall.Path)
 		var parts []string

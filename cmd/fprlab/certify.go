@@ -63,6 +63,10 @@ type certifyOptions struct {
 	// saved there, and a run started again with the same flags resumes
 	// from it.
 	Checkpoint string
+	// ExactSigma is --exact-sigma, as compare's; ExactSigmaSet says it
+	// was given (FN-DSA's default is the reference's table).
+	ExactSigma    string
+	ExactSigmaSet bool
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -71,7 +75,9 @@ not a sample maximum but a bound valid for every hashed point (n integers in
 --backend it computes
 
   delta_sigma, exactly: the largest relative error of a leaf's 1/sigma
-    against the oracle at 256 bits (compare --shadow oracle measures the same
+    against the oracle at 256 bits, whose 1/sigma is the specification's
+    formula or, with --exact-sigma reference, the reference's binary64 table
+    (compare --shadow oracle, under the same --exact-sigma, measures the same
     value at every signature of the key);
   delta_c, certified: an upper bound on |c_backend - c_exact| at every
     sampler call, by a forward error analysis of ffSampling (dynamic path)
@@ -172,6 +178,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 			opts.KeysSet, opts.ErrorModelSet = cmd.Flags().Changed("keys"), cmd.Flags().Changed("error-model")
 			opts.ChosenDeviationSet = cmd.Flags().Changed("chosen-deviation")
 			opts.CheckShadowSet = cmd.Flags().Changed("check-shadow")
+			opts.ExactSigmaSet = cmd.Flags().Changed("exact-sigma")
 			return runCertify(cmd.Context(), opts, s)
 		},
 	}
@@ -194,6 +201,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	f.BoolVar(&opts.JSON, "json", false, "print the results as JSON")
 	f.BoolVar(&opts.RequireProven, "require-proven", false, "exit 1 unless every (backend, key) is proven (for gating a build on the verdict)")
 	f.StringVar(&opts.Checkpoint, "checkpoint", "", "save every finished (backend, key) to `FILE` and resume from it (see above)")
+	f.StringVar(&opts.ExactSigma, "exact-sigma", string(shadow.SigmaFormula), "the exact 1/sigma delta_sigma is measured against, as compare's: formula or reference (--scheme fn-dsa and fn-dsa-2026: reference only, their default)")
 	return cmd
 }
 
@@ -205,6 +213,8 @@ type certifyPlan struct {
 	edge int
 	jobs []certify.Job
 	sc   scheme.Scheme
+	// sigma is --exact-sigma, after the scheme's default.
+	sigma shadow.ExactSigma
 	// campaign holds the seeded keys' campaign (--keys).
 	campaign shadow.Config
 }
@@ -276,6 +286,14 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	}
 	if plan.sc, err = parseScheme(opts.Scheme); err != nil {
 		return plan, err
+	}
+	switch plan.sigma = shadow.ExactSigma(opts.ExactSigma); {
+	case plan.sigma != shadow.SigmaFormula && plan.sigma != shadow.SigmaReference:
+		return plan, fmt.Errorf("--exact-sigma %q: want %s or %s", opts.ExactSigma, shadow.SigmaFormula, shadow.SigmaReference)
+	case plan.sc.FixedInvSigma() && !opts.ExactSigmaSet:
+		plan.sigma = shadow.SigmaReference
+	case plan.sc.FixedInvSigma() && plan.sigma != shadow.SigmaReference:
+		return plan, fmt.Errorf("--exact-sigma %s: %s fixes its 1/sigma table, so the reference's is its exact 1/sigma (--exact-sigma reference, the default)", opts.ExactSigma, plan.sc.Description())
 	}
 	if _, err := scheme.AttempterOf(plan.sc); err != nil {
 		return plan, fmt.Errorf("--scheme: %w", err)
@@ -351,9 +369,9 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 		return err
 	}
 	if opts.PStar {
-		return runCertifyPStar(opts, s, logn, plan.sc, keysFor)
+		return runCertifyPStar(opts, s, logn, plan.sc, plan.sigma, keysFor)
 	}
-	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Edge: plan.edge, Shadow: shadow.Kind(opts.CheckShadow)}
+	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Edge: plan.edge, Shadow: shadow.Kind(opts.CheckShadow), Sigma: plan.sigma}
 	if opts.Progress || opts.Interactive {
 		check.Progress = func(b arith.Backend, k certify.KeyRef, what string) func(done, total int) {
 			if what == "chosen" {
@@ -442,7 +460,7 @@ func certifyIdentity(opts *certifyOptions, plan certifyPlan, logn uint, keyFile 
 	f := map[string]string{
 		"backend": strings.Join(backends, ","), "params": strconv.Itoa(1 << logn), "scheme": plan.sc.Name(),
 		"check-signatures": strconv.Itoa(opts.CheckSignatures), "check-chosen": strconv.Itoa(opts.CheckChosen),
-		"error-model": opts.ErrorModel,
+		"error-model": opts.ErrorModel, "exact-sigma": string(plan.sigma),
 	}
 	if opts.CheckSignatures > 0 || opts.CheckChosen > 0 {
 		f["check-shadow"] = opts.CheckShadow
@@ -488,7 +506,7 @@ func certifyResume(opts *certifyOptions, s *cli.Streams, plan certifyPlan, logn 
 // bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
-func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.Scheme, keysFor func(arith.Backend) ([]certify.Key, error)) error {
+func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.Scheme, sigma shadow.ExactSigma, keysFor func(arith.Backend) ([]certify.Key, error)) error {
 	nat, err := lookupBackend("native")
 	if err != nil {
 		return err
@@ -497,7 +515,7 @@ func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.
 	if err != nil {
 		return err
 	}
-	doc, err := certify.PStarAll(logn, keys, sc)
+	doc, err := certify.PStarAll(logn, keys, sc, sigma)
 	if err != nil {
 		return err
 	}
@@ -514,7 +532,7 @@ func certifySummary(cfg shadow.Config, b arith.Backend, sum *shadow.Summary) err
 	if err != nil {
 		return err
 	}
-	c, err := certify.Summarize(b, cfg.Scheme, keys)
+	c, err := certify.Summarize(b, cfg.Scheme, cfg.Sigma, keys)
 	if err != nil {
 		return err
 	}

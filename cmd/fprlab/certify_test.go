@@ -345,7 +345,7 @@ func TestCertifyKeySources(t *testing.T) {
 	if key := file["key"].(map[string]any); key["source"] != "file" {
 		t.Errorf("--sk key: %v", key)
 	}
-	seeded := result("--params", "512", "--keys", "1", "--seed", "certify keys")
+	seeded := result("--params", "512", "--keys", "1", "--seed", "certify keys", "--exact-sigma", "reference")
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"compare", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "certify keys",
 		"--signatures", "1", "--shadow", "oracle", "--exact-sigma", "reference", "--json"}, nil, &out, &errb); code != 0 {
@@ -551,4 +551,69 @@ func katRecords(t *testing.T, logn uint) []falcon.KATRecord {
 		t.Fatal(err)
 	}
 	return recs
+}
+
+// TestCertifyExactSigmaMatchesCompare: certify's delta_sigma is what
+// compare's oracle shadow measures under the same --exact-sigma, by
+// default (the formula) and with the reference's table, for the backends
+// where the two differ most: triword computes its own 1/sigma near the
+// formula's, dd takes the reference's binary64 table. (Before certify had
+// the flag it took the reference's table while compare took the formula:
+// dd's "proven" bound, 2^-81, lay below the 2^-53.19 compare measured in
+// the same output.)
+func TestCertifyExactSigmaMatchesCompare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("certifies and signs over dd and triword under the oracle (about 20 s)")
+	}
+	for _, sigma := range []string{"", "reference"} {
+		args := []string{"--params", "512", "--kat-records", "0:1"}
+		if sigma != "" {
+			args = append(args, "--exact-sigma", sigma)
+		}
+		code, out, errs := runCLI(t, append([]string{"certify", "--backend", "triword,dd", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("certify %v: exit %d: %s", args, code, errs)
+		}
+		var cert struct {
+			Results []struct {
+				Backend    string  `json:"backend"`
+				DeltaSigma float64 `json:"delta_sigma_log2"`
+				ExactSigma string  `json:"exact_sigma"`
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &cert); err != nil || len(cert.Results) != 2 {
+			t.Fatalf("certify: %v\n%s", err, out)
+		}
+		code, out, errs = runCLI(t, append([]string{"compare", "--backend", "triword,dd", "--shadow", "oracle", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("compare %v: exit %d: %s", args, code, errs)
+		}
+		var sums []struct {
+			Backend      string `json:"backend"`
+			PerSignature struct {
+				DeltaSigma struct {
+					Max float64 `json:"max_log2"`
+				} `json:"delta_sigma"`
+			} `json:"per_signature"`
+		}
+		if err := json.Unmarshal([]byte(out), &sums); err != nil || len(sums) != 2 {
+			t.Fatalf("compare: %v\n%s", err, out)
+		}
+		want := map[string]string{"": "formula", "reference": "reference"}[sigma]
+		for i, r := range cert.Results {
+			got := sums[i].PerSignature.DeltaSigma.Max
+			if r.Backend != sums[i].Backend || r.ExactSigma != want || math.Abs(r.DeltaSigma-got) > 1e-6 {
+				t.Errorf("--exact-sigma %q: certify %s delta_sigma 2^%v (%q), compare %s 2^%v", sigma, r.Backend, r.DeltaSigma, r.ExactSigma, sums[i].Backend, got)
+			}
+		}
+	}
+	// FN-DSA fixes its table: the formula is refused, the reference is
+	// its default.
+	code, _, errs := runCLI(t, "certify", "--scheme", "fn-dsa", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "s", "--exact-sigma", "formula")
+	if code != 2 || !strings.Contains(errs, "fixes its 1/sigma table") {
+		t.Errorf("fn-dsa --exact-sigma formula: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "certify", "--backend", "native", "--params", "512", "--kat-records", "0:1", "--exact-sigma", "table"); code != 2 || !strings.Contains(errs, `--exact-sigma "table": want formula or reference`) {
+		t.Errorf("--exact-sigma table: exit %d, %q", code, errs)
+	}
 }

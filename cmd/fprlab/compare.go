@@ -217,7 +217,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		}
 		for _, b := range bs {
 			if _, err := certify.ModelFor(b, ""); err != nil {
-				return nil, cfg, fmt.Errorf("--certify: %w (fprlab certify --error-model takes a declared model)", err)
+				return nil, cfg, fmt.Errorf("--certify: %w -- compare --certify takes built-in models only: certify such a backend's keys with fprlab certify, whose --error-model declares one", err)
 			}
 		}
 	}

@@ -368,6 +368,50 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	}
 }
 
+// TestShardsMergeKeepCertificate: the certified bound of a sharded compare
+// --certify (each shard certifies the campaign's keys) is in the merged
+// summary as in the single run's; shards whose bounds differ are refused.
+func TestShardsMergeKeepCertificate(t *testing.T) {
+	tmp := t.TempDir()
+	base := []string{"compare", "--backend", "native", "--params", "512", "--signatures", "4", "--keys", "2", "--seed", "shards", "--certify", "--json"}
+	var whole, errb bytes.Buffer
+	if code := run(context.Background(), base, nil, &whole, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(whole.String(), `"certified"`) {
+		t.Fatalf("the single run has no certified bound: %s", whole.String())
+	}
+	var dirs []string
+	for i := range 2 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		var out bytes.Buffer
+		if code := run(context.Background(), append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+	}
+	var merged bytes.Buffer
+	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m"), "--json"}, nil, &merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	if withoutSeconds(t, whole.Bytes()) != withoutSeconds(t, merged.Bytes()) {
+		t.Errorf("merged summary differs from the single run's:\n%s\n%s", merged.String(), whole.String())
+	}
+	// A shard whose certificate says otherwise is not merged.
+	sumPath := filepath.Join(dirs[1], "summary.json")
+	data, err := os.ReadFile(sumPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(sumPath, bytes.Replace(data, []byte(`"sum_bound_log2": -`), []byte(`"sum_bound_log2": -1`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	errb.Reset()
+	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "differs from the other shards'") {
+		t.Errorf("shards with other certificates: exit %d, %q", code, errb.String())
+	}
+}
+
 // TestCampaignSlurmScripts runs the generated batch scripts as Slurm would
 // run them -- each array task with its SLURM_ARRAY_TASK_ID and count, then
 // the merge script -- with bash and a freshly built fprlab, and checks the
