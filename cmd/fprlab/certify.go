@@ -67,6 +67,8 @@ type certifyOptions struct {
 	// was given (FN-DSA's default is the reference's table).
 	ExactSigma    string
 	ExactSigmaSet bool
+	// SeedSet says --seed was given (it goes with --keys only).
+	SeedSet bool
 }
 
 const certifyLong = `certify proves, per key, how precise an arithmetic is at every signature:
@@ -179,6 +181,7 @@ func newCertifyCmd(s *cli.Streams) *cobra.Command {
 			opts.ChosenDeviationSet = cmd.Flags().Changed("chosen-deviation")
 			opts.CheckShadowSet = cmd.Flags().Changed("check-shadow")
 			opts.ExactSigmaSet = cmd.Flags().Changed("exact-sigma")
+			opts.SeedSet = cmd.Flags().Changed("seed")
 			return runCertify(cmd.Context(), opts, s)
 		},
 	}
@@ -322,6 +325,10 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 		return plan, errors.New("--kat-records, --keys and --sk are three sources of keys: give one")
 	case opts.KeysSet && (opts.Keys < 1 || opts.Keys > 1000):
 		return plan, fmt.Errorf("--keys %d: want 1 to 1000 keys", opts.Keys)
+	case !opts.KeysSet && (opts.SeedSet || opts.KeySource != ""):
+		// Nothing is silently ignored: the seed and the key source make
+		// the keys of --keys only.
+		return plan, errors.New("--seed and --key-source make the keys of --keys K: the keys of --kat-records and --sk are given, not made")
 	case opts.KATRecords != "":
 		if plan.from, plan.to, err = campaign.ParseKATRecords(opts.KATRecords); err != nil {
 			return plan, err
