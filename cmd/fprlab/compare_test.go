@@ -368,6 +368,27 @@ func TestShardsMergeToSingleRun(t *testing.T) {
 	}
 }
 
+// runTwoShardsMerged runs the command base (compare or sweep, with
+// --json) as shards 0/2 and 1/2 into tmp/s0 and tmp/s1 and merges them into
+// tmp/m; it returns the shard directories and the merge's --json output.
+func runTwoShardsMerged(t *testing.T, base []string, tmp string) (dirs []string, merged *bytes.Buffer) {
+	t.Helper()
+	var errb bytes.Buffer
+	for i := range 2 {
+		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
+		dirs = append(dirs, d)
+		var out bytes.Buffer
+		if code := run(context.Background(), append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
+			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
+		}
+	}
+	merged = &bytes.Buffer{}
+	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m"), "--json"}, nil, merged, &errb); code != 0 {
+		t.Fatalf("merge: exit %d: %s", code, errb.String())
+	}
+	return dirs, merged
+}
+
 // TestShardsMergeKeepCertificate: the certified bound of a sharded compare
 // --certify (each shard certifies the campaign's keys) is in the merged
 // summary as in the single run's; shards whose bounds differ are refused.
@@ -381,19 +402,7 @@ func TestShardsMergeKeepCertificate(t *testing.T) {
 	if !strings.Contains(whole.String(), `"certified"`) {
 		t.Fatalf("the single run has no certified bound: %s", whole.String())
 	}
-	var dirs []string
-	for i := range 2 {
-		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
-		dirs = append(dirs, d)
-		var out bytes.Buffer
-		if code := run(context.Background(), append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
-			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
-		}
-	}
-	var merged bytes.Buffer
-	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m"), "--json"}, nil, &merged, &errb); code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, errb.String())
-	}
+	dirs, merged := runTwoShardsMerged(t, base, tmp)
 	if withoutSeconds(t, whole.Bytes()) != withoutSeconds(t, merged.Bytes()) {
 		t.Errorf("merged summary differs from the single run's:\n%s\n%s", merged.String(), whole.String())
 	}
@@ -407,7 +416,7 @@ func TestShardsMergeKeepCertificate(t *testing.T) {
 		t.Fatal(err)
 	}
 	errb.Reset()
-	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "differs from the other shards'") {
+	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m2")}, nil, merged, &errb); code != 2 || !strings.Contains(errb.String(), "differs from the other shards'") {
 		t.Errorf("shards with other certificates: exit %d, %q", code, errb.String())
 	}
 }
@@ -485,24 +494,12 @@ func TestSweepShardsMerge(t *testing.T) {
 	if code := run(context.Background(), base, nil, &whole, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var dirs []string
-	for i := range 2 {
-		d := filepath.Join(tmp, fmt.Sprintf("s%d", i))
-		dirs = append(dirs, d)
-		var out bytes.Buffer
-		if code := run(context.Background(), append(append([]string{}, base...), "--shard", fmt.Sprintf("%d/2", i), "--out", d), nil, &out, &errb); code != 0 {
-			t.Fatalf("shard %d: exit %d: %s", i, code, errb.String())
-		}
-	}
-	var merged bytes.Buffer
-	if code := run(context.Background(), []string{"merge", dirs[0], dirs[1], "--out", filepath.Join(tmp, "m"), "--json"}, nil, &merged, &errb); code != 0 {
-		t.Fatalf("merge: exit %d: %s", code, errb.String())
-	}
+	dirs, merged := runTwoShardsMerged(t, base, tmp)
 	if stripSeconds(t, whole.Bytes()) != stripSeconds(t, merged.Bytes()) {
 		t.Errorf("merged sweep differs from the single sweep")
 	}
 	errb.Reset()
-	if code := run(context.Background(), []string{"merge", dirs[0], "--out", filepath.Join(tmp, "m2")}, nil, &merged, &errb); code != 2 || !strings.Contains(errb.String(), "missing shards") {
+	if code := run(context.Background(), []string{"merge", dirs[0], "--out", filepath.Join(tmp, "m2")}, nil, merged, &errb); code != 2 || !strings.Contains(errb.String(), "missing shards") {
 		t.Errorf("one shard of two: exit %d, %q", code, errb.String())
 	}
 }
