@@ -94,9 +94,11 @@ const (
 )
 
 // ReadRunFile returns the content of dir's run.json, at most MaxRunFile
-// bytes (a longer one is an error).
+// bytes (a longer one is an error). Content that is not JSON is returned
+// for the callers' own message (the run.json is damaged): the small cap
+// already bounds what a device costs.
 func ReadRunFile(dir string) ([]byte, error) {
-	return safefile.ReadJSON(nil, filepath.Join(dir, RunFile), MaxRunFile)
+	return safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
 }
 
 // OpenCampaign opens (creating if needed) the campaign directory dir for a
