@@ -3,6 +3,8 @@ package plan
 import (
 	"fmt"
 	"math/big"
+	"slices"
+	"strings"
 
 	"github.com/fprlab/fprlab/arith"
 	"github.com/fprlab/fprlab/arith/vfloat"
@@ -103,9 +105,40 @@ func carry(p Plan, impls []any) (any, error) {
 	case vprecBig:
 		return build(impls, overBig)
 	}
+	// vprec formats of both implementations: those wider than vfloat's
+	// significand compute over big.Float, so the others do too, with
+	// vprecbig's code (the same results bit for bit).
+	if wide, err := overBigFloat(p, impls); err == nil {
+		return build(wide, overBig)
+	}
 	_, err := build(impls, overV)
 	_, errBig := build(impls, overBig)
 	return nil, fmt.Errorf("plan %s: the stages' formats do not share one implementation (%v; %v)", p, err, errBig)
+}
+
+// overBigFloat returns impls with every stage computed over vfloat.V
+// replaced by vprecbig's implementation of the same format, which computes
+// over big.Float; it fails when a stage's format has none.
+func overBigFloat(p Plan, impls []any) ([]any, error) {
+	wide := slices.Clone(impls)
+	for i, impl := range impls {
+		if _, isBig := impl.(Format[*big.Float]); isBig {
+			continue
+		}
+		if _, isForeign := impl.(*ForeignFormat); isForeign {
+			continue
+		}
+		rest, ok := strings.CutPrefix(p[i], "vprec:")
+		if !ok {
+			return nil, fmt.Errorf("stage %s: format %s has no big.Float implementation", Stages()[i], p[i])
+		}
+		b, err := arith.Lookup("vprecbig:" + rest)
+		if err != nil {
+			return nil, err
+		}
+		wide[i] = b.Impl
+	}
+	return wide, nil
 }
 
 // build makes the plan arithmetic over value type F from the stages'

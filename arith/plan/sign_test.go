@@ -100,6 +100,36 @@ func TestPlanImplementationsAgree(t *testing.T) {
 	}
 }
 
+// A plan mixing vprec formats wider than vfloat's significand (computed
+// over big.Float) with narrower ones runs over big.Float, its narrow
+// stages with vprecbig's code: it signs as the same plan in vprecbig
+// names. (Such plans were refused, naming Go types.)
+func TestMixedCarrierPlan(t *testing.T) {
+	mixed, err := arith.Lookup("plan:all=vprec:120+ffsampling=vprec:16+sampler=vprec:40:e11:rz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, isBig := mixed.Impl.(arith.Arith[*big.Float]); !isBig {
+		t.Fatalf("the mixed plan runs on %T", mixed.Impl)
+	}
+	ref, err := arith.Lookup("plan:all=vprecbig:120+ffsampling=vprecbig:16+sampler=vprecbig:40:e11:rz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := signAll(t, mixed, 6, 4), signAll(t, ref, 6, 4); got != want {
+		t.Errorf("mixed plan digest %s, vprecbig plan %s", got, want)
+	}
+	// The narrow stage has 16 bits: the signatures are not those of
+	// all=vprec:120 (the test would pass if the narrow stage were widened).
+	wide, err := arith.Lookup("plan:all=vprec:120")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if signAll(t, mixed, 6, 4) == signAll(t, wide, 6, 4) {
+		t.Error("the mixed plan signs as all=vprec:120: its 16-bit stage was not applied")
+	}
+}
+
 // stageMax returns the largest relative error of each observed stage.
 func stageMax(s *shadow.Summary) map[string]float64 {
 	m := map[string]float64{}

@@ -38,9 +38,26 @@ func schemeUsage() string {
 	return "signature scheme: " + strings.Join(parts, ", ")
 }
 
-// addSchemeFlag registers --scheme on cmd, into p.
+// addSchemeFlag registers --scheme on cmd, into p. An empty value is
+// refused when the flag is given (--scheme "" would otherwise be read as
+// the default scheme, scheme.Lookup's reading of a record without one).
 func addSchemeFlag(cmd *cobra.Command, p *string) {
-	cmd.Flags().StringVar(p, "scheme", scheme.Default, schemeUsage())
+	*p = scheme.Default
+	cmd.Flags().Var((*schemeValue)(p), "scheme", schemeUsage())
+}
+
+// schemeValue is --scheme's flag value: any non-empty name (looked up,
+// with its error, when the command runs).
+type schemeValue string
+
+func (v *schemeValue) String() string { return string(*v) }
+func (v *schemeValue) Type() string   { return "string" }
+func (v *schemeValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("empty: want %s", strings.Join(scheme.Names(), ", "))
+	}
+	*v = schemeValue(s)
+	return nil
 }
 
 // parseScheme looks up a --scheme value.
