@@ -324,15 +324,17 @@ func ParseErrorModel(spec string) (Model, error) {
 		if k != "rel" && k != "abs" {
 			return Model{}, fmt.Errorf("error model %q: unknown term %q (want rel, abs)", spec, k)
 		}
-		x, err := parsePow2(v)
+		minP := 0.0
+		if k == "rel" {
+			// A relative bound of 2^-8 or more certifies nothing.
+			minP = 8
+		}
+		x, err := parsePow2(v, minP)
 		if err != nil {
-			return Model{}, fmt.Errorf("error model %q: %w", spec, err)
+			return Model{}, fmt.Errorf("error model %q: %s: %w", spec, k, err)
 		}
 		switch k {
 		case "rel":
-			if x >= 0x1p-8 {
-				return Model{}, fmt.Errorf("error model %q: relative bound %s too large to certify anything (want at most 2^-8)", spec, v)
-			}
 			m.AddRel, m.MulRel, seen = x, x, true
 		case "abs":
 			m.Abs = x
@@ -344,15 +346,16 @@ func ParseErrorModel(spec string) (Model, error) {
 	return m, nil
 }
 
-// parsePow2 reads "2^-P" and returns an upper bound of 2^-P.
-func parsePow2(v string) (float64, error) {
+// parsePow2 reads "2^-P", minP < P <= 2000, and returns an upper bound of
+// 2^-P.
+func parsePow2(v string, minP float64) (float64, error) {
 	e, ok := strings.CutPrefix(strings.TrimSpace(v), "2^")
 	if !ok {
 		return 0, fmt.Errorf("%q: want 2^-P", v)
 	}
 	x, err := strconv.ParseFloat(e, 64)
-	if err != nil || x >= 0 || x < -2000 || math.IsNaN(x) {
-		return 0, fmt.Errorf("%q: want 2^-P with 0 < P <= 2000", v)
+	if err != nil || x >= -minP || x < -2000 || math.IsNaN(x) {
+		return 0, fmt.Errorf("%q: want 2^-P with %g < P <= 2000", v, minP)
 	}
 	if x == math.Trunc(x) {
 		return math.Ldexp(1, int(x)), nil
