@@ -65,6 +65,13 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		// Nothing but hex digits is text (a raw key or signature never
 		// is): an odd count is a damaged hex file, not a binary one.
 		return nil, fmt.Errorf("%s file %s holds hex text with an odd number of digits (%d): a digit is missing or extra", flag, path, len(clean))
+	case mode == AutoFile && herr != nil && mostlyHex(data):
+		// Printable text, nearly all hex digits: a raw key or signature
+		// is neither (its bytes are random), so this is a hex file with
+		// a damaged character, which read as raw bytes would only fail
+		// later as a malformed key.
+		off, c := firstNonHex(data)
+		return nil, fmt.Errorf("%s file %s holds hex text with a character that is not a hex digit: %q at byte %d", flag, path, c, off)
 	case mode == AutoFile && (herr != nil || clean == ""):
 		return data, nil
 	case herr != nil:
@@ -75,13 +82,53 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 	return out, nil
 }
 
+// mostlyHex reports whether data is printable ASCII text (whitespace
+// allowed) of which at least 9 in 10 non-space characters are hex digits.
+func mostlyHex(data []byte) bool {
+	digits, other := 0, 0
+	for _, c := range data {
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case isHexDigit(c):
+			digits++
+		case c > ' ' && c < 0x7f:
+			other++
+		default:
+			return false
+		}
+	}
+	return digits > 0 && other*10 <= digits+other
+}
+
+// firstNonHex returns the offset and value of the first byte of data that
+// is neither whitespace nor a hex digit (after an 0x prefix).
+func firstNonHex(data []byte) (int, string) {
+	start := 0
+	for start < len(data) && strings.ContainsRune(" \t\n\r", rune(data[start])) {
+		start++
+	}
+	if strings.HasPrefix(string(data[start:]), "0x") {
+		start += 2
+	}
+	for i := start; i < len(data); i++ {
+		if c := data[i]; !isHexDigit(c) && !strings.ContainsRune(" \t\n\r", rune(c)) {
+			return i, string(c)
+		}
+	}
+	return len(data), ""
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
 // isHexDigits reports whether s is non-empty and all hex digits.
 func isHexDigits(s string) bool {
 	if s == "" {
 		return false
 	}
 	for _, c := range []byte(s) {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+		if !isHexDigit(c) {
 			return false
 		}
 	}
