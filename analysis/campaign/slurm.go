@@ -2,7 +2,9 @@ package campaign
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -69,6 +72,9 @@ func (j *Slurm) CheckScriptValues(bin, dir string) error {
 	}
 	if j.Time != "" && !slurmTime.MatchString(j.Time) {
 		return fmt.Errorf("--time %q: want a Slurm time limit: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S or UNLIMITED", j.Time)
+	}
+	if filepath.Dir(dir) == dir {
+		return fmt.Errorf("--out %q: the campaign writes its scripts, shard-I directories and merged result into DIR; give it a directory of its own, not the file system's root", j.Out)
 	}
 	if shellword.Quote(dir) != dir || strings.Contains(dir, "%") {
 		return fmt.Errorf("--out %q: the directory (%s) goes into the scripts' #SBATCH --output lines, which sbatch splits at blanks and where %% starts a pattern; choose a path of letters, digits and - _ . / , : = + only", j.Out, dir)
@@ -181,4 +187,49 @@ func AbsPluginArgs(args []string) ([]string, error) {
 		out[i] = strings.Replace(out[i], val, abs, 1)
 	}
 	return out, nil
+}
+
+// WriteScripts writes the campaign's scripts (Scripts) into dir as
+// shards.sbatch and merge.sbatch and returns their paths. A script of
+// another campaign already there is not replaced: its jobs may be queued
+// or its shards half done (sameScript). Neither is written unless both
+// may be.
+func (j *Slurm) WriteScripts(bin, dir string) (shardsPath, mergePath string, err error) {
+	shards, merge := j.Scripts(bin, dir)
+	shardsPath, mergePath = filepath.Join(dir, "shards.sbatch"), filepath.Join(dir, "merge.sbatch")
+	files := []safefile.File{{Path: shardsPath, Data: []byte(shards)}, {Path: mergePath, Data: []byte(merge)}}
+	for _, f := range files {
+		if err := sameScript(f.Path, string(f.Data)); err != nil {
+			return "", "", err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	for _, f := range files {
+		if err := WriteFile(f.Path, f.Data); err != nil {
+			return "", "", err
+		}
+	}
+	return shardsPath, mergePath, nil
+}
+
+// maxScript bounds the read of an existing script: the ones written here
+// are a few kilobytes.
+const maxScript = 1 << 20
+
+// sameScript refuses to replace the script at path with another one: the
+// directory then holds another campaign (other flags, shards or binary).
+// The same script again (the command run twice) is fine.
+func sameScript(path, script string) error {
+	old, err := safefile.Read(nil, path, maxScript)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err == nil && string(old) == script:
+		return nil
+	case err == nil:
+		return fmt.Errorf("%s holds the script of another campaign (other flags, shards or binary), which this one would replace: use another --out, or remove %s", filepath.Dir(path), filepath.Base(path))
+	}
+	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/campaign"
 	"github.com/fprlab/fprlab/internal/cli"
-	"github.com/fprlab/fprlab/internal/safefile"
 	"github.com/fprlab/fprlab/internal/shellword"
 )
 
@@ -45,7 +43,7 @@ anything is written (a bad backend or degree is refused here, not by every
 task). Every value is quoted for bash in the scripts; a control character in
 any value is refused, --partition and --time must follow Slurm's syntax, and
 DIR, which sbatch reads from #SBATCH --output, must be a path of letters,
-digits and - _ . / , : = +. The campaign flags may also be written after the
+digits and - _ . / , : = +, and not the root directory. The campaign flags may also be written after the
 command's arguments, but each only once. Run again with the same flags, it
 writes the same scripts; a DIR holding another campaign's scripts is refused.
 
@@ -144,20 +142,8 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams
 	if err := checkInnerCommand(ctx, opts, dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	shards, merge := opts.Scripts(bin, dir)
-	sp, mp := filepath.Join(dir, "shards.sbatch"), filepath.Join(dir, "merge.sbatch")
-	for _, w := range [][2]string{{sp, shards}, {mp, merge}} {
-		if err := sameScript(w[0], w[1]); err != nil {
-			return err
-		}
-	}
-	if err := campaign.WriteFile(sp, []byte(shards)); err != nil {
-		return err
-	}
-	if err := campaign.WriteFile(mp, []byte(merge)); err != nil {
+	sp, mp, err := opts.WriteScripts(bin, dir)
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(s.Out, "wrote %s and %s; submit with:\n  jobid=$(sbatch --parsable %s) && sbatch --dependency=afterok:$jobid %s\n", sp, mp, shellword.Quote(sp), shellword.Quote(mp))
@@ -174,25 +160,4 @@ func runCampaignSlurm(ctx context.Context, opts *campaignOptions, s *cli.Streams
 	}
 	fmt.Fprintf(s.Out, "submitted: array job %s, merge job %s\n", id, mid)
 	return nil
-}
-
-// maxScript bounds the read of an existing script: the ones written here
-// are a few kilobytes.
-const maxScript = 1 << 20
-
-// sameScript refuses to replace the script at path with another one: the
-// directory then holds another campaign (other flags, shards or binary),
-// whose jobs may be queued or whose shards may be half done. The same
-// script again (the command run twice) is fine.
-func sameScript(path, script string) error {
-	old, err := safefile.Read(nil, path, maxScript)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case err == nil && string(old) == script:
-		return nil
-	case err == nil:
-		return fmt.Errorf("%s holds the script of another campaign (other flags, shards or binary), which this one would replace: use another --out, or remove %s", filepath.Dir(path), filepath.Base(path))
-	}
-	return err
 }

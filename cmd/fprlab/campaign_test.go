@@ -161,6 +161,8 @@ func TestCampaignScriptsHostileValues(t *testing.T) {
 		{"option in --time", []string{"--time", "1:00 --wrap=touch"}, "Slurm time limit"},
 		{"blank in --out", []string{"--out", filepath.Join(root, "camp 3 --wrap=x")}, "#SBATCH --output"},
 		{"percent in --out", []string{"--out", filepath.Join(root, "camp%x")}, "#SBATCH --output"},
+		{"root as --out", []string{"--out", "/"}, "not the file system's root"},
+		{"root as --out, spelled otherwise", []string{"--out", "/.."}, "not the file system's root"},
 		{"newline in --binary", []string{"--binary", bin + "\ntouch PWNED-binary"}, "control character"},
 		{"newline in an argument", []string{"--", "compare", "--backend", "native", "--params", "512", "--signatures", "4", "--seed", "a\ntouch PWNED-arg"}, "control character"},
 		{"carriage return in an argument", []string{"--", "compare", "--backend", "native", "--params", "512", "--signatures", "4", "--seed", "a\rb"}, "control character"},
