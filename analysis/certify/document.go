@@ -15,10 +15,16 @@ import (
 
 // KeyRef names the key a document is about: "kat" (index: the KAT
 // record's), "seed" (index: the seeded campaign's key) or "file" (the key
-// of --sk).
+// of --sk). A seeded key is made again from its seed, its key source
+// (FN-DSA's own key generation or round 3's, as compare's --key-source)
+// and, for round 3's key generation, the backend that ran it: the
+// document names all three, so that the key is known from it alone.
 type KeyRef struct {
-	Source string `json:"source"`
-	Index  int    `json:"index"`
+	Source        string `json:"source"`
+	Index         int    `json:"index"`
+	Seed          string `json:"seed,omitempty"`
+	KeySource     string `json:"key_source,omitempty"`
+	KeygenBackend string `json:"keygen_backend,omitempty"`
 }
 
 // Name names the key for people: "KAT key 3", "seeded key 0", "the key

@@ -77,9 +77,18 @@ func SeededKeys(cfg shadow.Config, b arith.Backend) ([]Key, error) {
 		if err != nil {
 			return nil, fmt.Errorf("seeded key %d over %s: %w", i, b.Name, err)
 		}
-		keys[i] = Key{KeyRef{Source: "seed", Index: i}, sk}
+		keys[i] = Key{seededRef(&cfg, b, i), sk}
 	}
 	return keys, nil
+}
+
+// seededRef names key i of the seeded campaign cfg over b.
+func seededRef(cfg *shadow.Config, b arith.Backend, i int) KeyRef {
+	ref := KeyRef{Source: "seed", Index: i, Seed: cfg.Seed, KeySource: string(cfg.KeySourceOf())}
+	if ks := cfg.KeySourceOf(); ks == "" || ks == shadow.KeysFalcon {
+		ref.KeygenBackend = cfg.KeygenBackendOf(b)
+	}
+	return ref
 }
 
 // Job is a backend to certify, with the error model of its operations.

@@ -123,8 +123,9 @@ made in binary64, the same key for every P; --json prints {"pstar":
 "below_sum_bound_log2"}], "worst_pstar"}}.
 
 --json prints {"results": [...]}, one object per (backend, key) with
-"backend", "scheme", "params", "key" {"source", "index"},
-"delta_c_bound_log2", "delta_sigma_log2" (null when exact),
+"backend", "scheme", "params", "key" {"source" (kat, seed or file),
+"index", and for a seeded key "seed", "key_source" (FN-DSA) and
+"keygen_backend" (round 3's key generation)}, "delta_c_bound_log2", "delta_sigma_log2" (null when exact),
 "delta_sigma_leaf", "sum_bound_log2", "proven", "worst_call" {"call",
 "leaf", "path"}, "stages" (each stage's terms at the worst call,
 "bound_log2" and "share"), "error_model", "seconds" (the certificate's,

@@ -348,6 +348,11 @@ func TestCertifyKeySources(t *testing.T) {
 		t.Errorf("--sk key: %v", key)
 	}
 	seeded := result("--params", "512", "--keys", "1", "--seed", "certify keys", "--exact-sigma", "reference")
+	// A seeded key is named by what makes it again: seed and key
+	// generation backend (round 3).
+	if key := seeded["key"].(map[string]any); key["source"] != "seed" || key["seed"] != "certify keys" || key["keygen_backend"] != "native" || key["key_source"] != nil {
+		t.Errorf("seeded key: %v", key)
+	}
 	var out, errb bytes.Buffer
 	if code := run(context.Background(), []string{"compare", "--backend", "native", "--params", "512", "--keys", "1", "--seed", "certify keys",
 		"--signatures", "1", "--shadow", "oracle", "--exact-sigma", "reference", "--json"}, nil, &out, &errb); code != 0 {
