@@ -69,6 +69,43 @@ func TestFNDSAConfig(t *testing.T) {
 	}
 }
 
+// TestSigmaFor: the exact 1/sigma compare and certify take from
+// --exact-sigma: the value given, or FN-DSA's fixed table when none is;
+// FN-DSA refuses the formula, and an unknown value is refused.
+func TestSigmaFor(t *testing.T) {
+	round3, err := scheme.Lookup("falcon")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		s     scheme.Scheme
+		v     string
+		given bool
+		want  ExactSigma
+		err   string
+	}{
+		{round3, "formula", false, SigmaFormula, ""},
+		{round3, "reference", true, SigmaReference, ""},
+		{round3, "formula", true, SigmaFormula, ""},
+		{round3, "table", true, "", `--exact-sigma "table": want formula or reference`},
+		{SchemeFNDSA, "formula", false, SigmaReference, ""},
+		{SchemeFNDSA, "reference", true, SigmaReference, ""},
+		{SchemeFNDSA, "formula", true, "", "--exact-sigma formula is not supported by FN-DSA"},
+		{SchemeFNDSA, "", true, "", "want formula or reference"},
+	} {
+		got, err := SigmaFor(tc.s, tc.v, tc.given)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s %q given %v: %v, %v; want an error with %q", tc.s.Name(), tc.v, tc.given, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s %q given %v: %v, %v; want %s", tc.s.Name(), tc.v, tc.given, got, err, tc.want)
+		}
+	}
+}
+
 // keySeedByHand is FNDSAKeySeed as its documentation states it, written
 // out here: the first 32 bytes of SHAKE256("fprlab compare fn-dsa key" ||
 // 0x00 || BE64(len(seed)) || seed || BE64(i)).

@@ -182,6 +182,24 @@ func (c *Config) checkScheme() error {
 	return s.CheckLogN(c.LogN)
 }
 
+// SigmaFor returns the exact 1/sigma of a campaign of scheme s whose
+// --exact-sigma is v (given says the user gave it): v itself, checked, or
+// for a scheme that fixes its 1/sigma table (FN-DSA) the reference's, the
+// only one such a scheme supports, when v was not given. compare and
+// certify take it so, so that certify's delta_sigma is compare's.
+func SigmaFor(s scheme.Scheme, v string, given bool) (ExactSigma, error) {
+	e := ExactSigma(v)
+	switch {
+	case e != SigmaFormula && e != SigmaReference:
+		return "", fmt.Errorf("--exact-sigma %q: want %s or %s", v, SigmaFormula, SigmaReference)
+	case s.FixedInvSigma() && !given:
+		return SigmaReference, nil
+	case s.FixedInvSigma() && e != SigmaReference:
+		return "", fmt.Errorf("--exact-sigma %s is not supported by %s, which fixes its 1/sigma table (the formula correctly rounded to binary64) on both sides: its exact 1/sigma is the reference's (--exact-sigma reference, the default)", v, s.Description())
+	}
+	return e, nil
+}
+
 func (r *pairRunner[F, X, A, AX]) setScheme(s scheme.Scheme, m falcon.Mode) { r.scheme, r.mode = s, m }
 
 // ExpmP63FIPS206 implements fips206.Expm: FN-DSA's integer ApproxExp on

@@ -291,13 +291,8 @@ func certifyConfig(opts *certifyOptions) (plan certifyPlan, err error) {
 	if plan.sc, err = parseScheme(opts.Scheme); err != nil {
 		return plan, err
 	}
-	switch plan.sigma = shadow.ExactSigma(opts.ExactSigma); {
-	case plan.sigma != shadow.SigmaFormula && plan.sigma != shadow.SigmaReference:
-		return plan, fmt.Errorf("--exact-sigma %q: want %s or %s", opts.ExactSigma, shadow.SigmaFormula, shadow.SigmaReference)
-	case plan.sc.FixedInvSigma() && !opts.ExactSigmaSet:
-		plan.sigma = shadow.SigmaReference
-	case plan.sc.FixedInvSigma() && plan.sigma != shadow.SigmaReference:
-		return plan, fmt.Errorf("--exact-sigma %s: %s fixes its 1/sigma table, so the reference's is its exact 1/sigma (--exact-sigma reference, the default)", opts.ExactSigma, plan.sc.Description())
+	if plan.sigma, err = shadow.SigmaFor(plan.sc, opts.ExactSigma, opts.ExactSigmaSet); err != nil {
+		return plan, err
 	}
 	if _, err := scheme.AttempterOf(plan.sc); err != nil {
 		return plan, fmt.Errorf("--scheme: %w", err)

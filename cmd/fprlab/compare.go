@@ -174,7 +174,7 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 	if err != nil {
 		return nil, cfg, err
 	}
-	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.Kind(opts.Shadow), Sigma: shadow.ExactSigma(opts.ExactSigma), Workers: opts.Workers}
+	cfg = shadow.Config{LogN: logn, OracleBits: opts.OracleBits, Shadow: shadow.Kind(opts.Shadow), Workers: opts.Workers}
 	if cfg.Acceptance, err = campaign.ParseAcceptance(opts.Acceptance); err != nil {
 		return nil, cfg, err
 	}
@@ -189,8 +189,8 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 			return nil, cfg, err
 		}
 	}
-	if cfg.Scheme.FixedInvSigma() && !opts.exactSigmaSet {
-		cfg.Sigma = shadow.SigmaReference
+	if cfg.Sigma, err = shadow.SigmaFor(cfg.Scheme, opts.ExactSigma, opts.exactSigmaSet); err != nil {
+		return nil, cfg, err
 	}
 	if opts.KATRecords != "" {
 		if opts.Signatures != 0 || opts.seedOrKeysSet {
