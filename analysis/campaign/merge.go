@@ -11,7 +11,6 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/shadow"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/internal/safefile"
 )
 
 // Merged is the result of Merge and MergeSweep: the united campaign's
@@ -148,10 +147,6 @@ func Merge(dirs []string, out string, lookup func(string) (arith.Backend, error)
 	return m, oc.WriteSummary(m.Summaries)
 }
 
-// maxShardSummary bounds the read of a shard's summary.json (a few
-// kilobytes per backend).
-const maxShardSummary = 16 << 20
-
 // shardsCertified returns the certificate (compare --certify) of backend
 // in the shards' summaries: a certificate depends on the campaign's keys
 // and the backend alone, so every shard of a run with --certify holds the
@@ -163,19 +158,12 @@ func shardsCertified(dirs []string, backend string) (*shadow.Certified, error) {
 	var first *shadow.Certified
 	seen := false
 	for _, d := range dirs {
-		data, err := safefile.ReadJSON(nil, filepath.Join(d, "summary.json"), maxShardSummary)
+		sums, err := shadow.ReadSummaryFile(d)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
-		}
-		var sums []struct {
-			Backend   string            `json:"backend"`
-			Certified *shadow.Certified `json:"certified"`
-		}
-		if err := json.Unmarshal(data, &sums); err != nil {
-			return nil, fmt.Errorf("%s/summary.json: %w", d, err)
 		}
 		var c *shadow.Certified
 		for _, s := range sums {

@@ -101,6 +101,30 @@ func ReadRunFile(dir string) ([]byte, error) {
 	return safefile.Read(nil, filepath.Join(dir, RunFile), MaxRunFile)
 }
 
+// SummaryFile is the summaries document of a campaign directory (compare
+// writes it when the campaign is finished, WriteSummary); MaxSummaryFile
+// the most of it that is read (a few kilobytes per backend).
+const (
+	SummaryFile    = "summary.json"
+	MaxSummaryFile = 16 << 20
+)
+
+// ReadSummaryFile reads dir's summary.json: the summaries compare wrote.
+// A directory without one gives an error satisfying errors.Is(err,
+// fs.ErrNotExist).
+func ReadSummaryFile(dir string) ([]*Summary, error) {
+	path := filepath.Join(dir, SummaryFile)
+	data, err := safefile.ReadJSON(nil, path, MaxSummaryFile)
+	if err != nil {
+		return nil, err
+	}
+	var sums []*Summary
+	if err := json.Unmarshal(data, &sums); err != nil {
+		return nil, fmt.Errorf("%s: not compare's summaries: %w", path, err)
+	}
+	return sums, nil
+}
+
 // OpenCampaign opens (creating if needed) the campaign directory dir for a
 // run with the given identity, locked for writing until Close.
 func OpenCampaign(dir string, identity any) (*Campaign, error) {
@@ -668,7 +692,7 @@ func (c *Campaign) WriteSummary(v any) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(c.dir, "summary.json")
+	path := filepath.Join(c.dir, SummaryFile)
 	return safefile.WriteFiles(io.Discard, safefile.File{Path: path, Data: append(data, '\n')})
 }
 
