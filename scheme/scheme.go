@@ -100,6 +100,10 @@ type Scheme interface {
 	Verify(pk *falcon.PublicKey, msg, sig []byte) error
 	// EncodeKeys returns the encodings of sk's public and private keys.
 	EncodeKeys(sk *falcon.PrivateKey) (pk, skb []byte, err error)
+	// MaxEncodedSizes are the longest encodings, over every degree and
+	// format, of the scheme's public key, private key and signature:
+	// what a reader of key and signature files allows (MaxEncodedSizes).
+	MaxEncodedSizes() (pk, sk, sig int)
 
 	// FixedInvSigma reports that the scheme defines 1/sigma as a table
 	// of its own (FN-DSA's, correctly rounded to binary64), which the
@@ -186,6 +190,19 @@ func Lookup(name string) (Scheme, error) {
 		return nil, fmt.Errorf("scheme %q: want %s", name, quoted(names))
 	}
 	return s, nil
+}
+
+// MaxEncodedSizes are the longest encodings of a public key, a private
+// key and a signature of any registered scheme: no key or signature file
+// of a linked scheme is longer, so a reader can stop there.
+func MaxEncodedSizes() (pk, sk, sig int) {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, s := range registry {
+		p, k, g := s.MaxEncodedSizes()
+		pk, sk, sig = max(pk, p), max(sk, k), max(sig, g)
+	}
+	return pk, sk, sig
 }
 
 // Names lists the registered schemes, Default first, then by name.

@@ -6,9 +6,8 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
-	"github.com/fprlab/fprlab/falcon"
-	"github.com/fprlab/fprlab/fndsa2026"
 	"github.com/fprlab/fprlab/internal/cli"
+	"github.com/fprlab/fprlab/scheme"
 )
 
 // maxMessage caps message files: Falcon hashes a message in one pass, so a
@@ -16,20 +15,11 @@ import (
 // memory; 64 MiB is far above any test vector.
 const maxMessage = 64 << 20
 
-// The largest encodings of every scheme's keys and signatures over every
-// degree: the falcon.h formats (round 3 and FN-DSA 2025) and the 2026
-// draft's, whose signing key carries the hashed verifying key besides (2369
-// bytes at 1024). No key or signature file can be longer, so reading stops
+// The largest encodings of every linked scheme's keys and signatures over
+// every degree (the 2026 draft's signing key, 2369 bytes at 1024, is the
+// longest): no key or signature file can be longer, so reading stops
 // there.
-var maxPublicKey, maxPrivateKey, maxSignature = func() (pk, sk, sig int) {
-	pk, sk, sig = falcon.MaxEncodedSizes()
-	for logn := uint(2); logn <= 10; logn++ {
-		pk = max(pk, fndsa2026.VerifyingKeySize(logn))
-		sk = max(sk, fndsa2026.SigningKeySize(logn))
-		sig = max(sig, fndsa2026.SignatureSize(logn))
-	}
-	return pk, sk, sig
-}()
+var maxPublicKey, maxPrivateKey, maxSignature = scheme.MaxEncodedSizes()
 
 // lookupBackend resolves a --backend value; the error lists the choices.
 func lookupBackend(name string) (arith.Backend, error) {

@@ -140,6 +140,10 @@ func (fnDSA) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
 	return k.PrivateKey(), nil
 }
 
+// MaxEncodedSizes: FN-DSA's keys are falcon.h's, its signatures
+// falcon.h's padded format.
+func (fnDSA) MaxEncodedSizes() (pk, sk, sig int) { return falcon.MaxEncodedSizes() }
+
 func (fnDSA) FixedInvSigma() bool  { return true }
 func (fnDSA) ReplaysNISTKAT() bool { return false }
 

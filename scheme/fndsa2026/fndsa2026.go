@@ -150,6 +150,17 @@ func (fnDSA2026) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
 	return k.PrivateKey(), nil
 }
 
+// MaxEncodedSizes: the draft's encodings at its degrees, 4 to 1024 (its
+// signing key carries the hashed verifying key besides falcon.h's).
+func (fnDSA2026) MaxEncodedSizes() (pk, sk, sig int) {
+	for logn := uint(2); logn <= 10; logn++ {
+		pk = max(pk, draft.VerifyingKeySize(logn))
+		sk = max(sk, draft.SigningKeySize(logn))
+		sig = max(sig, draft.SignatureSize(logn))
+	}
+	return pk, sk, sig
+}
+
 func (fnDSA2026) FixedInvSigma() bool  { return true }
 func (fnDSA2026) ReplaysNISTKAT() bool { return false }
 

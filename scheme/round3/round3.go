@@ -91,6 +91,9 @@ func (round3) DecodePrivateKey(sk []byte) (*falcon.PrivateKey, error) {
 	return falcon.DecodePrivateKey(sk)
 }
 
+// MaxEncodedSizes: falcon.h's formats.
+func (round3) MaxEncodedSizes() (pk, sk, sig int) { return falcon.MaxEncodedSizes() }
+
 func (round3) FixedInvSigma() bool  { return false }
 func (round3) ReplaysNISTKAT() bool { return true }
 
