@@ -126,6 +126,11 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *cli.Stream
 	if opts.N >= progressThreshold {
 		cfg.Progress = progressPrinter(s.Err)
 	}
+	release, err := lockCheckpoint(opts.Checkpoint)
+	if err != nil {
+		return err
+	}
+	defer release()
 	ckpt, err := loadErrorsCheckpoint(opts, cfg, s)
 	if err != nil {
 		return err

@@ -383,6 +383,11 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 			return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-signatures", "signatures")
 		}
 	}
+	release, err := lockCheckpoint(opts.Checkpoint)
+	if err != nil {
+		return err
+	}
+	defer release()
 	resume, err := certifyResume(opts, s, plan, logn, keyFile)
 	if err != nil {
 		return err

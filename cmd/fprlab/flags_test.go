@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fprlab/fprlab/analysis/results"
+	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/cli"
 )
 
@@ -223,6 +226,36 @@ func TestCheckpointDashRefused(t *testing.T) {
 	} {
 		if code, _, errs := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(errs, "a checkpoint is a file") {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
+		}
+	}
+}
+
+// TestCheckpointInUseRefused: a --checkpoint file another run holds is
+// refused at once (both would save their progress over the other's); once
+// it is released the same command runs, and leaves no lock file behind.
+func TestCheckpointInUseRefused(t *testing.T) {
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"kat", "--params", "512", "--backend", "native", "--records", "1"},
+		{"arith", "errors", "--backend", "native", "--n", "10", "--op", "add"},
+		{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:1"},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("c%d.ckpt", i))
+		args = append(args, "--checkpoint", path)
+		held, err := checkpoint.Lock(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs := runCLI(t, args...)
+		if code == 0 || !strings.Contains(errs, "checkpoint "+path+" is in use by another process") {
+			t.Errorf("%v while held: exit %d, stderr %q", args, code, errs)
+		}
+		held.Unlock()
+		if code, _, errs := runCLI(t, args...); code != 0 {
+			t.Errorf("%v once released: exit %d, stderr %q", args, code, errs)
+		}
+		if _, err := os.Stat(path + ".lock"); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%v: lock file after the run: %v", args, err)
 		}
 	}
 }

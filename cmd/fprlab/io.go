@@ -6,6 +6,7 @@ import (
 
 	"github.com/fprlab/fprlab/analysis/results"
 	"github.com/fprlab/fprlab/arith"
+	"github.com/fprlab/fprlab/internal/checkpoint"
 	"github.com/fprlab/fprlab/internal/cli"
 	"github.com/fprlab/fprlab/scheme"
 )
@@ -52,4 +53,19 @@ func backendsOrAll(name string) ([]arith.Backend, error) {
 		return nil, err
 	}
 	return []arith.Backend{b}, nil
+}
+
+// lockCheckpoint takes the lock of a --checkpoint FILE (checkpoint.Lock):
+// a second run with the same file is refused while this one runs, rather
+// than each saving its progress over the other's. release frees it; both
+// do nothing without a checkpoint.
+func lockCheckpoint(path string) (release func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	l, err := checkpoint.Lock(path)
+	if err != nil {
+		return nil, err
+	}
+	return func() { l.Unlock() }, nil
 }

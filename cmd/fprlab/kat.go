@@ -133,6 +133,11 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	if err := ref.Check(logn, opts.Records); err != nil {
 		return err
 	}
+	release, err := lockCheckpoint(opts.Checkpoint)
+	if err != nil {
+		return err
+	}
+	defer release()
 	var ckpt *kat.Checkpoint
 	if opts.Checkpoint != "" {
 		s.StopOnInterrupt()

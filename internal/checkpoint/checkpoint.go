@@ -40,6 +40,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fprlab/fprlab/internal/dirlock"
 	"github.com/fprlab/fprlab/internal/safefile"
 )
 
@@ -242,6 +243,19 @@ func LoadFile(path string, id Identity, payload any) (bool, error) {
 		err = Writable(path)
 	}
 	return found, err
+}
+
+// Lock keeps a second process from running with the checkpoint file path
+// while this one does (both would save their own progress over the
+// other's): it holds an exclusive lock on path + ".lock" until Unlock,
+// and a second process is refused at once, with the first's process id.
+// A checkpoint that cannot be written is refused first (Writable), with
+// that message.
+func Lock(path string) (*dirlock.Lock, error) {
+	if err := Writable(path); err != nil {
+		return nil, err
+	}
+	return dirlock.File(path+".lock", "checkpoint "+path)
 }
 
 // Writable checks that a file can be created beside path (the

@@ -32,6 +32,8 @@ var ErrBusy = errors.New("in use by another process")
 type Lock struct {
 	f         *os.File
 	exclusive bool
+	// remove is the lock file's path when Unlock removes it (File).
+	remove string
 }
 
 // Exclusive takes the writer's lock of dir (which must exist).
@@ -40,8 +42,34 @@ func Exclusive(dir string) (*Lock, error) { return take(dir, true) }
 // Shared takes a reader's lock of dir: it excludes writers, not readers.
 func Shared(dir string) (*Lock, error) { return take(dir, false) }
 
+// File takes a writer's lock for a run that writes one file, such as a
+// checkpoint: an exclusive flock on lockPath, created for the purpose and
+// removed by Unlock; what names the file in the message of a second
+// process. A lock file that Unlock removed between a second process's
+// open and its flock is detected (it is no longer the file at lockPath)
+// and opened again.
+func File(lockPath, what string) (*Lock, error) {
+	for range 8 {
+		l, err := takeFile(lockPath, what, true)
+		if err != nil {
+			return nil, err
+		}
+		fi, ferr := l.f.Stat()
+		pi, perr := os.Stat(lockPath)
+		if ferr == nil && perr == nil && os.SameFile(fi, pi) {
+			l.remove = lockPath
+			return l, nil
+		}
+		l.f.Close()
+	}
+	return nil, fmt.Errorf("lock %s: the lock file keeps changing", lockPath)
+}
+
 func take(dir string, exclusive bool) (*Lock, error) {
-	path := filepath.Join(dir, Name)
+	return takeFile(filepath.Join(dir, Name), dir, exclusive)
+}
+
+func takeFile(path, dir string, exclusive bool) (*Lock, error) {
 	flag := os.O_RDONLY
 	if exclusive {
 		flag = os.O_RDWR | os.O_CREATE
@@ -107,7 +135,11 @@ func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	if l.exclusive {
+	if l.remove != "" {
+		// Removed while held: a process that opened it before is told
+		// by File's check that it is no longer the lock.
+		os.Remove(l.remove)
+	} else if l.exclusive {
 		l.f.Truncate(0)
 	}
 	err := l.f.Close()
