@@ -139,7 +139,9 @@ func (r *Resume) done(backend string, key KeyRef) (Finished, bool) {
 // The pairs resume holds (nil: none) are not computed again; each new one
 // is handed to resume.Save as it is finished. All stops with ctx's error
 // when ctx is cancelled between pairs or between the signatures of a
-// check, losing only the pair under way.
+// check, losing only the pair under way: it then returns the documents
+// of the pairs finished before it (and their exceeded count) beside the
+// error.
 func All(ctx context.Context, jobs []Job, keysFor func(arith.Backend) ([]Key, error), logn uint, check Check, sc scheme.Scheme, resume *Resume) (docs []Document, exceeded int, err error) {
 	var finished []Finished
 	if resume != nil {
@@ -157,10 +159,13 @@ func All(ctx context.Context, jobs []Job, keysFor func(arith.Backend) ([]Key, er
 				continue
 			}
 			if err := ctx.Err(); err != nil {
-				return nil, 0, err
+				return docs, exceeded, err
 			}
 			d, exc, err := certifyOne(ctx, j, k, logn, check, sc)
 			if err != nil {
+				if ctx.Err() != nil {
+					return docs, exceeded, err
+				}
 				return nil, 0, err
 			}
 			docs = append(docs, d)

@@ -162,12 +162,14 @@ measured figures; with few attempts it can fall below a sample of hashed
 messages). Every attempt counts, whether or not the scheme would keep its
 signature.
 
---checkpoint FILE saves every (backend, key) to FILE as soon as it is
-finished (atomically, with a checksum), for long checks: interrupted (the
-first Ctrl-C stops after the signature or attempt under way, losing only the
-key under way), the same command started again resumes there, and prints the
-finished ones as they were. A damaged checkpoint, or one of another run
-(other flags, another key file, another fprlab version), is refused.`
+The first Ctrl-C stops after the signature or attempt under way, losing only
+the (backend, key) under way: the finished ones are printed (--json marks the
+document "interrupted": true) and certify exits 130. --checkpoint FILE saves
+every (backend, key) to FILE as soon as it is finished (atomically, with a
+checksum), for long checks: the same command started again resumes there, and
+prints the finished ones as they were. A damaged checkpoint, one of another
+run (other flags, another key file, another fprlab version), or one another
+run is using (FILE.lock holds its lock) is refused.`
 
 func newCertifyCmd(s *cli.Streams) *cobra.Command {
 	opts := &certifyOptions{}
@@ -392,18 +394,34 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 	if err != nil {
 		return err
 	}
+	// Interruptible between pairs and between a check's signatures, with
+	// or without a checkpoint: the pairs finished are printed.
+	s.StopOnInterrupt()
 	out, exceeded, err := certify.All(ctx, plan.jobs, keysFor, logn, check, plan.sc, resume)
-	if err != nil {
-		if ctx.Err() != nil {
-			return cli.Interrupted(opts.Checkpoint)
-		}
+	if err != nil && ctx.Err() == nil {
 		return err
 	}
+	interrupted := err != nil
+	if out == nil {
+		out = []certify.Document{} // "results": [], not null
+	}
 	var err2 error
-	if opts.JSON {
+	switch {
+	case opts.JSON && interrupted:
+		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out, "interrupted": true})
+	case opts.JSON:
 		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out})
-	} else {
+	case len(out) > 0 || !interrupted:
 		err2 = certify.WriteText(s.Out, out)
+	}
+	if interrupted {
+		if err2 != nil {
+			return err2
+		}
+		if opts.Checkpoint == "" {
+			return &cli.ExitError{Code: cli.ExitInterrupted, Err: fmt.Errorf("interrupted: the %d (backend, key) pairs finished are printed; nothing is saved (with --checkpoint FILE a run resumes where it stopped)", len(out))}
+		}
+		return cli.Interrupted(opts.Checkpoint)
 	}
 	if err2 == nil && exceeded > 0 {
 		err2 = &cli.ExitError{Code: cli.ExitFalse, Err: fmt.Errorf("%d sampled delta_c maxima (signatures or chosen hashed points) exceed their certified bound: the analysis or an error model is wrong", exceeded)}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fprlab/fprlab/falcon"
 	"github.com/fprlab/fprlab/falcon/katref"
@@ -191,6 +192,47 @@ func TestCertifyCheckpoint(t *testing.T) {
 	}
 	if data := mustRead(t, sk); !bytes.Equal(data, keys[1]) {
 		t.Error("the key file was changed")
+	}
+}
+
+// TestCertifyInterrupted: an interrupted certify (a cancelled context, as
+// Ctrl-C makes) prints the pairs it finished, marks the JSON
+// "interrupted" and exits 130. Here the context is cancelled once the
+// checkpoint holds the first of three pairs, while the second is under
+// way (each takes about a second); without a checkpoint, cancelled before
+// the first, it prints none and says that nothing is saved.
+func TestCertifyInterrupted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ck")
+	base := []string{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:3", "--json"}
+	run1 := func(ctx context.Context, args []string) (code int, results int, interrupted bool, stderr string) {
+		var out, errb bytes.Buffer
+		code = run(ctx, args, nil, &out, &errb)
+		var doc struct {
+			Results     []map[string]any `json:"results"`
+			Interrupted bool             `json:"interrupted"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.Results == nil {
+			t.Errorf("%v: stdout %q: %v", args, out.String(), err)
+		}
+		return code, len(doc.Results), doc.Interrupted, errb.String()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			if _, err := os.Stat(path); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	code, n, interrupted, errs := run1(ctx, append(base, "--checkpoint", path))
+	if code != cli.ExitInterrupted || n < 1 || n > 2 || !interrupted || !strings.Contains(errs, "run the same command again to resume") {
+		t.Errorf("with a checkpoint: exit %d, %d results, interrupted %v, stderr %q", code, n, interrupted, errs)
+	}
+	code, n, interrupted, errs = run1(ctx, base)
+	if code != cli.ExitInterrupted || n != 0 || !interrupted || !strings.Contains(errs, "the 0 (backend, key) pairs finished are printed; nothing is saved") {
+		t.Errorf("without: exit %d, %d results, interrupted %v, stderr %q", code, n, interrupted, errs)
 	}
 }
 
