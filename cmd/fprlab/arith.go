@@ -126,7 +126,7 @@ func runArithErrors(ctx context.Context, opts *arithErrorsOptions, s *cli.Stream
 	if opts.N >= progressThreshold {
 		cfg.Progress = progressPrinter(s.Err)
 	}
-	release, err := lockCheckpoint(opts.Checkpoint)
+	release, err := lockCheckpoint(s, opts.Checkpoint)
 	if err != nil {
 		return err
 	}

@@ -385,7 +385,7 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 			return cli.ProgressLines(s.Err, "certify: "+b.Name+", "+k.Name()+": --check-signatures", "signatures")
 		}
 	}
-	release, err := lockCheckpoint(opts.Checkpoint)
+	release, err := lockCheckpoint(s, opts.Checkpoint)
 	if err != nil {
 		return err
 	}

@@ -58,11 +58,14 @@ func backendsOrAll(name string) ([]arith.Backend, error) {
 // lockCheckpoint takes the lock of a --checkpoint FILE (checkpoint.Lock):
 // a second run with the same file is refused while this one runs, rather
 // than each saving its progress over the other's. release frees it; both
-// do nothing without a checkpoint.
-func lockCheckpoint(path string) (release func(), err error) {
+// do nothing without a checkpoint. A run with a checkpoint stops on the
+// first Ctrl-C after its current step (s.StopOnInterrupt), from here on,
+// so that the lock is released as the run returns.
+func lockCheckpoint(s *cli.Streams, path string) (release func(), err error) {
 	if path == "" {
 		return func() {}, nil
 	}
+	s.StopOnInterrupt()
 	l, err := checkpoint.Lock(path)
 	if err != nil {
 		return nil, err

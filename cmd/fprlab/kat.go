@@ -133,7 +133,7 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	if err := ref.Check(logn, opts.Records); err != nil {
 		return err
 	}
-	release, err := lockCheckpoint(opts.Checkpoint)
+	release, err := lockCheckpoint(s, opts.Checkpoint)
 	if err != nil {
 		return err
 	}

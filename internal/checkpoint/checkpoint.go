@@ -251,11 +251,20 @@ func LoadFile(path string, id Identity, payload any) (bool, error) {
 // and a second process is refused at once, with the first's process id.
 // A checkpoint that cannot be written is refused first (Writable), with
 // that message.
+// A checkpoint reached through a symbolic link is locked beside the file
+// it names, so that two names of one checkpoint exclude each other.
 func Lock(path string) (*dirlock.Lock, error) {
+	if err := errStdio(path); err != nil {
+		return nil, err
+	}
 	if err := Writable(path); err != nil {
 		return nil, err
 	}
-	return dirlock.File(path+".lock", "checkpoint "+path)
+	target := path
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		target = p
+	}
+	return dirlock.File(target+".lock", "checkpoint "+path)
 }
 
 // Writable checks that a file can be created beside path (the

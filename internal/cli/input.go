@@ -56,8 +56,8 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		return data, nil
 	}
 	clean := strings.Join(strings.Fields(string(data)), "")
-	if t, ok := strings.CutPrefix(clean, "0x"); ok && isHexDigits(t) {
-		clean = t // a 0x prefix, as some tools print hex
+	if len(clean) > 2 && (clean[:2] == "0x" || clean[:2] == "0X") && isHexDigits(clean[2:]) {
+		clean = clean[2:] // a 0x prefix, as some tools print hex
 	}
 	out, herr := hex.DecodeString(clean)
 	switch {
@@ -71,7 +71,7 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		// a damaged character, which read as raw bytes would only fail
 		// later as a malformed key.
 		off, c := firstNonHex(data)
-		return nil, fmt.Errorf("%s file %s holds hex text with a character that is not a hex digit: %q at byte %d", flag, path, c, off)
+		return nil, fmt.Errorf("%s file %s holds hex text with a character that is not a hex digit: %q at offset %d (counting from 0)", flag, path, c, off)
 	case mode == AutoFile && (herr != nil || clean == ""):
 		return data, nil
 	case herr != nil:
@@ -107,7 +107,7 @@ func firstNonHex(data []byte) (int, string) {
 	for start < len(data) && strings.ContainsRune(" \t\n\r", rune(data[start])) {
 		start++
 	}
-	if strings.HasPrefix(string(data[start:]), "0x") {
+	if rest := string(data[start:]); strings.HasPrefix(rest, "0x") || strings.HasPrefix(rest, "0X") {
 		start += 2
 	}
 	for i := start; i < len(data); i++ {

@@ -151,6 +151,7 @@ func TestReadInput(t *testing.T) {
 	s := NewStreams(strings.NewReader("from stdin"), nil, nil)
 	hexp, rawp := write("h", "0a0b\n 0c\n"), write("r", "\x50zz")
 	oxp, oddp := write("0x", "0x0a0B0c\n"), write("odd", "0a0b0\n")
+	oXp := write("0X", " 0X0a0B0c\n")
 	badp, binp := write("bad", "0a0b\n0g0c0d0e0f01020304\n"), write("bin", "\x59\xa0\x0312\xffab")
 	for _, c := range []struct {
 		path string
@@ -159,7 +160,7 @@ func TestReadInput(t *testing.T) {
 	}{
 		{rawp, RawFile, "\x50zz"}, {hexp, RawFile, "0a0b\n 0c\n"}, {hexp, HexFile, "\x0a\x0b\x0c"},
 		{hexp, AutoFile, "\x0a\x0b\x0c"}, {rawp, AutoFile, "\x50zz"}, {"-", RawFile, "from stdin"},
-		{oxp, AutoFile, "\x0a\x0b\x0c"}, {oxp, HexFile, "\x0a\x0b\x0c"},
+		{oxp, AutoFile, "\x0a\x0b\x0c"}, {oxp, HexFile, "\x0a\x0b\x0c"}, {oXp, AutoFile, "\x0a\x0b\x0c"},
 		{binp, AutoFile, "\x59\xa0\x0312\xffab"}, // binary: not text, read raw
 	} {
 		got, err := s.ReadInput("msg", c.path, 100, c.mode)
@@ -175,7 +176,7 @@ func TestReadInput(t *testing.T) {
 	}{
 		{"msg", rawp, 100, HexFile, "msg file " + rawp + " is not valid hex"},
 		{"pk", oddp, 100, AutoFile, "pk file " + oddp + " holds hex text with an odd number of digits (5)"},
-		{"sk", badp, 100, AutoFile, "sk file " + badp + ` holds hex text with a character that is not a hex digit: "g" at byte 6`},
+		{"sk", badp, 100, AutoFile, "sk file " + badp + ` holds hex text with a character that is not a hex digit: "g" at offset 6 (counting from 0)`},
 		{"sig", hexp, 2, HexFile, "the longest encoding of a signature of any scheme"},
 		{"msg", rawp, 2, RawFile, "--msg " + rawp + ": larger than 2 bytes"},
 		{"pk", "", 10, RawFile, "missing --pk FILE"},

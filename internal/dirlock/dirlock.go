@@ -47,22 +47,68 @@ func Shared(dir string) (*Lock, error) { return take(dir, false) }
 // removed by Unlock; what names the file in the message of a second
 // process. A lock file that Unlock removed between a second process's
 // open and its flock is detected (it is no longer the file at lockPath)
-// and opened again.
+// and opened again. lockPath must be a lock file or nothing: a symbolic
+// link, a directory or a file with other content (not a process id) is
+// refused, never truncated or removed.
 func File(lockPath, what string) (*Lock, error) {
 	for range 8 {
-		l, err := takeFile(lockPath, what, true)
+		f, err := os.OpenFile(lockPath, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
+			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
+		}
+		if err := isLockFile(f, lockPath); err != nil {
+			f.Close()
 			return nil, err
 		}
-		fi, ferr := l.f.Stat()
-		pi, perr := os.Stat(lockPath)
-		if ferr == nil && perr == nil && os.SameFile(fi, pi) {
-			l.remove = lockPath
-			return l, nil
+		if err := flock(f, true); err != nil {
+			f.Close()
+			if errors.Is(err, errWouldBlock) {
+				return nil, fmt.Errorf("%s is %w%s, which holds %s: wait for it to finish or give this run another file", what, ErrBusy, holder(lockPath, false), lockPath)
+			}
+			return nil, fmt.Errorf("lock %s: %w", lockPath, err)
 		}
-		l.f.Close()
+		if !samePath(f, lockPath) {
+			f.Close() // removed by its holder's Unlock meanwhile
+			continue
+		}
+		if err := f.Truncate(0); err == nil {
+			f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+		}
+		return &Lock{f: f, exclusive: true, remove: lockPath}, nil
 	}
 	return nil, fmt.Errorf("lock %s: the lock file keeps changing", lockPath)
+}
+
+// isLockFile refuses f, opened at path, unless path itself (not a link
+// to it) is a regular file that is empty or holds a process id.
+func isLockFile(f *os.File, path string) error {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	li, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("lock %s: %w", path, err)
+	}
+	if !li.Mode().IsRegular() || !os.SameFile(fi, li) {
+		return fmt.Errorf("lock %s: not a regular file (a link or a directory): remove it, or choose another file", path)
+	}
+	if fi.Size() == 0 {
+		return nil
+	}
+	b := make([]byte, 32)
+	n, _ := f.ReadAt(b, 0)
+	if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); fi.Size() > 32 || err != nil || pid <= 0 {
+		return fmt.Errorf("lock %s: the file exists and is not a lock file (it holds something else): remove it, or choose another file", path)
+	}
+	return nil
+}
+
+// samePath reports whether f is still the file at path.
+func samePath(f *os.File, path string) bool {
+	fi, ferr := f.Stat()
+	pi, perr := os.Lstat(path)
+	return ferr == nil && perr == nil && os.SameFile(fi, pi)
 }
 
 func take(dir string, exclusive bool) (*Lock, error) {
@@ -135,14 +181,19 @@ func (l *Lock) Unlock() error {
 	if l == nil || l.f == nil {
 		return nil
 	}
-	if l.remove != "" {
+	removed := true
+	if l.remove != "" && samePath(l.f, l.remove) {
 		// Removed while held: a process that opened it before is told
-		// by File's check that it is no longer the lock.
-		os.Remove(l.remove)
+		// by File's check that it is no longer the lock. (Where an open
+		// file cannot be removed, it is removed once closed, below.)
+		removed = os.Remove(l.remove) == nil
 	} else if l.exclusive {
 		l.f.Truncate(0)
 	}
 	err := l.f.Close()
+	if !removed {
+		os.Remove(l.remove)
+	}
 	l.f = nil
 	return err
 }

@@ -46,32 +46,6 @@ func TestExclusiveRefusesSecondHolder(t *testing.T) {
 	s2.Unlock()
 }
 
-// TestFileLock: a file's lock refuses a second holder, naming the first's
-// pid and the file; Unlock removes the lock file, and the lock can be
-// taken again.
-func TestFileLock(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "run.ckpt.lock")
-	l, err := File(path, "checkpoint run.ckpt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = File(path, "checkpoint run.ckpt")
-	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), fmt.Sprintf("checkpoint run.ckpt is in use by another process (pid %d)", os.Getpid())) {
-		t.Errorf("second lock: %v", err)
-	}
-	if err := l.Unlock(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("lock file after Unlock: %v", err)
-	}
-	l2, err := File(path, "checkpoint run.ckpt")
-	if err != nil {
-		t.Fatalf("after Unlock: %v", err)
-	}
-	l2.Unlock()
-}
-
 // TestLockDiesWithProcess: a lock held by a process killed with SIGKILL is
 // free at once (the child is this test binary, holding the lock).
 func TestLockDiesWithProcess(t *testing.T) {
