@@ -38,6 +38,9 @@ func LookupBackends(names []string, lookup func(string) (arith.Backend, error), 
 	var bs []arith.Backend
 	seen := map[string]bool{}
 	for i, name := range names {
+		if name == "" && len(names) > 1 {
+			return nil, fmt.Errorf("backend list entry %d of %d is empty (two commas, or one at an end)", i+1, len(names))
+		}
 		b, err := lookup(name)
 		if err != nil && strings.HasPrefix(name, "so:") && i+1 < len(names) && errors.Is(err, fs.ErrNotExist) {
 			err = fmt.Errorf("%w (a backend list is split at ','; name a plugin whose path holds a ',' as a plan of its arithmetic alone, plan:all=so:PATH, with the ',' written %%2C)", err)

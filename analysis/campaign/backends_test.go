@@ -79,4 +79,10 @@ func TestLookupBackends(t *testing.T) {
 	if _, err = LookupBackends([]string{"a", "so:./x"}, lookup, "%s"); err == nil || strings.Contains(err.Error(), "%2C") {
 		t.Errorf("a missing plugin last: %v", err)
 	}
+	// "a,,b" and "a,": an empty entry is named as such.
+	for _, names := range [][]string{SplitBackends("a,,b"), SplitBackends("a,")} {
+		if _, err := LookupBackends(names, lookup, "%s"); err == nil || !strings.Contains(err.Error(), "is empty (two commas, or one at an end)") {
+			t.Errorf("%q: %v", names, err)
+		}
+	}
 }

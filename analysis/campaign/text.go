@@ -59,7 +59,11 @@ func WriteCompareText(w io.Writer, sums []*shadow.Summary) error {
 			if k.Proven < k.Keys {
 				what = fmt.Sprintf("not proven for %d of them (a bound above 2^-46 shows no failure)", k.Keys-k.Proven)
 			}
-			fmt.Fprintf(tw, "\ncertified (fprlab certify, %s): delta_c + delta_sigma <= 2^%.2f for every message over the %d keys, %s\n", k.ErrorModel, k.SumBoundLog2, k.Keys, what)
+			keys := fmt.Sprintf("the %d keys", k.Keys)
+			if k.Keys == 1 {
+				keys = "the key"
+			}
+			fmt.Fprintf(tw, "\ncertified (fprlab certify, %s): delta_c + delta_sigma <= 2^%.2f for every message with %s, %s\n", k.ErrorModel, k.SumBoundLog2, keys, what)
 		}
 		r := s.Renyi
 		fmt.Fprintf(tw, "\nspecification test delta_c + delta_sigma <= 2^-46 on every signature: %s (worst %s)\n", verdict, Log2Text(s.PerSignature.Sum.Max))

@@ -223,13 +223,23 @@ type PStarReport struct {
 	Params int             `json:"params"`
 	PerKey []PStarDocument `json:"per_key"`
 	Worst  *int            `json:"worst_pstar"`
+	// Keys is the number of keys asked for; Interrupted says that PerKey
+	// holds fewer (the run was stopped), and Worst is then unknown (nil).
+	Keys        int  `json:"-"`
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// PStarAll finds the certified P* of each key (PStar) and the worst.
-func PStarAll(logn uint, keys []Key, sc scheme.Scheme, sigma shadow.ExactSigma) (*PStarReport, error) {
-	rep := &PStarReport{Params: 1 << logn}
+// PStarAll finds the certified P* of each key (PStar) and the worst. It
+// stops with ctx's error when ctx is cancelled between keys, returning the
+// keys finished (Interrupted set) beside the error.
+func PStarAll(ctx context.Context, logn uint, keys []Key, sc scheme.Scheme, sigma shadow.ExactSigma) (*PStarReport, error) {
+	rep := &PStarReport{Params: 1 << logn, Keys: len(keys), PerKey: []PStarDocument{}}
 	worst, unproven := 0, false
 	for _, k := range keys {
+		if err := ctx.Err(); err != nil {
+			rep.Interrupted = true
+			return rep, err
+		}
 		r, err := PStar(k.SK, sc, sigma)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k.Ref.Name(), err)

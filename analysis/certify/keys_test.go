@@ -64,7 +64,7 @@ func TestPStarText(t *testing.T) {
 	if err := rep.WriteText(&b, "Falcon-512"); err != nil {
 		t.Fatal(err)
 	}
-	want := "certified P*, Falcon-512: vprec:74 (round to nearest) is proven for all 1 keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n" +
+	want := "certified P*, Falcon-512: vprec:74 (round to nearest) is proven for the key -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n" +
 		"  KAT key 0: P* = 74 (delta_c + delta_sigma <= 2^-46.01; at P = 73, 2^-45.01)\n"
 	if b.String() != want {
 		t.Errorf("got\n%swant\n%s", b.String(), want)

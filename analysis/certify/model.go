@@ -152,7 +152,20 @@ func ModelFor(b arith.Backend, declared string) (Model, error) {
 	case name == "native-fma":
 		return binary64Fused, nil
 	}
-	return Model{}, fmt.Errorf("backend %q has no built-in error model (built in: native, native-fma, emu64, dd, triword*, vprec:P[:eE][:rn|:rz|:sr=SEED], plans whose target and ffsampling stages are vprec formats); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic: declare it with --error-model rel=2^-P[,abs=2^-E]", name)
+	return Model{}, &NoModelError{Backend: name}
+}
+
+// NoModelError is ModelFor's error for a backend without a built-in error
+// model (a plugin, or a plan giving the target or ffSampling to one).
+type NoModelError struct{ Backend string }
+
+// Reason says which backends have built-in models and why one is needed.
+func (e *NoModelError) Reason() string {
+	return fmt.Sprintf("backend %q has no built-in error model (built in: native, native-fma, emu64, dd, triword*, vprec:P[:eE[:rz|:sr=SEED]], plans whose target and ffsampling stages are vprec formats); a certified bound is only as good as the bound on each operation's error, which fprlab cannot know for this arithmetic", e.Backend)
+}
+
+func (e *NoModelError) Error() string {
+	return e.Reason() + ": declare it with --error-model rel=2^-P[,abs=2^-E]"
 }
 
 // vprecModel is the model of "vprec:P[:eE][:rn|:rz|:sr=SEED]": round to

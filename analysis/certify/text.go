@@ -66,11 +66,15 @@ func WriteText(w io.Writer, rs []Document) error {
 // WriteText writes the report as fprlab certify --pstar prints it: the
 // worst certified P* of the keys of the parameter set named title (as
 // "Falcon-512"), then each key's.
+
 func (rep *PStarReport) WriteText(w io.Writer, title string) error {
-	if rep.Worst == nil {
+	switch {
+	case rep.Interrupted:
+		fmt.Fprintf(w, "certified P*, %s: interrupted after %d of %d keys, printed below; the worst over the keys is not known\n", title, len(rep.PerKey), rep.Keys)
+	case rep.Worst == nil:
 		fmt.Fprintf(w, "certified P*, %s: no vprec:P up to P = %d is proven for every key\n", title, PStarHigh)
-	} else {
-		fmt.Fprintf(w, "certified P*, %s: vprec:%d (round to nearest) is proven for all %d keys -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", title, *rep.Worst, len(rep.PerKey))
+	default:
+		fmt.Fprintf(w, "certified P*, %s: vprec:%d (round to nearest) is proven for %s -- the least P proven for each, worst over the keys; sweep's P* is a sample's\n", title, *rep.Worst, keysText(len(rep.PerKey), "the key", "all %d keys"))
 	}
 	for _, r := range rep.PerKey {
 		if r.PStar == nil {
@@ -110,4 +114,12 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// keysText names n keys: one when n is 1, else many (a format with %d).
+func keysText(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf(many, n)
 }

@@ -81,7 +81,7 @@ func Uniform(format string) Plan {
 func Parse(s string) (Plan, error) {
 	var p Plan
 	if strings.TrimSpace(s) == "" {
-		return p, fmt.Errorf("empty plan: write stage=FORMAT,... with stages %s (or all=FORMAT)", stageList())
+		return p, fmt.Errorf("empty plan: write stage=FORMAT+... with stages %s (or all=FORMAT)", stageList())
 	}
 	var all string
 	seen := map[string]bool{}

@@ -92,7 +92,7 @@ not a sample maximum but a bound valid for every hashed point (n integers in
 
 Error models are built in for native, native-fma, emu64 (binary64; a
 fused multiply-add is an unrounded product and a rounded sum; emu64 flushes
-subnormals), vprec:P[:eE][:rn|:rz|:sr=SEED] (2^-P relative to nearest,
+subnormals), vprec:P[:eE[:rz|:sr=SEED]] (2^-P relative to nearest,
 2^-(P-1) toward zero or stochastic), dd and triword* (their proven
 per-operation bounds), and precision plans whose target and ffsampling
 stages are vprec formats (each stage's model, plus one rounding of each
@@ -374,7 +374,7 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 		return err
 	}
 	if opts.PStar {
-		return runCertifyPStar(opts, s, logn, plan.sc, plan.sigma, keysFor)
+		return runCertifyPStar(ctx, opts, s, logn, plan.sc, plan.sigma, keysFor)
 	}
 	check := certify.Check{Signatures: opts.CheckSignatures, Chosen: opts.CheckChosen, Edge: plan.edge, Shadow: shadow.Kind(opts.CheckShadow), Sigma: plan.sigma}
 	if opts.Progress || opts.Interactive {
@@ -412,6 +412,9 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 	case opts.JSON:
 		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out})
 	case len(out) > 0 || !interrupted:
+		if interrupted {
+			fmt.Fprintf(s.Out, "interrupted: %d (backend, key) pairs finished, printed below; the others were not certified\n\n", len(out))
+		}
 		err2 = certify.WriteText(s.Out, out)
 	}
 	if interrupted {
@@ -532,7 +535,7 @@ func certifyResume(opts *certifyOptions, s *cli.Streams, plan certifyPlan, logn 
 // bisection between pstarLow and certify.PStarHigh, and checks the answer: P*
 // proven and P* - 1 not. Keys are made in binary64 (native), the same key
 // for every P.
-func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.Scheme, sigma shadow.ExactSigma, keysFor func(arith.Backend) ([]certify.Key, error)) error {
+func runCertifyPStar(ctx context.Context, opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.Scheme, sigma shadow.ExactSigma, keysFor func(arith.Backend) ([]certify.Key, error)) error {
 	nat, err := lookupBackend("native")
 	if err != nil {
 		return err
@@ -541,14 +544,20 @@ func runCertifyPStar(opts *certifyOptions, s *cli.Streams, logn uint, sc scheme.
 	if err != nil {
 		return err
 	}
-	doc, err := certify.PStarAll(logn, keys, sc, sigma)
-	if err != nil {
+	s.StopOnInterrupt() // between keys: the keys finished are printed
+	doc, err := certify.PStarAll(ctx, logn, keys, sc, sigma)
+	if err != nil && ctx.Err() == nil {
 		return err
 	}
 	if opts.JSON {
-		return cli.PrintJSON(s.Out, map[string]any{"pstar": doc})
+		err = cli.PrintJSON(s.Out, map[string]any{"pstar": doc})
+	} else {
+		err = doc.WriteText(s.Out, sc.Title(logn))
 	}
-	return doc.WriteText(s.Out, sc.Title(logn))
+	if err == nil && doc.Interrupted {
+		err = &cli.ExitError{Code: cli.ExitInterrupted, Err: fmt.Errorf("interrupted: the certified P* of %d of %d keys are printed", len(doc.PerKey), doc.Keys)}
+	}
+	return err
 }
 
 // certifySummary certifies each key of the compare campaign cfg over b

@@ -234,6 +234,25 @@ func TestCertifyInterrupted(t *testing.T) {
 	if code != cli.ExitInterrupted || n != 0 || !interrupted || !strings.Contains(errs, "the 0 (backend, key) pairs finished are printed; nothing is saved") {
 		t.Errorf("without: exit %d, %d results, interrupted %v, stderr %q", code, n, interrupted, errs)
 	}
+	// The text says so on standard output too, and --pstar stops between
+	// keys likewise.
+	var out, errb bytes.Buffer
+	if code := run(ctx, []string{"certify", "--backend", "native", "--params", "512", "--kat-records", "0:3", "--checkpoint", path}, nil, &out, &errb); code != cli.ExitInterrupted ||
+		!strings.HasPrefix(out.String(), "interrupted: ") || !strings.Contains(out.String(), "the others were not certified") {
+		t.Errorf("text: exit %d, stdout %q", code, out.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := run(ctx, []string{"certify", "--pstar", "--params", "512", "--kat-records", "0:3"}, nil, &out, &errb); code != cli.ExitInterrupted ||
+		out.String() != "certified P*, Falcon-512: interrupted after 0 of 3 keys, printed below; the worst over the keys is not known\n" ||
+		!strings.Contains(errb.String(), "interrupted: the certified P* of 0 of 3 keys are printed") {
+		t.Errorf("--pstar: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+	out.Reset()
+	if code := run(ctx, []string{"certify", "--pstar", "--params", "512", "--kat-records", "0:3", "--json"}, nil, &out, &errb); code != cli.ExitInterrupted ||
+		!strings.Contains(out.String(), `"interrupted": true`) || !strings.Contains(out.String(), `"per_key": []`) {
+		t.Errorf("--pstar --json: exit %d, stdout %q", code, out.String())
+	}
 }
 
 // --check-signatures signs under the oracle shadow and prints the sampled

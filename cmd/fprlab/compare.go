@@ -217,7 +217,11 @@ func compareConfig(opts *compareOptions) ([]arith.Backend, shadow.Config, error)
 		}
 		for _, b := range bs {
 			if _, err := certify.ModelFor(b, ""); err != nil {
-				return nil, cfg, fmt.Errorf("--certify: %w -- compare --certify takes built-in models only: certify such a backend's keys with fprlab certify, whose --error-model declares one", err)
+				var nm *certify.NoModelError
+				if errors.As(err, &nm) {
+					return nil, cfg, fmt.Errorf("--certify: %s: compare --certify takes built-in models only; certify this backend's keys with fprlab certify --error-model rel=2^-P[,abs=2^-E] (--keys and --seed as here)", nm.Reason())
+				}
+				return nil, cfg, fmt.Errorf("--certify: %w", err)
 			}
 		}
 	}

@@ -126,7 +126,7 @@ func Load(path string, id Identity, payload any) (bool, error) {
 	}
 	var env envelope
 	if err != nil || json.Unmarshal(data, &env) != nil || env.Format != formatName {
-		return false, fmt.Errorf("checkpoint %s is not an fprlab checkpoint file; remove it, or give the run another checkpoint file or directory", path)
+		return false, fmt.Errorf("checkpoint %s is not an fprlab checkpoint file (fprlab does not write over it): give the run the name of a new file, or of a checkpoint of this run", path)
 	}
 	if env.Layout != layout {
 		return false, fmt.Errorf("checkpoint %s has layout %d, which this program does not read (it writes layout %d); remove it to start again", path, env.Layout, layout)
@@ -140,7 +140,7 @@ func Load(path string, id Identity, payload any) (bool, error) {
 		return false, fmt.Errorf("checkpoint %s is damaged: its content does not match its SHA-256 checksum; remove it to start again", path)
 	}
 	if err := sameRun(env.Identity, id); err != nil {
-		return false, fmt.Errorf("checkpoint %s belongs to another run (%v); rerun with the same flags, or remove it, or give the run another checkpoint file or directory", path, err)
+		return false, fmt.Errorf("checkpoint %s belongs to another run (%v); rerun with the same flags, or remove it, or give the run another checkpoint", path, err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(compact.Bytes()))
 	dec.DisallowUnknownFields()
