@@ -151,6 +151,9 @@ func DecodePrivateKey(b []byte) (*PrivateKey, error) {
 		return nil, malformed(what, "empty")
 	}
 	if b[0]&0xF0 != headerPrivateKey {
+		if b[0]&0xF0 == 0 && b[0] != 0 {
+			return nil, malformed(what, "header byte 0x%02x is not 0x50+logn: 0x00+logn begins a public key", b[0])
+		}
 		return nil, malformed(what, "header byte 0x%02x is not 0x50+logn", b[0])
 	}
 	logn := uint(b[0] & 0x0F)

@@ -308,6 +308,7 @@ func TestPrivateKeyDecodeStrict(t *testing.T) {
 	}{
 		{"empty", "empty", nil},
 		{"header 0x30+logn", "not 0x50+logn", mod(0, 0x34)},
+		{"a public key's header", "not 0x50+logn: 0x00+logn begins a public key", mod(0, 0x04)},
 		{"logn 0", "logn 0", mod(0, 0x50)},
 		{"logn 15", "logn 15", mod(0, 0x5F)},
 		{"short", "48 bytes", valid[:48]},

@@ -96,6 +96,11 @@ func TestRustVectorsDecodeVerify(t *testing.T) {
 		if !bytes.Equal(sk.VerifyingKey(), v.vk) {
 			t.Fatalf("logn %d: verifying key recomputed from the signing key differs", v.logn)
 		}
+		// Without its hashed verifying key (64 bytes) it is a falcon.h
+		// private key, which the error names.
+		if _, err := fndsa2026.DecodeSigningKey(v.sk[:len(v.sk)-64], weak); err == nil || !strings.Contains(err.Error(), "the length of a falcon.h or FN-DSA 2025 private key") {
+			t.Errorf("logn %d: a key without its digest: %v", v.logn, err)
+		}
 		if !bytes.Equal(sk.Encode(), v.sk) {
 			t.Fatalf("logn %d: signing key re-encoded differs", v.logn)
 		}

@@ -68,7 +68,11 @@ func DecodeSigningKey(b []byte, weak bool) (*SigningKey, error) {
 		return nil, err
 	}
 	if len(b) != SigningKeySize(logn) {
-		return nil, fmt.Errorf("fndsa2026: signing key of degree %d is %d bytes, want %d", 1<<logn, len(b), SigningKeySize(logn))
+		hint := ""
+		if len(b) == SigningKeySize(logn)-64 {
+			hint = " (the length of a falcon.h or FN-DSA 2025 private key, without the 2026 draft's hashed verifying key: give its own --scheme)"
+		}
+		return nil, fmt.Errorf("fndsa2026: signing key of degree %d is %d bytes, want %d%s", 1<<logn, len(b), SigningKeySize(logn), hint)
 	}
 	n, nb := 1<<logn, int(fgBits(logn))
 	j := 1

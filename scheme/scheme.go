@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -187,6 +188,10 @@ func Lookup(name string) (Scheme, error) {
 		if len(names) == 0 {
 			return nil, fmt.Errorf("scheme %q: no scheme is linked into this program (import github.com/fprlab/fprlab/scheme/round3 and the others it needs)", name)
 		}
+		for a := range Aliases() {
+			names = append(names, a)
+		}
+		slices.Sort(names[1:]) // the default first, then names and aliases by name
 		return nil, fmt.Errorf("scheme %q: want %s", name, quoted(names))
 	}
 	return s, nil

@@ -32,8 +32,8 @@ func TestLookup(t *testing.T) {
 		t.Errorf("Names() = %v, want [falcon fn-dsa]", got)
 	}
 	_, err := scheme.Lookup("fn-dsa-2026")
-	if err == nil || !strings.Contains(err.Error(), `"falcon" or "fn-dsa"`) {
-		t.Errorf("Lookup(fn-dsa-2026): %v, want a refusal naming falcon and fn-dsa", err)
+	if err == nil || !strings.Contains(err.Error(), `want "falcon", "fn-dsa" or "fn-dsa-2025"`) {
+		t.Errorf("Lookup(fn-dsa-2026): %v, want a refusal naming falcon, fn-dsa and its alias fn-dsa-2025", err)
 	}
 	if !scheme.IsDefault(nil) || !scheme.IsDefault(round3.Scheme) || scheme.IsDefault(fndsa2025.Scheme) {
 		t.Error("IsDefault: want nil and round 3 default, fn-dsa not")
