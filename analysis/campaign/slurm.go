@@ -190,11 +190,10 @@ func AbsPluginArgs(args []string) ([]string, error) {
 }
 
 // WriteScripts writes the campaign's scripts (Scripts) into dir as
-// shards.sbatch and merge.sbatch and returns their paths; bin and dir must
-// pass CheckScriptValues (checked again here, before anything is written). A script of
-// another campaign already there is not replaced: its jobs may be queued
-// or its shards half done (sameScript). Neither is written unless both
-// may be.
+// shards.sbatch and merge.sbatch and returns their paths, once bin and dir
+// pass CheckScriptValues. A script of another campaign already there is
+// not replaced: its jobs may be queued or its shards half done
+// (sameScript). Neither is written unless both may be.
 func (j *Slurm) WriteScripts(bin, dir string) (shardsPath, mergePath string, err error) {
 	if err := j.CheckScriptValues(bin, dir); err != nil {
 		return "", "", err

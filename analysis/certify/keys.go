@@ -84,8 +84,9 @@ func SeededKeys(cfg shadow.Config, b arith.Backend) ([]Key, error) {
 
 // seededRef names key i of the seeded campaign cfg over b.
 func seededRef(cfg *shadow.Config, b arith.Backend, i int) KeyRef {
-	ref := KeyRef{Source: "seed", Index: i, Seed: cfg.Seed, KeySource: string(cfg.KeySourceOf())}
-	if ks := cfg.KeySourceOf(); ks == "" || ks == shadow.KeysFalcon {
+	ks := cfg.KeySourceOf()
+	ref := KeyRef{Source: "seed", Index: i, Seed: cfg.Seed, KeySource: string(ks)}
+	if ks == "" || ks == shadow.KeysFalcon {
 		ref.KeygenBackend = cfg.KeygenBackendOf(b)
 	}
 	return ref

@@ -66,7 +66,6 @@ func WriteText(w io.Writer, rs []Document) error {
 // WriteText writes the report as fprlab certify --pstar prints it: the
 // worst certified P* of the keys of the parameter set named title (as
 // "Falcon-512"), then each key's.
-
 func (rep *PStarReport) WriteText(w io.Writer, title string) error {
 	switch {
 	case rep.Interrupted:

@@ -214,7 +214,6 @@ func loadErrorsCheckpoint(o *arithErrorsOptions, cfg analysis.OpErrorConfig, s *
 	if o.Checkpoint == "" {
 		return nil, nil
 	}
-	s.StopOnInterrupt()
 	ckpt, err := analysis.LoadOpErrorCheckpoint(o.Checkpoint, cfg, version.Release())
 	if err != nil {
 		return nil, err

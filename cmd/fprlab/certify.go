@@ -407,10 +407,12 @@ func runCertify(ctx context.Context, opts *certifyOptions, s *cli.Streams) error
 	}
 	var err2 error
 	switch {
-	case opts.JSON && interrupted:
-		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out, "interrupted": true})
 	case opts.JSON:
-		err2 = cli.PrintJSON(s.Out, map[string]any{"results": out})
+		doc := map[string]any{"results": out}
+		if interrupted {
+			doc["interrupted"] = true
+		}
+		err2 = cli.PrintJSON(s.Out, doc)
 	case len(out) > 0 || !interrupted:
 		if interrupted {
 			fmt.Fprintf(s.Out, "interrupted: %d (backend, key) pairs finished, printed below; the others were not certified\n\n", len(out))
@@ -525,7 +527,6 @@ func certifyResume(opts *certifyOptions, s *cli.Streams, plan certifyPlan, logn 
 	if found {
 		fmt.Fprintf(s.Err, "certify: %d (backend, key) pairs finished earlier, read from %s\n", len(ckpt.Done), opts.Checkpoint)
 	}
-	s.StopOnInterrupt()
 	return &certify.Resume{Done: ckpt.Done, Save: func(done []certify.Finished) error {
 		return checkpoint.Save(opts.Checkpoint, id, certifyCheckpoint{Done: done})
 	}}, nil

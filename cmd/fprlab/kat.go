@@ -140,7 +140,6 @@ func runKat(ctx context.Context, opts *katOptions, s *cli.Streams) error {
 	defer release()
 	var ckpt *kat.Checkpoint
 	if opts.Checkpoint != "" {
-		s.StopOnInterrupt()
 		ckpt = &kat.Checkpoint{Done: map[string][]falcon.KATRecord{}}
 		if _, err := checkpoint.LoadFile(opts.Checkpoint, kat.Identity(logn, version.Release()), ckpt); err != nil {
 			return err

@@ -249,10 +249,10 @@ func LoadFile(path string, id Identity, payload any) (bool, error) {
 // while this one does (both would save their own progress over the
 // other's): it holds an exclusive lock on path + ".lock" until Unlock,
 // and a second process is refused at once, with the first's process id.
-// A checkpoint that cannot be written is refused first (Writable), with
-// that message.
-// A checkpoint reached through a symbolic link is locked beside the file
-// it names, so that two names of one checkpoint exclude each other.
+// "-" and a checkpoint that cannot be written are refused first, with
+// their own messages (Writable). A checkpoint reached through a symbolic
+// link is locked beside the file it names, so that two names of one
+// checkpoint exclude each other.
 func Lock(path string) (*dirlock.Lock, error) {
 	if err := errStdio(path); err != nil {
 		return nil, err

@@ -56,7 +56,7 @@ func (s *Streams) ReadInput(flag, path string, limit int, mode HexMode) ([]byte,
 		return data, nil
 	}
 	clean := strings.Join(strings.Fields(string(data)), "")
-	if len(clean) > 2 && (clean[:2] == "0x" || clean[:2] == "0X") && isHexDigits(clean[2:]) {
+	if hexPrefix(clean) && isHexDigits(clean[2:]) {
 		clean = clean[2:] // a 0x prefix, as some tools print hex
 	}
 	out, herr := hex.DecodeString(clean)
@@ -88,7 +88,7 @@ func mostlyHex(data []byte) bool {
 	digits, other := 0, 0
 	for _, c := range data {
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case isSpace(c):
 		case isHexDigit(c):
 			digits++
 		case c > ' ' && c < 0x7f:
@@ -104,19 +104,27 @@ func mostlyHex(data []byte) bool {
 // is neither whitespace nor a hex digit (after an 0x prefix).
 func firstNonHex(data []byte) (int, string) {
 	start := 0
-	for start < len(data) && strings.ContainsRune(" \t\n\r", rune(data[start])) {
+	for start < len(data) && isSpace(data[start]) {
 		start++
 	}
-	if rest := string(data[start:]); strings.HasPrefix(rest, "0x") || strings.HasPrefix(rest, "0X") {
+	if hexPrefix(string(data[start:])) {
 		start += 2
 	}
 	for i := start; i < len(data); i++ {
-		if c := data[i]; !isHexDigit(c) && !strings.ContainsRune(" \t\n\r", rune(c)) {
+		if c := data[i]; !isHexDigit(c) && !isSpace(c) {
 			return i, string(c)
 		}
 	}
 	return len(data), ""
 }
+
+// hexPrefix reports whether s begins with 0x or 0X, as some tools print
+// hex.
+func hexPrefix(s string) bool {
+	return len(s) > 2 && (s[:2] == "0x" || s[:2] == "0X")
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func isHexDigit(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'

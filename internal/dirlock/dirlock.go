@@ -98,7 +98,7 @@ func isLockFile(f *os.File, path string) error {
 	}
 	b := make([]byte, 32)
 	n, _ := f.ReadAt(b, 0)
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(b[:n]))); fi.Size() > 32 || err != nil || pid <= 0 {
+	if fi.Size() > 32 || pidIn(b[:n]) == 0 {
 		return fmt.Errorf("lock %s: the file exists and is not a lock file (it holds something else): remove it, or choose another file", path)
 	}
 	return nil
@@ -112,10 +112,7 @@ func samePath(f *os.File, path string) bool {
 }
 
 func take(dir string, exclusive bool) (*Lock, error) {
-	return takeFile(filepath.Join(dir, Name), dir, exclusive)
-}
-
-func takeFile(path, dir string, exclusive bool) (*Lock, error) {
+	path := filepath.Join(dir, Name)
 	flag := os.O_RDONLY
 	if exclusive {
 		flag = os.O_RDWR | os.O_CREATE
@@ -168,10 +165,20 @@ func holder(path string, refusedExclusive bool) string {
 	if err != nil {
 		return ""
 	}
-	if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+	if pid := pidIn(b); pid > 0 {
 		return fmt.Sprintf(" (pid %d)", pid)
 	}
 	return ""
+}
+
+// pidIn returns the process id a lock file holds (a writer writes its
+// own), or 0 when it holds none.
+func pidIn(b []byte) int {
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
 }
 
 // Unlock releases the lock (closing its file releases the flock). A
